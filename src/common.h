@@ -1,0 +1,62 @@
+/*
+ * common.h - included first by every ndplint source file.
+ *
+ * Feature-test macros, the standard headers nearly every module needs, and
+ * the project-wide error codes.  Keep this small: module-specific types go in
+ * the module's own header.
+ */
+#ifndef NDP_COMMON_H
+#define NDP_COMMON_H
+
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NDP_VERSION "0.1.0"
+
+/* Return codes of fallible functions: 0 on success, one of these on failure. */
+enum ndp_errcode {
+    NDP_OK = 0,
+    NDP_EIO = -1,     /* file could not be read or written */
+    NDP_EPARSE = -2,  /* input is not well-formed JSON */
+    NDP_ESCHEMA = -3, /* input is JSON, but not of a shape ndplint reads */
+    NDP_ERULE = -4,   /* a rule file is broken */
+    NDP_EUSAGE = -5,  /* bad command line */
+    NDP_ELIMIT = -6   /* input exceeds a documented limit */
+};
+
+/* Exit statuses of the ndplint command (README "Exit status"). */
+enum ndp_exit {
+    NDP_EXIT_CLEAN = 0,
+    NDP_EXIT_FINDINGS = 1,
+    NDP_EXIT_ERROR = 2
+};
+
+#define NDP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define NDP_BUG(msg) ndp_bug(__FILE__, __LINE__, (msg))
+_Noreturn void ndp_bug(const char *file, int line, const char *msg);
+
+/* Allocation that never returns NULL: out of memory ends the process. */
+void *ndp_xmalloc(size_t size);
+void *ndp_xcalloc(size_t nmemb, size_t size);
+void *ndp_xrealloc(void *ptr, size_t size);
+char *ndp_xstrdup(const char *s);
+char *ndp_xstrndup(const char *s, size_t n);
+
+/* Grow '*items' (of '*alloc' elements of 'size' bytes) to hold 'need'. */
+void ndp_grow(void **items, size_t *alloc, size_t need, size_t size);
+#define NDP_GROW(items, alloc, need)                                       \
+    ndp_grow((void **)&(items), &(alloc), (need), sizeof(*(items)))
+
+/* ASCII case-insensitive comparison, independent of the locale. */
+int ndp_strcasecmp(const char *a, const char *b);
+int ndp_strncasecmp(const char *a, const char *b, size_t n);
+bool ndp_starts_with_nocase(const char *s, const char *prefix);
+
+#endif

@@ -1,0 +1,37 @@
+/*
+ * timeutil.h - instants as int64 seconds since the Unix epoch (UTC), and
+ * their RFC 3339 text form.  Pure functions; no time zone database and no
+ * dependence on the process locale or TZ.
+ */
+#ifndef NDP_TIMEUTIL_H
+#define NDP_TIMEUTIL_H
+
+#include <stdint.h>
+
+struct ndp_buf;
+
+/*
+ * Parses an RFC 3339 date-time ("2026-12-06T02:30:00Z",
+ * "2026-12-05T21:30:00-05:00", fractional seconds allowed and dropped,
+ * 't'/'z' accepted).  Returns 0 and sets '*out', or -1 when malformed or
+ * out of range (a valid calendar date is required).
+ */
+int ndp_time_parse_rfc3339(int64_t *out, const char *s);
+
+/* Parses "YYYY-MM-DD" into days since 1970-01-01.  0 or -1. */
+int ndp_date_parse(int64_t *days_out, const char *s);
+
+/* Days since the epoch for a proleptic Gregorian date (month 1-12). */
+int64_t ndp_days_from_civil(int64_t y, unsigned m, unsigned d);
+/* The inverse. */
+void ndp_civil_from_days(int64_t days, int64_t *y, unsigned *m, unsigned *d);
+/* 0 = Sunday ... 6 = Saturday. */
+unsigned ndp_weekday_from_days(int64_t days);
+
+/* Appends "YYYY-MM-DDTHH:MM:SSZ". */
+void ndp_time_format_utc(struct ndp_buf *out, int64_t t);
+/* Appends the local time at a fixed offset: "YYYY-MM-DDTHH:MM:SS-05:00". */
+void ndp_time_format_offset(struct ndp_buf *out, int64_t t,
+                            int offset_minutes);
+
+#endif

@@ -1,0 +1,78 @@
+/*
+ * window.h - maintenance windows: a pure function of (schedule, instant).
+ *
+ * An AKS MaintenanceWindow (daily / weekly / absoluteMonthly /
+ * relativeMonthly, startTime, durationHours, utcOffset, startDate,
+ * notAllowedDates) is read from either notation into an opaque
+ * struct ndp_window, then asked whether an instant is inside a window and
+ * when the next window opens.  No clock is read here: the instant is always
+ * an argument (seconds since the Unix epoch, UTC).
+ */
+#ifndef NDP_WINDOW_H
+#define NDP_WINDOW_H
+
+#include <stdint.h>
+
+struct json_object;
+struct ndp_buf;
+struct ndp_window;
+
+/*
+ * Reads an ARM 'MaintenanceWindow' object (the value of
+ * properties.maintenanceWindow; az CLI output with unused schedule variants
+ * written as null is accepted).  Borrows 'mw'.  Returns a new window owned
+ * by the caller, or NULL when the object is too broken to evaluate; either
+ * way every problem (value outside AKS limits, malformed time, offset or
+ * date, more than one schedule type, ...) is appended to 'problems' as
+ * "; "-separated text, so the caller can raise a window-invalid warning.
+ * A window with problems that can still be evaluated is returned.
+ */
+struct ndp_window *ndp_window_from_arm(const struct json_object *mw,
+                                       struct ndp_buf *problems);
+
+/*
+ * Same, for the azurerm block maintenance_window_node_os[0] (frequency,
+ * interval, duration, day_of_week, day_of_month, week_index, start_time,
+ * utc_offset, start_date as RFC 3339, not_allowed[] {start, end}).
+ */
+struct ndp_window *ndp_window_from_azurerm(const struct json_object *block,
+                                           struct ndp_buf *problems);
+
+void ndp_window_free(struct ndp_window *w);
+
+/*
+ * Is 'at' inside a window?  A window is the half-open interval
+ * [start, start + durationHours): the start instant is inside, the end
+ * instant is not.  When inside and 'closes_at' is not NULL, it receives the
+ * end of the current window.
+ */
+bool ndp_window_is_open(const struct ndp_window *w, int64_t at,
+                        int64_t *closes_at);
+
+/*
+ * The first window that starts strictly after 'at' (or at 'at' itself when
+ * 'at' is a window start): its start and end.  Returns false when there is
+ * none within the search horizon (ten years), e.g. every occurrence falls in
+ * notAllowedDates.
+ */
+bool ndp_window_next(const struct ndp_window *w, int64_t at, int64_t *start,
+                     int64_t *end);
+
+/* The window's fixed UTC offset in minutes (e.g. -300 for -05:00). */
+int ndp_window_utc_offset_minutes(const struct ndp_window *w);
+
+/*
+ * Appends the schedule in plain words, e.g. "weekly on Saturday at 20:00
+ * UTC-05:00 for 4 hours", plus any safe-reading caveat the engine applied
+ * (e.g. "dayOfMonth 31 is taken to have no window in shorter months").
+ */
+void ndp_window_describe(struct ndp_buf *out, const struct ndp_window *w);
+
+/*
+ * Appends the window as a JSON object in ARM terms ({"schedule": {...},
+ * "durationHours": 4, "utcOffset": "-05:00", "startTime": "20:00",
+ * "startDate": null, "notAllowedDates": []}), compact, keys in that order.
+ */
+void ndp_window_to_json(struct ndp_buf *out, const struct ndp_window *w);
+
+#endif

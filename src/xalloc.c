@@ -1,0 +1,93 @@
+/*
+ * xalloc.c - allocation wrappers, the internal-bug trap and small string
+ * helpers shared by every module.
+ *
+ * Out of memory is not an error ndplint can report usefully, so these die
+ * with a message instead of returning NULL; callers never check.
+ */
+#include "common.h"
+
+#include <ctype.h>
+
+void ndp_bug(const char *file, int line, const char *msg)
+{
+    fprintf(stderr, "ndplint: internal error at %s:%d: %s\n", file, line, msg);
+    abort();
+}
+
+static void *die_oom(size_t size)
+{
+    fprintf(stderr, "ndplint: out of memory allocating %zu bytes\n", size);
+    exit(NDP_EXIT_ERROR);
+}
+
+void *ndp_xmalloc(size_t size)
+{
+    void *p = malloc(size ? size : 1);
+    return p ? p : die_oom(size);
+}
+
+void *ndp_xcalloc(size_t nmemb, size_t size)
+{
+    void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+    return p ? p : die_oom(nmemb * size);
+}
+
+void *ndp_xrealloc(void *ptr, size_t size)
+{
+    void *p = realloc(ptr, size ? size : 1);
+    return p ? p : die_oom(size);
+}
+
+char *ndp_xstrdup(const char *s)
+{
+    return ndp_xstrndup(s, strlen(s));
+}
+
+char *ndp_xstrndup(const char *s, size_t n)
+{
+    char *p = ndp_xmalloc(n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+void ndp_grow(void **items, size_t *alloc, size_t need, size_t size)
+{
+    size_t n;
+
+    if (need <= *alloc)
+        return;
+    n = *alloc ? *alloc : 8;
+    while (n < need)
+        n *= 2;
+    if (n > SIZE_MAX / size)
+        die_oom(SIZE_MAX);
+    *items = ndp_xrealloc(*items, n * size);
+    *alloc = n;
+}
+
+static int lower(int c)
+{
+    return (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c;
+}
+
+int ndp_strncasecmp(const char *a, const char *b, size_t n)
+{
+    for (; n > 0; a++, b++, n--) {
+        int d = lower((unsigned char)*a) - lower((unsigned char)*b);
+        if (d != 0 || *a == '\0')
+            return d;
+    }
+    return 0;
+}
+
+int ndp_strcasecmp(const char *a, const char *b)
+{
+    return ndp_strncasecmp(a, b, SIZE_MAX);
+}
+
+bool ndp_starts_with_nocase(const char *s, const char *prefix)
+{
+    return ndp_strncasecmp(s, prefix, strlen(prefix)) == 0;
+}
