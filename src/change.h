@@ -1,0 +1,87 @@
+/*
+ * change.h - the normalised change set: what a reader hands to the rest of
+ * the pipeline, whatever the input format.
+ *
+ * One struct ndp_change per kept AKS resource.  'before' and 'after' are the
+ * documents rules look at, in the input's own notation: azurerm attributes
+ * for azurerm resources, the ARM resource body ({"properties": ...}) for
+ * azapi resources and ARM inputs.  The masks mirror those documents the way
+ * Terraform's after_unknown / before_sensitive / after_sensitive do: a
+ * boolean true marks an unknown or sensitive value and everything below it.
+ *
+ * The change set owns everything in it; json-c values are held with one
+ * reference each and released by ndp_changeset_free().
+ */
+#ifndef NDP_CHANGE_H
+#define NDP_CHANGE_H
+
+#include <stddef.h>
+
+struct json_object;
+
+enum ndp_notation {
+    NDP_NOTATION_AZURERM, /* network_profile[0].network_policy */
+    NDP_NOTATION_ARM      /* properties.networkProfile.networkPolicy */
+};
+
+enum ndp_kind {
+    NDP_KIND_CLUSTER,     /* a managed cluster */
+    NDP_KIND_NODEPOOL,    /* an agent pool resource of its own */
+    NDP_KIND_MAINTENANCE, /* a maintenance configuration */
+    NDP_KIND_SETTER       /* a partial update of a cluster (azapi_update_resource) */
+};
+
+enum ndp_action {
+    NDP_ACTION_NOOP,
+    NDP_ACTION_CREATE,
+    NDP_ACTION_UPDATE,
+    NDP_ACTION_REPLACE,
+    NDP_ACTION_DELETE,
+    NDP_ACTION_READ,
+    NDP_ACTION_OTHER
+};
+
+struct ndp_change {
+    const char *input;      /* input path as the user named it (borrowed from the set) */
+    char *address;          /* Terraform address or ARM resource id */
+    char *resource_type;    /* azurerm type, or the ARM type without @api-version */
+    char *name;             /* resource name (azapi 'name', pool name), may be NULL */
+    enum ndp_kind kind;
+    enum ndp_notation notation;
+    enum ndp_action action;
+    struct json_object *before, *after;
+    struct json_object *after_unknown;
+    struct json_object *before_sensitive, *after_sensitive;
+    char *replace_paths;    /* printed, ", "-separated; NULL when none */
+    char *self_id;          /* ARM id of this resource when known */
+    char *parent_id;        /* ARM id of the cluster it belongs to, when known */
+    char *parent_ref;       /* Terraform address of that cluster, from configuration */
+    long line;              /* 1-based line of the resource in the input, 0 if unknown */
+    size_t cluster;         /* index into the linker's cluster list */
+};
+
+struct ndp_input_info {
+    char *path;             /* as given on the command line ("-" for stdin) */
+    const char *format;     /* "terraform-plan" or "arm-whatif" */
+    size_t resources_seen;  /* all resources in the input, AKS or not */
+};
+
+struct ndp_changeset {
+    struct ndp_change **items;
+    size_t nr, alloc;
+    struct ndp_input_info *inputs;
+    size_t nr_inputs, alloc_inputs;
+};
+
+#define NDP_CHANGESET_INIT { NULL, 0, 0, NULL, 0, 0 }
+
+/* Adds an empty change for input 'input_index' and returns it (owned by 'set'). */
+struct ndp_change *ndp_changeset_add(struct ndp_changeset *set,
+                                     size_t input_index);
+/* Registers an input and returns its index; copies 'path'. */
+size_t ndp_changeset_add_input(struct ndp_changeset *set, const char *path);
+void ndp_changeset_release(struct ndp_changeset *set);
+
+const char *ndp_action_name(enum ndp_action action);
+
+#endif

@@ -1,0 +1,258 @@
+/*
+ * cli.c - command-line parsing for ndplint.  The option table below is
+ * the single source of truth: getopt_long's struct option[] and the
+ * --help text are both generated from it.
+ */
+#include "common.h"
+#include "cli.h"
+#include "error.h"
+#include "evaluate.h"
+#include "finding.h"
+#include "input.h"
+#include "report.h"
+#include "timeutil.h"
+
+#include <getopt.h>
+
+enum option_id {
+    OPT_HELP = 'h',
+    OPT_VERSION = 'V',
+    OPT_FORMAT = 'f',
+    OPT_OUTPUT = 'o',
+    OPT_PROFILE = 256,
+    OPT_AT,
+    OPT_FAIL_ON,
+    OPT_RULES,
+    OPT_LIST_RULES,
+    OPT_INPUT_FORMAT,
+    OPT_MAX_INPUT_BYTES,
+    OPT_COLOR
+};
+
+struct option_spec {
+    const char *long_name;
+    int id;
+    const char *arg;  /* argument name, NULL for a flag */
+    const char *help;
+};
+
+static const struct option_spec options[] = {
+    { "format", OPT_FORMAT, "FMT",
+      "report format: text (default) or json" },
+    { "output", OPT_OUTPUT, "FILE",
+      "write the report to FILE instead of standard output" },
+    { "profile", OPT_PROFILE, "PROFILE",
+      "node disruption profile for clusters whose input does not declare "
+      "one: Allow (the AKS default), AllowDuringMaintenanceWindow, Block" },
+    { "at", OPT_AT, "TIME",
+      "judge maintenance windows at this RFC 3339 instant (default: now), "
+      "e.g. 2026-12-06T02:30:00Z" },
+    { "fail-on", OPT_FAIL_ON, "LEVEL",
+      "exit 1 when a finding is at least this severe: error (default), "
+      "warning, note, never" },
+    { "rules", OPT_RULES, "DIR",
+      "use the rule files in DIR instead of the built-in rules" },
+    { "list-rules", OPT_LIST_RULES, NULL,
+      "print the rules (id, category, scope, class, summary) and exit" },
+    { "input-format", OPT_INPUT_FORMAT, "FMT",
+      "read inputs as terraform-plan or arm-whatif instead of detecting it" },
+    { "max-input-bytes", OPT_MAX_INPUT_BYTES, "N",
+      "refuse inputs larger than N bytes (default 4294967296)" },
+    { "color", OPT_COLOR, "WHEN",
+      "colour the text report: auto (default: on a terminal unless NO_COLOR "
+      "is set), always, never" },
+    { "help", OPT_HELP, NULL, "show this help and exit" },
+    { "version", OPT_VERSION, NULL, "show the version and exit" },
+};
+
+void ndp_cli_short_usage(FILE *out)
+{
+    fputs("usage: ndplint [OPTIONS] FILE... (FILE '-' reads standard "
+          "input)\nTry 'ndplint --help' for more information.\n", out);
+}
+
+static void print_wrapped(FILE *out, const char *text, size_t indent,
+                          size_t width)
+{
+    size_t col = indent;
+
+    while (*text) {
+        size_t word = strcspn(text, " ");
+        if (col > indent && col + 1 + word > width) {
+            fprintf(out, "\n%*s", (int)indent, "");
+            col = indent;
+        } else if (col > indent) {
+            fputc(' ', out);
+            col++;
+        }
+        fwrite(text, 1, word, out);
+        col += word;
+        text += word;
+        text += strspn(text, " ");
+    }
+    fputc('\n', out);
+}
+
+void ndp_cli_help(FILE *out)
+{
+    size_t i;
+
+    fputs("usage: ndplint [OPTIONS] FILE...\n\n"
+          "Finds the changes in a Terraform plan ('terraform show -json') "
+          "that make Azure\nKubernetes Service reimage nodes, and whether "
+          "the cluster's node disruption\npolicy will refuse them. FILE '-' "
+          "reads standard input.\n\nOptions:\n", out);
+    for (i = 0; i < NDP_ARRAY_SIZE(options); i++) {
+        const struct option_spec *o = &options[i];
+        char head[64];
+
+        if (o->id < 256)
+            snprintf(head, sizeof(head), "  -%c, --%s%s%s", o->id,
+                     o->long_name, o->arg ? " " : "", o->arg ? o->arg : "");
+        else
+            snprintf(head, sizeof(head), "      --%s%s%s", o->long_name,
+                     o->arg ? " " : "", o->arg ? o->arg : "");
+        fprintf(out, "%-30s", head);
+        if (strlen(head) >= 30)
+            fprintf(out, "\n%30s", "");
+        print_wrapped(out, o->help, 30, 79);
+    }
+    fputs("\nExit status: 0 no finding at or above --fail-on; 1 at least "
+          "one; 2 usage error\nor an input that cannot be read or "
+          "understood.\n", out);
+}
+
+static void build_getopt(struct option *longs, char *shorts)
+{
+    size_t i, s = 0;
+
+    shorts[s++] = ':'; /* report a missing argument as ':' */
+    for (i = 0; i < NDP_ARRAY_SIZE(options); i++) {
+        longs[i].name = options[i].long_name;
+        longs[i].has_arg = options[i].arg ? required_argument : no_argument;
+        longs[i].flag = NULL;
+        longs[i].val = options[i].id;
+        if (options[i].id < 256) {
+            shorts[s++] = (char)options[i].id;
+            if (options[i].arg)
+                shorts[s++] = ':';
+        }
+    }
+    memset(&longs[i], 0, sizeof(longs[i]));
+    shorts[s] = '\0';
+}
+
+static int parse_size(size_t *out, const char *s, struct ndp_error *err)
+{
+    char *end;
+    unsigned long long v;
+
+    if (*s < '0' || *s > '9')
+        goto bad;
+    v = strtoull(s, &end, 10);
+    if (*end || v == 0 || v > SIZE_MAX)
+        goto bad;
+    *out = (size_t)v;
+    return 0;
+bad:
+    return ndp_error_set(err, NDP_EUSAGE, "--max-input-bytes: '%s' is not a "
+                         "positive whole number", s);
+}
+
+static int parse_one(struct ndp_options *o, int id, const char *arg,
+                     struct ndp_error *err)
+{
+    switch (id) {
+    case OPT_HELP: o->help = true; return 0;
+    case OPT_VERSION: o->version = true; return 0;
+    case OPT_LIST_RULES: o->list_rules = true; return 0;
+    case OPT_OUTPUT: o->output = arg; return 0;
+    case OPT_RULES: o->rules_dir = arg; return 0;
+    case OPT_FORMAT:
+        if (!ndp_reporter_find(arg))
+            return ndp_error_set(err, NDP_EUSAGE, "--format: unknown format "
+                                 "'%s' (use one of: %s)", arg,
+                                 ndp_reporter_names());
+        o->format = arg;
+        return 0;
+    case OPT_PROFILE:
+        o->profile = ndp_profile_parse(arg);
+        o->have_profile = true;
+        if (o->profile < 0)
+            return ndp_error_set(err, NDP_EUSAGE, "--profile: unknown "
+                                 "profile '%s' (use Allow, "
+                                 "AllowDuringMaintenanceWindow or Block)",
+                                 arg);
+        return 0;
+    case OPT_AT:
+        o->have_at = true;
+        if (ndp_time_parse_rfc3339(&o->at, arg) != 0)
+            return ndp_error_set(err, NDP_EUSAGE, "--at: '%s' is not an RFC "
+                                 "3339 date-time such as "
+                                 "2026-12-06T02:30:00Z", arg);
+        return 0;
+    case OPT_FAIL_ON:
+        o->fail_on = ndp_severity_parse(arg);
+        if (o->fail_on < 0)
+            return ndp_error_set(err, NDP_EUSAGE, "--fail-on: unknown level "
+                                 "'%s' (use error, warning, note or never)",
+                                 arg);
+        return 0;
+    case OPT_INPUT_FORMAT:
+        if (strcmp(arg, "terraform-plan") != 0 &&
+            strcmp(arg, "arm-whatif") != 0)
+            return ndp_error_set(err, NDP_EUSAGE, "--input-format: unknown "
+                                 "format '%s' (use terraform-plan or "
+                                 "arm-whatif)", arg);
+        o->input_format = arg;
+        return 0;
+    case OPT_MAX_INPUT_BYTES:
+        return parse_size(&o->max_input_bytes, arg, err);
+    case OPT_COLOR:
+        if (strcmp(arg, "auto") == 0)
+            o->color = NDP_COLOR_AUTO;
+        else if (strcmp(arg, "always") == 0)
+            o->color = NDP_COLOR_ALWAYS;
+        else if (strcmp(arg, "never") == 0)
+            o->color = NDP_COLOR_NEVER;
+        else
+            return ndp_error_set(err, NDP_EUSAGE, "--color: unknown value "
+                                 "'%s' (use auto, always or never)", arg);
+        return 0;
+    default:
+        return ndp_error_set(err, NDP_EUSAGE, "unknown option");
+    }
+}
+
+int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
+                  struct ndp_error *err)
+{
+    struct option longs[NDP_ARRAY_SIZE(options) + 1];
+    char shorts[2 * NDP_ARRAY_SIZE(options) + 3];
+    int id, rc = 0;
+
+    memset(out, 0, sizeof(*out));
+    out->format = "text";
+    out->fail_on = NDP_SEVERITY_ERROR;
+    out->max_input_bytes = NDP_DEFAULT_MAX_INPUT_BYTES;
+    build_getopt(longs, shorts);
+    opterr = 0;
+    optind = 1;
+    while (!rc && (id = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+        if (id == '?' || id == ':')
+            rc = ndp_error_set(err, NDP_EUSAGE, "%s '%s'",
+                               id == ':' ? "missing argument for option"
+                                         : "unknown option",
+                               argv[optind - 1]);
+        else
+            rc = parse_one(out, id, optarg, err);
+    }
+    if (rc)
+        return rc;
+    out->inputs = argv + optind;
+    out->nr_inputs = (size_t)(argc - optind);
+    if (!out->nr_inputs && !out->help && !out->version && !out->list_rules)
+        return ndp_error_set(err, NDP_EUSAGE, "no input file (give a plan "
+                             "JSON file, or '-' for standard input)");
+    return 0;
+}

@@ -1,0 +1,43 @@
+/*
+ * cli.h - the command line: one option table drives getopt_long and the
+ * --help text.
+ */
+#ifndef NDP_CLI_H
+#define NDP_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct ndp_error;
+
+enum ndp_color_mode { NDP_COLOR_AUTO, NDP_COLOR_ALWAYS, NDP_COLOR_NEVER };
+
+struct ndp_options {
+    bool help, version, list_rules;
+    const char *format;        /* reporter name */
+    const char *output;        /* -o FILE, or NULL for stdout */
+    const char *rules_dir;     /* --rules DIR, or NULL for the embedded rules */
+    const char *input_format;  /* --input-format, or NULL to sniff */
+    bool have_profile;
+    int profile;               /* enum ndp_profile when have_profile */
+    bool have_at;
+    int64_t at;
+    int fail_on;               /* enum ndp_severity */
+    enum ndp_color_mode color;
+    size_t max_input_bytes;
+    char **inputs;             /* borrowed from argv */
+    size_t nr_inputs;
+};
+
+/*
+ * Parses 'argv' into 'out' (which borrows argv's strings).  Returns 0, or
+ * NDP_EUSAGE with 'err' saying what is wrong.
+ */
+int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
+                  struct ndp_error *err);
+void ndp_cli_help(FILE *out);
+void ndp_cli_short_usage(FILE *out);
+
+#endif

@@ -1,0 +1,319 @@
+/*
+ * engine.c - third pipeline stage: attribute changes matched to rules.
+ *
+ * The walk visits every node present in either document, so a block that
+ * appears or disappears is seen attribute by attribute.  Unknown and
+ * sensitive masks are carried alongside: a 'true' mask covers its subtree.
+ */
+#include "common.h"
+#include "engine.h"
+#include "buf.h"
+#include "change.h"
+#include "jsonutil.h"
+#include "rules.h"
+
+struct walker {
+    struct ndp_hits *out;
+    const struct ndp_change *change;
+    size_t change_index;
+    const struct ndp_rule **rules; /* rules that watch this resource type */
+    size_t nr_rules;
+};
+
+/* The masks and flags that travel with a node. */
+struct node_masks {
+    const struct json_object *unknown, *bsens, *asens;
+    bool all_unknown, all_bsens, all_asens;
+    const struct json_object *parent_before, *parent_after;
+};
+
+static void add_hit(struct walker *w, const struct ndp_rule *rule,
+                    const char *path, const char *pool,
+                    const struct json_object *before,
+                    const struct json_object *after,
+                    const struct node_masks *m, bool unknown)
+{
+    struct ndp_hit *h;
+
+    NDP_GROW(w->out->items, w->out->alloc, w->out->nr + 1);
+    h = &w->out->items[w->out->nr++];
+    h->rule = rule;
+    h->change = w->change_index;
+    h->path = ndp_xstrdup(path);
+    h->pool = pool ? ndp_xstrdup(pool) : NULL;
+    h->before = before;
+    h->after = unknown ? NULL : after;
+    h->after_unknown = unknown;
+    h->before_sensitive = m->all_bsens || ndp_json_any_true(m->bsens);
+    h->after_sensitive = m->all_asens || ndp_json_any_true(m->asens);
+}
+
+static void test_rules(struct walker *w, const char *path, const char *pool,
+                       const struct json_object *before,
+                       const struct json_object *after,
+                       const struct node_masks *m)
+{
+    bool unknown = m->all_unknown || ndp_json_any_true(m->unknown);
+    size_t i;
+
+    for (i = 0; i < w->nr_rules; i++) {
+        const struct ndp_rule *rule = w->rules[i];
+        if (!ndp_rule_watches_path(rule, w->change->notation,
+                                   w->change->resource_type, path))
+            continue;
+        if (unknown ? ndp_rule_may_reimage(rule, before)
+                    : ndp_rule_reimages(rule, before, after, m->parent_before,
+                                        m->parent_after))
+            add_hit(w, rule, path, pool, before, after, m, unknown);
+    }
+}
+
+static void walk(struct walker *w, struct ndp_buf *path, const char *pool,
+                 const struct json_object *before,
+                 const struct json_object *after,
+                 const struct node_masks *m);
+
+static const struct json_object *child_mask(const struct json_object *mask,
+                                            const char *key, size_t index,
+                                            bool by_key)
+{
+    if (!mask)
+        return NULL;
+    return by_key ? ndp_json_get(mask, key) : ndp_json_index(mask, index);
+}
+
+static struct node_masks descend_masks(const struct node_masks *m,
+                                       const char *key, size_t bi, size_t ai,
+                                       bool by_key,
+                                       const struct json_object *before,
+                                       const struct json_object *after)
+{
+    struct node_masks c;
+
+    c.parent_before = before;
+    c.parent_after = after;
+    c.unknown = child_mask(m->unknown, key, ai, by_key);
+    c.bsens = child_mask(m->bsens, key, bi, by_key);
+    c.asens = child_mask(m->asens, key, ai, by_key);
+    c.all_unknown = m->all_unknown || ndp_json_is_true(m->unknown);
+    c.all_bsens = m->all_bsens || ndp_json_is_true(m->bsens);
+    c.all_asens = m->all_asens || ndp_json_is_true(m->asens);
+    return c;
+}
+
+static void walk_object_key(struct walker *w, struct ndp_buf *path,
+                            const char *pool, const char *key,
+                            const struct json_object *before,
+                            const struct json_object *after,
+                            const struct node_masks *m)
+{
+    size_t len = path->len;
+    struct node_masks cm = descend_masks(m, key, 0, 0, true, before, after);
+
+    if (len)
+        ndp_buf_addch(path, '.');
+    ndp_buf_adds(path, key);
+    walk(w, path, pool, ndp_json_get(before, key), ndp_json_get(after, key),
+         &cm);
+    ndp_buf_setlen(path, len);
+}
+
+static void walk_object(struct walker *w, struct ndp_buf *path,
+                        const char *pool, const struct json_object *before,
+                        const struct json_object *after,
+                        const struct node_masks *m)
+{
+    if (before && json_object_is_type(before, json_type_object)) {
+        json_object_object_foreach((struct json_object *)(uintptr_t)before,
+                                   key, v) {
+            (void)v;
+            walk_object_key(w, path, pool, key, before, after, m);
+        }
+    }
+    if (after && json_object_is_type(after, json_type_object)) {
+        json_object_object_foreach((struct json_object *)(uintptr_t)after,
+                                   key, v) {
+            (void)v;
+            if (!ndp_json_get(before, key))
+                walk_object_key(w, path, pool, key, before, after, m);
+        }
+    }
+}
+
+static size_t array_len(const struct json_object *a)
+{
+    return a && json_object_is_type(a, json_type_array)
+               ? json_object_array_length(a) : 0;
+}
+
+static const char *element_name(const struct json_object *e)
+{
+    return ndp_json_get_string(e, "name");
+}
+
+/* ARM agentPoolProfiles: elements are matched by name, not position. */
+static bool keyed_by_name(const struct walker *w, const struct ndp_buf *path)
+{
+    static const char key[] = "agentPoolProfiles";
+    size_t n = sizeof(key) - 1;
+
+    return w->change->notation == NDP_NOTATION_ARM && path->len >= n &&
+           ndp_strcasecmp(path->buf + path->len - n, key) == 0;
+}
+
+static size_t find_named(const struct json_object *a, const char *name)
+{
+    size_t i, n = array_len(a);
+
+    for (i = 0; i < n; i++) {
+        const char *other = element_name(json_object_array_get_idx(a, i));
+        if (other && ndp_strcasecmp(other, name) == 0)
+            return i;
+    }
+    return SIZE_MAX;
+}
+
+static void walk_named_element(struct walker *w, struct ndp_buf *path,
+                               const char *name,
+                               const struct json_object *before,
+                               const struct json_object *after,
+                               const struct node_masks *m)
+{
+    size_t bi = find_named(before, name), ai = find_named(after, name);
+    size_t len = path->len;
+    struct node_masks cm = descend_masks(m, NULL, bi, ai, false, before,
+                                         after);
+
+    ndp_buf_addf(path, "[name=%s]", name);
+    walk(w, path, name, ndp_json_index(before, bi), ndp_json_index(after, ai),
+         &cm);
+    ndp_buf_setlen(path, len);
+}
+
+static void walk_pool_array(struct walker *w, struct ndp_buf *path,
+                            const struct json_object *before,
+                            const struct json_object *after,
+                            const struct node_masks *m)
+{
+    size_t i;
+
+    for (i = 0; i < array_len(before); i++) {
+        const char *name = element_name(json_object_array_get_idx(before, i));
+        if (name)
+            walk_named_element(w, path, name, before, after, m);
+    }
+    for (i = 0; i < array_len(after); i++) {
+        const char *name = element_name(json_object_array_get_idx(after, i));
+        if (name && find_named(before, name) == SIZE_MAX)
+            walk_named_element(w, path, name, before, after, m);
+    }
+}
+
+/* azurerm default_node_pool[0] is the cluster's system pool. */
+static const char *pool_of_element(const struct walker *w,
+                                   const struct ndp_buf *path,
+                                   const char *pool,
+                                   const struct json_object *be,
+                                   const struct json_object *ae)
+{
+    static const char key[] = "default_node_pool";
+    const char *name;
+
+    if (w->change->notation != NDP_NOTATION_AZURERM ||
+        strcmp(path->buf, key) != 0)
+        return pool;
+    name = element_name(ae);
+    if (!name || !*name)
+        name = element_name(be);
+    return name && *name ? name : "default_node_pool";
+}
+
+static void walk_array(struct walker *w, struct ndp_buf *path,
+                       const char *pool, const struct json_object *before,
+                       const struct json_object *after,
+                       const struct node_masks *m)
+{
+    size_t i, n = array_len(before) > array_len(after) ? array_len(before)
+                                                       : array_len(after);
+
+    if (keyed_by_name(w, path)) {
+        walk_pool_array(w, path, before, after, m);
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        size_t len = path->len;
+        const struct json_object *be = ndp_json_index(before, i);
+        const struct json_object *ae = ndp_json_index(after, i);
+        const char *element_pool = pool_of_element(w, path, pool, be, ae);
+        struct node_masks cm = descend_masks(m, NULL, i, i, false, before,
+                                             after);
+
+        ndp_buf_addf(path, "[%zu]", i);
+        walk(w, path, element_pool, be, ae, &cm);
+        ndp_buf_setlen(path, len);
+    }
+}
+
+static void walk(struct walker *w, struct ndp_buf *path, const char *pool,
+                 const struct json_object *before,
+                 const struct json_object *after,
+                 const struct node_masks *m)
+{
+    bool is_object = (before && json_object_is_type(before, json_type_object)) ||
+                     (after && json_object_is_type(after, json_type_object));
+    bool is_array = (before && json_object_is_type(before, json_type_array)) ||
+                    (after && json_object_is_type(after, json_type_array));
+
+    if (path->len)
+        test_rules(w, path->buf, pool, before, after, m);
+    if (is_object)
+        walk_object(w, path, pool, before, after, m);
+    else if (is_array)
+        walk_array(w, path, pool, before, after, m);
+}
+
+static void walk_change(struct ndp_hits *out, const struct ndp_ruleset *rs,
+                        const struct ndp_change *ch, size_t index)
+{
+    struct walker w = { out, ch, index, NULL, 0 };
+    struct node_masks m = { ch->after_unknown, ch->before_sensitive,
+                            ch->after_sensitive, false, false, false,
+                            NULL, NULL };
+    struct ndp_buf path = NDP_BUF_INIT;
+    size_t i, n = ndp_ruleset_count(rs);
+
+    w.rules = ndp_xcalloc(n ? n : 1, sizeof(*w.rules));
+    for (i = 0; i < n; i++) {
+        const struct ndp_rule *rule = ndp_ruleset_get(rs, i);
+        if (rule->class_ != NDP_CLASS_META &&
+            ndp_rule_watches_type(rule, ch->notation, ch->resource_type))
+            w.rules[w.nr_rules++] = rule;
+    }
+    if (w.nr_rules)
+        walk(&w, &path, ch->kind == NDP_KIND_NODEPOOL ? ch->name : NULL,
+             ch->before, ch->after, &m);
+    ndp_buf_release(&path);
+    free(w.rules);
+}
+
+void ndp_engine_run(struct ndp_hits *out, const struct ndp_ruleset *rs,
+                    const struct ndp_changeset *set)
+{
+    size_t i;
+
+    for (i = 0; i < set->nr; i++)
+        if (set->items[i]->action == NDP_ACTION_UPDATE)
+            walk_change(out, rs, set->items[i], i);
+}
+
+void ndp_hits_release(struct ndp_hits *hits)
+{
+    size_t i;
+
+    for (i = 0; i < hits->nr; i++) {
+        free(hits->items[i].path);
+        free(hits->items[i].pool);
+    }
+    free(hits->items);
+    memset(hits, 0, sizeof(*hits));
+}

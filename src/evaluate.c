@@ -1,0 +1,627 @@
+/*
+ * evaluate.c - fourth pipeline stage: the profile and window of each
+ * cluster, and a verdict for every hit.
+ *
+ * Profile: every value the input declares for the cluster (the cluster
+ * body, azapi_update_resource setters), before and after; the strictest
+ * wins (Block > AllowDuringMaintenanceWindow > Allow), because the order in
+ * which the PUTs land is not known.  Else --profile, else Allow.
+ * Window: only aksManagedNodeOSUpgradeSchedule counts, as it stands before
+ * the change when it exists already.
+ * Bypass: a covered change is not gated when the same resource change
+ * also upgrades Kubernetes (cluster) or the pool's orchestrator version or
+ * node image: that is the same configuration change (spec §5).
+ */
+#include "common.h"
+#include "evaluate.h"
+#include "buf.h"
+#include "change.h"
+#include "engine.h"
+#include "finding.h"
+#include "jsonutil.h"
+#include "rules.h"
+#include "timeutil.h"
+#include "window.h"
+
+#define NODE_OS_WINDOW "aksManagedNodeOSUpgradeSchedule"
+#define FIRST_GATED_MINOR 137 /* Kubernetes 1.37 */
+
+struct evaluator {
+    struct ndp_findings *out;
+    struct ndp_clusters *clusters;
+    const struct ndp_changeset *set;
+    const struct ndp_hits *hits;
+    const struct ndp_ruleset *rs;
+    const struct ndp_eval_options *opt;
+};
+
+int ndp_profile_parse(const char *name)
+{
+    if (ndp_strcasecmp(name, "Allow") == 0)
+        return NDP_PROFILE_ALLOW;
+    if (ndp_strcasecmp(name, "AllowDuringMaintenanceWindow") == 0)
+        return NDP_PROFILE_WINDOW;
+    if (ndp_strcasecmp(name, "Block") == 0)
+        return NDP_PROFILE_BLOCK;
+    return -1;
+}
+
+int ndp_k8s_minor(const char *version)
+{
+    long major, minor;
+    char *end;
+
+    if (!version)
+        return -1;
+    if (*version == 'v' || *version == 'V')
+        version++;
+    major = strtol(version, &end, 10);
+    if (end == version || *end != '.' || major < 0 || major > 99)
+        return -1;
+    version = end + 1;
+    minor = strtol(version, &end, 10);
+    if (end == version || minor < 0 || minor > 99)
+        return -1;
+    return (int)(major * 100 + minor);
+}
+
+/* ---- profile ---- */
+
+struct profile_votes {
+    int before;  /* strictest value declared before the change, -1 none */
+    int after;   /* strictest value declared after it, -1 none */
+    char *unrecognised;
+};
+
+static void vote(int *slot, const struct json_object *doc,
+                 struct profile_votes *v)
+{
+    const char *value;
+    int p;
+
+    value = json_object_get_string((struct json_object *)(uintptr_t)
+        ndp_json_path(doc, "properties.nodeDisruptionProfile."
+                           "nodeDisruptionPolicy"));
+    if (!ndp_json_path(doc, "properties.nodeDisruptionProfile."
+                            "nodeDisruptionPolicy") || !value || !*value)
+        return;
+    p = ndp_profile_parse(value);
+    if (p < 0) {
+        if (!v->unrecognised)
+            v->unrecognised = ndp_xstrdup(value);
+        return;
+    }
+    if (p > *slot)
+        *slot = p;
+}
+
+static void collect_profile_votes(const struct evaluator *ev, size_t cluster,
+                                  struct profile_votes *v)
+{
+    size_t i;
+
+    for (i = 0; i < ev->set->nr; i++) {
+        const struct ndp_change *ch = ev->set->items[i];
+        if (ch->cluster != cluster || ch->notation != NDP_NOTATION_ARM ||
+            (ch->kind != NDP_KIND_CLUSTER && ch->kind != NDP_KIND_SETTER))
+            continue;
+        vote(&v->before, ch->before, v);
+        if (ch->action != NDP_ACTION_DELETE)
+            vote(&v->after, ch->after, v);
+    }
+}
+
+static void resolve_profile(const struct evaluator *ev, size_t index)
+{
+    struct ndp_cluster *c = &ev->clusters->items[index];
+    struct profile_votes v = { -1, -1, NULL };
+    struct ndp_buf note = NDP_BUF_INIT;
+    int p;
+
+    collect_profile_votes(ev, index, &v);
+    p = v.before > v.after ? v.before : v.after;
+    if (p >= 0) {
+        c->profile = (enum ndp_profile)p;
+        c->profile_source = "input";
+        if (v.before >= 0 && v.after >= 0 && v.before != v.after)
+            ndp_buf_addf(&note, "the input changes the profile from %s to "
+                         "%s; judged under the stricter, %s",
+                         ndp_profile_name((enum ndp_profile)v.before),
+                         ndp_profile_name((enum ndp_profile)v.after),
+                         ndp_profile_name(c->profile));
+    } else if (ev->opt->have_profile) {
+        c->profile = ev->opt->profile;
+        c->profile_source = "option";
+    } else {
+        c->profile = NDP_PROFILE_ALLOW;
+        c->profile_source = "default";
+    }
+    if (v.unrecognised)
+        ndp_buf_addf(&note, "%sunrecognised nodeDisruptionPolicy '%s' "
+                     "ignored", note.len ? "; " : "", v.unrecognised);
+    c->profile_note = note.len ? ndp_buf_detach(&note) : NULL;
+    ndp_buf_release(&note);
+    free(v.unrecognised);
+}
+
+/* ---- window ---- */
+
+static void note_other_window(struct ndp_cluster *c, const char *name)
+{
+    struct ndp_buf b = NDP_BUF_INIT;
+
+    if (c->other_windows) {
+        if (strstr(c->other_windows, name))
+            return;
+        ndp_buf_addf(&b, "%s, ", c->other_windows);
+        free(c->other_windows);
+    }
+    ndp_buf_adds(&b, name);
+    c->other_windows = ndp_buf_detach(&b);
+}
+
+static void set_window(struct ndp_cluster *c, struct ndp_window *w,
+                       const char *source, struct ndp_buf *problems)
+{
+    struct ndp_buf b = NDP_BUF_INIT;
+
+    if (c->window || c->window_problems)
+        goto out;
+    c->window = w;
+    w = NULL;
+    c->window_source = ndp_xstrdup(source);
+    if (problems->len)
+        c->window_problems = ndp_xstrdup(problems->buf);
+    if (c->window) {
+        ndp_window_describe(&b, c->window);
+        c->window_text = ndp_buf_detach(&b);
+        ndp_window_to_json(&b, c->window);
+        c->window_json = ndp_buf_detach(&b);
+    }
+out:
+    ndp_window_free(w);
+    ndp_buf_release(&b);
+}
+
+/* The element of a one-block list, before the change if it existed. */
+static const struct json_object *block_in_force(const struct ndp_change *ch,
+                                                const char *key)
+{
+    const struct json_object *b = ndp_json_index(ndp_json_get(ch->before, key),
+                                                 0);
+
+    if (ch->action == NDP_ACTION_CREATE || ndp_json_is_unset(b))
+        b = ndp_json_index(ndp_json_get(ch->after, key), 0);
+    return ndp_json_is_unset(b) ? NULL : b;
+}
+
+static void azurerm_windows(struct ndp_cluster *c, const struct ndp_change *ch)
+{
+    const struct json_object *node_os = block_in_force(ch,
+                                                       "maintenance_window_node_os");
+    struct ndp_buf problems = NDP_BUF_INIT, source = NDP_BUF_INIT;
+
+    if (block_in_force(ch, "maintenance_window_auto_upgrade"))
+        note_other_window(c, "maintenance_window_auto_upgrade");
+    if (block_in_force(ch, "maintenance_window"))
+        note_other_window(c, "maintenance_window");
+    if (node_os) {
+        struct ndp_window *w = ndp_window_from_azurerm(node_os, &problems);
+        ndp_buf_addf(&source, "%s.maintenance_window_node_os", ch->address);
+        if (!w && !problems.len)
+            ndp_buf_adds(&problems, "the window cannot be evaluated");
+        set_window(c, w, source.buf, &problems);
+    }
+    ndp_buf_release(&problems);
+    ndp_buf_release(&source);
+}
+
+static void arm_window(struct ndp_cluster *c, const struct ndp_change *ch)
+{
+    const struct json_object *doc = ch->before;
+    const struct json_object *mw;
+    struct ndp_buf problems = NDP_BUF_INIT;
+    struct ndp_window *w;
+
+    if (!ch->name || ndp_strcasecmp(ch->name, NODE_OS_WINDOW) != 0) {
+        note_other_window(c, ch->name ? ch->name : ch->address);
+        return;
+    }
+    if (ch->action == NDP_ACTION_CREATE || ndp_json_is_unset(doc))
+        doc = ch->after;
+    mw = ndp_json_path(doc, "properties.maintenanceWindow");
+    if (ndp_json_is_unset(mw))
+        return;
+    w = ndp_window_from_arm(mw, &problems);
+    if (!w && !problems.len)
+        ndp_buf_adds(&problems, "the window cannot be evaluated");
+    set_window(c, w, ch->address, &problems);
+    ndp_buf_release(&problems);
+}
+
+static void resolve_window(const struct evaluator *ev, size_t index)
+{
+    struct ndp_cluster *c = &ev->clusters->items[index];
+    int64_t closes = 0;
+    size_t i;
+
+    for (i = 0; i < ev->set->nr; i++) {
+        const struct ndp_change *ch = ev->set->items[i];
+        if (ch->cluster != index)
+            continue;
+        if (ch->kind == NDP_KIND_CLUSTER &&
+            ch->notation == NDP_NOTATION_AZURERM)
+            azurerm_windows(c, ch);
+        else if (ch->kind == NDP_KIND_MAINTENANCE)
+            arm_window(c, ch);
+    }
+    if (c->profile != NDP_PROFILE_WINDOW || !c->window)
+        return;
+    c->in_window = ndp_window_is_open(c->window, ev->opt->at, &closes);
+    c->window_closes_at = closes;
+    c->has_next_window = ndp_window_next(c->window, ev->opt->at,
+                                         &c->next_window_start,
+                                         &c->next_window_end);
+}
+
+/* ---- Kubernetes version in force ---- */
+
+static const char *version_in(const struct json_object *doc,
+                              enum ndp_notation notation, bool pool)
+{
+    static const char *const azurerm_keys[] = {
+        "kubernetes_version", "current_kubernetes_version"
+    };
+    static const char *const azurerm_pool_keys[] = {
+        "orchestrator_version", "current_orchestrator_version"
+    };
+    static const char *const arm_keys[] = {
+        "properties.kubernetesVersion", "properties.currentKubernetesVersion"
+    };
+    static const char *const arm_pool_keys[] = {
+        "properties.orchestratorVersion",
+        "properties.currentOrchestratorVersion"
+    };
+    const char *const *keys = notation == NDP_NOTATION_ARM
+                                  ? (pool ? arm_pool_keys : arm_keys)
+                                  : (pool ? azurerm_pool_keys : azurerm_keys);
+    size_t i;
+
+    for (i = 0; i < 2; i++) {
+        const struct json_object *v = notation == NDP_NOTATION_ARM
+                                          ? ndp_json_path(doc, keys[i])
+                                          : ndp_json_get(doc, keys[i]);
+        if (v && json_object_is_type(v, json_type_string) &&
+            ndp_k8s_minor(json_object_get_string(
+                (struct json_object *)(uintptr_t)v)) >= 0)
+            return json_object_get_string((struct json_object *)(uintptr_t)v);
+    }
+    return NULL;
+}
+
+/* The version before the change, else the one it asks for. */
+static const char *change_version(const struct ndp_change *ch, bool pool)
+{
+    const char *v = version_in(ch->before, ch->notation, pool);
+
+    return v ? v : version_in(ch->after, ch->notation, pool);
+}
+
+static void resolve_version(const struct evaluator *ev, size_t index)
+{
+    struct ndp_cluster *c = &ev->clusters->items[index];
+    const char *v;
+
+    if (c->change == SIZE_MAX)
+        return;
+    v = change_version(ev->set->items[c->change], false);
+    c->version = v ? ndp_xstrdup(v) : NULL;
+}
+
+/*
+ * The version that decides a §4 change: a pool resource's own orchestrator
+ * version, else the cluster's (pools inside a cluster body are taken to run
+ * the cluster's version).
+ */
+static const char *hit_version(const struct evaluator *ev,
+                               const struct ndp_hit *h)
+{
+    const struct ndp_change *ch = ev->set->items[h->change];
+    const char *v = NULL;
+
+    if (h->rule->scope == NDP_SCOPE_NODEPOOL && ch->kind == NDP_KIND_NODEPOOL)
+        v = change_version(ch, true);
+    return v ? v : ev->clusters->items[ch->cluster].version;
+}
+
+/* ---- value text for reports ---- */
+
+/* "https://user:pass@proxy:8080" -> "https://(sensitive)@proxy:8080" */
+static void hide_userinfo(struct ndp_buf *out, const char *s)
+{
+    const char *scheme = strstr(s, "://");
+    const char *host = scheme ? scheme + 3 : s;
+    const char *at = strchr(host, '@');
+    const char *slash = strchr(host, '/');
+
+    if (!at || (slash && slash < at)) {
+        ndp_buf_add_json_string(out, s);
+        return;
+    }
+    {
+        struct ndp_buf plain = NDP_BUF_INIT;
+        ndp_buf_add(&plain, s, (size_t)(host - s));
+        ndp_buf_adds(&plain, "(sensitive)");
+        ndp_buf_adds(&plain, at);
+        ndp_buf_add_json_string(out, plain.buf);
+        ndp_buf_release(&plain);
+    }
+}
+
+static char *value_text(const struct json_object *v, bool sensitive,
+                        bool unknown, const struct ndp_rule *rule)
+{
+    struct ndp_buf b = NDP_BUF_INIT;
+
+    if (unknown)
+        ndp_buf_adds(&b, "\"(known after apply)\"");
+    else if (ndp_json_is_unset(v))
+        ndp_buf_adds(&b, "null");
+    else if (sensitive || (rule && rule->secret))
+        ndp_buf_adds(&b, "\"(sensitive)\"");
+    else if (rule && rule->userinfo_secret &&
+             json_object_is_type(v, json_type_string))
+        hide_userinfo(&b, json_object_get_string(
+                              (struct json_object *)(uintptr_t)v));
+    else
+        ndp_json_to_buf(&b, v);
+    return ndp_buf_detach(&b);
+}
+
+/* ---- findings ---- */
+
+static struct ndp_finding *new_finding(const struct evaluator *ev,
+                                       const struct ndp_rule *rule,
+                                       enum ndp_verdict verdict,
+                                       size_t cluster, const char *input,
+                                       const char *resource)
+{
+    struct ndp_finding *f = ndp_findings_add(ev->out);
+
+    f->rule_id = rule ? rule->id : "NDP000";
+    f->category = rule ? rule->category : "policy";
+    f->scope = rule ? rule->scope : NDP_SCOPE_CLUSTER;
+    f->verdict = verdict;
+    f->severity = ndp_verdict_severity(verdict);
+    f->input = input;
+    f->cluster = ndp_xstrdup(ev->clusters->items[cluster].id);
+    f->resource = ndp_xstrdup(resource);
+    f->path = ndp_xstrdup("");
+    f->before = ndp_xstrdup("null");
+    f->after = ndp_xstrdup("null");
+    return f;
+}
+
+static void cluster_findings(const struct evaluator *ev, size_t index)
+{
+    const struct ndp_cluster *c = &ev->clusters->items[index];
+    struct ndp_buf msg = NDP_BUF_INIT;
+    struct ndp_finding *f;
+
+    if (c->window_problems) {
+        f = new_finding(ev, ndp_ruleset_meta(ev->rs, "window-invalid"),
+                        NDP_VERDICT_WINDOW_INVALID, index, c->input,
+                        c->window_source);
+        ndp_buf_addf(&msg, "the aksManagedNodeOSUpgradeSchedule window is "
+                     "invalid: %s", c->window_problems);
+        f->message = ndp_buf_detach(&msg);
+    }
+    if (c->profile == NDP_PROFILE_WINDOW && !c->window) {
+        f = new_finding(ev, ndp_ruleset_meta(ev->rs, "gate-open"),
+                        NDP_VERDICT_GATE_OPEN, index, c->input, c->id);
+        ndp_buf_adds(&msg, "profile AllowDuringMaintenanceWindow but no "
+                     "aksManagedNodeOSUpgradeSchedule maintenance window: "
+                     "AKS lets every disruptive change through at any time");
+        if (c->other_windows)
+            ndp_buf_addf(&msg, " (%s does not count)", c->other_windows);
+        f->message = ndp_buf_detach(&msg);
+    }
+    ndp_buf_release(&msg);
+}
+
+static void replace_finding(const struct evaluator *ev,
+                            const struct ndp_change *ch)
+{
+    struct ndp_finding *f;
+    struct ndp_buf msg = NDP_BUF_INIT;
+
+    if (ch->action != NDP_ACTION_REPLACE ||
+        (ch->kind != NDP_KIND_CLUSTER && ch->kind != NDP_KIND_NODEPOOL))
+        return;
+    f = new_finding(ev, ndp_ruleset_meta(ev->rs, "replace"),
+                    NDP_VERDICT_REPLACE, ch->cluster, ch->input, ch->address);
+    f->scope = ch->kind == NDP_KIND_CLUSTER ? NDP_SCOPE_CLUSTER
+                                            : NDP_SCOPE_NODEPOOL;
+    f->line = ch->line;
+    free(f->path);
+    f->path = ndp_xstrdup(ch->replace_paths ? ch->replace_paths : "");
+    ndp_buf_addf(&msg, "the %s is destroyed and recreated%s%s%s: every node "
+                 "and all node-local data are lost, and the node disruption "
+                 "policy does not gate it",
+                 ch->kind == NDP_KIND_CLUSTER ? "cluster" : "node pool",
+                 ch->replace_paths ? " (because of " : "",
+                 ch->replace_paths ? ch->replace_paths : "",
+                 ch->replace_paths ? ")" : "");
+    f->message = ndp_buf_detach(&msg);
+}
+
+/* Does the same resource change upgrade what this hit belongs to? */
+static bool is_bypassed(const struct evaluator *ev, const struct ndp_hit *h)
+{
+    size_t i;
+
+    for (i = 0; i < ev->hits->nr; i++) {
+        const struct ndp_hit *u = &ev->hits->items[i];
+        /* An upgrade known only after apply is no proof of a bypass. */
+        if (u->change != h->change || u->rule->class_ != NDP_CLASS_UPGRADE ||
+            u->after_unknown)
+            continue;
+        if (u->rule->scope == NDP_SCOPE_CLUSTER)
+            return true;
+        if (h->rule->scope == NDP_SCOPE_NODEPOOL &&
+            ((!u->pool && !h->pool) ||
+             (u->pool && h->pool && ndp_strcasecmp(u->pool, h->pool) == 0)))
+            return true;
+    }
+    return false;
+}
+
+static void describe_target(struct ndp_buf *msg, const struct ndp_hit *h)
+{
+    if (h->rule->target)
+        ndp_buf_addf(msg, "reimages %s", h->rule->target);
+    else if (h->rule->scope == NDP_SCOPE_CLUSTER)
+        ndp_buf_adds(msg, "reimages every node pool of the cluster");
+    else if (h->pool)
+        ndp_buf_addf(msg, "reimages node pool '%s'", h->pool);
+    else
+        ndp_buf_adds(msg, "reimages the node pool");
+}
+
+static void describe_next_window(struct ndp_buf *msg,
+                                 const struct ndp_cluster *c)
+{
+    int offset;
+
+    if (!c->has_next_window) {
+        ndp_buf_adds(msg, "no window opens within ten years");
+        return;
+    }
+    offset = ndp_window_utc_offset_minutes(c->window);
+    ndp_buf_adds(msg, "the next window opens ");
+    ndp_time_format_utc(msg, c->next_window_start);
+    ndp_buf_adds(msg, " (");
+    ndp_time_format_offset(msg, c->next_window_start, offset);
+    ndp_buf_addf(msg, ") for %lld hours",
+                 (long long)((c->next_window_end - c->next_window_start) /
+                             3600));
+}
+
+/* Verdict of a change the policy gates, under the cluster's profile. */
+static enum ndp_verdict gated_verdict(const struct ndp_cluster *c,
+                                      struct ndp_buf *msg)
+{
+    switch (c->profile) {
+    case NDP_PROFILE_BLOCK:
+        ndp_buf_adds(msg, "; the node disruption policy Block refuses it");
+        return NDP_VERDICT_REJECTED;
+    case NDP_PROFILE_WINDOW:
+        if (!c->window) {
+            ndp_buf_adds(msg, "; allowed at any time: "
+                         "AllowDuringMaintenanceWindow without an "
+                         "aksManagedNodeOSUpgradeSchedule window");
+            return NDP_VERDICT_ALLOWED;
+        }
+        if (c->in_window == 1) {
+            ndp_buf_adds(msg, "; inside the maintenance window, which "
+                         "closes ");
+            ndp_time_format_utc(msg, c->window_closes_at);
+            return NDP_VERDICT_ALLOWED;
+        }
+        ndp_buf_adds(msg, "; outside the aksManagedNodeOSUpgradeSchedule "
+                     "window, so AKS refuses it; ");
+        describe_next_window(msg, c);
+        return NDP_VERDICT_OUTSIDE_WINDOW;
+    case NDP_PROFILE_ALLOW:
+    default:
+        ndp_buf_adds(msg, "; the profile Allow lets it through");
+        return NDP_VERDICT_ALLOWED;
+    }
+}
+
+static enum ndp_verdict hit_verdict(const struct evaluator *ev,
+                                    const struct ndp_hit *h,
+                                    const struct ndp_cluster *c,
+                                    struct ndp_buf *msg)
+{
+    int minor = -1;
+    const char *version = NULL;
+
+    ndp_buf_addf(msg, "%s: ", h->rule->title);
+    if (h->rule->class_ == NDP_CLASS_VERSION_GATED) {
+        version = hit_version(ev, h);
+        minor = ndp_k8s_minor(version);
+    }
+    if (h->after_unknown) {
+        ndp_buf_adds(msg, "the new value is known only after apply; if it "
+                     "changes this way, it ");
+        describe_target(msg, h);
+        return NDP_VERDICT_MAY_REIMAGE;
+    }
+    describe_target(msg, h);
+    if (is_bypassed(ev, h)) {
+        ndp_buf_addf(msg, "; bundled with a version or node image upgrade "
+                     "in the same change, so the node disruption policy "
+                     "(%s) does not gate it", ndp_profile_name(c->profile));
+        return NDP_VERDICT_BYPASSED;
+    }
+    if (h->rule->class_ == NDP_CLASS_VERSION_GATED &&
+        minor < FIRST_GATED_MINOR) {
+        if (minor < 0)
+            ndp_buf_adds(msg, "; Kubernetes version unknown: on 1.36 and "
+                         "earlier it is not gated and");
+        else
+            ndp_buf_addf(msg, "; on Kubernetes %s it is not gated and",
+                         version);
+        ndp_buf_adds(msg, " takes effect only after 'az aks nodepool "
+                     "upgrade --node-image-only', which the policy does "
+                     "not gate (from 1.37 the policy gates it)");
+        return NDP_VERDICT_MANUAL_UPGRADE;
+    }
+    return gated_verdict(c, msg);
+}
+
+static void hit_finding(const struct evaluator *ev, const struct ndp_hit *h)
+{
+    const struct ndp_change *ch = ev->set->items[h->change];
+    const struct ndp_cluster *c = &ev->clusters->items[ch->cluster];
+    struct ndp_buf msg = NDP_BUF_INIT;
+    enum ndp_verdict verdict;
+    struct ndp_finding *f;
+
+    if (h->rule->class_ == NDP_CLASS_UPGRADE ||
+        h->rule->class_ == NDP_CLASS_META)
+        return;
+    verdict = hit_verdict(ev, h, c, &msg);
+    f = new_finding(ev, h->rule, verdict, ch->cluster, ch->input, ch->address);
+    f->line = ch->line;
+    free(f->path);
+    free(f->before);
+    free(f->after);
+    f->path = ndp_xstrdup(h->path);
+    f->before = value_text(h->before, h->before_sensitive, false, h->rule);
+    f->after = value_text(h->after, h->after_sensitive, h->after_unknown,
+                          h->rule);
+    f->message = ndp_buf_detach(&msg);
+}
+
+void ndp_evaluate(struct ndp_findings *out, struct ndp_clusters *clusters,
+                  const struct ndp_changeset *set, const struct ndp_hits *hits,
+                  const struct ndp_ruleset *rs,
+                  const struct ndp_eval_options *opt)
+{
+    struct evaluator ev = { out, clusters, set, hits, rs, opt };
+    size_t i;
+
+    for (i = 0; i < clusters->nr; i++) {
+        resolve_profile(&ev, i);
+        resolve_window(&ev, i);
+        resolve_version(&ev, i);
+        cluster_findings(&ev, i);
+    }
+    for (i = 0; i < set->nr; i++)
+        replace_finding(&ev, set->items[i]);
+    for (i = 0; i < hits->nr; i++)
+        hit_finding(&ev, &hits->items[i]);
+    ndp_findings_sort(out);
+}

@@ -1,0 +1,40 @@
+/*
+ * evaluate.h - the evaluator: per cluster the node disruption profile and
+ * the maintenance window in force, per hit a verdict (architecture §5).
+ */
+#ifndef NDP_EVALUATE_H
+#define NDP_EVALUATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "linker.h"
+
+struct ndp_changeset;
+struct ndp_findings;
+struct ndp_hits;
+struct ndp_ruleset;
+
+struct ndp_eval_options {
+    int64_t at;                 /* evaluation instant, seconds since the epoch */
+    bool have_profile;          /* --profile given */
+    enum ndp_profile profile;   /* its value */
+};
+
+/*
+ * Fills the policy and window fields of every cluster in 'clusters' and
+ * appends findings for 'hits', replacements and policy/window problems to
+ * 'out'.  Borrows everything else.
+ */
+void ndp_evaluate(struct ndp_findings *out, struct ndp_clusters *clusters,
+                  const struct ndp_changeset *set, const struct ndp_hits *hits,
+                  const struct ndp_ruleset *rs,
+                  const struct ndp_eval_options *opt);
+
+/* Parses a profile name case-insensitively; -1 when unknown. */
+int ndp_profile_parse(const char *name);
+
+/* Kubernetes "1.37.2" -> 137 (major*100 + minor); -1 when unparsable. */
+int ndp_k8s_minor(const char *version);
+
+#endif

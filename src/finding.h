@@ -1,0 +1,74 @@
+/*
+ * finding.h - findings: what the evaluator concludes and the reporters
+ * print.  Transparent: the struct is the pipeline's output data.
+ *
+ * Invariants: every string is owned by the finding, except 'rule_id',
+ * 'category' and 'input', which are borrowed from the rule set and the
+ * change set and outlive the findings.  'before' and 'after' are JSON
+ * texts already redacted: a sensitive value is "\"(sensitive)\"", an
+ * unknown one "\"(known after apply)\"", an absent one "null".
+ */
+#ifndef NDP_FINDING_H
+#define NDP_FINDING_H
+
+#include <stddef.h>
+
+#include "rules.h"
+
+enum ndp_verdict {
+    NDP_VERDICT_REJECTED,
+    NDP_VERDICT_OUTSIDE_WINDOW,
+    NDP_VERDICT_ALLOWED,
+    NDP_VERDICT_MAY_REIMAGE,
+    NDP_VERDICT_BYPASSED,
+    NDP_VERDICT_MANUAL_UPGRADE,
+    NDP_VERDICT_REPLACE,
+    NDP_VERDICT_ROTATE,
+    NDP_VERDICT_GATE_OPEN,
+    NDP_VERDICT_WINDOW_INVALID
+};
+
+/* Ordered from most to least severe. */
+enum ndp_severity {
+    NDP_SEVERITY_ERROR,
+    NDP_SEVERITY_WARNING,
+    NDP_SEVERITY_NOTE,
+    NDP_SEVERITY_NEVER /* only as a --fail-on threshold */
+};
+
+struct ndp_finding {
+    const char *rule_id;
+    const char *category;
+    enum ndp_scope scope;
+    enum ndp_verdict verdict;
+    enum ndp_severity severity;
+    const char *input;
+    char *resource;
+    char *cluster;
+    char *path;        /* "" for findings about a whole resource or cluster */
+    char *before;      /* JSON text */
+    char *after;       /* JSON text */
+    char *message;
+    long line;         /* line of the resource in the input, 0 if unknown */
+};
+
+struct ndp_findings {
+    struct ndp_finding *items;
+    size_t nr, alloc;
+};
+
+#define NDP_FINDINGS_INIT { NULL, 0, 0 }
+
+/* Appends a zeroed finding owned by 'list' and returns it. */
+struct ndp_finding *ndp_findings_add(struct ndp_findings *list);
+/* Sorts by input, cluster, resource, path, rule: reproducible output. */
+void ndp_findings_sort(struct ndp_findings *list);
+void ndp_findings_release(struct ndp_findings *list);
+
+enum ndp_severity ndp_verdict_severity(enum ndp_verdict verdict);
+const char *ndp_verdict_name(enum ndp_verdict verdict);
+const char *ndp_severity_name(enum ndp_severity severity);
+/* Parses "error", "warning", "note", "never"; -1 if unknown. */
+int ndp_severity_parse(const char *name);
+
+#endif

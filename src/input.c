@@ -1,0 +1,336 @@
+/*
+ * input.c - first stage of the pipeline: bytes in, reader chosen.
+ *
+ * Loads an input with a byte cap, refuses what is plainly not a JSON
+ * document with a message that says what it is instead (a binary plan, an
+ * empty file, a directory, a terraform error message), re-encodes UTF-16
+ * to UTF-8, parses the JSON with a depth limit, sniffs the format and calls
+ * the reader.  Everything a reader keeps is copied into the change set, so
+ * the parse tree is released before returning.
+ */
+#include "common.h"
+#include "input.h"
+#include "buf.h"
+#include "change.h"
+#include "error.h"
+#include "jsonutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int read_fd(struct ndp_buf *out, int fd, const char *path,
+                   size_t max_bytes, struct ndp_error *err)
+{
+    for (;;) {
+        ssize_t n;
+
+        ndp_buf_grow(out, 65536);
+        n = read(fd, out->buf + out->len, out->alloc - out->len - 1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return ndp_error_set(err, NDP_EIO, "cannot read '%s': %s", path,
+                                 strerror(errno));
+        if (n == 0)
+            break;
+        out->len += (size_t)n;
+        out->buf[out->len] = '\0';
+        if (out->len > max_bytes)
+            return ndp_error_set(err, NDP_ELIMIT,
+                                 "'%s' is larger than the input limit of %zu "
+                                 "bytes (see --max-input-bytes)",
+                                 path, max_bytes);
+    }
+    return 0;
+}
+
+static int load_bytes(struct ndp_buf *out, const char *path, size_t max_bytes,
+                      struct ndp_error *err)
+{
+    struct stat st;
+    int fd, rc;
+
+    if (strcmp(path, "-") == 0)
+        return read_fd(out, 0, "(stdin)", max_bytes, err);
+    fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return ndp_error_set(err, NDP_EIO, "cannot open '%s': %s", path,
+                             strerror(errno));
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        return ndp_error_set(err, NDP_EIO,
+                             "'%s' is a directory; expected a plan or "
+                             "what-if JSON file", path);
+    }
+    rc = read_fd(out, fd, path, max_bytes, err);
+    close(fd);
+    return rc;
+}
+
+static void put_utf8(struct ndp_buf *out, uint32_t cp)
+{
+    char b[4];
+
+    if (cp < 0x80) {
+        ndp_buf_addch(out, (char)cp);
+    } else if (cp < 0x800) {
+        b[0] = (char)(0xC0 | (cp >> 6));
+        b[1] = (char)(0x80 | (cp & 0x3F));
+        ndp_buf_add(out, b, 2);
+    } else if (cp < 0x10000) {
+        b[0] = (char)(0xE0 | (cp >> 12));
+        b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        b[2] = (char)(0x80 | (cp & 0x3F));
+        ndp_buf_add(out, b, 3);
+    } else {
+        b[0] = (char)(0xF0 | (cp >> 18));
+        b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+        b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        b[3] = (char)(0x80 | (cp & 0x3F));
+        ndp_buf_add(out, b, 4);
+    }
+}
+
+/* UTF-16 (after its BOM) to UTF-8: what PowerShell's '>' writes. */
+static int utf16_to_utf8(struct ndp_buf *out, const unsigned char *p,
+                         size_t len, bool big_endian, const char *path,
+                         struct ndp_error *err)
+{
+    size_t i;
+
+    if (len % 2)
+        return ndp_error_set(err, NDP_EPARSE,
+                             "'%s' is UTF-16 with an odd number of bytes "
+                             "(truncated?)", path);
+    for (i = 0; i < len; i += 2) {
+        uint32_t u = big_endian ? (uint32_t)(p[i] << 8 | p[i + 1])
+                                : (uint32_t)(p[i + 1] << 8 | p[i]);
+
+        if (u >= 0xD800 && u <= 0xDBFF && i + 3 < len) {
+            uint32_t lo = big_endian ? (uint32_t)(p[i + 2] << 8 | p[i + 3])
+                                     : (uint32_t)(p[i + 3] << 8 | p[i + 2]);
+            if (lo >= 0xDC00 && lo <= 0xDFFF) {
+                u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+                i += 2;
+            }
+        }
+        if ((u >= 0xD800 && u <= 0xDFFF) || u == 0)
+            return ndp_error_set(err, NDP_EPARSE,
+                                 "'%s' is UTF-16 with an invalid code unit "
+                                 "at byte %zu", path, i + 2);
+        put_utf8(out, u);
+    }
+    return 0;
+}
+
+/* Leaves 'raw' holding UTF-8 text without a BOM. */
+static int normalise_encoding(struct ndp_buf *raw, const char *path,
+                              struct ndp_error *err)
+{
+    const unsigned char *p = (const unsigned char *)raw->buf;
+    struct ndp_buf utf8 = NDP_BUF_INIT;
+    int rc;
+
+    if (raw->len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
+        memmove(raw->buf, raw->buf + 3, raw->len - 3);
+        ndp_buf_setlen(raw, raw->len - 3);
+        return 0;
+    }
+    if (raw->len < 2 || !((p[0] == 0xFF && p[1] == 0xFE) ||
+                          (p[0] == 0xFE && p[1] == 0xFF)))
+        return 0;
+    rc = utf16_to_utf8(&utf8, p + 2, raw->len - 2, p[0] == 0xFE, path, err);
+    if (rc == 0) {
+        ndp_buf_release(raw);
+        *raw = utf8;
+    } else {
+        ndp_buf_release(&utf8);
+    }
+    return rc;
+}
+
+static bool is_blank(const char *s, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < len; i++)
+        if (!strchr(" \t\r\n", s[i]))
+            return false;
+    return true;
+}
+
+/* Refuses inputs that are not JSON at all, saying what they look like. */
+static int check_not_json(const struct ndp_buf *text, const char *path,
+                          struct ndp_error *err)
+{
+    const char *s = text->buf;
+    size_t skip = strspn(s, " \t\r\n");
+    char head[48];
+    size_t i, n;
+
+    if (text->len == 0 || is_blank(s, text->len))
+        return ndp_error_set(err, NDP_ESCHEMA,
+                             "'%s' is empty; expected the output of "
+                             "'terraform show -json PLANFILE' or of "
+                             "'az deployment group what-if --no-pretty-print'",
+                             path);
+    if (text->len >= 4 && memcmp(s, "PK\003\004", 4) == 0)
+        return ndp_error_set(err, NDP_ESCHEMA,
+                             "'%s' is a binary Terraform plan (a zip "
+                             "archive); run 'terraform show -json %s > "
+                             "plan.json' and pass plan.json",
+                             path, path);
+    if (memchr(s, '\0', text->len))
+        return ndp_error_set(err, NDP_EPARSE,
+                             "'%s' contains a NUL byte at offset %zu; not a "
+                             "JSON text file", path,
+                             (size_t)((const char *)memchr(s, '\0', text->len) - s));
+    if (s[skip] == '{' || s[skip] == '[')
+        return 0;
+    n = 0;
+    for (i = skip; i < text->len && n < sizeof(head) - 1; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\n' || c == '\r')
+            break;
+        head[n++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+    }
+    head[n] = '\0';
+    return ndp_error_set(err, NDP_EPARSE,
+                         "'%s' is not JSON (it begins with '%s'); expected "
+                         "'terraform show -json' or what-if --no-pretty-print "
+                         "output, not the command's text output",
+                         path, head);
+}
+
+long ndp_document_line(const struct ndp_document *doc, size_t offset)
+{
+    long line = 1;
+    size_t i;
+
+    for (i = 0; i < offset && i < doc->len; i++)
+        if (doc->text[i] == '\n')
+            line++;
+    return line;
+}
+
+static int parse_json(struct json_object **out, const struct ndp_buf *text,
+                      const char *path, struct ndp_error *err)
+{
+    struct json_tokener *tok = json_tokener_new_ex(NDP_MAX_JSON_DEPTH);
+    struct json_object *root;
+    enum json_tokener_error jerr;
+    size_t end;
+    struct ndp_document doc = { path, text->buf, text->len, NULL };
+    int rc = 0;
+
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+                                    JSON_TOKENER_VALIDATE_UTF8);
+    root = json_tokener_parse_ex(tok, text->buf, (int)text->len);
+    jerr = json_tokener_get_error(tok);
+    end = json_tokener_get_parse_end(tok);
+    if (jerr == json_tokener_continue) {
+        rc = ndp_error_set(err, NDP_EPARSE,
+                           "'%s' ends in the middle of the JSON document "
+                           "(truncated at line %ld, byte %zu)",
+                           path, ndp_document_line(&doc, text->len),
+                           text->len);
+    } else if (!root && jerr != json_tokener_success) {
+        rc = ndp_error_set(err, NDP_EPARSE,
+                           "'%s' is not valid JSON: %s at line %ld (byte %zu)",
+                           path, json_tokener_error_desc(jerr),
+                           ndp_document_line(&doc, end), end);
+    } else if (!is_blank(text->buf + end, text->len - end)) {
+        rc = ndp_error_set(err, NDP_EPARSE,
+                           "'%s' is not valid JSON: unexpected data after "
+                           "the document at line %ld (byte %zu)",
+                           path, ndp_document_line(&doc, end), end);
+    }
+    json_tokener_free(tok);
+    if (rc)
+        json_object_put(root);
+    else
+        *out = root;
+    return rc;
+}
+
+static const char *sniff_format(const struct json_object *root)
+{
+    if (!json_object_is_type(root, json_type_object))
+        return NULL;
+    if (ndp_json_get(root, "format_version") ||
+        ndp_json_get(root, "resource_changes"))
+        return "terraform-plan";
+    if (ndp_json_get(root, "changes") ||
+        ndp_json_get(ndp_json_get(root, "properties"), "changes"))
+        return "arm-whatif";
+    return NULL;
+}
+
+static int describe_unknown(const struct json_object *root, const char *path,
+                            struct ndp_error *err)
+{
+    if (!json_object_is_type(root, json_type_object))
+        return ndp_error_set(err, NDP_ESCHEMA,
+                             "'%s' is a JSON %s, not a Terraform plan or a "
+                             "what-if result (expected an object with "
+                             "'format_version' and 'resource_changes', or "
+                             "'changes')", path,
+                             json_type_to_name(json_object_get_type(root)));
+    if (ndp_json_get(root, "plan_format_version"))
+        return ndp_error_set(err, NDP_ESCHEMA,
+                             "'%s' is an HCP Terraform redacted JSON plan, "
+                             "not 'terraform show -json' output; run "
+                             "'terraform show -json PLANFILE' locally", path);
+    if (ndp_json_get(root, "$schema") && ndp_json_get(root, "resources"))
+        return ndp_error_set(err, NDP_ESCHEMA,
+                             "'%s' is an ARM template, not a what-if result; "
+                             "run 'az deployment group what-if "
+                             "--no-pretty-print' and pass its output", path);
+    return ndp_error_set(err, NDP_ESCHEMA,
+                         "'%s' is JSON but neither a Terraform plan nor a "
+                         "what-if result (no 'format_version', "
+                         "'resource_changes' or 'changes' at the top level)",
+                         path);
+}
+
+int ndp_input_read(struct ndp_changeset *set, const char *path,
+                   const struct ndp_input_options *opt, struct ndp_error *err)
+{
+    struct ndp_buf text = NDP_BUF_INIT;
+    struct json_object *root = NULL;
+    const char *format;
+    size_t index;
+    int rc;
+
+    rc = load_bytes(&text, path, opt->max_bytes, err);
+    if (!rc)
+        rc = normalise_encoding(&text, path, err);
+    if (!rc)
+        rc = check_not_json(&text, path, err);
+    if (!rc)
+        rc = parse_json(&root, &text, path, err);
+    if (rc)
+        goto out;
+    format = opt->force_format ? opt->force_format : sniff_format(root);
+    if (!format) {
+        rc = describe_unknown(root, path, err);
+        goto out;
+    }
+    index = ndp_changeset_add_input(set, path);
+    set->inputs[index].format = strcmp(format, "arm-whatif") == 0
+                                    ? "arm-whatif" : "terraform-plan";
+    if (strcmp(format, "terraform-plan") == 0) {
+        struct ndp_document doc = { path, text.buf, text.len, root };
+        rc = ndp_tfplan_read(set, index, &doc, err);
+    } else {
+        rc = ndp_error_set(err, NDP_ESCHEMA,
+                           "'%s' is an ARM what-if result; this version of "
+                           "ndplint reads Terraform plans only", path);
+    }
+out:
+    json_object_put(root);
+    ndp_buf_release(&text);
+    return rc;
+}

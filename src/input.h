@@ -1,0 +1,47 @@
+/*
+ * input.h - reading one input file into the change set.
+ *
+ * ndp_input_read() loads the bytes (a file, or standard input for "-"),
+ * turns UTF-16 and BOM-prefixed text into UTF-8, recognises what kind of
+ * document it is, and hands it to the reader for that format.  Only the
+ * readers (input_*.c) know an input's JSON layout.
+ */
+#ifndef NDP_INPUT_H
+#define NDP_INPUT_H
+
+#include <stddef.h>
+
+struct ndp_changeset;
+struct ndp_error;
+struct json_object;
+
+#define NDP_DEFAULT_MAX_INPUT_BYTES ((size_t)4 << 30) /* 4 GiB */
+#define NDP_MAX_JSON_DEPTH 512
+
+struct ndp_input_options {
+    size_t max_bytes;         /* refuse larger inputs */
+    const char *force_format; /* "terraform-plan", "arm-whatif" or NULL to sniff */
+};
+
+/*
+ * Reads 'path' and appends its AKS resources to 'set'.  Returns 0, or a
+ * negative NDP_E* code with 'err' naming the file and the problem.
+ */
+int ndp_input_read(struct ndp_changeset *set, const char *path,
+                   const struct ndp_input_options *opt, struct ndp_error *err);
+
+/* A parsed document, as the readers see it. */
+struct ndp_document {
+    const char *path;          /* for messages */
+    const char *text;          /* UTF-8 text, NUL-terminated */
+    size_t len;
+    struct json_object *root;  /* borrowed */
+};
+
+/* Reader entry points (input_tfplan.c, ...). */
+int ndp_tfplan_read(struct ndp_changeset *set, size_t input_index,
+                    const struct ndp_document *doc, struct ndp_error *err);
+/* 1-based line of byte 'offset' in 'doc'. */
+long ndp_document_line(const struct ndp_document *doc, size_t offset);
+
+#endif

@@ -1,0 +1,480 @@
+/*
+ * input_tfplan.c - reader for Terraform / OpenTofu plan JSON
+ * ('terraform show -json PLANFILE', format_version 0.x and 1.x).
+ *
+ * Keeps azurerm_kubernetes_cluster, azurerm_kubernetes_cluster_node_pool
+ * and azapi_resource / azapi_update_resource of a
+ * Microsoft.ContainerService/managedClusters type (any child type, any
+ * api-version), and turns each into a struct ndp_change.  For azapi the
+ * change's documents are the ARM request body (decoded first when azapi
+ * <= 1.15 stored it as a JSON string), so the ARM-notation rules apply.
+ * Links to the owning cluster are recorded both as ARM ids from the values
+ * and as Terraform addresses from the plan's 'configuration' section.
+ */
+#include "common.h"
+#include "input.h"
+#include "buf.h"
+#include "change.h"
+#include "error.h"
+#include "jsonutil.h"
+
+#define MANAGED_CLUSTERS "Microsoft.ContainerService/managedClusters"
+
+struct plan_reader {
+    struct ndp_changeset *set;
+    size_t input_index;
+    const struct ndp_document *doc;
+    struct ndp_error *err;
+    size_t changes_offset; /* where "resource_changes" starts in the text */
+};
+
+static int check_format_version(const struct plan_reader *r)
+{
+    const char *fv = ndp_json_get_string(r->doc->root, "format_version");
+
+    if (!fv)
+        return ndp_error_set(r->err, NDP_ESCHEMA,
+                             "'%s' has no 'format_version'; expected "
+                             "'terraform show -json PLANFILE' output",
+                             r->doc->path);
+    if (!(fv[0] == '0' || fv[0] == '1') || fv[1] != '.')
+        return ndp_error_set(r->err, NDP_ESCHEMA,
+                             "'%s' has plan format_version '%s'; this "
+                             "ndplint reads format versions 0.x and 1.x",
+                             r->doc->path, fv);
+    return 0;
+}
+
+static bool module_has_resources(const struct json_object *module)
+{
+    struct json_object *children = ndp_json_get(module, "child_modules");
+    size_t i, n;
+
+    if (!ndp_json_is_unset(ndp_json_get(module, "resources")))
+        return true;
+    n = children && json_object_is_type(children, json_type_array)
+            ? json_object_array_length(children) : 0;
+    for (i = 0; i < n; i++)
+        if (module_has_resources(json_object_array_get_idx(children, i)))
+            return true;
+    return false;
+}
+
+/* A plan with nothing in resource_changes must really be an empty plan. */
+static int check_empty_plan(const struct plan_reader *r)
+{
+    const struct json_object *root = r->doc->root;
+    struct json_object *planned = ndp_json_get(root, "planned_values");
+
+    if (!planned && ndp_json_get(root, "values"))
+        return ndp_error_set(r->err, NDP_ESCHEMA,
+                             "'%s' is a Terraform state, not a plan (it has "
+                             "'values' and no 'resource_changes'); run "
+                             "'terraform show -json PLANFILE'", r->doc->path);
+    if (planned && module_has_resources(ndp_json_get(planned, "root_module")))
+        return ndp_error_set(r->err, NDP_ESCHEMA,
+                             "'%s' lists resources in 'planned_values' but "
+                             "has no 'resource_changes'; the file is "
+                             "incomplete, so no change can be judged",
+                             r->doc->path);
+    return 0;
+}
+
+static enum ndp_action parse_actions(const struct json_object *actions)
+{
+    size_t n = actions && json_object_is_type(actions, json_type_array)
+                   ? json_object_array_length(actions) : 0;
+    const char *a0, *a1;
+
+    if (n == 0)
+        return NDP_ACTION_OTHER;
+    a0 = json_object_get_string(json_object_array_get_idx(actions, 0));
+    a1 = n > 1 ? json_object_get_string(json_object_array_get_idx(actions, 1))
+               : NULL;
+    if (!a0)
+        return NDP_ACTION_OTHER;
+    if (a1 && ((strcmp(a0, "delete") == 0 && strcmp(a1, "create") == 0) ||
+               (strcmp(a0, "create") == 0 && strcmp(a1, "delete") == 0)))
+        return NDP_ACTION_REPLACE;
+    if (strcmp(a0, "no-op") == 0)
+        return NDP_ACTION_NOOP;
+    if (strcmp(a0, "create") == 0)
+        return NDP_ACTION_CREATE;
+    if (strcmp(a0, "update") == 0)
+        return NDP_ACTION_UPDATE;
+    if (strcmp(a0, "delete") == 0)
+        return NDP_ACTION_DELETE;
+    if (strcmp(a0, "read") == 0)
+        return NDP_ACTION_READ;
+    return NDP_ACTION_OTHER;
+}
+
+/* The value of 'key' in after, else in before (strings only). */
+static const char *after_or_before(const struct json_object *change,
+                                   const char *key)
+{
+    const char *v = ndp_json_get_string(ndp_json_get(change, "after"), key);
+
+    if (!v || !*v)
+        v = ndp_json_get_string(ndp_json_get(change, "before"), key);
+    return v && *v ? v : NULL;
+}
+
+/* "Microsoft.ContainerService/managedClusters/agentPools@2025-01-01" -> kind. */
+static bool classify_azapi(const char *type, bool is_update,
+                           enum ndp_kind *kind, char **arm_type)
+{
+    size_t base = strlen(MANAGED_CLUSTERS);
+    size_t n = strcspn(type, "@");
+    const char *rest = type + base;
+    size_t rest_len;
+
+    if (n < base || ndp_strncasecmp(type, MANAGED_CLUSTERS, base) != 0)
+        return false;
+    rest_len = n - base;
+    if (rest_len == 0)
+        *kind = is_update ? NDP_KIND_SETTER : NDP_KIND_CLUSTER;
+    else if (rest_len == strlen("/agentPools") &&
+             ndp_strncasecmp(rest, "/agentPools", rest_len) == 0)
+        *kind = NDP_KIND_NODEPOOL;
+    else if (rest_len == strlen("/maintenanceConfigurations") &&
+             ndp_strncasecmp(rest, "/maintenanceConfigurations",
+                             rest_len) == 0)
+        *kind = NDP_KIND_MAINTENANCE;
+    else
+        return false;
+    *arm_type = ndp_xstrndup(type, n);
+    return true;
+}
+
+/* azapi <= 1.15 may hold the body as a JSON string: decode it. */
+static struct json_object *decode_body(const struct json_object *body,
+                                       const struct plan_reader *r,
+                                       const char *address, int *rc)
+{
+    const char *s;
+    struct json_object *parsed;
+
+    if (!body || json_object_is_type(body, json_type_null))
+        return NULL;
+    if (!json_object_is_type(body, json_type_string))
+        return json_object_get((struct json_object *)(uintptr_t)body);
+    s = json_object_get_string((struct json_object *)(uintptr_t)body);
+    if (!*s)
+        return NULL;
+    parsed = json_tokener_parse(s);
+    if (!parsed)
+        *rc = ndp_error_set(r->err, NDP_ESCHEMA,
+                            "'%s': %s: 'body' is a string that is not valid "
+                            "JSON", r->doc->path, address);
+    return parsed;
+}
+
+static struct json_object *take(const struct json_object *v)
+{
+    return v ? json_object_get((struct json_object *)(uintptr_t)v) : NULL;
+}
+
+static int fill_azapi(struct ndp_change *c, const struct json_object *change,
+                      const struct plan_reader *r)
+{
+    int rc = 0;
+    const char *self_id = after_or_before(change, "id");
+    const char *parent = after_or_before(change, "parent_id");
+    const char *target = after_or_before(change, "resource_id");
+
+    c->notation = NDP_NOTATION_ARM;
+    c->before = decode_body(ndp_json_get(ndp_json_get(change, "before"),
+                                         "body"), r, c->address, &rc);
+    if (!rc)
+        c->after = decode_body(ndp_json_get(ndp_json_get(change, "after"),
+                                            "body"), r, c->address, &rc);
+    c->after_unknown = take(ndp_json_get(ndp_json_get(change, "after_unknown"),
+                                         "body"));
+    c->before_sensitive = take(ndp_json_get(
+        ndp_json_get(change, "before_sensitive"), "body"));
+    c->after_sensitive = take(ndp_json_get(
+        ndp_json_get(change, "after_sensitive"), "body"));
+    if (after_or_before(change, "name"))
+        c->name = ndp_xstrdup(after_or_before(change, "name"));
+    if (c->kind == NDP_KIND_SETTER) {
+        /* azapi_update_resource targets the cluster itself: resource_id,
+         * or parent_id + name. */
+        if (target) {
+            c->parent_id = ndp_xstrdup(target);
+        } else if (parent && c->name) {
+            struct ndp_buf id = NDP_BUF_INIT;
+            ndp_buf_addf(&id, "%s/providers/%s/%s", parent, MANAGED_CLUSTERS,
+                         c->name);
+            c->parent_id = ndp_buf_detach(&id);
+        }
+    } else {
+        if (self_id)
+            c->self_id = ndp_xstrdup(self_id);
+        if (parent && c->kind != NDP_KIND_CLUSTER)
+            c->parent_id = ndp_xstrdup(parent);
+    }
+    return rc;
+}
+
+static void fill_azurerm(struct ndp_change *c, const struct json_object *change)
+{
+    const char *self_id = after_or_before(change, "id");
+    const char *cluster_id = after_or_before(change, "kubernetes_cluster_id");
+
+    c->notation = NDP_NOTATION_AZURERM;
+    c->before = take(ndp_json_get(change, "before"));
+    c->after = take(ndp_json_get(change, "after"));
+    c->after_unknown = take(ndp_json_get(change, "after_unknown"));
+    c->before_sensitive = take(ndp_json_get(change, "before_sensitive"));
+    c->after_sensitive = take(ndp_json_get(change, "after_sensitive"));
+    if (self_id)
+        c->self_id = ndp_xstrdup(self_id);
+    if (cluster_id)
+        c->parent_id = ndp_xstrdup(cluster_id);
+    if (after_or_before(change, "name"))
+        c->name = ndp_xstrdup(after_or_before(change, "name"));
+}
+
+static void print_replace_paths(struct ndp_change *c,
+                                const struct json_object *change)
+{
+    struct json_object *paths = ndp_json_get(change, "replace_paths");
+    struct ndp_buf out = NDP_BUF_INIT;
+    size_t i, j, n;
+
+    n = paths && json_object_is_type(paths, json_type_array)
+            ? json_object_array_length(paths) : 0;
+    for (i = 0; i < n; i++) {
+        struct json_object *p = json_object_array_get_idx(paths, i);
+        size_t m = json_object_is_type(p, json_type_array)
+                       ? json_object_array_length(p) : 0;
+
+        if (out.len)
+            ndp_buf_adds(&out, ", ");
+        for (j = 0; j < m; j++) {
+            struct json_object *step = json_object_array_get_idx(p, j);
+            if (json_object_is_type(step, json_type_int))
+                ndp_buf_addf(&out, "[%lld]",
+                             (long long)json_object_get_int64(step));
+            else
+                ndp_buf_addf(&out, "%s%s", j ? "." : "",
+                             json_object_get_string(step));
+        }
+    }
+    c->replace_paths = out.len ? ndp_buf_detach(&out) : NULL;
+    ndp_buf_release(&out);
+}
+
+/* Line of the resource's "address" in the resource_changes section. */
+static long find_line(const struct plan_reader *r, const char *address)
+{
+    struct ndp_buf needle = NDP_BUF_INIT;
+    const char *hay = r->doc->text + r->changes_offset;
+    const char *hit = NULL, *p = hay;
+    long line = 0;
+
+    ndp_buf_add_json_string(&needle, address);
+    while ((p = strstr(p, needle.buf)) != NULL) {
+        const char *q = p;
+        while (q > hay && strchr(" \t\r\n:", q[-1]))
+            q--;
+        if (q - hay >= 9 && memcmp(q - 9, "\"address\"", 9) == 0) {
+            hit = p;
+            break;
+        }
+        p += needle.len;
+    }
+    if (hit)
+        line = ndp_document_line(r->doc, (size_t)(hit - r->doc->text));
+    ndp_buf_release(&needle);
+    return line;
+}
+
+static int read_resource(struct plan_reader *r, const struct json_object *rc_entry)
+{
+    const char *type = ndp_json_get_string(rc_entry, "type");
+    const char *address = ndp_json_get_string(rc_entry, "address");
+    const char *mode = ndp_json_get_string(rc_entry, "mode");
+    struct json_object *change = ndp_json_get(rc_entry, "change");
+    enum ndp_kind kind = NDP_KIND_CLUSTER;
+    char *arm_type = NULL;
+    struct ndp_change *c;
+    int rc = 0;
+
+    r->set->inputs[r->input_index].resources_seen++;
+    if (!type || !change || !json_object_is_type(change, json_type_object))
+        return ndp_error_set(r->err, NDP_ESCHEMA,
+                             "'%s': resource_changes entry %s has no 'type' "
+                             "or 'change'", r->doc->path,
+                             address ? address : "(without address)");
+    if (mode && strcmp(mode, "managed") != 0)
+        return 0;
+    if (strcmp(type, "azurerm_kubernetes_cluster") == 0) {
+        kind = NDP_KIND_CLUSTER;
+    } else if (strcmp(type, "azurerm_kubernetes_cluster_node_pool") == 0) {
+        kind = NDP_KIND_NODEPOOL;
+    } else if (strcmp(type, "azapi_resource") == 0 ||
+               strcmp(type, "azapi_update_resource") == 0) {
+        const char *azapi_type = after_or_before(change, "type");
+        if (!azapi_type ||
+            !classify_azapi(azapi_type, type[6] == 'u', &kind, &arm_type))
+            return 0;
+    } else {
+        return 0;
+    }
+    c = ndp_changeset_add(r->set, r->input_index);
+    c->address = ndp_xstrdup(address ? address : type);
+    c->kind = kind;
+    c->action = parse_actions(ndp_json_get(change, "actions"));
+    c->resource_type = arm_type ? arm_type : ndp_xstrdup(type);
+    c->line = find_line(r, c->address);
+    print_replace_paths(c, change);
+    if (arm_type)
+        rc = fill_azapi(c, change, r);
+    else
+        fill_azurerm(c, change);
+    return rc;
+}
+
+/* ---- configuration: which cluster a pool or azapi resource refers to ---- */
+
+static const char *const link_attributes[] = {
+    "kubernetes_cluster_id", "parent_id", "resource_id"
+};
+
+static const char *cluster_reference(const struct json_object *expressions)
+{
+    size_t i, j, n;
+
+    for (i = 0; i < NDP_ARRAY_SIZE(link_attributes); i++) {
+        struct json_object *refs = ndp_json_get(
+            ndp_json_get(expressions, link_attributes[i]), "references");
+        n = refs && json_object_is_type(refs, json_type_array)
+                ? json_object_array_length(refs) : 0;
+        for (j = 0; j < n; j++) {
+            const char *ref = json_object_get_string(
+                json_object_array_get_idx(refs, j));
+            if (ref && (strncmp(ref, "azurerm_kubernetes_cluster.", 27) == 0 ||
+                        strncmp(ref, "azapi_resource.", 15) == 0))
+                return ref;
+        }
+    }
+    return NULL;
+}
+
+/* "module.a.module.b.type.name[0]" -> prefix "module.a.module.b." and "type.name". */
+static void split_address(const char *address, struct ndp_buf *prefix,
+                          struct ndp_buf *local)
+{
+    const char *p = address;
+
+    while (strncmp(p, "module.", 7) == 0) {
+        const char *dot = strchr(p + 7, '.');
+        const char *name_end = p + 7 + strcspn(p + 7, ".[");
+        if (!dot)
+            break;
+        ndp_buf_add(prefix, p, (size_t)(name_end - p));
+        ndp_buf_addch(prefix, '.');
+        p = dot + 1;
+        if (name_end < dot) /* module instance key: module.x["k"]. */
+            p = dot + 1;
+    }
+    ndp_buf_add(local, p, strcspn(p, "["));
+}
+
+static const struct json_object *config_module(const struct json_object *root,
+                                               const char *prefix)
+{
+    const struct json_object *m = ndp_json_get(ndp_json_get(root,
+                                                 "configuration"),
+                                               "root_module");
+    char name[256];
+
+    while (m && strncmp(prefix, "module.", 7) == 0) {
+        size_t n = strcspn(prefix + 7, ".");
+        if (n >= sizeof(name))
+            return NULL;
+        memcpy(name, prefix + 7, n);
+        name[n] = '\0';
+        m = ndp_json_get(ndp_json_get(ndp_json_get(m, "module_calls"), name),
+                         "module");
+        prefix += 7 + n + (prefix[7 + n] == '.');
+    }
+    return m;
+}
+
+static void link_by_configuration(const struct plan_reader *r,
+                                  struct ndp_change *c)
+{
+    struct ndp_buf prefix = NDP_BUF_INIT, local = NDP_BUF_INIT;
+    const struct json_object *module, *resources;
+    size_t i, n;
+
+    split_address(c->address, &prefix, &local);
+    module = config_module(r->doc->root, prefix.buf);
+    resources = ndp_json_get(module, "resources");
+    n = resources && json_object_is_type(resources, json_type_array)
+            ? json_object_array_length(resources) : 0;
+    for (i = 0; i < n; i++) {
+        struct json_object *res = json_object_array_get_idx(resources, i);
+        const char *addr = ndp_json_get_string(res, "address");
+        const char *ref;
+
+        if (!addr || strcmp(addr, local.buf) != 0)
+            continue;
+        ref = cluster_reference(ndp_json_get(res, "expressions"));
+        if (ref) {
+            struct ndp_buf full = NDP_BUF_INIT;
+            size_t len = strlen(ref);
+            if (len > 3 && strcmp(ref + len - 3, ".id") == 0)
+                len -= 3;
+            ndp_buf_adds(&full, prefix.buf);
+            ndp_buf_add(&full, ref, len);
+            c->parent_ref = ndp_buf_detach(&full);
+        }
+        break;
+    }
+    ndp_buf_release(&prefix);
+    ndp_buf_release(&local);
+}
+
+static size_t section_offset(const struct ndp_document *doc, const char *key)
+{
+    const char *p = strstr(doc->text, key);
+
+    return p ? (size_t)(p - doc->text) : 0;
+}
+
+int ndp_tfplan_read(struct ndp_changeset *set, size_t input_index,
+                    const struct ndp_document *doc, struct ndp_error *err)
+{
+    struct plan_reader r = { set, input_index, doc, err, 0 };
+    struct json_object *changes;
+    size_t i, n, first = set->nr;
+    int rc;
+
+    rc = check_format_version(&r);
+    if (rc)
+        return rc;
+    if (ndp_json_is_true(ndp_json_get(doc->root, "errored")))
+        return ndp_error_set(err, NDP_ESCHEMA,
+                             "'%s' is the plan of a failed 'terraform plan' "
+                             "(\"errored\": true); fix the plan errors first",
+                             doc->path);
+    changes = ndp_json_get(doc->root, "resource_changes");
+    if (changes && !json_object_is_type(changes, json_type_array))
+        return ndp_error_set(err, NDP_ESCHEMA,
+                             "'%s': 'resource_changes' is not an array",
+                             doc->path);
+    n = changes ? json_object_array_length(changes) : 0;
+    if (n == 0)
+        return check_empty_plan(&r);
+    r.changes_offset = section_offset(doc, "\"resource_changes\"");
+    for (i = 0; i < n && !rc; i++)
+        rc = read_resource(&r, json_object_array_get_idx(changes, i));
+    for (i = first; i < set->nr && !rc; i++)
+        if (set->items[i]->kind != NDP_KIND_CLUSTER)
+            link_by_configuration(&r, set->items[i]);
+    return rc;
+}

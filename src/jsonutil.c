@@ -1,0 +1,159 @@
+/*
+ * jsonutil.c - read-only helpers over json-c values (see jsonutil.h).
+ *
+ * json-c's getters take non-const pointers although they do not modify the
+ * value; the casts here are confined to this file.
+ */
+#include "common.h"
+#include "jsonutil.h"
+#include "buf.h"
+
+#define MUT(o) ((struct json_object *)(uintptr_t)(o))
+
+struct json_object *ndp_json_get(const struct json_object *o, const char *key)
+{
+    struct json_object *v = NULL;
+
+    if (!o || !json_object_is_type(o, json_type_object))
+        return NULL;
+    if (!json_object_object_get_ex(o, key, &v))
+        return NULL;
+    return v;
+}
+
+struct json_object *ndp_json_get_nocase(const struct json_object *o,
+                                        const char *key)
+{
+    struct json_object *exact = ndp_json_get(o, key);
+
+    if (exact || !o || !json_object_is_type(o, json_type_object))
+        return exact;
+    json_object_object_foreach(MUT(o), k, v) {
+        if (ndp_strcasecmp(k, key) == 0)
+            return v;
+    }
+    return NULL;
+}
+
+const char *ndp_json_get_string(const struct json_object *o, const char *key)
+{
+    struct json_object *v = ndp_json_get(o, key);
+
+    if (!v || !json_object_is_type(v, json_type_string))
+        return NULL;
+    return json_object_get_string(v);
+}
+
+struct json_object *ndp_json_index(const struct json_object *a, size_t i)
+{
+    if (!a || !json_object_is_type(a, json_type_array))
+        return NULL;
+    if (i >= json_object_array_length(a))
+        return NULL;
+    return json_object_array_get_idx(a, i);
+}
+
+struct json_object *ndp_json_path(const struct json_object *o,
+                                  const char *dotted)
+{
+    const char *p = dotted;
+    struct json_object *cur = MUT(o);
+    char key[128];
+
+    while (cur && *p) {
+        size_t n = strcspn(p, ".");
+
+        if (n >= sizeof(key))
+            return NULL;
+        memcpy(key, p, n);
+        key[n] = '\0';
+        cur = ndp_json_get_nocase(cur, key);
+        p += n;
+        if (*p == '.')
+            p++;
+    }
+    return cur;
+}
+
+bool ndp_json_is_unset(const struct json_object *v)
+{
+    if (!v)
+        return true;
+    switch (json_object_get_type(v)) {
+    case json_type_null:
+        return true;
+    case json_type_string:
+        return json_object_get_string_len(v) == 0;
+    case json_type_array:
+        return json_object_array_length(v) == 0;
+    case json_type_object:
+        return json_object_object_length(v) == 0;
+    default:
+        return false;
+    }
+}
+
+bool ndp_json_is_true(const struct json_object *v)
+{
+    return v && json_object_is_type(v, json_type_boolean) &&
+           json_object_get_boolean(v);
+}
+
+bool ndp_json_any_true(const struct json_object *mask)
+{
+    size_t i, n;
+
+    if (!mask)
+        return false;
+    switch (json_object_get_type(mask)) {
+    case json_type_boolean:
+        return json_object_get_boolean(mask);
+    case json_type_array:
+        n = json_object_array_length(mask);
+        for (i = 0; i < n; i++)
+            if (ndp_json_any_true(json_object_array_get_idx(mask, i)))
+                return true;
+        return false;
+    case json_type_object: {
+        json_object_object_foreach(MUT(mask), k, v) {
+            (void)k;
+            if (ndp_json_any_true(v))
+                return true;
+        }
+        return false;
+    }
+    default:
+        return false;
+    }
+}
+
+void ndp_json_to_buf(struct ndp_buf *out, const struct json_object *v)
+{
+    size_t len = 0;
+    const char *s;
+
+    if (!v) {
+        ndp_buf_adds(out, "null");
+        return;
+    }
+    s = json_object_to_json_string_length(
+        MUT(v), JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+    ndp_buf_add(out, s, len);
+}
+
+const char *ndp_json_scalar_text(const struct json_object *v,
+                                 struct ndp_buf *scratch)
+{
+    if (ndp_json_is_unset(v))
+        return NULL;
+    switch (json_object_get_type(v)) {
+    case json_type_string:
+        return json_object_get_string(MUT(v));
+    case json_type_boolean:
+        return json_object_get_boolean(v) ? "true" : "false";
+    default:
+        ndp_buf_reset(scratch);
+        ndp_json_to_buf(scratch, v);
+        return scratch->buf;
+    }
+}

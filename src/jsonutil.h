@@ -1,0 +1,46 @@
+/*
+ * jsonutil.h - small read-only helpers over json-c values, shared by the
+ * readers, the rule loader and the engine.
+ *
+ * Every function borrows its arguments and never changes them.  "Unset"
+ * is ndplint's single notion of absence: a missing value, JSON null, "",
+ * [] and {} are all unset (Terraform writes "" for unset azurerm strings and
+ * [] for absent blocks; ARM omits the property).
+ */
+#ifndef NDP_JSONUTIL_H
+#define NDP_JSONUTIL_H
+
+#include <json-c/json.h>
+
+struct ndp_buf;
+
+/* Member 'key' of object 'o', or NULL when 'o' is not an object or lacks it. */
+struct json_object *ndp_json_get(const struct json_object *o, const char *key);
+/* Member 'key' matched ASCII case-insensitively (ARM property names). */
+struct json_object *ndp_json_get_nocase(const struct json_object *o,
+                                        const char *key);
+/* String member 'key', or NULL when absent or not a string. */
+const char *ndp_json_get_string(const struct json_object *o, const char *key);
+/* Element 'i' of array 'a', or NULL. */
+struct json_object *ndp_json_index(const struct json_object *a, size_t i);
+/* Follows a '.'-separated path of object keys (no array steps). */
+struct json_object *ndp_json_path(const struct json_object *o,
+                                  const char *dotted);
+
+bool ndp_json_is_unset(const struct json_object *v);
+bool ndp_json_is_true(const struct json_object *v);
+/* True when any value in 'mask' (a Terraform unknown/sensitive mask) is true. */
+bool ndp_json_any_true(const struct json_object *mask);
+
+/* Appends compact JSON text, object keys in document order. */
+void ndp_json_to_buf(struct ndp_buf *out, const struct json_object *v);
+
+/*
+ * The canonical text of a scalar for comparisons: strings as they are,
+ * booleans "true"/"false", numbers as json-c prints them; NULL for unset.
+ * Returns a pointer into 'scratch' or into 'v'; valid while both live.
+ */
+const char *ndp_json_scalar_text(const struct json_object *v,
+                                 struct ndp_buf *scratch);
+
+#endif

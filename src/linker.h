@@ -1,0 +1,62 @@
+/*
+ * linker.h - the clusters of a change set, and which cluster every change
+ * belongs to.
+ *
+ * Clusters come from cluster resources in the inputs; node pools, policy
+ * setters and maintenance configurations are linked to them by ARM id
+ * (case-insensitive) or by the Terraform address their configuration
+ * refers to.  A change whose cluster is not in the input still gets a
+ * cluster entry (named by the id it refers to), so nothing is dropped.
+ * The evaluator fills the policy and window fields.
+ */
+#ifndef NDP_LINKER_H
+#define NDP_LINKER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ndp_changeset;
+struct ndp_window;
+
+enum ndp_profile {
+    NDP_PROFILE_ALLOW,
+    NDP_PROFILE_WINDOW, /* AllowDuringMaintenanceWindow */
+    NDP_PROFILE_BLOCK
+};
+
+struct ndp_cluster {
+    char *id;               /* Terraform address, or ARM id when only that is known */
+    char *arm_id;           /* ARM id when known, else NULL */
+    const char *input;      /* borrowed from the change set */
+    size_t change;          /* its own change in the set, or SIZE_MAX */
+    /* Filled by the evaluator: */
+    enum ndp_profile profile;
+    const char *profile_source; /* "input", "option", "default" */
+    char *profile_note;         /* e.g. "changes from Allow to Block in this plan" */
+    struct ndp_window *window;  /* aksManagedNodeOSUpgradeSchedule, or NULL */
+    char *window_json;          /* ARM-terms JSON text, or NULL */
+    char *window_text;          /* plain words, or NULL */
+    char *window_source;        /* where it was declared */
+    char *window_problems;      /* window-invalid reasons, or NULL */
+    char *other_windows;        /* maintenance configurations that do not count */
+    int in_window;              /* -1 not applicable, 0 no, 1 yes */
+    bool has_next_window;
+    int64_t next_window_start, next_window_end, window_closes_at;
+    char *version;              /* Kubernetes version in force, or NULL */
+};
+
+struct ndp_clusters {
+    struct ndp_cluster *items;
+    size_t nr, alloc;
+};
+
+#define NDP_CLUSTERS_INIT { NULL, 0, 0 }
+
+/* Builds 'out' from 'set' and sets every change's 'cluster' index. */
+void ndp_link(struct ndp_clusters *out, struct ndp_changeset *set);
+void ndp_clusters_release(struct ndp_clusters *clusters);
+
+const char *ndp_profile_name(enum ndp_profile profile);
+
+#endif

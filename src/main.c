@@ -1,0 +1,207 @@
+/*
+ * main.c - the ndplint command: options in, pipeline run, report out,
+ * exit status.  The only file that decides the process's exit status.
+ *
+ * Pipeline: input (readers) -> linker -> engine -> evaluator -> reporter.
+ */
+#include "common.h"
+#include "buf.h"
+#include "change.h"
+#include "cli.h"
+#include "engine.h"
+#include "error.h"
+#include "evaluate.h"
+#include "finding.h"
+#include "input.h"
+#include "linker.h"
+#include "report.h"
+#include "rules.h"
+
+#include <errno.h>
+#include <time.h>
+#include <unistd.h>
+
+static int fail(const struct ndp_error *err)
+{
+    fprintf(stderr, "ndplint: %s\n", err->msg);
+    return NDP_EXIT_ERROR;
+}
+
+static int load_rules(struct ndp_ruleset **out, const struct ndp_options *o,
+                      struct ndp_error *err)
+{
+    if (o->rules_dir)
+        return ndp_rules_load_dir(out, o->rules_dir, err);
+    return ndp_rules_load_embedded(out, err);
+}
+
+static void list_rules(const struct ndp_ruleset *rs)
+{
+    size_t i;
+
+    printf("%-7s %-28s %-9s %-14s %s\n", "RULE", "CATEGORY", "SCOPE",
+           "CLASS", "SUMMARY");
+    for (i = 0; i < ndp_ruleset_count(rs); i++) {
+        const struct ndp_rule *r = ndp_ruleset_get(rs, i);
+        printf("%-7s %-28s %-9s %-14s %s\n", r->id, r->category,
+               ndp_scope_name(r->scope), ndp_class_name(r->class_),
+               r->summary);
+    }
+}
+
+/* Writes 'text' to 'path' through a temporary file and a rename. */
+static int write_atomically(const char *path, const struct ndp_buf *text,
+                            struct ndp_error *err)
+{
+    struct ndp_buf tmp = NDP_BUF_INIT;
+    FILE *f;
+    int rc = 0;
+
+    ndp_buf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+    f = fopen(tmp.buf, "wb");
+    if (!f) {
+        rc = ndp_error_set(err, NDP_EIO, "cannot write '%s': %s", path,
+                           strerror(errno));
+        goto out;
+    }
+    if (fwrite(text->buf, 1, text->len, f) != text->len)
+        rc = ndp_error_set(err, NDP_EIO, "cannot write '%s': %s", path,
+                           strerror(errno));
+    if (fclose(f) != 0 && !rc)
+        rc = ndp_error_set(err, NDP_EIO, "cannot write '%s': %s", path,
+                           strerror(errno));
+    if (!rc && rename(tmp.buf, path) != 0)
+        rc = ndp_error_set(err, NDP_EIO, "cannot write '%s': %s", path,
+                           strerror(errno));
+    if (rc)
+        remove(tmp.buf);
+out:
+    ndp_buf_release(&tmp);
+    return rc;
+}
+
+static int emit(const struct ndp_options *o, const struct ndp_buf *text,
+                struct ndp_error *err)
+{
+    if (o->output)
+        return write_atomically(o->output, text, err);
+    if (fwrite(text->buf, 1, text->len, stdout) != text->len ||
+        fflush(stdout) != 0)
+        return ndp_error_set(err, NDP_EIO, "cannot write the report to "
+                             "standard output: %s", strerror(errno));
+    return 0;
+}
+
+static bool use_color(const struct ndp_options *o)
+{
+    const char *no_color = getenv("NO_COLOR");
+
+    if (o->color != NDP_COLOR_AUTO)
+        return o->color == NDP_COLOR_ALWAYS;
+    if (no_color && *no_color)
+        return false;
+    return !o->output && isatty(STDOUT_FILENO);
+}
+
+static int read_inputs(struct ndp_changeset *set, const struct ndp_options *o)
+{
+    struct ndp_input_options in = { o->max_input_bytes, o->input_format };
+    size_t i, stdin_uses = 0;
+    int status = 0;
+
+    for (i = 0; i < o->nr_inputs; i++) {
+        struct ndp_error err = NDP_ERROR_INIT;
+        if (strcmp(o->inputs[i], "-") == 0 && ++stdin_uses > 1) {
+            ndp_error_set(&err, NDP_EUSAGE, "'-' (standard input) is given "
+                          "more than once");
+            status = fail(&err);
+            continue;
+        }
+        if (ndp_input_read(set, o->inputs[i], &in, &err) != 0)
+            status = fail(&err);
+    }
+    return status;
+}
+
+static int exit_status(const struct ndp_findings *findings, int fail_on)
+{
+    size_t i;
+
+    for (i = 0; i < findings->nr; i++)
+        if ((int)findings->items[i].severity <= fail_on)
+            return NDP_EXIT_FINDINGS;
+    return NDP_EXIT_CLEAN;
+}
+
+static int run(const struct ndp_options *o, const struct ndp_ruleset *rs)
+{
+    struct ndp_changeset set = NDP_CHANGESET_INIT;
+    struct ndp_clusters clusters = NDP_CLUSTERS_INIT;
+    struct ndp_hits hits = NDP_HITS_INIT;
+    struct ndp_findings findings = NDP_FINDINGS_INIT;
+    struct ndp_eval_options eo;
+    struct ndp_report report;
+    struct ndp_buf text = NDP_BUF_INIT;
+    struct ndp_error err = NDP_ERROR_INIT;
+    int status = read_inputs(&set, o);
+
+    if (status)
+        goto out;
+    eo.at = o->have_at ? o->at : (int64_t)time(NULL);
+    eo.have_profile = o->have_profile;
+    eo.profile = (enum ndp_profile)o->profile;
+    ndp_link(&clusters, &set);
+    ndp_engine_run(&hits, rs, &set);
+    ndp_evaluate(&findings, &clusters, &set, &hits, rs, &eo);
+    memset(&report, 0, sizeof(report));
+    report.set = &set;
+    report.clusters = &clusters;
+    report.findings = &findings;
+    report.evaluated_at = eo.at;
+    report.color = use_color(o);
+    ndp_report_count(&report);
+    ndp_reporter_find(o->format)->write(&text, &report);
+    if (emit(o, &text, &err) != 0)
+        status = fail(&err);
+    else
+        status = exit_status(&findings, o->fail_on);
+out:
+    ndp_buf_release(&text);
+    ndp_findings_release(&findings);
+    ndp_hits_release(&hits);
+    ndp_clusters_release(&clusters);
+    ndp_changeset_release(&set);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    struct ndp_options o;
+    struct ndp_error err = NDP_ERROR_INIT;
+    struct ndp_ruleset *rs = NULL;
+    int status;
+
+    if (ndp_cli_parse(&o, argc, argv, &err) != 0) {
+        fprintf(stderr, "ndplint: %s\n", err.msg);
+        ndp_cli_short_usage(stderr);
+        return NDP_EXIT_ERROR;
+    }
+    if (o.help) {
+        ndp_cli_help(stdout);
+        return NDP_EXIT_CLEAN;
+    }
+    if (o.version) {
+        printf("ndplint %s\n", NDP_VERSION);
+        return NDP_EXIT_CLEAN;
+    }
+    if (load_rules(&rs, &o, &err) != 0)
+        return fail(&err);
+    if (o.list_rules) {
+        list_rules(rs);
+        status = NDP_EXIT_CLEAN;
+    } else {
+        status = run(&o, rs);
+    }
+    ndp_ruleset_free(rs);
+    return status;
+}

@@ -1,0 +1,41 @@
+/*
+ * report.c - the table of reporters and what they share.
+ */
+#include "common.h"
+#include "report.h"
+#include "finding.h"
+
+static const struct ndp_reporter *const reporters[] = {
+    &ndp_report_text,
+    &ndp_report_json,
+    NULL
+};
+
+const struct ndp_reporter *ndp_reporter_find(const char *name)
+{
+    size_t i;
+
+    for (i = 0; reporters[i]; i++)
+        if (strcmp(reporters[i]->name, name) == 0)
+            return reporters[i];
+    return NULL;
+}
+
+const char *ndp_reporter_names(void)
+{
+    return "text, json";
+}
+
+void ndp_report_count(struct ndp_report *report)
+{
+    size_t i;
+
+    report->errors = report->warnings = report->notes = 0;
+    for (i = 0; i < report->findings->nr; i++) {
+        switch (report->findings->items[i].severity) {
+        case NDP_SEVERITY_ERROR: report->errors++; break;
+        case NDP_SEVERITY_WARNING: report->warnings++; break;
+        default: report->notes++; break;
+        }
+    }
+}

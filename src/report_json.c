@@ -1,0 +1,121 @@
+/*
+ * report_json.c - the JSON report, schema_version 1 (architecture §7,
+ * README "JSON report").  Every field is always present; findings come
+ * sorted, so the output is byte-for-byte reproducible for a fixed --at.
+ */
+#include "common.h"
+#include "report.h"
+#include "buf.h"
+#include "change.h"
+#include "finding.h"
+#include "linker.h"
+#include "timeutil.h"
+
+static void add_string_or_null(struct ndp_buf *out, const char *s)
+{
+    if (s)
+        ndp_buf_add_json_string(out, s);
+    else
+        ndp_buf_adds(out, "null");
+}
+
+static void write_inputs(struct ndp_buf *out, const struct ndp_changeset *set)
+{
+    size_t i;
+
+    ndp_buf_adds(out, "  \"inputs\": [");
+    for (i = 0; i < set->nr_inputs; i++) {
+        ndp_buf_adds(out, i ? ",\n    {\"path\": " : "\n    {\"path\": ");
+        ndp_buf_add_json_string(out, set->inputs[i].path);
+        ndp_buf_adds(out, ", \"format\": ");
+        ndp_buf_add_json_string(out, set->inputs[i].format);
+        ndp_buf_adds(out, "}");
+    }
+    ndp_buf_adds(out, set->nr_inputs ? "\n  ],\n" : "],\n");
+}
+
+static void write_cluster(struct ndp_buf *out, const struct ndp_cluster *c)
+{
+    ndp_buf_adds(out, "{\n      \"id\": ");
+    ndp_buf_add_json_string(out, c->id);
+    ndp_buf_adds(out, ",\n      \"profile\": ");
+    ndp_buf_add_json_string(out, ndp_profile_name(c->profile));
+    ndp_buf_adds(out, ",\n      \"profile_source\": ");
+    ndp_buf_add_json_string(out, c->profile_source);
+    ndp_buf_adds(out, ",\n      \"window\": ");
+    ndp_buf_adds(out, c->window_json ? c->window_json : "null");
+    ndp_buf_adds(out, ",\n      \"in_window\": ");
+    ndp_buf_adds(out, c->in_window < 0 ? "null"
+                      : c->in_window ? "true" : "false");
+    ndp_buf_adds(out, ",\n      \"next_window_start\": ");
+    if (c->in_window >= 0 && c->has_next_window) {
+        ndp_buf_addch(out, '"');
+        ndp_time_format_utc(out, c->next_window_start);
+        ndp_buf_addch(out, '"');
+    } else {
+        ndp_buf_adds(out, "null");
+    }
+    ndp_buf_adds(out, "\n    }");
+}
+
+static void write_clusters(struct ndp_buf *out,
+                           const struct ndp_clusters *clusters)
+{
+    size_t i;
+
+    ndp_buf_adds(out, "  \"clusters\": [");
+    for (i = 0; i < clusters->nr; i++) {
+        ndp_buf_adds(out, i ? ",\n    " : "\n    ");
+        write_cluster(out, &clusters->items[i]);
+    }
+    ndp_buf_adds(out, clusters->nr ? "\n  ],\n" : "],\n");
+}
+
+static void write_field(struct ndp_buf *out, const char *key, const char *s,
+                        bool last)
+{
+    ndp_buf_addf(out, "      \"%s\": ", key);
+    add_string_or_null(out, s);
+    ndp_buf_adds(out, last ? "\n" : ",\n");
+}
+
+static void write_finding(struct ndp_buf *out, const struct ndp_finding *f)
+{
+    ndp_buf_adds(out, "{\n");
+    write_field(out, "rule", f->rule_id, false);
+    write_field(out, "category", f->category, false);
+    write_field(out, "scope", ndp_scope_name(f->scope), false);
+    write_field(out, "verdict", ndp_verdict_name(f->verdict), false);
+    write_field(out, "severity", ndp_severity_name(f->severity), false);
+    write_field(out, "input", f->input, false);
+    write_field(out, "resource", f->resource, false);
+    write_field(out, "cluster", f->cluster, false);
+    write_field(out, "path", f->path, false);
+    ndp_buf_addf(out, "      \"before\": %s,\n", f->before);
+    ndp_buf_addf(out, "      \"after\": %s,\n", f->after);
+    write_field(out, "message", f->message, true);
+    ndp_buf_adds(out, "    }");
+}
+
+static void write_json(struct ndp_buf *out, const struct ndp_report *r)
+{
+    size_t i;
+
+    ndp_buf_adds(out, "{\n  \"schema_version\": 1,\n");
+    ndp_buf_adds(out, "  \"ndplint_version\": \"" NDP_VERSION "\",\n");
+    ndp_buf_adds(out, "  \"evaluated_at\": \"");
+    ndp_time_format_utc(out, r->evaluated_at);
+    ndp_buf_adds(out, "\",\n");
+    write_inputs(out, r->set);
+    write_clusters(out, r->clusters);
+    ndp_buf_adds(out, "  \"findings\": [");
+    for (i = 0; i < r->findings->nr; i++) {
+        ndp_buf_adds(out, i ? ",\n    " : "\n    ");
+        write_finding(out, &r->findings->items[i]);
+    }
+    ndp_buf_adds(out, r->findings->nr ? "\n  ],\n" : "],\n");
+    ndp_buf_addf(out, "  \"summary\": {\"errors\": %d, \"warnings\": %d, "
+                 "\"notes\": %d}\n}\n", r->errors, r->warnings, r->notes);
+}
+
+const struct ndp_reporter ndp_report_json = { "json", write_json };

@@ -1,0 +1,204 @@
+/*
+ * report_text.c - the default, human report for a CI log or a terminal:
+ * findings grouped by input and cluster, one line each with the path,
+ * before -> after and the verdict, then a one-line reason; a summary line
+ * last.  Text from the input is escaped so that a resource name cannot
+ * carry terminal control sequences.  Colour only when asked for (main.c
+ * decides: a terminal, and NO_COLOR unset).
+ */
+#include "common.h"
+#include "report.h"
+#include "buf.h"
+#include "change.h"
+#include "finding.h"
+#include "linker.h"
+#include "timeutil.h"
+#include "window.h"
+
+#define MAX_VALUE_WIDTH 72
+
+static const char *const colors[] = {
+    [NDP_SEVERITY_ERROR] = "\033[1;31m",
+    [NDP_SEVERITY_WARNING] = "\033[33m",
+    [NDP_SEVERITY_NOTE] = "\033[36m",
+    [NDP_SEVERITY_NEVER] = "",
+};
+
+/* Appends 's' with control characters shown as \xNN. */
+static void add_safe(struct ndp_buf *out, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+
+    for (; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            ndp_buf_addf(out, "\\x%02x", *p);
+        else if (*p == 0xc2 && p[1] >= 0x80 && p[1] < 0xa0)
+            ndp_buf_addf(out, "\\x%02x", *++p); /* C1 controls */
+        else
+            ndp_buf_addch(out, (char)*p);
+    }
+}
+
+static void add_value(struct ndp_buf *out, const char *json)
+{
+    size_t start = out->len;
+
+    add_safe(out, json);
+    if (out->len - start > MAX_VALUE_WIDTH) {
+        size_t cut = start + MAX_VALUE_WIDTH - 3;
+        /* Do not cut a UTF-8 sequence in half. */
+        while (cut > start && ((unsigned char)out->buf[cut] & 0xC0) == 0x80)
+            cut--;
+        ndp_buf_setlen(out, cut);
+        ndp_buf_adds(out, "...");
+    }
+}
+
+static void add_severity(struct ndp_buf *out, const struct ndp_report *r,
+                         enum ndp_severity sev)
+{
+    char word[16];
+
+    snprintf(word, sizeof(word), "%-7s", ndp_severity_name(sev));
+    if (r->color)
+        ndp_buf_addf(out, "%s%s\033[0m", colors[sev], word);
+    else
+        ndp_buf_adds(out, word);
+}
+
+static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
+                          const struct ndp_finding *f)
+{
+    ndp_buf_adds(out, "    ");
+    add_severity(out, r, f->severity);
+    ndp_buf_addf(out, " %-14s ", ndp_verdict_name(f->verdict));
+    if (strcmp(f->resource, f->cluster) != 0) {
+        add_safe(out, f->resource);
+        ndp_buf_adds(out, *f->path ? ": " : "");
+    }
+    if (*f->path) {
+        add_safe(out, f->path);
+        if (strcmp(f->before, "null") != 0 || strcmp(f->after, "null") != 0) {
+            ndp_buf_adds(out, ": ");
+            add_value(out, f->before);
+            ndp_buf_adds(out, " -> ");
+            add_value(out, f->after);
+        }
+    }
+    ndp_buf_addf(out, "\n                           %s %s: ", f->rule_id,
+                 f->category);
+    add_safe(out, f->message);
+    ndp_buf_addch(out, '\n');
+}
+
+static void write_window_line(struct ndp_buf *out,
+                              const struct ndp_cluster *c)
+{
+    if (!c->window_text)
+        return;
+    ndp_buf_adds(out, "    window: ");
+    add_safe(out, c->window_text);
+    if (c->in_window == 1) {
+        ndp_buf_adds(out, "; open now, closes ");
+        ndp_time_format_utc(out, c->window_closes_at);
+    } else if (c->in_window == 0 && c->has_next_window) {
+        ndp_buf_adds(out, "; closed now, next opens ");
+        ndp_time_format_utc(out, c->next_window_start);
+        ndp_buf_adds(out, " (");
+        ndp_time_format_offset(out, c->next_window_start,
+                               ndp_window_utc_offset_minutes(c->window));
+        ndp_buf_adds(out, ")");
+    }
+    ndp_buf_addch(out, '\n');
+}
+
+static void write_cluster_header(struct ndp_buf *out,
+                                 const struct ndp_cluster *c)
+{
+    static const char *const sources[] = { "input", "option", "default" };
+    static const char *const said[] = { "declared in the input",
+                                        "from --profile",
+                                        "AKS default; not declared" };
+    size_t i;
+    const char *how = c->profile_source;
+
+    for (i = 0; i < NDP_ARRAY_SIZE(sources); i++)
+        if (strcmp(c->profile_source, sources[i]) == 0)
+            how = said[i];
+    ndp_buf_adds(out, "  ");
+    add_safe(out, c->id);
+    ndp_buf_addf(out, "  [profile %s, %s]\n", ndp_profile_name(c->profile),
+                 how);
+    if (c->profile_note) {
+        ndp_buf_adds(out, "    note: ");
+        add_safe(out, c->profile_note);
+        ndp_buf_addch(out, '\n');
+    }
+    write_window_line(out, c);
+}
+
+static size_t write_cluster(struct ndp_buf *out, const struct ndp_report *r,
+                            const struct ndp_cluster *c)
+{
+    size_t i, shown = 0;
+
+    write_cluster_header(out, c);
+    for (i = 0; i < r->findings->nr; i++) {
+        const struct ndp_finding *f = &r->findings->items[i];
+        if (strcmp(f->input, c->input) == 0 && strcmp(f->cluster, c->id) == 0) {
+            write_finding(out, r, f);
+            shown++;
+        }
+    }
+    if (!shown)
+        ndp_buf_adds(out, "    no reimaging change\n");
+    return shown;
+}
+
+static void write_summary(struct ndp_buf *out, const struct ndp_report *r)
+{
+    size_t resources = 0, i;
+
+    for (i = 0; i < r->set->nr_inputs; i++)
+        resources += r->set->inputs[i].resources_seen;
+    if (r->clusters->nr == 0) {
+        ndp_buf_addf(out, "ndplint: no AKS cluster, node pool or maintenance "
+                     "configuration in %zu input%s (%zu resource%s read): "
+                     "nothing to judge\n", r->set->nr_inputs,
+                     r->set->nr_inputs == 1 ? "" : "s", resources,
+                     resources == 1 ? "" : "s");
+        return;
+    }
+    ndp_buf_addf(out, "ndplint: %d error%s, %d warning%s, %d note%s in %zu "
+                 "cluster%s (%zu input%s, %zu resource%s read)\n",
+                 r->errors, r->errors == 1 ? "" : "s",
+                 r->warnings, r->warnings == 1 ? "" : "s",
+                 r->notes, r->notes == 1 ? "" : "s",
+                 r->clusters->nr, r->clusters->nr == 1 ? "" : "s",
+                 r->set->nr_inputs, r->set->nr_inputs == 1 ? "" : "s",
+                 resources, resources == 1 ? "" : "s");
+}
+
+static void write_text(struct ndp_buf *out, const struct ndp_report *r)
+{
+    size_t i, j;
+
+    for (i = 0; i < r->set->nr_inputs; i++) {
+        const char *input = r->set->inputs[i].path;
+        bool any = false;
+
+        for (j = 0; j < r->clusters->nr; j++) {
+            if (strcmp(r->clusters->items[j].input, input) != 0)
+                continue;
+            if (!any) {
+                add_safe(out, input);
+                ndp_buf_addch(out, '\n');
+                any = true;
+            }
+            write_cluster(out, r, &r->clusters->items[j]);
+        }
+    }
+    write_summary(out, r);
+}
+
+const struct ndp_reporter ndp_report_text = { "text", write_text };

@@ -1,0 +1,1007 @@
+/*
+ * rules.c - loading, checking and compiling rule files, and deciding
+ * whether a watched value's change reimages (see rules.h).
+ *
+ * Rule file shape (README "Rule files" documents it for users):
+ *
+ *   { "category": "network-policy", "title": "...", "why": "...",
+ *     "advice": "...",
+ *     "rules": [ { "id": "NDP101", "scope": "cluster", "class": "covered",
+ *                  "summary": "...",
+ *                  "watch": [ { "notation": "azurerm", "resource": "^re$",
+ *                               "path": "^re$" }, ... ],
+ *                  "unset_values": ["none"], "default": "NodeImage",
+ *                  "ignore_case": true, "unordered": true,
+ *                  "ignore_keys": ["state"], "secret": true,
+ *                  "target": "the cluster's Windows node pools",
+ *                  "transitions": "any-change" | [ { "from": M, "to": M,
+ *                                  "changed": [keys],
+ *                                  "siblings_before": {key: M},
+ *                                  "siblings_after": {key: M} } ]
+ *   } ] }
+ *
+ * A matcher M is an object with any of "in", "not_in" (lists of values;
+ * null stands for unset), "contains", "not_contains" (a value an array
+ * must or must not hold) and "fields" (matchers for an object's members);
+ * every key present must hold.  Values compare ASCII case-insensitively.
+ * The parsed files stay alive in the rule set: rule strings point into them.
+ */
+#include "common.h"
+#include "rules.h"
+#include "buf.h"
+#include "error.h"
+#include "jsonutil.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <errno.h>
+
+#define NDP_PCRE2_MATCH_LIMIT 100000
+#define NDP_PCRE2_DEPTH_LIMIT 1000
+
+struct watch {
+    enum ndp_notation notation;
+    pcre2_code *type_re;
+    pcre2_code *path_re;
+};
+
+struct rule_impl {
+    struct ndp_rule pub; /* first: a struct ndp_rule * is a struct rule_impl * */
+    struct watch *watches;
+    size_t nr_watches, alloc_watches;
+    bool any_change;
+    bool ignore_case;
+    bool unordered;
+    struct json_object *transitions;
+    struct json_object *default_value;
+    struct json_object *unset_values;
+    struct json_object *ignore_keys;
+    struct ndp_ruleset *set; /* owner: shares its PCRE2 match context */
+};
+
+struct ndp_ruleset {
+    struct rule_impl **rules;
+    size_t nr, alloc;
+    struct json_object **files;
+    char **file_names;
+    size_t nr_files, alloc_files, alloc_names;
+    pcre2_match_context *match_ctx;
+    pcre2_match_data *match_data;
+};
+
+/* Where in a rule file we are, for error messages. */
+struct loader {
+    struct ndp_ruleset *rs;
+    const char *file;
+    struct ndp_error *err;
+};
+
+#define AT_SIZE 256
+
+/* Formats a JSON path for an error message (truncated if very long). */
+static void at_path(char *at, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void at_path(char *at, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(at, AT_SIZE, fmt, ap);
+    va_end(ap);
+}
+
+static const struct rule_impl *impl(const struct ndp_rule *rule)
+{
+    return (const struct rule_impl *)rule;
+}
+
+static int rule_error(const struct loader *ld, const char *where,
+                      const char *problem)
+{
+    return ndp_error_set(ld->err, NDP_ERULE, "rule file '%s': %s: %s",
+                         ld->file, where, problem);
+}
+
+static const char *str_member(const struct loader *ld,
+                              const struct json_object *o, const char *key,
+                              const char *where, bool required, int *rc)
+{
+    struct json_object *v = ndp_json_get(o, key);
+    char at[AT_SIZE];
+
+    if (!v && !required)
+        return NULL;
+    if (!v || !json_object_is_type(v, json_type_string) ||
+        json_object_get_string_len(v) == 0) {
+        at_path(at, "%s.%s", where, key);
+        if (!*rc)
+            *rc = rule_error(ld, at, v ? "must be a non-empty string"
+                                       : "is required");
+        return NULL;
+    }
+    return json_object_get_string(v);
+}
+
+static int check_keys(const struct loader *ld, const struct json_object *o,
+                      const char *where, const char *const *allowed)
+{
+    char at[AT_SIZE];
+
+    if (!json_object_is_type(o, json_type_object))
+        return rule_error(ld, where, "must be an object");
+    json_object_object_foreach((struct json_object *)(uintptr_t)o, key, v) {
+        const char *const *a;
+        (void)v;
+        for (a = allowed; *a; a++)
+            if (strcmp(*a, key) == 0)
+                break;
+        if (!*a) {
+            at_path(at, "%s.%s", where, key);
+            return rule_error(ld, at, "unknown key");
+        }
+    }
+    return 0;
+}
+
+static pcre2_code *compile_pattern(const struct loader *ld, const char *re,
+                                   bool caseless, const char *where, int *rc)
+{
+    int code;
+    PCRE2_SIZE offset;
+    pcre2_code *p;
+    char msg[256];
+    PCRE2_UCHAR text[200];
+
+    p = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED,
+                      caseless ? PCRE2_CASELESS : 0, &code, &offset, NULL);
+    if (!p) {
+        pcre2_get_error_message(code, text, sizeof(text));
+        snprintf(msg, sizeof(msg), "invalid regular expression: %s at "
+                 "offset %zu", (const char *)text, (size_t)offset);
+        *rc = rule_error(ld, where, msg);
+        return NULL;
+    }
+    pcre2_jit_compile(p, PCRE2_JIT_COMPLETE);
+    return p;
+}
+
+static int load_watch(const struct loader *ld, struct rule_impl *r,
+                      const struct json_object *w, const char *where)
+{
+    static const char *const keys[] = { "notation", "resource", "path", NULL };
+    struct watch *out;
+    const char *notation, *type_re, *path_re;
+    char at[AT_SIZE];
+    bool arm;
+    int rc = check_keys(ld, w, where, keys);
+
+    if (rc)
+        return rc;
+    notation = str_member(ld, w, "notation", where, true, &rc);
+    type_re = str_member(ld, w, "resource", where, true, &rc);
+    path_re = str_member(ld, w, "path", where, true, &rc);
+    if (rc)
+        return rc;
+    arm = strcmp(notation, "arm") == 0;
+    if (!arm && strcmp(notation, "azurerm") != 0) {
+        at_path(at, "%s.notation", where);
+        return rule_error(ld, at, "must be \"azurerm\" or \"arm\"");
+    }
+    NDP_GROW(r->watches, r->alloc_watches, r->nr_watches + 1);
+    out = &r->watches[r->nr_watches];
+    memset(out, 0, sizeof(*out));
+    out->notation = arm ? NDP_NOTATION_ARM : NDP_NOTATION_AZURERM;
+    /* ARM resource types and property names are case-insensitive. */
+    at_path(at, "%s.resource", where);
+    out->type_re = compile_pattern(ld, type_re, arm, at, &rc);
+    at_path(at, "%s.path", where);
+    if (!rc)
+        out->path_re = compile_pattern(ld, path_re, arm, at, &rc);
+    r->nr_watches++;
+    return rc;
+}
+
+static int check_value_list(const struct loader *ld,
+                            const struct json_object *v, const char *where)
+{
+    if (!json_object_is_type(v, json_type_array))
+        return rule_error(ld, where, "must be an array of values");
+    return 0;
+}
+
+static int check_matcher(const struct loader *ld, const struct json_object *m,
+                         const char *where)
+{
+    static const char *const keys[] = { "in", "not_in", "contains",
+                                        "not_contains", "fields", NULL };
+    char at[AT_SIZE];
+    int rc = check_keys(ld, m, where, keys);
+    struct json_object *v;
+
+    if (!rc && (v = ndp_json_get(m, "in")) != NULL) {
+        at_path(at, "%s.in", where);
+        rc = check_value_list(ld, v, at);
+    }
+    if (!rc && (v = ndp_json_get(m, "not_in")) != NULL) {
+        at_path(at, "%s.not_in", where);
+        rc = check_value_list(ld, v, at);
+    }
+    if (!rc && (v = ndp_json_get(m, "fields")) != NULL) {
+        at_path(at, "%s.fields", where);
+        if (!json_object_is_type(v, json_type_object))
+            return rule_error(ld, at, "must be an object of matchers");
+        json_object_object_foreach(v, key, sub) {
+            at_path(at, "%s.fields.%s", where, key);
+            rc = check_matcher(ld, sub, at);
+            if (rc)
+                break;
+        }
+    }
+    return rc;
+}
+
+static int check_sibling_matchers(const struct loader *ld,
+                                  const struct json_object *v,
+                                  const char *where)
+{
+    char at[AT_SIZE];
+    int rc = 0;
+
+    if (!json_object_is_type(v, json_type_object))
+        return rule_error(ld, where, "must be an object of matchers");
+    json_object_object_foreach((struct json_object *)(uintptr_t)v, key, sub) {
+        at_path(at, "%s.%s", where, key);
+        rc = check_matcher(ld, sub, at);
+        if (rc)
+            break;
+    }
+    return rc;
+}
+
+static int check_transitions(const struct loader *ld, struct rule_impl *r,
+                             struct json_object *t, const char *where)
+{
+    static const char *const keys[] = { "from", "to", "changed",
+                                        "siblings_before", "siblings_after",
+                                        NULL };
+    char at[AT_SIZE];
+    size_t i, n;
+    int rc = 0;
+
+    if (json_object_is_type(t, json_type_string) &&
+        strcmp(json_object_get_string(t), "any-change") == 0) {
+        r->any_change = true;
+        return 0;
+    }
+    if (!json_object_is_type(t, json_type_array) ||
+        json_object_array_length(t) == 0)
+        return rule_error(ld, where, "must be \"any-change\" or a non-empty "
+                                     "array of {from, to, changed}");
+    r->transitions = t;
+    n = json_object_array_length(t);
+    for (i = 0; i < n && !rc; i++) {
+        struct json_object *e = json_object_array_get_idx(t, i);
+        struct json_object *v;
+
+        at_path(at, "%s[%zu]", where, i);
+        rc = check_keys(ld, e, at, keys);
+        if (!rc && (v = ndp_json_get(e, "from")) != NULL) {
+            at_path(at, "%s[%zu].from", where, i);
+            rc = check_matcher(ld, v, at);
+        }
+        if (!rc && (v = ndp_json_get(e, "to")) != NULL) {
+            at_path(at, "%s[%zu].to", where, i);
+            rc = check_matcher(ld, v, at);
+        }
+        if (!rc && (v = ndp_json_get(e, "siblings_before")) != NULL) {
+            at_path(at, "%s[%zu].siblings_before", where, i);
+            rc = check_sibling_matchers(ld, v, at);
+        }
+        if (!rc && (v = ndp_json_get(e, "siblings_after")) != NULL) {
+            at_path(at, "%s[%zu].siblings_after", where, i);
+            rc = check_sibling_matchers(ld, v, at);
+        }
+        if (!rc && (v = ndp_json_get(e, "changed")) != NULL) {
+            at_path(at, "%s[%zu].changed", where, i);
+            rc = check_value_list(ld, v, at);
+        }
+    }
+    return rc;
+}
+
+static int parse_enum(const struct loader *ld, const char *value,
+                      const char *const *names, int *out, const char *where)
+{
+    int i;
+    char msg[200];
+
+    for (i = 0; names[i]; i++) {
+        if (strcmp(value, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    }
+    snprintf(msg, sizeof(msg), "unknown value '%s'", value);
+    return rule_error(ld, where, msg);
+}
+
+static const char *const scope_names[] = { "cluster", "nodepool", NULL };
+static const char *const class_names[] = { "covered", "version-gated",
+                                           "upgrade", "meta", NULL };
+
+static bool bool_member(const struct json_object *o, const char *key)
+{
+    return ndp_json_is_true(ndp_json_get(o, key));
+}
+
+static int load_rule_options(const struct loader *ld, struct rule_impl *r,
+                             struct json_object *o, const char *where)
+{
+    char at[AT_SIZE];
+    struct json_object *v;
+    int rc = 0;
+
+    r->default_value = ndp_json_get(o, "default");
+    r->ignore_case = bool_member(o, "ignore_case");
+    r->unordered = bool_member(o, "unordered");
+    r->pub.secret = bool_member(o, "secret");
+    r->pub.userinfo_secret = bool_member(o, "userinfo_secret");
+    if ((v = ndp_json_get(o, "unset_values")) != NULL) {
+        at_path(at, "%s.unset_values", where);
+        rc = check_value_list(ld, v, at);
+        r->unset_values = v;
+    }
+    if (!rc && (v = ndp_json_get(o, "ignore_keys")) != NULL) {
+        at_path(at, "%s.ignore_keys", where);
+        rc = check_value_list(ld, v, at);
+        r->ignore_keys = v;
+    }
+    return rc;
+}
+
+static int load_rule(const struct loader *ld, const struct json_object *file,
+                     struct json_object *o, const char *where)
+{
+    static const char *const keys[] = {
+        "id", "scope", "class", "summary", "watch", "transitions", "default",
+        "unset_values", "ignore_case", "unordered", "ignore_keys", "secret",
+        "userinfo_secret", "target", NULL
+    };
+    struct rule_impl *r;
+    struct json_object *watch;
+    char at[AT_SIZE];
+    const char *scope, *class_;
+    int rc = check_keys(ld, o, where, keys), e = 0;
+    size_t i, n;
+
+    if (rc)
+        return rc;
+    r = ndp_xcalloc(1, sizeof(*r));
+    r->set = ld->rs;
+    NDP_GROW(ld->rs->rules, ld->rs->alloc, ld->rs->nr + 1);
+    ld->rs->rules[ld->rs->nr++] = r;
+    r->pub.file = ld->file;
+    r->pub.category = ndp_json_get_string(file, "category");
+    r->pub.title = ndp_json_get_string(file, "title");
+    r->pub.why = ndp_json_get_string(file, "why");
+    r->pub.advice = ndp_json_get_string(file, "advice");
+    r->pub.id = str_member(ld, o, "id", where, true, &rc);
+    r->pub.summary = str_member(ld, o, "summary", where, true, &rc);
+    r->pub.target = str_member(ld, o, "target", where, false, &rc);
+    scope = str_member(ld, o, "scope", where, true, &rc);
+    class_ = str_member(ld, o, "class", where, true, &rc);
+    if (rc)
+        return rc;
+    at_path(at, "%s.scope", where);
+    rc = parse_enum(ld, scope, scope_names, &e, at);
+    r->pub.scope = (enum ndp_scope)e;
+    at_path(at, "%s.class", where);
+    if (!rc)
+        rc = parse_enum(ld, class_, class_names, &e, at);
+    r->pub.class_ = (enum ndp_rule_class)e;
+    if (!rc)
+        rc = load_rule_options(ld, r, o, where);
+    if (rc || r->pub.class_ == NDP_CLASS_META)
+        return rc;
+    watch = ndp_json_get(o, "watch");
+    at_path(at, "%s.watch", where);
+    if (!watch || !json_object_is_type(watch, json_type_array) ||
+        json_object_array_length(watch) == 0)
+        return rule_error(ld, at, "must be a non-empty array");
+    n = json_object_array_length(watch);
+    for (i = 0; i < n && !rc; i++) {
+        at_path(at, "%s.watch[%zu]", where, i);
+        rc = load_watch(ld, r, json_object_array_get_idx(watch, i), at);
+    }
+    at_path(at, "%s.transitions", where);
+    if (!rc && !ndp_json_get(o, "transitions"))
+        return rule_error(ld, at, "is required");
+    if (!rc)
+        rc = check_transitions(ld, r, ndp_json_get(o, "transitions"), at);
+    return rc;
+}
+
+static int check_unique_ids(const struct loader *ld)
+{
+    size_t i, j;
+    char msg[128];
+
+    for (i = 0; i < ld->rs->nr; i++)
+        for (j = 0; j < i; j++)
+            if (strcmp(ld->rs->rules[i]->pub.id, ld->rs->rules[j]->pub.id) == 0) {
+                snprintf(msg, sizeof(msg), "rule id '%s' is used twice "
+                         "(also in '%s')", ld->rs->rules[i]->pub.id,
+                         ld->rs->rules[j]->pub.file);
+                return rule_error(ld, "rules", msg);
+            }
+    return 0;
+}
+
+static int load_file_root(const struct loader *ld, struct json_object *root)
+{
+    static const char *const keys[] = { "category", "title", "why", "advice",
+                                        "rules", NULL };
+    struct json_object *rules;
+    char at[64];
+    size_t i, n;
+    int rc = check_keys(ld, root, "(top level)", keys);
+
+    if (rc)
+        return rc;
+    str_member(ld, root, "category", "(top level)", true, &rc);
+    str_member(ld, root, "title", "(top level)", true, &rc);
+    str_member(ld, root, "why", "(top level)", true, &rc);
+    str_member(ld, root, "advice", "(top level)", true, &rc);
+    if (rc)
+        return rc;
+    rules = ndp_json_get(root, "rules");
+    if (!rules || !json_object_is_type(rules, json_type_array) ||
+        json_object_array_length(rules) == 0)
+        return rule_error(ld, "rules", "must be a non-empty array");
+    n = json_object_array_length(rules);
+    for (i = 0; i < n && !rc; i++) {
+        at_path(at, "rules[%zu]", i);
+        rc = load_rule(ld, root, json_object_array_get_idx(rules, i), at);
+    }
+    return rc ? rc : check_unique_ids(ld);
+}
+
+static int load_text(struct ndp_ruleset *rs, const char *name,
+                     const char *text, size_t len, struct ndp_error *err)
+{
+    struct json_tokener *tok = json_tokener_new_ex(64);
+    struct json_object *root;
+    struct loader ld;
+    char *owned_name = ndp_xstrdup(name);
+    int rc = 0;
+
+    NDP_GROW(rs->file_names, rs->alloc_names, rs->nr_files + 1);
+    NDP_GROW(rs->files, rs->alloc_files, rs->nr_files + 1);
+    rs->file_names[rs->nr_files] = owned_name;
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+    root = json_tokener_parse_ex(tok, text, (int)len);
+    if (!root || json_tokener_get_parse_end(tok) < len)
+        rc = ndp_error_set(err, NDP_ERULE,
+                           "rule file '%s': not valid JSON: %s at byte %zu",
+                           name,
+                           json_tokener_error_desc(json_tokener_get_error(tok)),
+                           json_tokener_get_parse_end(tok));
+    json_tokener_free(tok);
+    rs->files[rs->nr_files++] = root;
+    if (rc)
+        return rc;
+    ld.rs = rs;
+    ld.file = owned_name;
+    ld.err = err;
+    return load_file_root(&ld, root);
+}
+
+static struct ndp_ruleset *ruleset_new(void)
+{
+    struct ndp_ruleset *rs = ndp_xcalloc(1, sizeof(*rs));
+
+    rs->match_ctx = pcre2_match_context_create(NULL);
+    pcre2_set_match_limit(rs->match_ctx, NDP_PCRE2_MATCH_LIMIT);
+    pcre2_set_depth_limit(rs->match_ctx, NDP_PCRE2_DEPTH_LIMIT);
+    rs->match_data = pcre2_match_data_create(4, NULL);
+    return rs;
+}
+
+int ndp_rules_load_embedded(struct ndp_ruleset **out, struct ndp_error *err)
+{
+    struct ndp_ruleset *rs = ruleset_new();
+    const struct ndp_embedded_rule *e;
+    int rc = 0;
+
+    for (e = ndp_embedded_rules; e->name && !rc; e++)
+        rc = load_text(rs, e->name, e->text, e->len, err);
+    if (rc) {
+        ndp_ruleset_free(rs);
+        return rc;
+    }
+    *out = rs;
+    return 0;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int read_file(struct ndp_buf *out, const char *path,
+                     struct ndp_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    char chunk[8192];
+    size_t n;
+    int rc = 0;
+
+    if (!f)
+        return ndp_error_set(err, NDP_ERULE, "rule file '%s': cannot open: "
+                             "%s", path, strerror(errno));
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        ndp_buf_add(out, chunk, n);
+    if (ferror(f))
+        rc = ndp_error_set(err, NDP_ERULE, "rule file '%s': read error",
+                           path);
+    fclose(f);
+    return rc;
+}
+
+static int list_rule_files(char ***names, size_t *nr, const char *dir,
+                           struct ndp_error *err)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    size_t alloc = 0;
+
+    *names = NULL;
+    *nr = 0;
+    if (!d)
+        return ndp_error_set(err, NDP_EUSAGE, "cannot open rules directory "
+                             "'%s': %s", dir, strerror(errno));
+    while ((de = readdir(d)) != NULL) {
+        size_t len = strlen(de->d_name);
+        if (len < 6 || strcmp(de->d_name + len - 5, ".json") != 0 ||
+            de->d_name[0] == '.')
+            continue;
+        NDP_GROW(*names, alloc, *nr + 1);
+        (*names)[(*nr)++] = ndp_xstrdup(de->d_name);
+    }
+    closedir(d);
+    if (*nr)
+        qsort(*names, *nr, sizeof(**names), compare_names);
+    return *nr ? 0 : ndp_error_set(err, NDP_EUSAGE, "rules directory '%s' "
+                                   "holds no *.json rule file", dir);
+}
+
+int ndp_rules_load_dir(struct ndp_ruleset **out, const char *dir,
+                       struct ndp_error *err)
+{
+    struct ndp_ruleset *rs = ruleset_new();
+    struct ndp_buf path = NDP_BUF_INIT, text = NDP_BUF_INIT;
+    char **names = NULL;
+    size_t i, nr = 0;
+    int rc = list_rule_files(&names, &nr, dir, err);
+
+    for (i = 0; i < nr && !rc; i++) {
+        ndp_buf_reset(&path);
+        ndp_buf_reset(&text);
+        ndp_buf_addf(&path, "%s/%s", dir, names[i]);
+        rc = read_file(&text, path.buf, err);
+        if (!rc)
+            rc = load_text(rs, path.buf, text.buf, text.len, err);
+    }
+    for (i = 0; i < nr; i++)
+        free(names[i]);
+    free(names);
+    ndp_buf_release(&path);
+    ndp_buf_release(&text);
+    if (rc) {
+        ndp_ruleset_free(rs);
+        return rc;
+    }
+    *out = rs;
+    return 0;
+}
+
+void ndp_ruleset_free(struct ndp_ruleset *rs)
+{
+    size_t i, j;
+
+    if (!rs)
+        return;
+    for (i = 0; i < rs->nr; i++) {
+        for (j = 0; j < rs->rules[i]->nr_watches; j++) {
+            pcre2_code_free(rs->rules[i]->watches[j].type_re);
+            pcre2_code_free(rs->rules[i]->watches[j].path_re);
+        }
+        free(rs->rules[i]->watches);
+        free(rs->rules[i]);
+    }
+    free(rs->rules);
+    for (i = 0; i < rs->nr_files; i++) {
+        json_object_put(rs->files[i]);
+        free(rs->file_names[i]);
+    }
+    free(rs->files);
+    free(rs->file_names);
+    pcre2_match_data_free(rs->match_data);
+    pcre2_match_context_free(rs->match_ctx);
+    free(rs);
+}
+
+size_t ndp_ruleset_count(const struct ndp_ruleset *rs)
+{
+    return rs->nr;
+}
+
+const struct ndp_rule *ndp_ruleset_get(const struct ndp_ruleset *rs, size_t i)
+{
+    return i < rs->nr ? &rs->rules[i]->pub : NULL;
+}
+
+const struct ndp_rule *ndp_ruleset_find(const struct ndp_ruleset *rs,
+                                        const char *id)
+{
+    size_t i;
+
+    for (i = 0; i < rs->nr; i++)
+        if (ndp_strcasecmp(rs->rules[i]->pub.id, id) == 0)
+            return &rs->rules[i]->pub;
+    return NULL;
+}
+
+const struct ndp_rule *ndp_ruleset_meta(const struct ndp_ruleset *rs,
+                                        const char *category)
+{
+    size_t i;
+
+    for (i = 0; i < rs->nr; i++)
+        if (rs->rules[i]->pub.class_ == NDP_CLASS_META &&
+            strcmp(rs->rules[i]->pub.category, category) == 0)
+            return &rs->rules[i]->pub;
+    return NULL;
+}
+
+/* ---- matching ---- */
+
+/* Match limits keep a hostile path from making a pattern run for long. */
+static bool regex_matches(const struct rule_impl *r, const pcre2_code *re,
+                          const char *subject)
+{
+    return pcre2_match(re, (PCRE2_SPTR)subject, PCRE2_ZERO_TERMINATED, 0, 0,
+                       r->set->match_data, r->set->match_ctx) >= 0;
+}
+
+bool ndp_rule_watches_type(const struct ndp_rule *rule,
+                           enum ndp_notation notation, const char *type)
+{
+    const struct rule_impl *r = impl(rule);
+    size_t i;
+
+    for (i = 0; i < r->nr_watches; i++)
+        if (r->watches[i].notation == notation &&
+            regex_matches(r, r->watches[i].type_re, type))
+            return true;
+    return false;
+}
+
+bool ndp_rule_watches_path(const struct ndp_rule *rule,
+                           enum ndp_notation notation, const char *type,
+                           const char *path)
+{
+    const struct rule_impl *r = impl(rule);
+    size_t i;
+
+    for (i = 0; i < r->nr_watches; i++)
+        if (r->watches[i].notation == notation &&
+            regex_matches(r, r->watches[i].type_re, type) &&
+            regex_matches(r, r->watches[i].path_re, path))
+            return true;
+    return false;
+}
+
+/* The value as the rule sees it: unset spellings and defaults applied. */
+static const struct json_object *normalise(const struct rule_impl *r,
+                                           const struct json_object *v)
+{
+    struct ndp_buf scratch = NDP_BUF_INIT;
+    const char *text;
+    size_t i, n;
+
+    if (!ndp_json_is_unset(v) && r->unset_values &&
+        json_object_is_type(v, json_type_string)) {
+        text = json_object_get_string((struct json_object *)(uintptr_t)v);
+        n = json_object_array_length(r->unset_values);
+        for (i = 0; i < n; i++) {
+            const char *u = ndp_json_scalar_text(
+                json_object_array_get_idx(r->unset_values, i), &scratch);
+            if (u && ndp_strcasecmp(u, text) == 0) {
+                v = NULL;
+                break;
+            }
+        }
+    }
+    ndp_buf_release(&scratch);
+    if (ndp_json_is_unset(v))
+        return r->default_value;
+    return v;
+}
+
+static bool value_in_list(const struct json_object *v,
+                          const struct json_object *list)
+{
+    struct ndp_buf a = NDP_BUF_INIT, b = NDP_BUF_INIT;
+    const char *text = ndp_json_scalar_text(v, &a);
+    bool found = false;
+    size_t i, n = json_object_array_length(list);
+
+    if (v && (json_object_is_type(v, json_type_object) ||
+              json_object_is_type(v, json_type_array)) && text)
+        goto out;
+    for (i = 0; i < n && !found; i++) {
+        const char *item = ndp_json_scalar_text(
+            json_object_array_get_idx(list, i), &b);
+        found = (!text && !item) ||
+                (text && item && ndp_strcasecmp(text, item) == 0);
+    }
+out:
+    ndp_buf_release(&a);
+    ndp_buf_release(&b);
+    return found;
+}
+
+static bool array_contains(const struct json_object *v,
+                           const struct json_object *wanted)
+{
+    struct json_object *one = NULL;
+    bool found = false;
+    size_t i, n;
+
+    if (ndp_json_is_unset(v) || !json_object_is_type(v, json_type_array))
+        return false;
+    one = json_object_new_array();
+    json_object_array_add(one, json_object_get(
+                                   (struct json_object *)(uintptr_t)wanted));
+    n = json_object_array_length(v);
+    for (i = 0; i < n && !found; i++)
+        found = value_in_list(json_object_array_get_idx(v, i), one);
+    json_object_put(one);
+    return found;
+}
+
+static bool matcher_holds(const struct rule_impl *r,
+                          const struct json_object *m,
+                          const struct json_object *v);
+
+static bool fields_hold(const struct rule_impl *r,
+                        const struct json_object *fields,
+                        const struct json_object *v)
+{
+    json_object_object_foreach((struct json_object *)(uintptr_t)fields, key,
+                               sub) {
+        const struct json_object *child = ndp_json_get_nocase(v, key);
+        if (!matcher_holds(r, sub, ndp_json_is_unset(child) ? NULL : child))
+            return false;
+    }
+    return true;
+}
+
+static bool matcher_holds(const struct rule_impl *r,
+                          const struct json_object *m,
+                          const struct json_object *v)
+{
+    struct json_object *x;
+
+    if (!m)
+        return true;
+    if ((x = ndp_json_get(m, "in")) && !value_in_list(v, x))
+        return false;
+    if ((x = ndp_json_get(m, "not_in")) && value_in_list(v, x))
+        return false;
+    if ((x = ndp_json_get(m, "contains")) && !array_contains(v, x))
+        return false;
+    if ((x = ndp_json_get(m, "not_contains")) && array_contains(v, x))
+        return false;
+    if ((x = ndp_json_get(m, "fields")) && !fields_hold(r, x, v))
+        return false;
+    return true;
+}
+
+static bool key_ignored(const struct rule_impl *r, const char *key)
+{
+    size_t i, n = r->ignore_keys ? json_object_array_length(r->ignore_keys)
+                                 : 0;
+
+    for (i = 0; i < n; i++)
+        if (ndp_strcasecmp(json_object_get_string(json_object_array_get_idx(
+                               r->ignore_keys, i)), key) == 0)
+            return true;
+    return false;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Canonical text of a value for "did it change": unset members dropped,
+ * object keys lower-cased and sorted, strings lower-cased with ignore_case,
+ * arrays sorted with unordered.  Two values differ iff their texts do.
+ */
+static void canonical(struct ndp_buf *out, const struct rule_impl *r,
+                      const struct json_object *v, bool top);
+
+static void canonical_array(struct ndp_buf *out, const struct rule_impl *r,
+                            const struct json_object *v)
+{
+    size_t i, n = json_object_array_length(v);
+    char **items = ndp_xcalloc(n ? n : 1, sizeof(*items));
+
+    for (i = 0; i < n; i++) {
+        struct ndp_buf one = NDP_BUF_INIT;
+        canonical(&one, r, json_object_array_get_idx(v, i), false);
+        items[i] = ndp_buf_detach(&one);
+    }
+    if (r->unordered && n > 1)
+        qsort(items, n, sizeof(*items), compare_strings);
+    ndp_buf_addch(out, '[');
+    for (i = 0; i < n; i++) {
+        ndp_buf_addf(out, "%s%s", i ? "," : "", items[i]);
+        free(items[i]);
+    }
+    ndp_buf_addch(out, ']');
+    free(items);
+}
+
+static void canonical_object(struct ndp_buf *out, const struct rule_impl *r,
+                             const struct json_object *v, bool top)
+{
+    size_t n = 0, alloc = 0, i;
+    char **items = NULL;
+
+    json_object_object_foreach((struct json_object *)(uintptr_t)v, key,
+                               child) {
+        struct ndp_buf one = NDP_BUF_INIT;
+        size_t k;
+        if (ndp_json_is_unset(child) || (top && key_ignored(r, key)))
+            continue;
+        for (k = 0; key[k]; k++)
+            ndp_buf_addch(&one, (char)((key[k] >= 'A' && key[k] <= 'Z')
+                                           ? key[k] + 32 : key[k]));
+        ndp_buf_addch(&one, ':');
+        canonical(&one, r, child, false);
+        NDP_GROW(items, alloc, n + 1);
+        items[n++] = ndp_buf_detach(&one);
+    }
+    if (n > 1)
+        qsort(items, n, sizeof(*items), compare_strings);
+    ndp_buf_addch(out, '{');
+    for (i = 0; i < n; i++) {
+        ndp_buf_addf(out, "%s%s", i ? "," : "", items[i]);
+        free(items[i]);
+    }
+    ndp_buf_addch(out, '}');
+    free(items);
+}
+
+static void canonical(struct ndp_buf *out, const struct rule_impl *r,
+                      const struct json_object *v, bool top)
+{
+    struct ndp_buf scratch = NDP_BUF_INIT;
+    const char *text;
+    size_t start;
+
+    if (ndp_json_is_unset(v)) {
+        ndp_buf_adds(out, "~");
+    } else if (json_object_is_type(v, json_type_array)) {
+        canonical_array(out, r, v);
+    } else if (json_object_is_type(v, json_type_object)) {
+        canonical_object(out, r, v, top);
+    } else {
+        text = ndp_json_scalar_text(v, &scratch);
+        start = out->len;
+        ndp_buf_add_json_string(out, text);
+        if (r->ignore_case)
+            for (; start < out->len; start++)
+                if (out->buf[start] >= 'A' && out->buf[start] <= 'Z')
+                    out->buf[start] = (char)(out->buf[start] + 32);
+    }
+    ndp_buf_release(&scratch);
+}
+
+static bool values_differ(const struct rule_impl *r,
+                          const struct json_object *a,
+                          const struct json_object *b)
+{
+    struct ndp_buf ca = NDP_BUF_INIT, cb = NDP_BUF_INIT;
+    bool differ;
+
+    canonical(&ca, r, a, true);
+    canonical(&cb, r, b, true);
+    differ = strcmp(ca.buf, cb.buf) != 0;
+    ndp_buf_release(&ca);
+    ndp_buf_release(&cb);
+    return differ;
+}
+
+static bool some_field_changed(const struct rule_impl *r,
+                               const struct json_object *keys,
+                               const struct json_object *before,
+                               const struct json_object *after)
+{
+    size_t i, n = json_object_array_length(keys);
+
+    for (i = 0; i < n; i++) {
+        const char *key = json_object_get_string(
+            json_object_array_get_idx(keys, i));
+        if (values_differ(r, ndp_json_get_nocase(before, key),
+                          ndp_json_get_nocase(after, key)))
+            return true;
+    }
+    return false;
+}
+
+bool ndp_rule_reimages(const struct ndp_rule *rule,
+                       const struct json_object *before,
+                       const struct json_object *after,
+                       const struct json_object *parent_before,
+                       const struct json_object *parent_after)
+{
+    const struct rule_impl *r = impl(rule);
+    size_t i, n;
+
+    before = normalise(r, before);
+    after = normalise(r, after);
+    if (!values_differ(r, before, after))
+        return false;
+    if (r->any_change)
+        return true;
+    n = r->transitions ? json_object_array_length(r->transitions) : 0;
+    for (i = 0; i < n; i++) {
+        struct json_object *t = json_object_array_get_idx(r->transitions, i);
+        struct json_object *changed = ndp_json_get(t, "changed");
+        struct json_object *sb = ndp_json_get(t, "siblings_before");
+        struct json_object *sa = ndp_json_get(t, "siblings_after");
+
+        if (matcher_holds(r, ndp_json_get(t, "from"), before) &&
+            matcher_holds(r, ndp_json_get(t, "to"), after) &&
+            (!changed || some_field_changed(r, changed, before, after)) &&
+            (!sb || fields_hold(r, sb, parent_before)) &&
+            (!sa || fields_hold(r, sa, parent_after)))
+            return true;
+    }
+    return false;
+}
+
+bool ndp_rule_may_reimage(const struct ndp_rule *rule,
+                          const struct json_object *before)
+{
+    const struct rule_impl *r = impl(rule);
+    size_t i, n;
+
+    if (r->any_change)
+        return true;
+    before = normalise(r, before);
+    n = r->transitions ? json_object_array_length(r->transitions) : 0;
+    for (i = 0; i < n; i++)
+        if (matcher_holds(r, ndp_json_get(json_object_array_get_idx(
+                                 r->transitions, i), "from"), before))
+            return true;
+    return false;
+}
+
+const char *ndp_scope_name(enum ndp_scope scope)
+{
+    return scope_names[scope];
+}
+
+const char *ndp_class_name(enum ndp_rule_class class_)
+{
+    return class_names[class_];
+}

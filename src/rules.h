@@ -1,0 +1,99 @@
+/*
+ * rules.h - the rule set: the files in rules/ loaded, checked and compiled.
+ *
+ * A rule file describes one reimage category: which attribute paths it
+ * watches in each notation (PCRE2 patterns over the printed path and the
+ * resource type) and which before -> after transitions reimage.  The files
+ * are embedded into the binary at build time (rules_embedded.c); --rules DIR
+ * replaces them.  The rule set is opaque; rules are transparent and
+ * borrowed from the set.
+ */
+#ifndef NDP_RULES_H
+#define NDP_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "change.h"
+
+struct json_object;
+struct ndp_error;
+struct ndp_ruleset;
+
+enum ndp_scope { NDP_SCOPE_CLUSTER, NDP_SCOPE_NODEPOOL };
+
+enum ndp_rule_class {
+    NDP_CLASS_COVERED,       /* gated by the node disruption policy */
+    NDP_CLASS_VERSION_GATED, /* gated from Kubernetes 1.37, manual before */
+    NDP_CLASS_UPGRADE,       /* a version/image upgrade: bypasses the policy */
+    NDP_CLASS_META           /* findings about the policy or window itself */
+};
+
+struct ndp_rule {
+    const char *id;          /* "NDP101" */
+    const char *category;    /* "network-policy" */
+    const char *title;       /* category title */
+    const char *summary;     /* one line: what this rule watches */
+    const char *why;         /* why AKS reimages for it */
+    const char *advice;      /* what to do about it */
+    const char *target;      /* what is reimaged, when not the scope's default */
+    const char *file;        /* rule file name */
+    enum ndp_scope scope;
+    enum ndp_rule_class class_;
+    bool secret;             /* values are secrets by nature: never printed */
+    bool userinfo_secret;    /* URLs: hide "user:pass@" */
+};
+
+/* One embedded rule file (generated table, NULL-name terminated). */
+struct ndp_embedded_rule {
+    const char *name;
+    const char *text;
+    size_t len;
+};
+extern const struct ndp_embedded_rule ndp_embedded_rules[];
+
+/* Loads the embedded rules.  Returns 0 or NDP_ERULE with 'err' set. */
+int ndp_rules_load_embedded(struct ndp_ruleset **out, struct ndp_error *err);
+/* Loads every *.json in 'dir' (sorted by name) instead. */
+int ndp_rules_load_dir(struct ndp_ruleset **out, const char *dir,
+                       struct ndp_error *err);
+void ndp_ruleset_free(struct ndp_ruleset *rs);
+
+size_t ndp_ruleset_count(const struct ndp_ruleset *rs);
+const struct ndp_rule *ndp_ruleset_get(const struct ndp_ruleset *rs, size_t i);
+/* The rule with 'id', or NULL. */
+const struct ndp_rule *ndp_ruleset_find(const struct ndp_ruleset *rs,
+                                        const char *id);
+/* The first meta rule of 'category' ("gate-open", ...), or NULL. */
+const struct ndp_rule *ndp_ruleset_meta(const struct ndp_ruleset *rs,
+                                        const char *category);
+
+/* Does 'rule' watch resources of 'type' in 'notation'? */
+bool ndp_rule_watches_type(const struct ndp_rule *rule,
+                           enum ndp_notation notation, const char *type);
+/* Does 'rule' watch 'path' on resources of 'type' in 'notation'? */
+bool ndp_rule_watches_path(const struct ndp_rule *rule,
+                           enum ndp_notation notation, const char *type,
+                           const char *path);
+
+/*
+ * Does the change 'before' -> 'after' of a watched value reimage under
+ * 'rule'?  'parent_before' and 'parent_after' are the objects holding the
+ * value (for transitions that look at siblings).  All borrowed; NULL means
+ * absent.
+ */
+bool ndp_rule_reimages(const struct ndp_rule *rule,
+                       const struct json_object *before,
+                       const struct json_object *after,
+                       const struct json_object *parent_before,
+                       const struct json_object *parent_after);
+/*
+ * With the new value unknown: could some transition start from 'before'?
+ */
+bool ndp_rule_may_reimage(const struct ndp_rule *rule,
+                          const struct json_object *before);
+
+const char *ndp_scope_name(enum ndp_scope scope);
+const char *ndp_class_name(enum ndp_rule_class class_);
+
+#endif
