@@ -257,7 +257,8 @@ static int parse_json(struct json_object **out, const struct ndp_buf *text,
 
 static const char *sniff_format(const struct json_object *root)
 {
-    if (!json_object_is_type(root, json_type_object))
+    if (!json_object_is_type(root, json_type_object) ||
+        ndp_json_get(root, "plan_format_version"))
         return NULL;
     if (ndp_json_get(root, "format_version") ||
         ndp_json_get(root, "resource_changes"))

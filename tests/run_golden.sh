@@ -1,0 +1,52 @@
+#!/bin/sh
+# One golden end-to-end case: run ndplint with the case's arguments from the
+# source root and compare standard output, standard error and the exit
+# status with the recorded ones, byte for byte.
+#   usage: run_golden.sh NDPLINT CASE_DIR SOURCE_DIR
+#   NDP_UPDATE_GOLDEN=1 rewrites the expectations instead of comparing.
+# A case directory holds 'args' (one argument per line; paths relative to the
+# source root, e.g. fixtures/plan.json), 'expected.out', 'expected.err' (optional when
+# empty) and 'expected.exit'.  An optional 'stdin' file is fed to ndplint.
+set -u
+ndplint=$1 case_dir=$2 source_dir=$3
+cd "$source_dir" || exit 1
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+set --
+while IFS= read -r arg || [ -n "$arg" ]; do
+    [ -n "$arg" ] || continue
+    set -- "$@" "$arg"
+done < "$case_dir/args"
+
+stdin=/dev/null
+[ -f "$case_dir/stdin" ] && stdin=$case_dir/stdin
+LC_ALL=C NO_COLOR=1 "$ndplint" "$@" < "$stdin" > "$tmp/out" 2> "$tmp/err"
+echo $? > "$tmp/exit"
+
+if [ "${NDP_UPDATE_GOLDEN:-}" = 1 ]; then
+    cp "$tmp/out" "$case_dir/expected.out"
+    cp "$tmp/exit" "$case_dir/expected.exit"
+    if [ -s "$tmp/err" ]; then cp "$tmp/err" "$case_dir/expected.err"
+    else rm -f "$case_dir/expected.err"; fi
+    echo "updated $case_dir"
+    exit 0
+fi
+
+status=0
+[ -f "$case_dir/expected.err" ] || : > "$tmp/expected.err.empty"
+experr=$case_dir/expected.err
+[ -f "$experr" ] || experr=$tmp/expected.err.empty
+for part in out exit; do
+    if ! cmp -s "$case_dir/expected.$part" "$tmp/$part"; then
+        echo "golden $(basename "$case_dir"): $part differs:"
+        diff -u "$case_dir/expected.$part" "$tmp/$part" | head -60
+        status=1
+    fi
+done
+if ! cmp -s "$experr" "$tmp/err"; then
+    echo "golden $(basename "$case_dir"): stderr differs:"
+    diff -u "$experr" "$tmp/err" | head -30
+    status=1
+fi
+exit $status

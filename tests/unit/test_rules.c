@@ -1,0 +1,160 @@
+/*
+ * test_rules.c - loading rule files: the built-in set loads, and a broken
+ * rule file is refused with its name, the JSON path and the reason.
+ */
+#include "test_common.h"
+#include "error.h"
+#include "rules.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char valid_rule[] =
+    "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+    "\"rules\":[{\"id\":\"X1\",\"scope\":\"cluster\",\"class\":\"covered\","
+    "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"^x$\","
+    "\"path\":\"^y$\"}],\"transitions\":\"any-change\"}]}";
+
+struct broken_case {
+    const char *name;
+    const char *text;
+    const char *expect; /* fragment of the error message */
+};
+
+static const struct broken_case broken[] = {
+    { "not json", "{\"category\": ", "not valid JSON" },
+    { "unknown top-level key",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"rules\":[],\"extra\":1}", "(top level).extra: unknown key" },
+    { "no rules",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"rules\":[]}", "rules: must be a non-empty array" },
+    { "missing id",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"rules\":[{\"scope\":\"cluster\",\"class\":\"covered\","
+      "\"summary\":\"s\"}]}", "rules[0].id: is required" },
+    { "bad scope",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"rules\":[{\"id\":\"X\",\"scope\":\"pool\",\"class\":\"covered\","
+      "\"summary\":\"s\"}]}", "rules[0].scope: unknown value 'pool'" },
+    { "bad regex",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"rules\":[{\"id\":\"X\",\"scope\":\"cluster\",\"class\":\"covered\","
+      "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"^x$\","
+      "\"path\":\"^(y$\"}],\"transitions\":\"any-change\"}]}",
+      "rules[0].watch[0].path: invalid regular expression" },
+    { "bad notation",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"rules\":[{\"id\":\"X\",\"scope\":\"cluster\",\"class\":\"covered\","
+      "\"summary\":\"s\",\"watch\":[{\"notation\":\"bicep\",\"resource\":\"x\","
+      "\"path\":\"y\"}],\"transitions\":\"any-change\"}]}",
+      "rules[0].watch[0].notation: must be" },
+    { "bad matcher key",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"rules\":[{\"id\":\"X\",\"scope\":\"cluster\",\"class\":\"covered\","
+      "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"x\","
+      "\"path\":\"y\"}],\"transitions\":[{\"from\":{\"equals\":1}}]}]}",
+      "rules[0].transitions[0].from.equals: unknown key" },
+    { "missing transitions",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"rules\":[{\"id\":\"X\",\"scope\":\"cluster\",\"class\":\"covered\","
+      "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"x\","
+      "\"path\":\"y\"}]}]}", "rules[0].transitions: is required" },
+};
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void builtin_rules__load_and_match_the_rules_directory(void **state)
+{
+    struct ndp_ruleset *embedded = NULL, *dir = NULL;
+    struct ndp_error err = NDP_ERROR_INIT;
+
+    (void)state;
+    assert_int_equal(ndp_rules_load_embedded(&embedded, &err), 0);
+    assert_int_equal(ndp_rules_load_dir(&dir, NDP_RULES_DIR, &err), 0);
+    assert_int_equal(ndp_ruleset_count(embedded), ndp_ruleset_count(dir));
+    assert_true(ndp_ruleset_count(embedded) >= 30);
+    assert_non_null(ndp_ruleset_meta(embedded, "gate-open"));
+    assert_non_null(ndp_ruleset_meta(embedded, "window-invalid"));
+    assert_non_null(ndp_ruleset_meta(embedded, "replace"));
+    assert_non_null(ndp_ruleset_find(embedded, "ndp101"));
+    ndp_ruleset_free(embedded);
+    ndp_ruleset_free(dir);
+}
+
+static void broken_rule_file__is_refused_with_file_path_and_reason(void **state)
+{
+    char dir[] = "/tmp/ndp-rules-XXXXXX";
+    char path[256];
+    size_t i;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/broken.json", dir);
+    for (i = 0; i < NDP_ARRAY_SIZE(broken); i++) {
+        struct ndp_ruleset *rs = NULL;
+        struct ndp_error err = NDP_ERROR_INIT;
+
+        write_file(path, broken[i].text);
+        assert_int_equal(ndp_rules_load_dir(&rs, dir, &err), NDP_ERULE);
+        assert_null(rs);
+        if (!strstr(err.msg, "broken.json") ||
+            !strstr(err.msg, broken[i].expect))
+            fail_msg("case '%s': message '%s' lacks '%s'", broken[i].name,
+                     err.msg, broken[i].expect);
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
+static void duplicate_rule_id__is_refused(void **state)
+{
+    char dir[] = "/tmp/ndp-rules-XXXXXX";
+    char a[256], b[256];
+    struct ndp_ruleset *rs = NULL;
+    struct ndp_error err = NDP_ERROR_INIT;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(a, sizeof(a), "%s/a.json", dir);
+    snprintf(b, sizeof(b), "%s/b.json", dir);
+    write_file(a, valid_rule);
+    write_file(b, valid_rule);
+    assert_int_equal(ndp_rules_load_dir(&rs, dir, &err), NDP_ERULE);
+    assert_non_null(strstr(err.msg, "'X1' is used twice"));
+    unlink(a);
+    unlink(b);
+    rmdir(dir);
+}
+
+static void empty_rules_directory__is_a_usage_error(void **state)
+{
+    char dir[] = "/tmp/ndp-rules-XXXXXX";
+    struct ndp_ruleset *rs = NULL;
+    struct ndp_error err = NDP_ERROR_INIT;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(ndp_rules_load_dir(&rs, dir, &err), NDP_EUSAGE);
+    assert_non_null(strstr(err.msg, "holds no *.json rule file"));
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(builtin_rules__load_and_match_the_rules_directory),
+        cmocka_unit_test(broken_rule_file__is_refused_with_file_path_and_reason),
+        cmocka_unit_test(duplicate_rule_id__is_refused),
+        cmocka_unit_test(empty_rules_directory__is_a_usage_error),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
