@@ -546,6 +546,7 @@ static enum ndp_verdict hit_verdict(const struct evaluator *ev,
 {
     int minor = -1;
     const char *version = NULL;
+    enum ndp_verdict verdict;
 
     ndp_buf_addf(msg, "%s: ", h->rule->title);
     if (h->rule->class_ == NDP_CLASS_VERSION_GATED) {
@@ -578,7 +579,10 @@ static enum ndp_verdict hit_verdict(const struct evaluator *ev,
                      "not gate (from 1.37 the policy gates it)");
         return NDP_VERDICT_MANUAL_UPGRADE;
     }
-    return gated_verdict(c, msg);
+    verdict = gated_verdict(c, msg);
+    if (c->profile_note)
+        ndp_buf_addf(msg, " (%s)", c->profile_note);
+    return verdict;
 }
 
 static void hit_finding(const struct evaluator *ev, const struct ndp_hit *h)

@@ -1,0 +1,379 @@
+/*
+ * test_evaluate.c - verdicts: the profile in force (input, option, default,
+ * the stricter of a change), the maintenance window at --at, the bypass
+ * rule, version-gated categories, replacements, and redaction of values.
+ * Each case builds a small change set by hand and runs link, engine and
+ * evaluator over it.
+ */
+#include "test_common.h"
+#include "change.h"
+#include "engine.h"
+#include "error.h"
+#include "evaluate.h"
+#include "finding.h"
+#include "linker.h"
+#include "rules.h"
+#include "timeutil.h"
+
+#define CLUSTER_ID "/subscriptions/s/resourceGroups/rg/providers/" \
+                   "Microsoft.ContainerService/managedClusters/aks"
+
+static struct ndp_ruleset *ruleset;
+
+struct run {
+    struct ndp_changeset set;
+    struct ndp_clusters clusters;
+    struct ndp_hits hits;
+    struct ndp_findings findings;
+};
+
+static int setup(void **state)
+{
+    struct ndp_error err = NDP_ERROR_INIT;
+
+    (void)state;
+    return ndp_rules_load_dir(&ruleset, NDP_RULES_DIR, &err);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    ndp_ruleset_free(ruleset);
+    return 0;
+}
+
+static struct ndp_change *add(struct run *r, enum ndp_notation notation,
+                              enum ndp_kind kind, const char *type,
+                              const char *address, const char *before,
+                              const char *after)
+{
+    struct ndp_change *c;
+
+    if (r->set.nr_inputs == 0)
+        ndp_changeset_add_input(&r->set, "plan.json");
+    c = ndp_changeset_add(&r->set, 0);
+    c->notation = notation;
+    c->kind = kind;
+    c->resource_type = ndp_xstrdup(type);
+    c->address = ndp_xstrdup(address);
+    c->action = NDP_ACTION_UPDATE;
+    c->before = test_json(before);
+    c->after = test_json(after);
+    return c;
+}
+
+static struct ndp_change *azurerm_cluster(struct run *r, const char *before,
+                                          const char *after)
+{
+    struct ndp_change *c = add(r, NDP_NOTATION_AZURERM, NDP_KIND_CLUSTER,
+                               "azurerm_kubernetes_cluster",
+                               "azurerm_kubernetes_cluster.main", before,
+                               after);
+    c->self_id = ndp_xstrdup(CLUSTER_ID);
+    return c;
+}
+
+static void setter(struct run *r, const char *before_profile,
+                   const char *after_profile)
+{
+    char b[200], a[200];
+    struct ndp_change *c;
+
+    snprintf(b, sizeof(b), "{'properties':{'nodeDisruptionProfile':"
+             "{'nodeDisruptionPolicy':'%s'}}}", before_profile);
+    snprintf(a, sizeof(a), "{'properties':{'nodeDisruptionProfile':"
+             "{'nodeDisruptionPolicy':'%s'}}}", after_profile);
+    c = add(r, NDP_NOTATION_ARM, NDP_KIND_SETTER,
+            "Microsoft.ContainerService/managedClusters",
+            "azapi_update_resource.ndp", before_profile ? b : NULL,
+            after_profile ? a : NULL);
+    c->parent_id = ndp_xstrdup(CLUSTER_ID);
+}
+
+static void evaluate(struct run *r, const char *at, int profile_option)
+{
+    struct ndp_eval_options opt;
+
+    memset(&opt, 0, sizeof(opt));
+    assert_int_equal(ndp_time_parse_rfc3339(&opt.at, at), 0);
+    opt.have_profile = profile_option >= 0;
+    opt.profile = (enum ndp_profile)(profile_option < 0 ? 0 : profile_option);
+    ndp_link(&r->clusters, &r->set);
+    ndp_engine_run(&r->hits, ruleset, &r->set);
+    ndp_evaluate(&r->findings, &r->clusters, &r->set, &r->hits, ruleset,
+                 &opt);
+}
+
+static void release(struct run *r)
+{
+    ndp_findings_release(&r->findings);
+    ndp_hits_release(&r->hits);
+    ndp_clusters_release(&r->clusters);
+    ndp_changeset_release(&r->set);
+}
+
+/* The single finding with rule 'id'; fails when not exactly one. */
+static const struct ndp_finding *only(const struct run *r, const char *id)
+{
+    const struct ndp_finding *found = NULL;
+    size_t i, n = 0;
+
+    for (i = 0; i < r->findings.nr; i++)
+        if (strcmp(r->findings.items[i].rule_id, id) == 0) {
+            found = &r->findings.items[i];
+            n++;
+        }
+    if (n != 1)
+        fail_msg("expected one %s finding, found %zu (of %zu)", id, n,
+                 r->findings.nr);
+    return found;
+}
+
+#define NP_AZURE "{'network_profile':[{'network_policy':'azure'}]}"
+#define NP_NONE "{'network_profile':[{'network_policy':''}]}"
+#define AT "2026-12-05T12:00:00Z"
+
+static void block_setter__network_policy_rejected(void **state)
+{
+    struct run r = { 0 };
+    const struct ndp_finding *f;
+
+    (void)state;
+    azurerm_cluster(&r, NP_NONE, NP_AZURE);
+    setter(&r, "Block", "Block");
+    evaluate(&r, AT, -1);
+    assert_int_equal(r.clusters.nr, 1);
+    assert_string_equal(r.clusters.items[0].profile_source, "input");
+    f = only(&r, "NDP101");
+    assert_int_equal(f->verdict, NDP_VERDICT_REJECTED);
+    assert_int_equal(f->severity, NDP_SEVERITY_ERROR);
+    assert_string_equal(f->path, "network_profile[0].network_policy");
+    assert_string_equal(f->before, "null");
+    assert_string_equal(f->after, "\"azure\"");
+    release(&r);
+}
+
+static void profile_changed_in_plan__stricter_wins_and_is_said(void **state)
+{
+    struct run r = { 0 };
+
+    (void)state;
+    azurerm_cluster(&r, NP_NONE, NP_AZURE);
+    setter(&r, "Block", "Allow");
+    evaluate(&r, AT, -1);
+    assert_int_equal(only(&r, "NDP101")->verdict, NDP_VERDICT_REJECTED);
+    assert_non_null(r.clusters.items[0].profile_note);
+    assert_non_null(strstr(r.clusters.items[0].profile_note,
+                           "from Block to Allow"));
+    release(&r);
+}
+
+static void no_declaration__option_then_default(void **state)
+{
+    struct run r = { 0 }, d = { 0 };
+
+    (void)state;
+    azurerm_cluster(&r, NP_NONE, NP_AZURE);
+    evaluate(&r, AT, NDP_PROFILE_BLOCK);
+    assert_string_equal(r.clusters.items[0].profile_source, "option");
+    assert_int_equal(only(&r, "NDP101")->verdict, NDP_VERDICT_REJECTED);
+    release(&r);
+    azurerm_cluster(&d, NP_NONE, NP_AZURE);
+    evaluate(&d, AT, -1);
+    assert_string_equal(d.clusters.items[0].profile_source, "default");
+    assert_int_equal(only(&d, "NDP101")->verdict, NDP_VERDICT_ALLOWED);
+    assert_int_equal(only(&d, "NDP101")->severity, NDP_SEVERITY_NOTE);
+    release(&d);
+}
+
+/* Weekly on Saturday 20:00 at -05:00 for 4 hours: 01:00-05:00 UTC Sunday. */
+#define WINDOW_BLOCK "'maintenance_window_node_os':[{'frequency':'Weekly'," \
+    "'interval':1,'duration':4,'day_of_week':'Saturday','day_of_month':0," \
+    "'week_index':'','start_time':'20:00','utc_offset':'-05:00'," \
+    "'start_date':'','not_allowed':[]}]"
+
+static void window_profile__inside_allowed_outside_refused(void **state)
+{
+    static const struct {
+        const char *at;
+        enum ndp_verdict verdict;
+    } rows[] = {
+        { "2026-12-05T12:00:00Z", NDP_VERDICT_OUTSIDE_WINDOW },
+        { "2026-12-06T01:00:00Z", NDP_VERDICT_ALLOWED },     /* the start */
+        { "2026-12-06T04:59:59Z", NDP_VERDICT_ALLOWED },
+        { "2026-12-06T05:00:00Z", NDP_VERDICT_OUTSIDE_WINDOW }, /* the end */
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        struct run r = { 0 };
+        const struct ndp_finding *f;
+
+        azurerm_cluster(&r, "{'network_profile':[{'network_policy':''}],"
+                        WINDOW_BLOCK "}",
+                        "{'network_profile':[{'network_policy':'calico'}],"
+                        WINDOW_BLOCK "}");
+        setter(&r, "AllowDuringMaintenanceWindow",
+               "AllowDuringMaintenanceWindow");
+        evaluate(&r, rows[i].at, -1);
+        f = only(&r, "NDP101");
+        if (f->verdict != rows[i].verdict)
+            fail_msg("at %s: verdict %s", rows[i].at,
+                     ndp_verdict_name(f->verdict));
+        if (f->verdict == NDP_VERDICT_OUTSIDE_WINDOW && i == 0)
+            assert_non_null(strstr(f->message, "2026-12-06T01:00:00Z"));
+        release(&r);
+    }
+}
+
+static void window_profile_without_window__gate_open(void **state)
+{
+    struct run r = { 0 };
+
+    (void)state;
+    azurerm_cluster(&r, "{'network_profile':[{'network_policy':''}],"
+                    "'maintenance_window_auto_upgrade':[{'frequency':'Weekly'}]}",
+                    "{'network_profile':[{'network_policy':'calico'}],"
+                    "'maintenance_window_auto_upgrade':[{'frequency':'Weekly'}]}");
+    setter(&r, "AllowDuringMaintenanceWindow", "AllowDuringMaintenanceWindow");
+    evaluate(&r, AT, -1);
+    assert_int_equal(only(&r, "NDP101")->verdict, NDP_VERDICT_ALLOWED);
+    assert_int_equal(only(&r, "NDP001")->verdict, NDP_VERDICT_GATE_OPEN);
+    assert_non_null(strstr(only(&r, "NDP001")->message,
+                           "maintenance_window_auto_upgrade does not count"));
+    release(&r);
+}
+
+static void version_upgrade_in_same_change__bypassed(void **state)
+{
+    struct run r = { 0 };
+
+    (void)state;
+    azurerm_cluster(&r, "{'kubernetes_version':'1.35',"
+                    "'network_profile':[{'network_policy':''}]}",
+                    "{'kubernetes_version':'1.36',"
+                    "'network_profile':[{'network_policy':'azure'}]}");
+    setter(&r, "Block", "Block");
+    evaluate(&r, AT, -1);
+    assert_int_equal(only(&r, "NDP101")->verdict, NDP_VERDICT_BYPASSED);
+    assert_int_equal(only(&r, "NDP101")->severity, NDP_SEVERITY_WARNING);
+    release(&r);
+}
+
+static void version_gated__manual_before_137_gated_from_137(void **state)
+{
+    static const struct {
+        const char *version;
+        enum ndp_verdict verdict;
+    } rows[] = {
+        { "1.36.2", NDP_VERDICT_MANUAL_UPGRADE },
+        { "1.37.0", NDP_VERDICT_REJECTED },
+        { "1.40", NDP_VERDICT_REJECTED },
+        { "", NDP_VERDICT_MANUAL_UPGRADE },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        struct run r = { 0 };
+        char b[300], a[300];
+        struct ndp_change *c;
+
+        snprintf(b, sizeof(b), "{'properties':{'kubernetesVersion':'%s',"
+                 "'networkProfile':{'outboundType':'loadBalancer'},"
+                 "'nodeDisruptionProfile':{'nodeDisruptionPolicy':'Block'}}}",
+                 rows[i].version);
+        snprintf(a, sizeof(a), "{'properties':{'kubernetesVersion':'%s',"
+                 "'networkProfile':{'outboundType':'userDefinedRouting'},"
+                 "'nodeDisruptionProfile':{'nodeDisruptionPolicy':'Block'}}}",
+                 rows[i].version);
+        c = add(&r, NDP_NOTATION_ARM, NDP_KIND_CLUSTER,
+                "Microsoft.ContainerService/managedClusters",
+                "azapi_resource.aks", b, a);
+        c->self_id = ndp_xstrdup(CLUSTER_ID);
+        evaluate(&r, AT, -1);
+        if (only(&r, "NDP306")->verdict != rows[i].verdict)
+            fail_msg("version '%s': %s", rows[i].version,
+                     ndp_verdict_name(only(&r, "NDP306")->verdict));
+        release(&r);
+    }
+}
+
+static void replaced_pool__replace_finding_names_paths(void **state)
+{
+    struct run r = { 0 };
+    struct ndp_change *c;
+
+    (void)state;
+    c = add(&r, NDP_NOTATION_AZURERM, NDP_KIND_NODEPOOL,
+            "azurerm_kubernetes_cluster_node_pool",
+            "azurerm_kubernetes_cluster_node_pool.user", "{}", "{}");
+    c->action = NDP_ACTION_REPLACE;
+    c->replace_paths = ndp_xstrdup("capacity_reservation_group_id");
+    c->parent_id = ndp_xstrdup(CLUSTER_ID);
+    evaluate(&r, AT, -1);
+    assert_int_equal(only(&r, "NDP003")->verdict, NDP_VERDICT_REPLACE);
+    assert_string_equal(only(&r, "NDP003")->path,
+                        "capacity_reservation_group_id");
+    assert_string_equal(only(&r, "NDP003")->cluster, CLUSTER_ID);
+    release(&r);
+}
+
+static void secrets__never_in_findings(void **state)
+{
+    struct run r = { 0 };
+    struct ndp_change *c;
+    size_t i;
+
+    (void)state;
+    c = azurerm_cluster(&r,
+        "{'http_proxy_config':[{'http_proxy':'http://u:CANARY1@p:3128',"
+        "'trusted_ca':'CANARY2'}],'service_principal':[{'client_id':'a',"
+        "'client_secret':'CANARY3'}]}",
+        "{'http_proxy_config':[{'http_proxy':'http://u:CANARY4@q:3128',"
+        "'trusted_ca':'CANARY5'}],'service_principal':[{'client_id':'a',"
+        "'client_secret':'CANARY6'}]}");
+    c->after_sensitive = test_json("{'http_proxy_config':[{'trusted_ca':true}]}");
+    evaluate(&r, AT, -1);
+    assert_int_equal(r.findings.nr, 3);
+    for (i = 0; i < r.findings.nr; i++) {
+        const struct ndp_finding *f = &r.findings.items[i];
+        if (strstr(f->before, "CANARY") || strstr(f->after, "CANARY") ||
+            strstr(f->message, "CANARY"))
+            fail_msg("secret printed: %s -> %s", f->before, f->after);
+    }
+    assert_string_equal(only(&r, "NDP106")->after,
+                        "\"http://(sensitive)@q:3128\"");
+    assert_string_equal(only(&r, "NDP107")->after, "\"(sensitive)\"");
+    release(&r);
+}
+
+static void k8s_minor__parses_versions(void **state)
+{
+    (void)state;
+    assert_int_equal(ndp_k8s_minor("1.37"), 137);
+    assert_int_equal(ndp_k8s_minor("1.36.2"), 136);
+    assert_int_equal(ndp_k8s_minor("v1.9.0"), 109);
+    assert_int_equal(ndp_k8s_minor(""), -1);
+    assert_int_equal(ndp_k8s_minor("latest"), -1);
+    assert_int_equal(ndp_k8s_minor(NULL), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(block_setter__network_policy_rejected),
+        cmocka_unit_test(profile_changed_in_plan__stricter_wins_and_is_said),
+        cmocka_unit_test(no_declaration__option_then_default),
+        cmocka_unit_test(window_profile__inside_allowed_outside_refused),
+        cmocka_unit_test(window_profile_without_window__gate_open),
+        cmocka_unit_test(version_upgrade_in_same_change__bypassed),
+        cmocka_unit_test(version_gated__manual_before_137_gated_from_137),
+        cmocka_unit_test(replaced_pool__replace_finding_names_paths),
+        cmocka_unit_test(secrets__never_in_findings),
+        cmocka_unit_test(k8s_minor__parses_versions),
+    };
+
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
