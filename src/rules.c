@@ -164,7 +164,8 @@ static pcre2_code *compile_pattern(const struct loader *ld, const char *re,
         *rc = rule_error(ld, where, msg);
         return NULL;
     }
-    pcre2_jit_compile(p, PCRE2_JIT_COMPLETE);
+    /* No JIT: paths are short, JIT compilation would dominate start-up,
+     * and JIT code cannot be checked by valgrind. */
     return p;
 }
 
