@@ -416,7 +416,7 @@ static void cluster_findings(const struct evaluator *ev, size_t index)
                      "invalid: %s", c->window_problems);
         f->message = ndp_buf_detach(&msg);
     }
-    if (c->profile == NDP_PROFILE_WINDOW && !c->window) {
+    if (c->profile == NDP_PROFILE_WINDOW && !c->window && !c->window_problems) {
         f = new_finding(ev, ndp_ruleset_meta(ev->rs, "gate-open"),
                         NDP_VERDICT_GATE_OPEN, index, c->input, c->id);
         ndp_buf_adds(&msg, "profile AllowDuringMaintenanceWindow but no "
@@ -498,7 +498,10 @@ static void describe_next_window(struct ndp_buf *msg,
         return;
     }
     offset = ndp_window_utc_offset_minutes(c->window);
-    ndp_buf_adds(msg, "the next window opens ");
+    /* Without startDate an interval above 1 has an unknown phase. */
+    ndp_buf_adds(msg, ndp_window_phase_unknown(c->window)
+                          ? "the next window may open "
+                          : "the next window opens ");
     ndp_time_format_utc(msg, c->next_window_start);
     ndp_buf_adds(msg, " (");
     ndp_time_format_offset(msg, c->next_window_start, offset);
@@ -516,6 +519,12 @@ static enum ndp_verdict gated_verdict(const struct ndp_cluster *c,
         ndp_buf_adds(msg, "; the node disruption policy Block refuses it");
         return NDP_VERDICT_REJECTED;
     case NDP_PROFILE_WINDOW:
+        if (!c->window && c->window_problems) {
+            /* Configured but not evaluable: never claim an opening. */
+            ndp_buf_adds(msg, "; the aksManagedNodeOSUpgradeSchedule window "
+                         "cannot be evaluated, so it is treated as closed");
+            return NDP_VERDICT_OUTSIDE_WINDOW;
+        }
         if (!c->window) {
             ndp_buf_adds(msg, "; allowed at any time: "
                          "AllowDuringMaintenanceWindow without an "

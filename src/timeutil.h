@@ -34,4 +34,18 @@ void ndp_time_format_utc(struct ndp_buf *out, int64_t t);
 void ndp_time_format_offset(struct ndp_buf *out, int64_t t,
                             int offset_minutes);
 
+/*
+ * Additions used by the window engine.
+ */
+
+/* Number of days in month 'm' (1-12) of year 'y'; 0 for a bad month. */
+unsigned ndp_days_in_month(int64_t y, unsigned m);
+
+/* Appends the date 'days' (since 1970-01-01) as "YYYY-MM-DD". */
+void ndp_date_format(struct ndp_buf *out, int64_t days);
+
+/* Floor division and the matching non-negative remainder ('d' > 0). */
+int64_t ndp_floor_div(int64_t n, int64_t d);
+int64_t ndp_floor_mod(int64_t n, int64_t d);
+
 #endif

@@ -11,6 +11,7 @@
 #ifndef NDP_WINDOW_H
 #define NDP_WINDOW_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct json_object;
@@ -74,5 +75,19 @@ void ndp_window_describe(struct ndp_buf *out, const struct ndp_window *w);
  * "startDate": null, "notAllowedDates": []}), compact, keys in that order.
  */
 void ndp_window_to_json(struct ndp_buf *out, const struct ndp_window *w);
+
+/*
+ * Additions.
+ */
+
+/*
+ * True when the interval is above 1 and there is no startDate: AKS then
+ * counts the interval from the configuration's creation date, which a plan
+ * does not show.  ndp_window_is_open() answers false for such a window at
+ * every instant (each instant is closed under some phase), and
+ * ndp_window_next() gives the earliest opening any phase allows, which may
+ * not be a real one.
+ */
+bool ndp_window_phase_unknown(const struct ndp_window *w);
 
 #endif
