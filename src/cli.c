@@ -26,7 +26,8 @@ enum option_id {
     OPT_LIST_RULES,
     OPT_INPUT_FORMAT,
     OPT_MAX_INPUT_BYTES,
-    OPT_COLOR
+    OPT_COLOR,
+    OPT_WINDOW_CHECK
 };
 
 struct option_spec {
@@ -50,6 +51,10 @@ static const struct option_spec options[] = {
     { "fail-on", OPT_FAIL_ON, "LEVEL",
       "exit 1 when a finding is at least this severe: error (default), "
       "warning, note, never" },
+    { "window-check", OPT_WINDOW_CHECK, NULL,
+      "print each cluster's aksManagedNodeOSUpgradeSchedule window in plain "
+      "words, whether --at is inside it and its next three openings, "
+      "instead of the findings" },
     { "rules", OPT_RULES, "DIR",
       "use the rule files in DIR instead of the built-in rules" },
     { "list-rules", OPT_LIST_RULES, NULL,
@@ -166,6 +171,7 @@ static int parse_one(struct ndp_options *o, int id, const char *arg,
     case OPT_HELP: o->help = true; return 0;
     case OPT_VERSION: o->version = true; return 0;
     case OPT_LIST_RULES: o->list_rules = true; return 0;
+    case OPT_WINDOW_CHECK: o->window_check = true; return 0;
     case OPT_OUTPUT: o->output = arg; return 0;
     case OPT_RULES: o->rules_dir = arg; return 0;
     case OPT_FORMAT:

@@ -15,7 +15,7 @@ struct ndp_error;
 enum ndp_color_mode { NDP_COLOR_AUTO, NDP_COLOR_ALWAYS, NDP_COLOR_NEVER };
 
 struct ndp_options {
-    bool help, version, list_rules;
+    bool help, version, list_rules, window_check;
     const char *format;        /* reporter name */
     const char *output;        /* -o FILE, or NULL for stdout */
     const char *rules_dir;     /* --rules DIR, or NULL for the embedded rules */

@@ -160,11 +160,15 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs)
     report.evaluated_at = eo.at;
     report.color = use_color(o);
     ndp_report_count(&report);
-    ndp_reporter_find(o->format)->write(&text, &report);
+    if (o->window_check)
+        ndp_report_window_check(&text, &report);
+    else
+        ndp_reporter_find(o->format)->write(&text, &report);
     if (emit(o, &text, &err) != 0)
         status = fail(&err);
     else
-        status = exit_status(&findings, o->fail_on);
+        status = o->window_check ? NDP_EXIT_CLEAN
+                                 : exit_status(&findings, o->fail_on);
 out:
     ndp_buf_release(&text);
     ndp_findings_release(&findings);

@@ -36,6 +36,10 @@ const struct ndp_reporter *ndp_reporter_find(const char *name);
 /* Comma-separated names of all formats, for --help. */
 const char *ndp_reporter_names(void);
 
+/* The --window-check report (report_window.c). */
+void ndp_report_window_check(struct ndp_buf *out,
+                             const struct ndp_report *report);
+
 /* Counts findings by severity into the report. */
 void ndp_report_count(struct ndp_report *report);
 

@@ -1,0 +1,84 @@
+/*
+ * report_window.c - the --window-check report: for each cluster, the
+ * aksManagedNodeOSUpgradeSchedule window in plain words, whether --at is
+ * inside it, and the next three openings in UTC and in the window's own
+ * offset, so a user can check the engine against their own expectation.
+ */
+#include "common.h"
+#include "report.h"
+#include "buf.h"
+#include "change.h"
+#include "linker.h"
+#include "timeutil.h"
+#include "window.h"
+
+#define OPENINGS_SHOWN 3
+
+static void write_openings(struct ndp_buf *out, const struct ndp_cluster *c,
+                           int64_t at)
+{
+    int offset = ndp_window_utc_offset_minutes(c->window);
+    int64_t from = at, start, end;
+    int i;
+
+    for (i = 0; i < OPENINGS_SHOWN; i++) {
+        if (!ndp_window_next(c->window, from, &start, &end)) {
+            ndp_buf_adds(out, i ? "" : "    no window opens within ten "
+                                       "years\n");
+            return;
+        }
+        ndp_buf_addf(out, "    %s ", i ? "then      " : "next opens");
+        ndp_time_format_utc(out, start);
+        ndp_buf_adds(out, " (");
+        ndp_time_format_offset(out, start, offset);
+        ndp_buf_adds(out, ") until ");
+        ndp_time_format_utc(out, end);
+        ndp_buf_addch(out, '\n');
+        from = start + 1;
+    }
+}
+
+static void write_cluster(struct ndp_buf *out, const struct ndp_cluster *c,
+                          int64_t at)
+{
+    int64_t closes = 0;
+
+    ndp_buf_addf(out, "%s\n  profile %s (%s)\n", c->id,
+                 ndp_profile_name(c->profile), c->profile_source);
+    if (c->window_problems)
+        ndp_buf_addf(out, "  window problems: %s\n", c->window_problems);
+    if (!c->window) {
+        ndp_buf_addf(out, "  no aksManagedNodeOSUpgradeSchedule window%s%s%s\n",
+                     c->other_windows ? " (" : "",
+                     c->other_windows ? c->other_windows : "",
+                     c->other_windows ? " does not count)" : "");
+        return;
+    }
+    ndp_buf_addf(out, "  window: %s\n  declared in: %s\n", c->window_text,
+                 c->window_source);
+    if (ndp_window_is_open(c->window, at, &closes)) {
+        ndp_buf_adds(out, "  at ");
+        ndp_time_format_utc(out, at);
+        ndp_buf_adds(out, ": inside a window that closes ");
+        ndp_time_format_utc(out, closes);
+        ndp_buf_addch(out, '\n');
+    } else {
+        ndp_buf_adds(out, "  at ");
+        ndp_time_format_utc(out, at);
+        ndp_buf_adds(out, ": outside any window\n");
+    }
+    write_openings(out, c, at);
+}
+
+void ndp_report_window_check(struct ndp_buf *out, const struct ndp_report *r)
+{
+    size_t i;
+
+    if (r->clusters->nr == 0)
+        ndp_buf_adds(out, "no AKS cluster in the input\n");
+    for (i = 0; i < r->clusters->nr; i++) {
+        if (i)
+            ndp_buf_addch(out, '\n');
+        write_cluster(out, &r->clusters->items[i], r->evaluated_at);
+    }
+}
