@@ -34,4 +34,28 @@ static inline struct json_object *test_json(const char *text)
     return v;
 }
 
+/* Tests collected at run time, so that each table row is its own test. */
+struct test_list {
+    struct CMUnitTest *items;
+    size_t n;
+    size_t alloc;
+};
+
+static inline void add_test(struct test_list *list, const char *name,
+                     CMUnitTestFunction fn, const void *row)
+{
+    NDP_GROW(list->items, list->alloc, list->n + 1);
+    list->items[list->n++] = (struct CMUnitTest){
+        .name = name,
+        .test_func = fn,
+        /* cmocka passes rows as mutable state; the tests only read them. */
+        .initial_state = (void *)row,
+    };
+}
+
+#define ADD_TEST(list, fn) add_test((list), #fn, (fn), NULL)
+#define ADD_ROWS(list, rows, fn)                                          \
+    for (size_t i_ = 0; i_ < NDP_ARRAY_SIZE(rows); i_++)                  \
+        add_test((list), (rows)[i_].name, (fn), &(rows)[i_])
+
 #endif
