@@ -455,6 +455,26 @@ static void replace_finding(const struct evaluator *ev,
     f->message = ndp_buf_detach(&msg);
 }
 
+/* A what-if change shown without properties (Deploy, Unsupported). */
+static void unseen_finding(const struct evaluator *ev,
+                           const struct ndp_change *ch)
+{
+    struct ndp_finding *f;
+
+    if (ch->action != NDP_ACTION_OTHER ||
+        (ch->kind != NDP_KIND_CLUSTER && ch->kind != NDP_KIND_NODEPOOL))
+        return;
+    f = new_finding(ev, ndp_ruleset_meta(ev->rs, "unseen-change"),
+                    NDP_VERDICT_MAY_REIMAGE, ch->cluster, ch->input,
+                    ch->address);
+    f->scope = ch->kind == NDP_KIND_CLUSTER ? NDP_SCOPE_CLUSTER
+                                            : NDP_SCOPE_NODEPOOL;
+    f->line = ch->line;
+    f->message = ndp_xstrdup("what-if cannot show the properties of this "
+                             "change (changeType Deploy or Unsupported), so "
+                             "it may reimage nodes unseen; review it by hand");
+}
+
 /* Does the same resource change upgrade what this hit belongs to? */
 static bool is_bypassed(const struct evaluator *ev, const struct ndp_hit *h)
 {
@@ -632,8 +652,10 @@ void ndp_evaluate(struct ndp_findings *out, struct ndp_clusters *clusters,
         resolve_version(&ev, i);
         cluster_findings(&ev, i);
     }
-    for (i = 0; i < set->nr; i++)
+    for (i = 0; i < set->nr; i++) {
         replace_finding(&ev, set->items[i]);
+        unseen_finding(&ev, set->items[i]);
+    }
     for (i = 0; i < hits->nr; i++)
         hit_finding(&ev, &hits->items[i]);
     ndp_findings_sort(out);

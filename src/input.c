@@ -264,7 +264,13 @@ static const char *sniff_format(const struct json_object *root)
         ndp_json_get(root, "resource_changes"))
         return "terraform-plan";
     if (ndp_json_get(root, "changes") ||
-        ndp_json_get(ndp_json_get(root, "properties"), "changes"))
+        ndp_json_get(ndp_json_get(root, "properties"), "changes") ||
+        ndp_json_get(ndp_json_get(root, "properties"), "potentialChanges"))
+        return "arm-whatif";
+    /* An x-ms-examples file around a WhatIfOperationResult. */
+    root = ndp_json_get(ndp_json_get(ndp_json_get(root, "responses"), "200"),
+                        "body");
+    if (ndp_json_get(ndp_json_get(root, "properties"), "changes"))
         return "arm-whatif";
     return NULL;
 }
@@ -322,13 +328,12 @@ int ndp_input_read(struct ndp_changeset *set, const char *path,
     index = ndp_changeset_add_input(set, path);
     set->inputs[index].format = strcmp(format, "arm-whatif") == 0
                                     ? "arm-whatif" : "terraform-plan";
-    if (strcmp(format, "terraform-plan") == 0) {
+    {
         struct ndp_document doc = { path, text.buf, text.len, root };
-        rc = ndp_tfplan_read(set, index, &doc, err);
-    } else {
-        rc = ndp_error_set(err, NDP_ESCHEMA,
-                           "'%s' is an ARM what-if result; this version of "
-                           "ndplint reads Terraform plans only", path);
+        if (strcmp(format, "terraform-plan") == 0)
+            rc = ndp_tfplan_read(set, index, &doc, err);
+        else
+            rc = ndp_whatif_read(set, index, &doc, err);
     }
 out:
     json_object_put(root);
