@@ -155,9 +155,14 @@ static void whatif_snapshot(struct ndp_buf *out, const struct equiv_case *c,
     ndp_buf_adds(out, "}}");
 }
 
-static void whatif_result(struct ndp_buf *out, const struct equiv_case *c)
+/* CLI shape ({"changes": ...}) or REST shape ({"properties": {"changes": ...}}). */
+static void whatif_result(struct ndp_buf *out, const struct equiv_case *c,
+                          bool rest)
 {
-    ndp_buf_adds(out, "{\"status\":\"Succeeded\",\"error\":null,\"changes\":[");
+    ndp_buf_adds(out, rest ? "{\"status\":\"Succeeded\",\"properties\":{"
+                             "\"changes\":["
+                           : "{\"status\":\"Succeeded\",\"error\":null,"
+                             "\"changes\":[");
     if (c->child)
         ndp_buf_adds(out, "{\"resourceId\":\"" MC_ID "\",\"changeType\":"
                      "\"NoChange\",\"before\":{\"properties\":{"
@@ -172,7 +177,7 @@ static void whatif_result(struct ndp_buf *out, const struct equiv_case *c)
     whatif_snapshot(out, c, c->before);
     ndp_buf_adds(out, ",\"after\":");
     whatif_snapshot(out, c, c->after);
-    ndp_buf_adds(out, ",\"delta\":[]}]}");
+    ndp_buf_adds(out, rest ? ",\"delta\":[]}]}}" : ",\"delta\":[]}]}");
 }
 
 /* Runs the pipeline over 'text' as a file; returns "RULE/verdict/severity,...". */
@@ -216,24 +221,30 @@ static void same_change__same_verdict_from_plan_and_whatif(void **state)
 
     (void)state;
     for (i = 0; i < NDP_ARRAY_SIZE(cases); i++) {
-        struct ndp_buf plan = NDP_BUF_INIT, whatif = NDP_BUF_INIT;
-        char *from_plan, *from_whatif;
+        struct ndp_buf plan = NDP_BUF_INIT, cli = NDP_BUF_INIT,
+                       rest = NDP_BUF_INIT;
+        char *from_plan, *from_cli, *from_rest;
 
         terraform_plan(&plan, &cases[i]);
-        whatif_result(&whatif, &cases[i]);
+        whatif_result(&cli, &cases[i], false);
+        whatif_result(&rest, &cases[i], true);
         from_plan = judge(plan.buf);
-        from_whatif = judge(whatif.buf);
+        from_cli = judge(cli.buf);
+        from_rest = judge(rest.buf);
         if (strcmp(from_plan, cases[i].expect) != 0 ||
-            strcmp(from_whatif, cases[i].expect) != 0) {
-            print_error("case '%s': expected [%s], plan [%s], what-if [%s]\n",
-                        cases[i].name, cases[i].expect, from_plan,
-                        from_whatif);
+            strcmp(from_cli, cases[i].expect) != 0 ||
+            strcmp(from_rest, cases[i].expect) != 0) {
+            print_error("case '%s': expected [%s], plan [%s], what-if CLI "
+                        "[%s], REST [%s]\n", cases[i].name, cases[i].expect,
+                        from_plan, from_cli, from_rest);
             failures++;
         }
         free(from_plan);
-        free(from_whatif);
+        free(from_cli);
+        free(from_rest);
         ndp_buf_release(&plan);
-        ndp_buf_release(&whatif);
+        ndp_buf_release(&cli);
+        ndp_buf_release(&rest);
     }
     assert_int_equal(failures, 0);
 }
