@@ -60,7 +60,8 @@ static const struct option_spec options[] = {
     { "list-rules", OPT_LIST_RULES, NULL,
       "print the rules (id, category, scope, class, summary) and exit" },
     { "input-format", OPT_INPUT_FORMAT, "FMT",
-      "read inputs as terraform-plan or arm-whatif instead of detecting it" },
+      "read inputs as terraform-plan, arm-whatif or arm-template instead "
+      "of detecting the format" },
     { "max-input-bytes", OPT_MAX_INPUT_BYTES, "N",
       "refuse inputs larger than N bytes (default 4294967296)" },
     { "color", OPT_COLOR, "WHEN",
@@ -103,10 +104,12 @@ void ndp_cli_help(FILE *out)
     size_t i;
 
     fputs("usage: ndplint [OPTIONS] FILE...\n\n"
-          "Finds the changes in a Terraform plan ('terraform show -json') "
-          "that make Azure\nKubernetes Service reimage nodes, and whether "
-          "the cluster's node disruption\npolicy will refuse them. FILE '-' "
-          "reads standard input.\n\nOptions:\n", out);
+          "Finds the changes in a Terraform plan ('terraform show -json') or "
+          "an ARM what-if\nresult ('az deployment group what-if "
+          "--no-pretty-print') that make Azure\nKubernetes Service reimage "
+          "nodes, and whether the cluster's node disruption\npolicy will "
+          "refuse them. ARM templates are checked for the policy and window\n"
+          "they declare. FILE '-' reads standard input.\n\nOptions:\n", out);
     for (i = 0; i < NDP_ARRAY_SIZE(options); i++) {
         const struct option_spec *o = &options[i];
         char head[64];
@@ -206,10 +209,11 @@ static int parse_one(struct ndp_options *o, int id, const char *arg,
         return 0;
     case OPT_INPUT_FORMAT:
         if (strcmp(arg, "terraform-plan") != 0 &&
-            strcmp(arg, "arm-whatif") != 0)
+            strcmp(arg, "arm-whatif") != 0 &&
+            strcmp(arg, "arm-template") != 0)
             return ndp_error_set(err, NDP_EUSAGE, "--input-format: unknown "
-                                 "format '%s' (use terraform-plan or "
-                                 "arm-whatif)", arg);
+                                 "format '%s' (use terraform-plan, "
+                                 "arm-whatif or arm-template)", arg);
         o->input_format = arg;
         return 0;
     case OPT_MAX_INPUT_BYTES:

@@ -85,6 +85,10 @@ static void vote(int *slot, const struct json_object *doc,
     if (!ndp_json_path(doc, "properties.nodeDisruptionProfile."
                             "nodeDisruptionPolicy") || !value || !*value)
         return;
+    if (ndp_json_has_expression(ndp_json_path(doc, "properties."
+                                              "nodeDisruptionProfile."
+                                              "nodeDisruptionPolicy")))
+        return; /* a template expression: not known here */
     p = ndp_profile_parse(value);
     if (p < 0) {
         if (!v->unrecognised)
@@ -232,6 +236,11 @@ static void arm_window(struct ndp_cluster *c, const struct ndp_change *ch)
     mw = ndp_json_path(doc, "properties.maintenanceWindow");
     if (ndp_json_is_unset(mw))
         return;
+    if (ndp_json_has_expression(mw)) {
+        /* Parameters decide it: neither invalid nor missing. */
+        c->window_expression = true;
+        return;
+    }
     w = ndp_window_from_arm(mw, &problems);
     if (!w && !problems.len)
         ndp_buf_adds(&problems, "the window cannot be evaluated");
@@ -416,7 +425,8 @@ static void cluster_findings(const struct evaluator *ev, size_t index)
                      "invalid: %s", c->window_problems);
         f->message = ndp_buf_detach(&msg);
     }
-    if (c->profile == NDP_PROFILE_WINDOW && !c->window && !c->window_problems) {
+    if (c->profile == NDP_PROFILE_WINDOW && !c->window &&
+        !c->window_problems && !c->window_expression) {
         f = new_finding(ev, ndp_ruleset_meta(ev->rs, "gate-open"),
                         NDP_VERDICT_GATE_OPEN, index, c->input, c->id);
         ndp_buf_adds(&msg, "profile AllowDuringMaintenanceWindow but no "
@@ -539,7 +549,7 @@ static enum ndp_verdict gated_verdict(const struct ndp_cluster *c,
         ndp_buf_adds(msg, "; the node disruption policy Block refuses it");
         return NDP_VERDICT_REJECTED;
     case NDP_PROFILE_WINDOW:
-        if (!c->window && c->window_problems) {
+        if (!c->window && (c->window_problems || c->window_expression)) {
             /* Configured but not evaluable: never claim an opening. */
             ndp_buf_adds(msg, "; the aksManagedNodeOSUpgradeSchedule window "
                          "cannot be evaluated, so it is treated as closed");

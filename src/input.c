@@ -215,21 +215,39 @@ long ndp_document_line(const struct ndp_document *doc, size_t offset)
     return line;
 }
 
+/* Feeds 'text' to the tokener in chunks json-c's int lengths can hold. */
+static struct json_object *tokenize(struct json_tokener *tok,
+                                    const struct ndp_buf *text, size_t *end)
+{
+    const size_t chunk = (size_t)1 << 30;
+    struct json_object *root = NULL;
+    size_t done = 0;
+
+    do {
+        size_t n = text->len - done < chunk ? text->len - done : chunk;
+        root = json_tokener_parse_ex(tok, text->buf + done, (int)n);
+        *end = done + json_tokener_get_parse_end(tok);
+        done += n;
+    } while (!root && json_tokener_get_error(tok) == json_tokener_continue &&
+             done < text->len);
+    return root;
+}
+
 static int parse_json(struct json_object **out, const struct ndp_buf *text,
-                      const char *path, struct ndp_error *err)
+                      const char *path, bool lenient, struct ndp_error *err)
 {
     struct json_tokener *tok = json_tokener_new_ex(NDP_MAX_JSON_DEPTH);
     struct json_object *root;
     enum json_tokener_error jerr;
-    size_t end;
+    size_t end = 0;
     struct ndp_document doc = { path, text->buf, text->len, NULL };
     int rc = 0;
 
-    json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
-                                    JSON_TOKENER_VALIDATE_UTF8);
-    root = json_tokener_parse_ex(tok, text->buf, (int)text->len);
+    json_tokener_set_flags(tok, lenient ? JSON_TOKENER_VALIDATE_UTF8
+                                        : JSON_TOKENER_STRICT |
+                                              JSON_TOKENER_VALIDATE_UTF8);
+    root = tokenize(tok, text, &end);
     jerr = json_tokener_get_error(tok);
-    end = json_tokener_get_parse_end(tok);
     if (jerr == json_tokener_continue) {
         rc = ndp_error_set(err, NDP_EPARSE,
                            "'%s' ends in the middle of the JSON document "
@@ -255,6 +273,41 @@ static int parse_json(struct json_object **out, const struct ndp_buf *text,
     return rc;
 }
 
+/*
+ * ARM templates may hold // and block comments (Azure Resource Manager
+ * accepts them), which strict JSON refuses: such a file gets a second,
+ * lenient parse, and only counts if it then is a template.
+ */
+static int parse_document(struct json_object **out, const struct ndp_buf *text,
+                          const char *path, struct ndp_error *err)
+{
+    struct ndp_error strict_err = NDP_ERROR_INIT;
+    struct json_object *root = NULL;
+    int rc = parse_json(out, text, path, false, &strict_err);
+
+    if (rc == 0)
+        return 0;
+    if (strstr(text->buf, "eploymentTemplate.json") &&
+        parse_json(&root, text, path, true, &strict_err) == 0) {
+        if (ndp_json_get(root, "$schema") && ndp_json_get(root, "resources")) {
+            *out = root;
+            return 0;
+        }
+        json_object_put(root);
+    }
+    return ndp_error_set(err, rc, "%s", strict_err.msg);
+}
+
+/* "$schema": ".../deploymentTemplate.json#" (or subscriptionDeploymentTemplate, ...) */
+static bool is_arm_template(const struct json_object *root)
+{
+    const char *schema = ndp_json_get_string(root, "$schema");
+
+    return schema && ndp_json_get(root, "resources") &&
+           (strstr(schema, "deploymentTemplate") ||
+            strstr(schema, "DeploymentTemplate"));
+}
+
 static const char *sniff_format(const struct json_object *root)
 {
     if (!json_object_is_type(root, json_type_object) ||
@@ -267,6 +320,8 @@ static const char *sniff_format(const struct json_object *root)
         ndp_json_get(ndp_json_get(root, "properties"), "changes") ||
         ndp_json_get(ndp_json_get(root, "properties"), "potentialChanges"))
         return "arm-whatif";
+    if (is_arm_template(root))
+        return "arm-template";
     /* An x-ms-examples file around a WhatIfOperationResult. */
     root = ndp_json_get(ndp_json_get(ndp_json_get(root, "responses"), "200"),
                         "body");
@@ -290,11 +345,6 @@ static int describe_unknown(const struct json_object *root, const char *path,
                              "'%s' is an HCP Terraform redacted JSON plan, "
                              "not 'terraform show -json' output; run "
                              "'terraform show -json PLANFILE' locally", path);
-    if (ndp_json_get(root, "$schema") && ndp_json_get(root, "resources"))
-        return ndp_error_set(err, NDP_ESCHEMA,
-                             "'%s' is an ARM template, not a what-if result; "
-                             "run 'az deployment group what-if "
-                             "--no-pretty-print' and pass its output", path);
     return ndp_error_set(err, NDP_ESCHEMA,
                          "'%s' is JSON but neither a Terraform plan nor a "
                          "what-if result (no 'format_version', "
@@ -317,7 +367,7 @@ int ndp_input_read(struct ndp_changeset *set, const char *path,
     if (!rc)
         rc = check_not_json(&text, path, err);
     if (!rc)
-        rc = parse_json(&root, &text, path, err);
+        rc = parse_document(&root, &text, path, err);
     if (rc)
         goto out;
     format = opt->force_format ? opt->force_format : sniff_format(root);
@@ -327,11 +377,15 @@ int ndp_input_read(struct ndp_changeset *set, const char *path,
     }
     index = ndp_changeset_add_input(set, path);
     set->inputs[index].format = strcmp(format, "arm-whatif") == 0
-                                    ? "arm-whatif" : "terraform-plan";
+                                    ? "arm-whatif"
+                                : strcmp(format, "arm-template") == 0
+                                    ? "arm-template" : "terraform-plan";
     {
         struct ndp_document doc = { path, text.buf, text.len, root };
         if (strcmp(format, "terraform-plan") == 0)
             rc = ndp_tfplan_read(set, index, &doc, err);
+        else if (strcmp(format, "arm-template") == 0)
+            rc = ndp_template_read(set, index, &doc, err);
         else
             rc = ndp_whatif_read(set, index, &doc, err);
     }

@@ -43,6 +43,8 @@ int ndp_tfplan_read(struct ndp_changeset *set, size_t input_index,
                     const struct ndp_document *doc, struct ndp_error *err);
 int ndp_whatif_read(struct ndp_changeset *set, size_t input_index,
                     const struct ndp_document *doc, struct ndp_error *err);
+int ndp_template_read(struct ndp_changeset *set, size_t input_index,
+                      const struct ndp_document *doc, struct ndp_error *err);
 /* 1-based line of byte 'offset' in 'doc'. */
 long ndp_document_line(const struct ndp_document *doc, size_t offset);
 

@@ -157,3 +157,37 @@ const char *ndp_json_scalar_text(const struct json_object *v,
         return scratch->buf;
     }
 }
+
+static bool is_expression(const char *s, size_t len)
+{
+    return len >= 2 && s[0] == '[' && s[1] != '[' && s[len - 1] == ']';
+}
+
+bool ndp_json_has_expression(const struct json_object *v)
+{
+    size_t i, n;
+
+    if (!v)
+        return false;
+    switch (json_object_get_type(v)) {
+    case json_type_string:
+        return is_expression(json_object_get_string(MUT(v)),
+                             (size_t)json_object_get_string_len(v));
+    case json_type_array:
+        n = json_object_array_length(v);
+        for (i = 0; i < n; i++)
+            if (ndp_json_has_expression(json_object_array_get_idx(v, i)))
+                return true;
+        return false;
+    case json_type_object: {
+        json_object_object_foreach(MUT(v), k, child) {
+            (void)k;
+            if (ndp_json_has_expression(child))
+                return true;
+        }
+        return false;
+    }
+    default:
+        return false;
+    }
+}

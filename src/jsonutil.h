@@ -32,6 +32,12 @@ bool ndp_json_is_true(const struct json_object *v);
 /* True when any value in 'mask' (a Terraform unknown/sensitive mask) is true. */
 bool ndp_json_any_true(const struct json_object *mask);
 
+/*
+ * True when 'v' is, or holds, an ARM template expression: a string that
+ * starts with '[' and ends with ']' ("[[" escapes a literal '[').
+ */
+bool ndp_json_has_expression(const struct json_object *v);
+
 /* Appends compact JSON text, object keys in document order. */
 void ndp_json_to_buf(struct ndp_buf *out, const struct json_object *v);
 

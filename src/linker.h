@@ -39,6 +39,7 @@ struct ndp_cluster {
     char *window_text;          /* plain words, or NULL */
     char *window_source;        /* where it was declared */
     char *window_problems;      /* window-invalid reasons, or NULL */
+    bool window_expression;     /* declared with template expressions: not known */
     char *other_windows;        /* maintenance configurations that do not count */
     int in_window;              /* -1 not applicable, 0 no, 1 yes */
     bool has_next_window;
