@@ -240,6 +240,7 @@ int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
     struct option longs[NDP_ARRAY_SIZE(options) + 1];
     char shorts[2 * NDP_ARRAY_SIZE(options) + 3];
     int id, rc = 0;
+    size_t i, j;
 
     memset(out, 0, sizeof(*out));
     out->format = "text";
@@ -261,6 +262,11 @@ int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
         return rc;
     out->inputs = argv + optind;
     out->nr_inputs = (size_t)(argc - optind);
+    for (i = 0; i < out->nr_inputs; i++)
+        for (j = 0; j < i; j++)
+            if (strcmp(out->inputs[i], out->inputs[j]) == 0)
+                return ndp_error_set(err, NDP_EUSAGE, "'%s' is given more "
+                                     "than once", out->inputs[i]);
     if (!out->nr_inputs && !out->help && !out->version && !out->list_rules)
         return ndp_error_set(err, NDP_EUSAGE, "no input file (give a plan "
                              "JSON file, or '-' for standard input)");

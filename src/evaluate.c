@@ -150,13 +150,27 @@ static void resolve_profile(const struct evaluator *ev, size_t index)
 
 /* ---- window ---- */
 
+static bool listed(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+
+    while (list && *list) {
+        size_t len = strcspn(list, ",");
+        if (len == n && strncmp(list, name, n) == 0)
+            return true;
+        list += len;
+        list += strspn(list, ", ");
+    }
+    return false;
+}
+
 static void note_other_window(struct ndp_cluster *c, const char *name)
 {
     struct ndp_buf b = NDP_BUF_INIT;
 
+    if (listed(c->other_windows, name))
+        return;
     if (c->other_windows) {
-        if (strstr(c->other_windows, name))
-            return;
         ndp_buf_addf(&b, "%s, ", c->other_windows);
         free(c->other_windows);
     }
@@ -164,88 +178,138 @@ static void note_other_window(struct ndp_cluster *c, const char *name)
     c->other_windows = ndp_buf_detach(&b);
 }
 
-static void set_window(struct ndp_cluster *c, struct ndp_window *w,
-                       const char *source, struct ndp_buf *problems)
-{
-    struct ndp_buf b = NDP_BUF_INIT;
+/* One declaration of the node OS window, before and after the change. */
+struct window_decl {
+    const char *resource;               /* its address */
+    const char *path;                   /* printed path of the window */
+    const struct json_object *in_force; /* the window the change meets */
+    const struct json_object *planned;  /* the window it asks for, if new */
+    bool arm;                           /* ARM MaintenanceWindow, else azurerm */
+};
 
-    if (c->window || c->window_problems)
-        goto out;
-    c->window = w;
-    w = NULL;
-    c->window_source = ndp_xstrdup(source);
-    if (problems->len)
-        c->window_problems = ndp_xstrdup(problems->buf);
-    if (c->window) {
-        ndp_window_describe(&b, c->window);
-        c->window_text = ndp_buf_detach(&b);
-        ndp_window_to_json(&b, c->window);
-        c->window_json = ndp_buf_detach(&b);
-    }
-out:
-    ndp_window_free(w);
-    ndp_buf_release(&b);
+static struct ndp_window *read_window(const struct window_decl *d,
+                                      const struct json_object *v,
+                                      struct ndp_buf *problems)
+{
+    return d->arm ? ndp_window_from_arm(v, problems)
+                  : ndp_window_from_azurerm(v, problems);
 }
 
-/* The element of a one-block list, before the change if it existed. */
-static const struct json_object *block_in_force(const struct ndp_change *ch,
-                                                const char *key)
+/* Problems of the window the plan asks for, so a bad new window is seen. */
+static void check_planned(const struct window_decl *d, struct ndp_buf *problems)
 {
-    const struct json_object *b = ndp_json_index(ndp_json_get(ch->before, key),
-                                                 0);
+    struct ndp_buf planned = NDP_BUF_INIT;
 
-    if (ch->action == NDP_ACTION_CREATE || ndp_json_is_unset(b))
-        b = ndp_json_index(ndp_json_get(ch->after, key), 0);
+    if (!d->planned || ndp_json_has_expression(d->planned))
+        return;
+    ndp_window_free(read_window(d, d->planned, &planned));
+    if (planned.len)
+        ndp_buf_addf(problems, "%sthe window this change sets: %s",
+                     problems->len ? "; " : "", planned.buf);
+    ndp_buf_release(&planned);
+}
+
+static void set_window(struct ndp_cluster *c, const struct window_decl *d)
+{
+    struct ndp_buf b = NDP_BUF_INIT, problems = NDP_BUF_INIT;
+    struct ndp_window *w = NULL;
+
+    if (c->window || c->window_problems || c->window_expression)
+        return;
+    if (ndp_json_has_expression(d->in_force)) {
+        /* Parameters decide it: neither invalid nor missing. */
+        c->window_expression = true;
+        return;
+    }
+    w = read_window(d, d->in_force, &problems);
+    if (!w && !problems.len)
+        ndp_buf_adds(&problems, "the window cannot be evaluated");
+    check_planned(d, &problems);
+    c->window = w;
+    c->window_resource = ndp_xstrdup(d->resource);
+    c->window_path = ndp_xstrdup(d->path);
+    c->window_changes = d->planned != NULL;
+    if (problems.len)
+        c->window_problems = ndp_buf_detach(&problems);
+    if (w) {
+        ndp_window_describe(&b, w);
+        c->window_text = ndp_buf_detach(&b);
+        ndp_window_to_json(&b, w);
+        c->window_json = ndp_buf_detach(&b);
+    }
+    ndp_buf_release(&b);
+    ndp_buf_release(&problems);
+}
+
+/*
+ * The window as it stands before the change when it exists (that is what
+ * AKS checks when the change arrives), else as the change creates it; and
+ * the new window when the change replaces it.
+ */
+static void window_sides(struct window_decl *d, const struct ndp_change *ch,
+                         const struct json_object *before,
+                         const struct json_object *after)
+{
+    bool had = !ndp_json_is_unset(before) && ch->action != NDP_ACTION_CREATE;
+
+    d->in_force = had ? before : after;
+    d->planned = NULL;
+    if (had && ch->action == NDP_ACTION_UPDATE && !ndp_json_is_unset(after)) {
+        const char *b = json_object_to_json_string_ext(
+            (struct json_object *)(uintptr_t)before, JSON_C_TO_STRING_PLAIN);
+        char *bcopy = ndp_xstrdup(b);
+        if (strcmp(bcopy, json_object_to_json_string_ext(
+                              (struct json_object *)(uintptr_t)after,
+                              JSON_C_TO_STRING_PLAIN)) != 0)
+            d->planned = after;
+        free(bcopy);
+    }
+}
+
+static const struct json_object *first_block(const struct json_object *doc,
+                                             const char *key)
+{
+    const struct json_object *b = ndp_json_index(ndp_json_get(doc, key), 0);
+
     return ndp_json_is_unset(b) ? NULL : b;
+}
+
+static bool has_block(const struct ndp_change *ch, const char *key)
+{
+    return first_block(ch->before, key) || first_block(ch->after, key);
 }
 
 static void azurerm_windows(struct ndp_cluster *c, const struct ndp_change *ch)
 {
-    const struct json_object *node_os = block_in_force(ch,
-                                                       "maintenance_window_node_os");
-    struct ndp_buf problems = NDP_BUF_INIT, source = NDP_BUF_INIT;
+    struct window_decl d = { ch->address, "maintenance_window_node_os[0]",
+                             NULL, NULL, false };
 
-    if (block_in_force(ch, "maintenance_window_auto_upgrade"))
+    if (has_block(ch, "maintenance_window_auto_upgrade"))
         note_other_window(c, "maintenance_window_auto_upgrade");
-    if (block_in_force(ch, "maintenance_window"))
+    if (has_block(ch, "maintenance_window"))
         note_other_window(c, "maintenance_window");
-    if (node_os) {
-        struct ndp_window *w = ndp_window_from_azurerm(node_os, &problems);
-        ndp_buf_addf(&source, "%s.maintenance_window_node_os", ch->address);
-        if (!w && !problems.len)
-            ndp_buf_adds(&problems, "the window cannot be evaluated");
-        set_window(c, w, source.buf, &problems);
-    }
-    ndp_buf_release(&problems);
-    ndp_buf_release(&source);
+    window_sides(&d, ch, first_block(ch->before, "maintenance_window_node_os"),
+                 first_block(ch->after, "maintenance_window_node_os"));
+    if (d.in_force)
+        set_window(c, &d);
 }
 
 static void arm_window(struct ndp_cluster *c, const struct ndp_change *ch)
 {
-    const struct json_object *doc = ch->before;
-    const struct json_object *mw;
-    struct ndp_buf problems = NDP_BUF_INIT;
-    struct ndp_window *w;
+    struct window_decl d = { ch->address, "properties.maintenanceWindow",
+                             NULL, NULL, true };
+    const struct json_object *b, *a;
 
     if (!ch->name || ndp_strcasecmp(ch->name, NODE_OS_WINDOW) != 0) {
         note_other_window(c, ch->name ? ch->name : ch->address);
         return;
     }
-    if (ch->action == NDP_ACTION_CREATE || ndp_json_is_unset(doc))
-        doc = ch->after;
-    mw = ndp_json_path(doc, "properties.maintenanceWindow");
-    if (ndp_json_is_unset(mw))
-        return;
-    if (ndp_json_has_expression(mw)) {
-        /* Parameters decide it: neither invalid nor missing. */
-        c->window_expression = true;
-        return;
-    }
-    w = ndp_window_from_arm(mw, &problems);
-    if (!w && !problems.len)
-        ndp_buf_adds(&problems, "the window cannot be evaluated");
-    set_window(c, w, ch->address, &problems);
-    ndp_buf_release(&problems);
+    b = ndp_json_path(ch->before, "properties.maintenanceWindow");
+    a = ndp_json_path(ch->after, "properties.maintenanceWindow");
+    window_sides(&d, ch, ndp_json_is_unset(b) ? NULL : b,
+                 ndp_json_is_unset(a) ? NULL : a);
+    if (d.in_force)
+        set_window(c, &d);
 }
 
 static void resolve_window(const struct evaluator *ev, size_t index)
@@ -345,26 +409,27 @@ static const char *hit_version(const struct evaluator *ev,
 
 /* ---- value text for reports ---- */
 
-/* "https://user:pass@proxy:8080" -> "https://(sensitive)@proxy:8080" */
+/*
+ * "https://user:pass@proxy:8080" -> "https://(sensitive)@proxy:8080".
+ * Everything up to the last '@' goes: a password may itself hold '@' or
+ * '/', and a proxy URL has no path that could.
+ */
 static void hide_userinfo(struct ndp_buf *out, const char *s)
 {
     const char *scheme = strstr(s, "://");
     const char *host = scheme ? scheme + 3 : s;
-    const char *at = strchr(host, '@');
-    const char *slash = strchr(host, '/');
+    const char *at = strrchr(host, '@');
+    struct ndp_buf plain = NDP_BUF_INIT;
 
-    if (!at || (slash && slash < at)) {
+    if (!at) {
         ndp_buf_add_json_string(out, s);
         return;
     }
-    {
-        struct ndp_buf plain = NDP_BUF_INIT;
-        ndp_buf_add(&plain, s, (size_t)(host - s));
-        ndp_buf_adds(&plain, "(sensitive)");
-        ndp_buf_adds(&plain, at);
-        ndp_buf_add_json_string(out, plain.buf);
-        ndp_buf_release(&plain);
-    }
+    ndp_buf_add(&plain, s, (size_t)(host - s));
+    ndp_buf_adds(&plain, "(sensitive)");
+    ndp_buf_adds(&plain, at);
+    ndp_buf_add_json_string(out, plain.buf);
+    ndp_buf_release(&plain);
 }
 
 static char *value_text(const struct json_object *v, bool sensitive,
@@ -420,7 +485,9 @@ static void cluster_findings(const struct evaluator *ev, size_t index)
     if (c->window_problems) {
         f = new_finding(ev, ndp_ruleset_meta(ev->rs, "window-invalid"),
                         NDP_VERDICT_WINDOW_INVALID, index, c->input,
-                        c->window_source);
+                        c->window_resource);
+        free(f->path);
+        f->path = ndp_xstrdup(c->window_path);
         ndp_buf_addf(&msg, "the aksManagedNodeOSUpgradeSchedule window is "
                      "invalid: %s", c->window_problems);
         f->message = ndp_buf_detach(&msg);
@@ -433,7 +500,8 @@ static void cluster_findings(const struct evaluator *ev, size_t index)
                      "aksManagedNodeOSUpgradeSchedule maintenance window: "
                      "AKS lets every disruptive change through at any time");
         if (c->other_windows)
-            ndp_buf_addf(&msg, " (%s does not count)", c->other_windows);
+            ndp_buf_addf(&msg, " (not the node OS window: %s)",
+                         c->other_windows);
         f->message = ndp_buf_detach(&msg);
     }
     ndp_buf_release(&msg);
@@ -485,7 +553,11 @@ static void unseen_finding(const struct evaluator *ev,
                              "it may reimage nodes unseen; review it by hand");
 }
 
-/* Does the same resource change upgrade what this hit belongs to? */
+/*
+ * Does the same resource change also upgrade Kubernetes or a node image?
+ * Spec §5: a covered change in the same configuration change as a
+ * cluster or node pool version upgrade is not controlled by the policy.
+ */
 static bool is_bypassed(const struct evaluator *ev, const struct ndp_hit *h)
 {
     size_t i;
@@ -493,14 +565,8 @@ static bool is_bypassed(const struct evaluator *ev, const struct ndp_hit *h)
     for (i = 0; i < ev->hits->nr; i++) {
         const struct ndp_hit *u = &ev->hits->items[i];
         /* An upgrade known only after apply is no proof of a bypass. */
-        if (u->change != h->change || u->rule->class_ != NDP_CLASS_UPGRADE ||
-            u->after_unknown)
-            continue;
-        if (u->rule->scope == NDP_SCOPE_CLUSTER)
-            return true;
-        if (h->rule->scope == NDP_SCOPE_NODEPOOL &&
-            ((!u->pool && !h->pool) ||
-             (u->pool && h->pool && ndp_strcasecmp(u->pool, h->pool) == 0)))
+        if (u->change == h->change && u->rule->class_ == NDP_CLASS_UPGRADE &&
+            !u->after_unknown)
             return true;
     }
     return false;
@@ -605,19 +671,20 @@ static enum ndp_verdict hit_verdict(const struct evaluator *ev,
                      "(%s) does not gate it", ndp_profile_name(c->profile));
         return NDP_VERDICT_BYPASSED;
     }
-    if (h->rule->class_ == NDP_CLASS_VERSION_GATED &&
+    if (h->rule->class_ == NDP_CLASS_VERSION_GATED && minor >= 0 &&
         minor < FIRST_GATED_MINOR) {
-        if (minor < 0)
-            ndp_buf_adds(msg, "; Kubernetes version unknown: on 1.36 and "
-                         "earlier it is not gated and");
-        else
-            ndp_buf_addf(msg, "; on Kubernetes %s it is not gated and",
-                         version);
-        ndp_buf_adds(msg, " takes effect only after 'az aks nodepool "
-                     "upgrade --node-image-only', which the policy does "
-                     "not gate (from 1.37 the policy gates it)");
+        ndp_buf_addf(msg, "; on Kubernetes %s it is not gated and takes "
+                     "effect only after 'az aks nodepool upgrade "
+                     "--node-image-only', which the policy does not gate "
+                     "(from 1.37 the policy gates it)", version);
         return NDP_VERDICT_MANUAL_UPGRADE;
     }
+    if (h->rule->class_ == NDP_CLASS_VERSION_GATED && minor < 0)
+        /* Unknown version: judge it as 1.37+ would, and say so. */
+        ndp_buf_adds(msg, "; the Kubernetes version is not in the input, so "
+                     "it is judged as on 1.37 and later, where the policy "
+                     "gates it (on 1.36 and earlier it would need "
+                     "'az aks nodepool upgrade --node-image-only')");
     verdict = gated_verdict(c, msg);
     if (c->profile_note)
         ndp_buf_addf(msg, " (%s)", c->profile_note);

@@ -363,26 +363,52 @@ static const char *cluster_reference(const struct json_object *expressions)
     return NULL;
 }
 
-/* "module.a.module.b.type.name[0]" -> prefix "module.a.module.b." and "type.name". */
+/*
+ * Length of one "module.NAME" or "module.NAME[KEY]" step at 'p', without
+ * the dot that follows; 0 when 'p' is not a module step.  A for_each key is
+ * a quoted string that may itself hold '.' or ']'.
+ */
+static size_t module_step(const char *p, size_t *name_len)
+{
+    const char *q = p + 7;
+
+    if (strncmp(p, "module.", 7) != 0)
+        return 0;
+    q += strcspn(q, ".[");
+    *name_len = (size_t)(q - (p + 7));
+    if (*q == '[') {
+        bool quoted = false;
+        for (q++; *q && (quoted || *q != ']'); q++) {
+            if (*q == '\\' && quoted && q[1])
+                q++;
+            else if (*q == '"')
+                quoted = !quoted;
+        }
+        if (*q == ']')
+            q++;
+    }
+    return *q == '.' ? (size_t)(q - p) : 0;
+}
+
+/*
+ * "module.a["x"].module.b.type.name[0]" -> prefix "module.a["x"].module.b."
+ * (instance keys kept, so a reference resolves inside the same module
+ * instance) and local "type.name".
+ */
 static void split_address(const char *address, struct ndp_buf *prefix,
                           struct ndp_buf *local)
 {
     const char *p = address;
+    size_t step, name_len;
 
-    while (strncmp(p, "module.", 7) == 0) {
-        const char *dot = strchr(p + 7, '.');
-        const char *name_end = p + 7 + strcspn(p + 7, ".[");
-        if (!dot)
-            break;
-        ndp_buf_add(prefix, p, (size_t)(name_end - p));
-        ndp_buf_addch(prefix, '.');
-        p = dot + 1;
-        if (name_end < dot) /* module instance key: module.x["k"]. */
-            p = dot + 1;
+    while ((step = module_step(p, &name_len)) != 0) {
+        ndp_buf_add(prefix, p, step + 1);
+        p += step + 1;
     }
     ndp_buf_add(local, p, strcspn(p, "["));
 }
 
+/* The configuration module for 'prefix', instance keys ignored. */
 static const struct json_object *config_module(const struct json_object *root,
                                                const char *prefix)
 {
@@ -390,16 +416,16 @@ static const struct json_object *config_module(const struct json_object *root,
                                                  "configuration"),
                                                "root_module");
     char name[256];
+    size_t step, name_len;
 
-    while (m && strncmp(prefix, "module.", 7) == 0) {
-        size_t n = strcspn(prefix + 7, ".");
-        if (n >= sizeof(name))
+    while (m && (step = module_step(prefix, &name_len)) != 0) {
+        if (name_len >= sizeof(name))
             return NULL;
-        memcpy(name, prefix + 7, n);
-        name[n] = '\0';
+        memcpy(name, prefix + 7, name_len);
+        name[name_len] = '\0';
         m = ndp_json_get(ndp_json_get(ndp_json_get(m, "module_calls"), name),
                          "module");
-        prefix += 7 + n + (prefix[7 + n] == '.');
+        prefix += step + 1;
     }
     return m;
 }

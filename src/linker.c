@@ -142,7 +142,8 @@ void ndp_clusters_release(struct ndp_clusters *clusters)
         ndp_window_free(c->window);
         free(c->window_json);
         free(c->window_text);
-        free(c->window_source);
+        free(c->window_resource);
+        free(c->window_path);
         free(c->window_problems);
         free(c->other_windows);
         free(c->version);

@@ -37,7 +37,9 @@ struct ndp_cluster {
     struct ndp_window *window;  /* aksManagedNodeOSUpgradeSchedule, or NULL */
     char *window_json;          /* ARM-terms JSON text, or NULL */
     char *window_text;          /* plain words, or NULL */
-    char *window_source;        /* where it was declared */
+    char *window_resource;      /* the resource that declares it */
+    char *window_path;          /* its path in that resource */
+    bool window_changes;        /* the input replaces it (judged: the old one) */
     char *window_problems;      /* window-invalid reasons, or NULL */
     bool window_expression;     /* declared with template expressions: not known */
     char *other_windows;        /* maintenance configurations that do not count */

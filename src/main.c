@@ -106,17 +106,11 @@ static bool use_color(const struct ndp_options *o)
 static int read_inputs(struct ndp_changeset *set, const struct ndp_options *o)
 {
     struct ndp_input_options in = { o->max_input_bytes, o->input_format };
-    size_t i, stdin_uses = 0;
+    size_t i;
     int status = 0;
 
     for (i = 0; i < o->nr_inputs; i++) {
         struct ndp_error err = NDP_ERROR_INIT;
-        if (strcmp(o->inputs[i], "-") == 0 && ++stdin_uses > 1) {
-            ndp_error_set(&err, NDP_EUSAGE, "'-' (standard input) is given "
-                          "more than once");
-            status = fail(&err);
-            continue;
-        }
         if (ndp_input_read(set, o->inputs[i], &in, &err) != 0)
             status = fail(&err);
     }
@@ -127,6 +121,8 @@ static int exit_status(const struct ndp_findings *findings, int fail_on)
 {
     size_t i;
 
+    if (fail_on == NDP_SEVERITY_NEVER)
+        return NDP_EXIT_CLEAN;
     for (i = 0; i < findings->nr; i++)
         if ((int)findings->items[i].severity <= fail_on)
             return NDP_EXIT_FINDINGS;

@@ -85,6 +85,8 @@ static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
             add_value(out, f->after);
         }
     }
+    while (out->len && out->buf[out->len - 1] == ' ')
+        ndp_buf_setlen(out, out->len - 1);
     ndp_buf_addf(out, "\n                           %s %s: ", f->rule_id,
                  f->category);
     add_safe(out, f->message);

@@ -49,13 +49,16 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_cluster *c,
         ndp_buf_addf(out, "  window problems: %s\n", c->window_problems);
     if (!c->window) {
         ndp_buf_addf(out, "  no aksManagedNodeOSUpgradeSchedule window%s%s%s\n",
-                     c->other_windows ? " (" : "",
+                     c->other_windows ? " (not the node OS window: " : "",
                      c->other_windows ? c->other_windows : "",
-                     c->other_windows ? " does not count)" : "");
+                     c->other_windows ? ")" : "");
         return;
     }
-    ndp_buf_addf(out, "  window: %s\n  declared in: %s\n", c->window_text,
-                 c->window_source);
+    ndp_buf_addf(out, "  window: %s\n  declared in: %s, %s%s\n",
+                 c->window_text, c->window_resource, c->window_path,
+                 c->window_changes ? " (the input changes it; this is the "
+                                     "window in force before the change)"
+                                   : "");
     if (ndp_window_is_open(c->window, at, &closes)) {
         ndp_buf_adds(out, "  at ");
         ndp_time_format_utc(out, at);
