@@ -71,6 +71,7 @@ struct profile_votes {
     int before;  /* strictest value declared before the change, -1 none */
     int after;   /* strictest value declared after it, -1 none */
     char *unrecognised;
+    bool expression; /* a template expression stood where a value would */
 };
 
 static void vote(int *slot, const struct json_object *doc,
@@ -87,8 +88,10 @@ static void vote(int *slot, const struct json_object *doc,
         return;
     if (ndp_json_has_expression(ndp_json_path(doc, "properties."
                                               "nodeDisruptionProfile."
-                                              "nodeDisruptionPolicy")))
-        return; /* a template expression: not known here */
+                                              "nodeDisruptionPolicy"))) {
+        v->expression = true; /* not known here */
+        return;
+    }
     p = ndp_profile_parse(value);
     if (p < 0) {
         if (!v->unrecognised)
@@ -118,7 +121,7 @@ static void collect_profile_votes(const struct evaluator *ev, size_t cluster,
 static void resolve_profile(const struct evaluator *ev, size_t index)
 {
     struct ndp_cluster *c = &ev->clusters->items[index];
-    struct profile_votes v = { -1, -1, NULL };
+    struct profile_votes v = { -1, -1, NULL, false };
     struct ndp_buf note = NDP_BUF_INIT;
     int p;
 
@@ -143,6 +146,11 @@ static void resolve_profile(const struct evaluator *ev, size_t index)
     if (v.unrecognised)
         ndp_buf_addf(&note, "%sunrecognised nodeDisruptionPolicy '%s' "
                      "ignored", note.len ? "; " : "", v.unrecognised);
+    if (v.expression && p < 0)
+        ndp_buf_addf(&note, "%snodeDisruptionPolicy is a template "
+                     "expression, known only at deployment; pass --profile "
+                     "to judge under the value it will have",
+                     note.len ? "; " : "");
     c->profile_note = note.len ? ndp_buf_detach(&note) : NULL;
     ndp_buf_release(&note);
     free(v.unrecognised);
