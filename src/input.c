@@ -161,6 +161,15 @@ static bool is_blank(const char *s, size_t len)
     return true;
 }
 
+/* Can a JSON value start here?  (Text output and error messages cannot.) */
+static bool looks_like_json(const char *s)
+{
+    if (*s != '\0' && strchr("{[\"-0123456789", *s))
+        return true;
+    return strncmp(s, "true", 4) == 0 || strncmp(s, "false", 5) == 0 ||
+           strncmp(s, "null", 4) == 0;
+}
+
 /* Refuses inputs that are not JSON at all, saying what they look like. */
 static int check_not_json(const struct ndp_buf *text, const char *path,
                           struct ndp_error *err)
@@ -187,7 +196,7 @@ static int check_not_json(const struct ndp_buf *text, const char *path,
                              "'%s' contains a NUL byte at offset %zu; not a "
                              "JSON text file", path,
                              (size_t)((const char *)memchr(s, '\0', text->len) - s));
-    if (s[skip] == '{' || s[skip] == '[')
+    if (looks_like_json(s + skip))
         return 0;
     n = 0;
     for (i = skip; i < text->len && n < sizeof(head) - 1; i++) {
@@ -215,9 +224,13 @@ long ndp_document_line(const struct ndp_document *doc, size_t offset)
     return line;
 }
 
-/* Feeds 'text' to the tokener in chunks json-c's int lengths can hold. */
+/*
+ * Feeds 'text' to the tokener in chunks json-c's int lengths can hold.
+ * Sets '*truncated' when the text ends inside the document.
+ */
 static struct json_object *tokenize(struct json_tokener *tok,
-                                    const struct ndp_buf *text, size_t *end)
+                                    const struct ndp_buf *text, size_t *end,
+                                    bool *truncated)
 {
     const size_t chunk = (size_t)1 << 30;
     struct json_object *root = NULL;
@@ -230,6 +243,15 @@ static struct json_object *tokenize(struct json_tokener *tok,
         done += n;
     } while (!root && json_tokener_get_error(tok) == json_tokener_continue &&
              done < text->len);
+    *truncated = false;
+    /* A top-level number ends only at a delimiter: offer the final NUL. */
+    if (!root && json_tokener_get_error(tok) == json_tokener_continue) {
+        root = json_tokener_parse_ex(tok, text->buf + text->len, 1);
+        /* JSON null parses to NULL with success. */
+        *truncated = json_tokener_get_error(tok) != json_tokener_success;
+        if (!*truncated)
+            *end = text->len;
+    }
     return root;
 }
 
@@ -241,14 +263,15 @@ static int parse_json(struct json_object **out, const struct ndp_buf *text,
     enum json_tokener_error jerr;
     size_t end = 0;
     struct ndp_document doc = { path, text->buf, text->len, NULL };
+    bool truncated;
     int rc = 0;
 
     json_tokener_set_flags(tok, lenient ? JSON_TOKENER_VALIDATE_UTF8
                                         : JSON_TOKENER_STRICT |
                                               JSON_TOKENER_VALIDATE_UTF8);
-    root = tokenize(tok, text, &end);
+    root = tokenize(tok, text, &end, &truncated);
     jerr = json_tokener_get_error(tok);
-    if (jerr == json_tokener_continue) {
+    if (truncated) {
         rc = ndp_error_set(err, NDP_EPARSE,
                            "'%s' ends in the middle of the JSON document "
                            "(truncated at line %ld, byte %zu)",

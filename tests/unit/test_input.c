@@ -1,0 +1,253 @@
+/*
+ * test_input.c - the bad-input table: malformed, hostile and merely wrong
+ * files, each refused with NDP_E* and a message that names the file and
+ * says what it is; and the encodings that are read (UTF-16 with a BOM,
+ * UTF-8 with a BOM).  Every case goes through ndp_input_read() from a real
+ * file, as the command does.
+ */
+#include "test_common.h"
+#include "buf.h"
+#include "change.h"
+#include "error.h"
+#include "input.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PLAN "{\"format_version\":\"1.2\",\"resource_changes\":[]}"
+
+struct input_case {
+    const char *name;
+    const char *bytes;   /* NULL: built by 'build' */
+    size_t len;          /* 0: strlen(bytes) */
+    void (*build)(struct ndp_buf *out);
+    int code;            /* 0 or NDP_E* */
+    const char *fragment;
+};
+
+static void utf16(struct ndp_buf *out, const char *ascii, bool big_endian)
+{
+    const char *p;
+
+    ndp_buf_add(out, big_endian ? "\xFE\xFF" : "\xFF\xFE", 2);
+    for (p = ascii; *p; p++) {
+        char unit[2] = { big_endian ? 0 : *p, big_endian ? *p : 0 };
+        ndp_buf_add(out, unit, 2);
+    }
+}
+
+static void utf16le_plan(struct ndp_buf *out) { utf16(out, PLAN, false); }
+static void utf16be_plan(struct ndp_buf *out) { utf16(out, PLAN, true); }
+
+static void utf16_odd(struct ndp_buf *out)
+{
+    utf16(out, PLAN, false);
+    ndp_buf_addch(out, 'x');
+}
+
+static void utf16_lone_surrogate(struct ndp_buf *out)
+{
+    utf16(out, "{\"a\":\"", false);
+    ndp_buf_add(out, "\x00\xD8", 2); /* U+D800 alone, little-endian */
+    ndp_buf_add(out, "\"\x00}\x00", 4);
+}
+
+static void deep_nesting(struct ndp_buf *out)
+{
+    int i;
+
+    for (i = 0; i < 600; i++)
+        ndp_buf_addch(out, '[');
+    for (i = 0; i < 600; i++)
+        ndp_buf_addch(out, ']');
+}
+
+static void nul_inside(struct ndp_buf *out)
+{
+    ndp_buf_add(out, "{\"format_version\":\"1.2\",\0\"x\":1}", 31);
+}
+
+static const struct input_case cases[] = {
+    { "empty file", "", 0, NULL, NDP_ESCHEMA, "is empty" },
+    { "only whitespace", " \n\t\r\n", 0, NULL, NDP_ESCHEMA, "is empty" },
+    { "binary plan (zip)", "PK\003\004\024\000\000\000", 8, NULL, NDP_ESCHEMA,
+      "run 'terraform show -json" },
+    { "NUL byte", NULL, 0, nul_inside, NDP_EPARSE, "contains a NUL byte" },
+    { "terraform error text", "Error: Failed to load plugin schemas\n", 0, NULL,
+      NDP_EPARSE, "is not JSON (it begins with 'Error: Failed" },
+    { "terraform show text", "\nTerraform will perform the following actions:\n",
+      0, NULL, NDP_EPARSE, "is not JSON" },
+    { "what-if pretty text", "Resource and property changes are indicated with these symbols:\n",
+      0, NULL, NDP_EPARSE, "is not JSON" },
+    { "ansi escape text", "\033[31mError\033[0m", 0, NULL, NDP_EPARSE,
+      "begins with '?[31mError" },
+    { "truncated download", "{\"format_version\":\"1.2\",\"resource_changes\":[{\"type\":",
+      0, NULL, NDP_EPARSE, "ends in the middle" },
+    { "trailing garbage", PLAN " trailing", 0, NULL, NDP_EPARSE,
+      "is not valid JSON" },
+    { "two documents", PLAN PLAN, 0, NULL, NDP_EPARSE, "is not valid JSON" },
+    { "top-level array", "[1,2]", 0, NULL, NDP_ESCHEMA, "is a JSON array" },
+    { "top-level string", "\"plan\"", 0, NULL, NDP_ESCHEMA, "is a JSON string" },
+    { "top-level number", "42", 0, NULL, NDP_ESCHEMA, "is a JSON int" },
+    { "top-level null", "null", 0, NULL, NDP_ESCHEMA, "is a JSON null" },
+    { "unrelated object", "{\"name\":\"x\"}", 0, NULL, NDP_ESCHEMA,
+      "neither a Terraform plan nor a what-if result" },
+    { "HCP redacted plan", "{\"plan_format_version\":\"1.1\",\"resource_changes\":[]}",
+      0, NULL, NDP_ESCHEMA, "HCP Terraform redacted" },
+    { "terraform state", "{\"format_version\":\"1.0\",\"values\":{\"root_module\":{}}}",
+      0, NULL, NDP_ESCHEMA, "is a Terraform state" },
+    { "future format version", "{\"format_version\":\"2.0\",\"resource_changes\":[]}",
+      0, NULL, NDP_ESCHEMA, "format_version '2.0'" },
+    { "format version as number", "{\"format_version\":1.2,\"resource_changes\":[]}",
+      0, NULL, NDP_ESCHEMA, "'format_version'" },
+    { "errored plan", "{\"format_version\":\"1.2\",\"errored\":true}", 0, NULL,
+      NDP_ESCHEMA, "failed 'terraform plan'" },
+    { "resource_changes not array", "{\"format_version\":\"1.2\",\"resource_changes\":{}}",
+      0, NULL, NDP_ESCHEMA, "'resource_changes' is not an array" },
+    { "planned_values only", "{\"format_version\":\"1.2\",\"planned_values\":{\"root_module\":"
+      "{\"resources\":[{\"address\":\"a.b\"}]}}}", 0, NULL, NDP_ESCHEMA,
+      "has no 'resource_changes'" },
+    { "resource change without type", "{\"format_version\":\"1.2\",\"resource_changes\":"
+      "[{\"address\":\"a.b\"}]}", 0, NULL, NDP_ESCHEMA, "has no 'type' or 'change'" },
+    { "resource change not object", "{\"format_version\":\"1.2\",\"resource_changes\":[7]}",
+      0, NULL, NDP_ESCHEMA, "has no 'type' or 'change'" },
+    { "azapi body string not JSON", "{\"format_version\":\"1.2\",\"resource_changes\":[{"
+      "\"address\":\"azapi_resource.a\",\"mode\":\"managed\",\"type\":\"azapi_resource\","
+      "\"change\":{\"actions\":[\"update\"],\"before\":{\"type\":"
+      "\"Microsoft.ContainerService/managedClusters@2024-02-01\",\"body\":\"{not json\"},"
+      "\"after\":{}}}]}", 0, NULL, NDP_ESCHEMA, "'body' is a string that is not valid JSON" },
+    { "failed what-if", "{\"status\":\"Failed\",\"error\":{\"code\":\"InvalidTemplate\","
+      "\"message\":\"bad\"},\"changes\":[]}", 0, NULL, NDP_ESCHEMA,
+      "failed what-if (error InvalidTemplate: bad)" },
+    { "what-if status failed", "{\"status\":\"Failed\",\"changes\":[]}", 0, NULL,
+      NDP_ESCHEMA, "status Failed" },
+    { "what-if change not object", "{\"changes\":[1]}", 0, NULL, NDP_ESCHEMA,
+      "changes[0] is not an object" },
+    { "deployment stacks what-if", "{\"properties\":{\"changes\":{\"resourceChanges\":[]}}}",
+      0, NULL, NDP_ESCHEMA, "no 'changes' array" },
+    { "template without resources list", "{\"$schema\":\"https://schema.management.azure.com/"
+      "schemas/2019-04-01/deploymentTemplate.json#\",\"resources\":7}", 0, NULL,
+      NDP_ESCHEMA, "without a 'resources' array" },
+    { "UTF-16LE with BOM", NULL, 0, utf16le_plan, 0, NULL },
+    { "UTF-16BE with BOM", NULL, 0, utf16be_plan, 0, NULL },
+    { "UTF-8 BOM", "\xEF\xBB\xBF" PLAN, 0, NULL, 0, NULL },
+    { "UTF-16 odd length", NULL, 0, utf16_odd, NDP_EPARSE, "odd number of bytes" },
+    { "UTF-16 lone surrogate", NULL, 0, utf16_lone_surrogate, NDP_EPARSE,
+      "invalid code unit" },
+    { "invalid UTF-8", "{\"format_version\":\"1.2\",\"x\":\"\xC3\x28\"}", 0, NULL,
+      NDP_EPARSE, "is not valid JSON" },
+    /* Leniencies of json-c's strict mode, kept so that ndplint accepts
+     * exactly what json-c does (the streaming reader is held to the same). */
+    { "overlong UTF-8 (json-c accepts)", "{\"format_version\":\"1.2\",\"resource_changes\":[],"
+      "\"x\":\"\xC0\xAF\"}", 0, NULL, 0, NULL },
+    { "raw tab in string (json-c accepts)", "{\"format_version\":\"1.2\",\"resource_changes\":[],"
+      "\"x\":\"a\tb\"}", 0, NULL, 0, NULL },
+    { "raw newline in string (json-c accepts)", "{\"format_version\":\"1.2\","
+      "\"resource_changes\":[],\"x\":\"a\nb\"}", 0, NULL, 0, NULL },
+    { "single quotes", "{'format_version':'1.2'}", 0, NULL, NDP_EPARSE,
+      "is not valid JSON" },
+    { "comment", "{/* c */\"format_version\":\"1.2\"}", 0, NULL, NDP_EPARSE,
+      "is not valid JSON" },
+    { "trailing comma", "{\"format_version\":\"1.2\",}", 0, NULL, NDP_EPARSE,
+      "is not valid JSON" },
+    { "NaN (json-c accepts)", "{\"format_version\":\"1.2\",\"resource_changes\":[],"
+      "\"x\":NaN}", 0, NULL, 0, NULL },
+    { "Infinity (json-c accepts)", "{\"format_version\":\"1.2\","
+      "\"resource_changes\":[],\"x\":-Infinity}", 0, NULL, 0, NULL },
+    { "bare word", "{\"format_version\":\"1.2\",\"x\":undefined}", 0, NULL,
+      NDP_EPARSE, "is not valid JSON" },
+    { "leading zero", "{\"format_version\":\"1.2\",\"x\":01}", 0, NULL, NDP_EPARSE,
+      "is not valid JSON" },
+    { "nesting 600 deep", NULL, 0, deep_nesting, NDP_EPARSE, "is not valid JSON" },
+    { "syntax error line", "{\n\"format_version\":\"1.2\",\n\"x\": }\n", 0, NULL,
+      NDP_EPARSE, "at line 3" },
+    { "x-ms-examples what-if", "{\"responses\":{\"200\":{\"body\":{\"status\":"
+      "\"Succeeded\",\"properties\":{\"changes\":[]}}}}}", 0, NULL, 0, NULL },
+    { "plan without resource_changes, nothing planned", "{\"format_version\":\"1.2\","
+      "\"planned_values\":{\"root_module\":{}}}", 0, NULL, 0, NULL },
+};
+
+static int read_bytes(const char *bytes, size_t len, struct ndp_error *err,
+                      size_t max_bytes)
+{
+    char path[] = "/tmp/ndp-input-XXXXXX";
+    int fd = mkstemp(path);
+    struct ndp_changeset set = NDP_CHANGESET_INIT;
+    struct ndp_input_options opt = { max_bytes, NULL };
+    int rc;
+
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, bytes, len), (ssize_t)len);
+    close(fd);
+    rc = ndp_input_read(&set, path, &opt, err);
+    if (rc != 0 && !strstr(err->msg, path))
+        fail_msg("message does not name the file: %s", err->msg);
+    ndp_changeset_release(&set);
+    unlink(path);
+    return rc;
+}
+
+static void bad_inputs__refused_with_a_message_that_says_what_they_are(void **state)
+{
+    size_t i, failures = 0;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(cases); i++) {
+        const struct input_case *c = &cases[i];
+        struct ndp_buf bytes = NDP_BUF_INIT;
+        struct ndp_error err = NDP_ERROR_INIT;
+        int rc;
+
+        if (c->build)
+            c->build(&bytes);
+        else
+            ndp_buf_add(&bytes, c->bytes, c->len ? c->len : strlen(c->bytes));
+        rc = read_bytes(bytes.buf, bytes.len, &err, NDP_DEFAULT_MAX_INPUT_BYTES);
+        if (rc != c->code || (c->fragment && !strstr(err.msg, c->fragment)) ||
+            strchr(err.msg, '\n')) {
+            print_error("case '%s': code %d (want %d), message '%s' (want "
+                        "'%s')\n", c->name, rc, c->code, err.msg,
+                        c->fragment ? c->fragment : "");
+            failures++;
+        }
+        ndp_buf_release(&bytes);
+    }
+    print_message("%zu input cases checked\n", NDP_ARRAY_SIZE(cases));
+    assert_int_equal(failures, 0);
+}
+
+static void input_over_the_limit__refused(void **state)
+{
+    struct ndp_error err = NDP_ERROR_INIT;
+
+    (void)state;
+    assert_int_equal(read_bytes(PLAN, strlen(PLAN), &err, 10), NDP_ELIMIT);
+    assert_non_null(strstr(err.msg, "larger than the input limit of 10 bytes"));
+}
+
+static void directory_and_missing_file__refused(void **state)
+{
+    struct ndp_changeset set = NDP_CHANGESET_INIT;
+    struct ndp_input_options opt = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL };
+    struct ndp_error err = NDP_ERROR_INIT;
+
+    (void)state;
+    assert_int_equal(ndp_input_read(&set, "/tmp", &opt, &err), NDP_EIO);
+    assert_non_null(strstr(err.msg, "'/tmp' is a directory"));
+    ndp_error_clear(&err);
+    assert_int_equal(ndp_input_read(&set, "/nonexistent/plan.json", &opt, &err),
+                     NDP_EIO);
+    assert_non_null(strstr(err.msg, "cannot open '/nonexistent/plan.json'"));
+    ndp_changeset_release(&set);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bad_inputs__refused_with_a_message_that_says_what_they_are),
+        cmocka_unit_test(input_over_the_limit__refused),
+        cmocka_unit_test(directory_and_missing_file__refused),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
