@@ -375,45 +375,87 @@ static int describe_unknown(const struct json_object *root, const char *path,
                          path);
 }
 
-int ndp_input_read(struct ndp_changeset *set, const char *path,
-                   const struct ndp_input_options *opt, struct ndp_error *err)
-{
-    struct ndp_buf text = NDP_BUF_INIT;
-    struct json_object *root = NULL;
+static const struct ndp_reader {
     const char *format;
-    size_t index;
-    int rc;
+    int (*read)(struct ndp_changeset *set, size_t input_index,
+                const struct ndp_document *doc, struct ndp_error *err);
+} readers[] = {
+    { "terraform-plan", ndp_tfplan_read },
+    { "arm-whatif", ndp_whatif_read },
+    { "arm-template", ndp_template_read },
+};
 
-    rc = load_bytes(&text, path, opt->max_bytes, err);
+static const struct ndp_reader *find_reader(const char *format)
+{
+    size_t i;
+
+    for (i = 0; format && i < NDP_ARRAY_SIZE(readers); i++)
+        if (strcmp(readers[i].format, format) == 0)
+            return &readers[i];
+    return NULL;
+}
+
+/* Everything after loading: 'text' is modified (re-encoded) in place. */
+static int read_text(struct ndp_changeset *set, const char *path,
+                     struct ndp_buf *text,
+                     const struct ndp_input_options *opt,
+                     struct ndp_error *err)
+{
+    struct json_object *root = NULL;
+    const struct ndp_reader *reader;
+    size_t index;
+    int rc = normalise_encoding(text, path, err);
+
     if (!rc)
-        rc = normalise_encoding(&text, path, err);
+        rc = check_not_json(text, path, err);
     if (!rc)
-        rc = check_not_json(&text, path, err);
-    if (!rc)
-        rc = parse_document(&root, &text, path, err);
+        rc = parse_document(&root, text, path, err);
     if (rc)
         goto out;
-    format = opt->force_format ? opt->force_format : sniff_format(root);
-    if (!format) {
+    reader = find_reader(opt->force_format ? opt->force_format
+                                           : sniff_format(root));
+    if (!reader) {
         rc = describe_unknown(root, path, err);
         goto out;
     }
     index = ndp_changeset_add_input(set, path);
-    set->inputs[index].format = strcmp(format, "arm-whatif") == 0
-                                    ? "arm-whatif"
-                                : strcmp(format, "arm-template") == 0
-                                    ? "arm-template" : "terraform-plan";
+    set->inputs[index].format = reader->format;
     {
-        struct ndp_document doc = { path, text.buf, text.len, root };
-        if (strcmp(format, "terraform-plan") == 0)
-            rc = ndp_tfplan_read(set, index, &doc, err);
-        else if (strcmp(format, "arm-template") == 0)
-            rc = ndp_template_read(set, index, &doc, err);
-        else
-            rc = ndp_whatif_read(set, index, &doc, err);
+        struct ndp_document doc = { path, text->buf, text->len, root };
+        rc = reader->read(set, index, &doc, err);
     }
 out:
     json_object_put(root);
+    return rc;
+}
+
+int ndp_input_read(struct ndp_changeset *set, const char *path,
+                   const struct ndp_input_options *opt, struct ndp_error *err)
+{
+    struct ndp_buf text = NDP_BUF_INIT;
+    int rc = load_bytes(&text, path, opt->max_bytes, err);
+
+    if (!rc)
+        rc = read_text(set, path, &text, opt, err);
+    ndp_buf_release(&text);
+    return rc;
+}
+
+int ndp_input_read_bytes(struct ndp_changeset *set, const char *name,
+                         const void *bytes, size_t len,
+                         const struct ndp_input_options *opt,
+                         struct ndp_error *err)
+{
+    struct ndp_buf text = NDP_BUF_INIT;
+    int rc = 0;
+
+    if (len > opt->max_bytes)
+        rc = ndp_error_set(err, NDP_ELIMIT, "'%s' is larger than the input "
+                           "limit of %zu bytes (see --max-input-bytes)",
+                           name, opt->max_bytes);
+    ndp_buf_add(&text, bytes, len);
+    if (!rc)
+        rc = read_text(set, name, &text, opt, err);
     ndp_buf_release(&text);
     return rc;
 }

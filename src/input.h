@@ -20,7 +20,8 @@ struct json_object;
 
 struct ndp_input_options {
     size_t max_bytes;         /* refuse larger inputs */
-    const char *force_format; /* "terraform-plan", "arm-whatif" or NULL to sniff */
+    const char *force_format; /* "terraform-plan", "arm-whatif",
+                                 "arm-template", or NULL to sniff */
 };
 
 /*
@@ -29,6 +30,12 @@ struct ndp_input_options {
  */
 int ndp_input_read(struct ndp_changeset *set, const char *path,
                    const struct ndp_input_options *opt, struct ndp_error *err);
+
+/* The same for bytes already in memory; 'name' stands for the file. */
+int ndp_input_read_bytes(struct ndp_changeset *set, const char *name,
+                         const void *bytes, size_t len,
+                         const struct ndp_input_options *opt,
+                         struct ndp_error *err);
 
 /* A parsed document, as the readers see it. */
 struct ndp_document {
