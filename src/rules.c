@@ -39,6 +39,7 @@
 #include <stdarg.h>
 #include <errno.h>
 
+#define NDP_MAX_RULE_FILE_BYTES (1 << 20)
 #define NDP_PCRE2_MATCH_LIMIT 100000
 #define NDP_PCRE2_DEPTH_LIMIT 1000
 
@@ -482,6 +483,12 @@ static int load_text(struct ndp_ruleset *rs, const char *name,
     NDP_GROW(rs->file_names, rs->alloc_names, rs->nr_files + 1);
     NDP_GROW(rs->files, rs->alloc_files, rs->nr_files + 1);
     rs->file_names[rs->nr_files] = owned_name;
+    if (len > NDP_MAX_RULE_FILE_BYTES) {
+        json_tokener_free(tok);
+        rs->files[rs->nr_files++] = NULL;
+        return ndp_error_set(err, NDP_ERULE, "rule file '%s': larger than "
+                             "%d bytes", name, NDP_MAX_RULE_FILE_BYTES);
+    }
     json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
     root = json_tokener_parse_ex(tok, text, (int)len);
     if (!root || json_tokener_get_parse_end(tok) < len)
@@ -509,6 +516,20 @@ static struct ndp_ruleset *ruleset_new(void)
     pcre2_set_depth_limit(rs->match_ctx, NDP_PCRE2_DEPTH_LIMIT);
     rs->match_data = pcre2_match_data_create(4, NULL);
     return rs;
+}
+
+int ndp_rules_load_text(struct ndp_ruleset **out, const char *name,
+                        const char *text, size_t len, struct ndp_error *err)
+{
+    struct ndp_ruleset *rs = ruleset_new();
+    int rc = load_text(rs, name, text, len, err);
+
+    if (rc) {
+        ndp_ruleset_free(rs);
+        return rc;
+    }
+    *out = rs;
+    return 0;
 }
 
 int ndp_rules_load_embedded(struct ndp_ruleset **out, struct ndp_error *err)

@@ -54,6 +54,9 @@ extern const struct ndp_embedded_rule ndp_embedded_rules[];
 
 /* Loads the embedded rules.  Returns 0 or NDP_ERULE with 'err' set. */
 int ndp_rules_load_embedded(struct ndp_ruleset **out, struct ndp_error *err);
+/* Loads one rule file held in memory ('name' is for messages). */
+int ndp_rules_load_text(struct ndp_ruleset **out, const char *name,
+                        const char *text, size_t len, struct ndp_error *err);
 /* Loads every *.json in 'dir' (sorted by name) instead. */
 int ndp_rules_load_dir(struct ndp_ruleset **out, const char *dir,
                        struct ndp_error *err);

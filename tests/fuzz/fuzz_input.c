@@ -1,0 +1,71 @@
+/*
+ * fuzz_input.c - fuzz target: arbitrary bytes as an input file, through
+ * every stage (reader, linker, engine, evaluator, text and JSON reports).
+ * Built as a libFuzzer target with clang (-DNDP_FUZZ=ON) and, always, as a
+ * replay program that ctest runs over tests/fuzz/corpus/input.
+ */
+#include "common.h"
+#include "buf.h"
+#include "change.h"
+#include "engine.h"
+#include "error.h"
+#include "evaluate.h"
+#include "finding.h"
+#include "input.h"
+#include "linker.h"
+#include "report.h"
+#include "rules.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static struct ndp_ruleset *rules(void)
+{
+    static struct ndp_ruleset *rs;
+    struct ndp_error err = NDP_ERROR_INIT;
+
+    if (!rs && ndp_rules_load_embedded(&rs, &err) != 0)
+        NDP_BUG("built-in rules do not load");
+    return rs;
+}
+
+static void report(const struct ndp_changeset *set,
+                   const struct ndp_clusters *clusters,
+                   const struct ndp_findings *findings, int64_t at)
+{
+    struct ndp_report r;
+    struct ndp_buf out = NDP_BUF_INIT;
+
+    memset(&r, 0, sizeof(r));
+    r.set = set;
+    r.clusters = clusters;
+    r.findings = findings;
+    r.evaluated_at = at;
+    ndp_report_count(&r);
+    ndp_report_text.write(&out, &r);
+    ndp_report_json.write(&out, &r);
+    ndp_report_window_check(&out, &r);
+    ndp_buf_release(&out);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct ndp_changeset set = NDP_CHANGESET_INIT;
+    struct ndp_clusters clusters = NDP_CLUSTERS_INIT;
+    struct ndp_hits hits = NDP_HITS_INIT;
+    struct ndp_findings findings = NDP_FINDINGS_INIT;
+    struct ndp_input_options in = { 1 << 24, NULL };
+    struct ndp_eval_options eo = { 1796472000, true, NDP_PROFILE_WINDOW };
+    struct ndp_error err = NDP_ERROR_INIT;
+
+    if (ndp_input_read_bytes(&set, "fuzz.json", data, size, &in, &err) == 0) {
+        ndp_link(&clusters, &set);
+        ndp_engine_run(&hits, rules(), &set);
+        ndp_evaluate(&findings, &clusters, &set, &hits, rules(), &eo);
+        report(&set, &clusters, &findings, eo.at);
+    }
+    ndp_findings_release(&findings);
+    ndp_hits_release(&hits);
+    ndp_clusters_release(&clusters);
+    ndp_changeset_release(&set);
+    return 0;
+}

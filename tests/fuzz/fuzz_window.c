@@ -1,0 +1,67 @@
+/*
+ * fuzz_window.c - fuzz target: arbitrary bytes as a maintenance window (in
+ * both notations) and as RFC 3339 and date text; every window that reads
+ * is asked whether it is open and when it next opens, at instants around
+ * the epoch, today and far ahead, and must stay consistent: an instant a
+ * window covers is open, and a next opening is never before the instant.
+ */
+#include "common.h"
+#include "buf.h"
+#include "timeutil.h"
+#include "window.h"
+
+#include <json-c/json.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const int64_t instants[] = {
+    0, 1796472000, 1796500800, 4102444800, -86400, 253402300799
+};
+
+static void exercise(const struct ndp_window *w)
+{
+    struct ndp_buf out = NDP_BUF_INIT;
+    size_t i;
+
+    for (i = 0; i < NDP_ARRAY_SIZE(instants); i++) {
+        int64_t closes = 0, start = 0, end = 0;
+        if (ndp_window_next(w, instants[i], &start, &end)) {
+            if (start < instants[i] || end <= start)
+                NDP_BUG("next window before the instant or empty");
+            /* With an unknown phase no instant is claimed open. */
+            if (!ndp_window_phase_unknown(w) &&
+                !ndp_window_is_open(w, start, &closes))
+                NDP_BUG("a window's own start is not open");
+        }
+    }
+    ndp_window_describe(&out, w);
+    ndp_window_to_json(&out, w);
+    ndp_buf_release(&out);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct ndp_buf text = NDP_BUF_INIT, problems = NDP_BUF_INIT;
+    struct json_object *v;
+    struct ndp_window *w;
+    int64_t t;
+
+    ndp_buf_add(&text, data, size);
+    ndp_time_parse_rfc3339(&t, text.buf);
+    ndp_date_parse(&t, text.buf);
+    v = json_tokener_parse(text.buf);
+    if (v) {
+        if ((w = ndp_window_from_arm(v, &problems)) != NULL) {
+            exercise(w);
+            ndp_window_free(w);
+        }
+        if ((w = ndp_window_from_azurerm(v, &problems)) != NULL) {
+            exercise(w);
+            ndp_window_free(w);
+        }
+        json_object_put(v);
+    }
+    ndp_buf_release(&problems);
+    ndp_buf_release(&text);
+    return 0;
+}
