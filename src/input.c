@@ -255,6 +255,70 @@ static struct json_object *tokenize(struct json_tokener *tok,
     return root;
 }
 
+static long line_of(const struct ndp_document *doc, struct ndp_locator *loc,
+                    size_t offset)
+{
+    const char *p = doc->text + loc->counted, *end = doc->text + offset;
+
+    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        loc->line++;
+        p++;
+    }
+    loc->counted = offset;
+    return loc->line;
+}
+
+/* Does '"key"' followed by ':' (spaces allowed) end just before 'at'? */
+static bool preceded_by_key(const char *start, const char *at, const char *key)
+{
+    size_t n = strlen(key);
+    const char *q = at;
+
+    while (q > start && strchr(" \t\r\n", q[-1]))
+        q--;
+    if (q == start || q[-1] != ':')
+        return false;
+    q--;
+    while (q > start && strchr(" \t\r\n", q[-1]))
+        q--;
+    return (size_t)(q - start) >= n + 2 && q[-1] == '"' &&
+           memcmp(q - 1 - n, key, n) == 0 && q[-2 - (long)n] == '"';
+}
+
+/* First occurrence of 'needle' in [p, end), or NULL (portable memmem). */
+static const char *find_bytes(const char *p, const char *end,
+                              const char *needle, size_t n)
+{
+    while (n && (size_t)(end - p) >= n &&
+           (p = memchr(p, needle[0], (size_t)(end - p) - n + 1)) != NULL) {
+        if (memcmp(p, needle, n) == 0)
+            return p;
+        p++;
+    }
+    return NULL;
+}
+
+long ndp_document_locate(const struct ndp_document *doc,
+                         struct ndp_locator *loc, const char *key,
+                         const char *value)
+{
+    struct ndp_buf needle = NDP_BUF_INIT;
+    const char *p = doc->text + loc->from, *end = doc->text + doc->len;
+    long line = 0;
+
+    ndp_buf_add_json_string(&needle, value);
+    while ((p = find_bytes(p, end, needle.buf, needle.len)) != NULL) {
+        if (preceded_by_key(doc->text, p, key)) {
+            loc->from = (size_t)(p - doc->text) + needle.len;
+            line = line_of(doc, loc, (size_t)(p - doc->text));
+            break;
+        }
+        p += needle.len;
+    }
+    ndp_buf_release(&needle);
+    return line;
+}
+
 static int parse_json(struct json_object **out, const struct ndp_buf *text,
                       const char *path, bool lenient, struct ndp_error *err)
 {

@@ -55,4 +55,21 @@ int ndp_template_read(struct ndp_changeset *set, size_t input_index,
 /* 1-based line of byte 'offset' in 'doc'. */
 long ndp_document_line(const struct ndp_document *doc, size_t offset);
 
+/*
+ * Finds resources' lines in one forward pass: each call looks for the next
+ * '"key": "value"' member after the previous hit (readers meet resources in
+ * document order), so locating every resource costs one scan of the text.
+ */
+struct ndp_locator {
+    size_t from;      /* search position */
+    size_t counted;   /* newlines are counted up to here */
+    long line;        /* line at 'counted' */
+};
+#define NDP_LOCATOR_INIT { 0, 0, 1 }
+
+/* Line of the next "key": "value" member, or 0 when not found. */
+long ndp_document_locate(const struct ndp_document *doc,
+                         struct ndp_locator *loc, const char *key,
+                         const char *value);
+
 #endif

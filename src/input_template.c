@@ -26,6 +26,7 @@ struct template_reader {
     size_t input_index;
     const struct ndp_document *doc;
     size_t first_change;
+    struct ndp_locator locator;
 };
 
 static void read_resources(struct template_reader *r,
@@ -67,20 +68,6 @@ static char *configuration_name(const char *name)
     return ndp_xstrdup(name);
 }
 
-static long find_line(const struct template_reader *r, const char *name)
-{
-    struct ndp_buf needle = NDP_BUF_INIT;
-    const char *hit;
-    long line = 0;
-
-    ndp_buf_add_json_string(&needle, name);
-    hit = strstr(r->doc->text, needle.buf);
-    if (hit)
-        line = ndp_document_line(r->doc, (size_t)(hit - r->doc->text));
-    ndp_buf_release(&needle);
-    return line;
-}
-
 static void keep_resource(struct template_reader *r,
                           const struct json_object *res, const char *type,
                           const char *symbol)
@@ -101,7 +88,7 @@ static void keep_resource(struct template_reader *r,
     c->kind = kind;
     c->notation = NDP_NOTATION_ARM;
     c->action = NDP_ACTION_CREATE;
-    c->line = find_line(r, name);
+    c->line = ndp_document_locate(r->doc, &r->locator, "name", name);
     json_object_deep_copy((struct json_object *)(uintptr_t)res, &c->after,
                           NULL);
 }
@@ -176,7 +163,8 @@ static void link_to_single_cluster(struct template_reader *r)
 int ndp_template_read(struct ndp_changeset *set, size_t input_index,
                       const struct ndp_document *doc, struct ndp_error *err)
 {
-    struct template_reader r = { set, input_index, doc, set->nr };
+    struct template_reader r = { set, input_index, doc, set->nr,
+                                 NDP_LOCATOR_INIT };
     const struct json_object *resources = ndp_json_get(doc->root,
                                                        "resources");
 

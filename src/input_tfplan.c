@@ -25,7 +25,7 @@ struct plan_reader {
     size_t input_index;
     const struct ndp_document *doc;
     struct ndp_error *err;
-    size_t changes_offset; /* where "resource_changes" starts in the text */
+    struct ndp_locator locator; /* lines of resources, in one pass */
 };
 
 static int check_format_version(const struct plan_reader *r)
@@ -266,31 +266,6 @@ static void print_replace_paths(struct ndp_change *c,
     ndp_buf_release(&out);
 }
 
-/* Line of the resource's "address" in the resource_changes section. */
-static long find_line(const struct plan_reader *r, const char *address)
-{
-    struct ndp_buf needle = NDP_BUF_INIT;
-    const char *hay = r->doc->text + r->changes_offset;
-    const char *hit = NULL, *p = hay;
-    long line = 0;
-
-    ndp_buf_add_json_string(&needle, address);
-    while ((p = strstr(p, needle.buf)) != NULL) {
-        const char *q = p;
-        while (q > hay && strchr(" \t\r\n:", q[-1]))
-            q--;
-        if (q - hay >= 9 && memcmp(q - 9, "\"address\"", 9) == 0) {
-            hit = p;
-            break;
-        }
-        p += needle.len;
-    }
-    if (hit)
-        line = ndp_document_line(r->doc, (size_t)(hit - r->doc->text));
-    ndp_buf_release(&needle);
-    return line;
-}
-
 static int read_resource(struct plan_reader *r, const struct json_object *rc_entry)
 {
     const char *type = ndp_json_get_string(rc_entry, "type");
@@ -328,7 +303,8 @@ static int read_resource(struct plan_reader *r, const struct json_object *rc_ent
     c->kind = kind;
     c->action = parse_actions(ndp_json_get(change, "actions"));
     c->resource_type = arm_type ? arm_type : ndp_xstrdup(type);
-    c->line = find_line(r, c->address);
+    c->line = ndp_document_locate(r->doc, &r->locator, "address",
+                                  c->address);
     print_replace_paths(c, change);
     if (arm_type)
         rc = fill_azapi(c, change, r);
@@ -475,7 +451,7 @@ static size_t section_offset(const struct ndp_document *doc, const char *key)
 int ndp_tfplan_read(struct ndp_changeset *set, size_t input_index,
                     const struct ndp_document *doc, struct ndp_error *err)
 {
-    struct plan_reader r = { set, input_index, doc, err, 0 };
+    struct plan_reader r = { set, input_index, doc, err, NDP_LOCATOR_INIT };
     struct json_object *changes;
     size_t i, n, first = set->nr;
     int rc;
@@ -496,7 +472,8 @@ int ndp_tfplan_read(struct ndp_changeset *set, size_t input_index,
     n = changes ? json_object_array_length(changes) : 0;
     if (n == 0)
         return check_empty_plan(&r);
-    r.changes_offset = section_offset(doc, "\"resource_changes\"");
+    /* planned_values, earlier in the file, lists the same addresses. */
+    r.locator.from = section_offset(doc, "\"resource_changes\"");
     for (i = 0; i < n && !rc; i++)
         rc = read_resource(&r, json_object_array_get_idx(changes, i));
     for (i = first; i < set->nr && !rc; i++)

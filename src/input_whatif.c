@@ -26,6 +26,7 @@ struct whatif_reader {
     size_t input_index;
     const struct ndp_document *doc;
     struct ndp_error *err;
+    struct ndp_locator locator;
 };
 
 /* The WhatIfOperationResult inside 'root' (unwrapping an x-ms-example). */
@@ -249,20 +250,6 @@ static struct json_object *copy(const struct json_object *v)
     return out;
 }
 
-static long find_line(const struct whatif_reader *r, const char *id)
-{
-    struct ndp_buf needle = NDP_BUF_INIT;
-    const char *hit;
-    long line = 0;
-
-    ndp_buf_add_json_string(&needle, id);
-    hit = strstr(r->doc->text, needle.buf);
-    if (hit)
-        line = ndp_document_line(r->doc, (size_t)(hit - r->doc->text));
-    ndp_buf_release(&needle);
-    return line;
-}
-
 static void read_change(struct whatif_reader *r, const struct json_object *ch)
 {
     const char *id = ndp_json_get_string(ch, "resourceId");
@@ -288,7 +275,7 @@ static void read_change(struct whatif_reader *r, const struct json_object *ch)
     c->action = parse_change_type(ndp_json_get_string(ch, "changeType"));
     c->self_id = ndp_xstrdup(id);
     c->parent_id = parent;
-    c->line = find_line(r, id);
+    c->line = ndp_document_locate(r->doc, &r->locator, "resourceId", id);
     c->before = copy(ndp_json_get(ch, "before"));
     c->after = copy(ndp_json_get(ch, "after"));
     if (c->action == NDP_ACTION_UPDATE && !c->before && !c->after && delta &&
@@ -301,7 +288,7 @@ static void read_change(struct whatif_reader *r, const struct json_object *ch)
 int ndp_whatif_read(struct ndp_changeset *set, size_t input_index,
                     const struct ndp_document *doc, struct ndp_error *err)
 {
-    struct whatif_reader r = { set, input_index, doc, err };
+    struct whatif_reader r = { set, input_index, doc, err, NDP_LOCATOR_INIT };
     const struct json_object *result = operation_result(doc->root);
     struct json_object *lists[2];
     size_t i, j;
