@@ -17,6 +17,7 @@ struct walker {
     const struct ndp_change *change;
     size_t change_index;
     const struct ndp_rule **rules; /* rules that watch this resource type */
+    uint32_t *watches;             /* ... and which of their watches apply */
     size_t nr_rules;
 };
 
@@ -58,8 +59,7 @@ static void test_rules(struct walker *w, const char *path, const char *pool,
 
     for (i = 0; i < w->nr_rules; i++) {
         const struct ndp_rule *rule = w->rules[i];
-        if (!ndp_rule_watches_path(rule, w->change->notation,
-                                   w->change->resource_type, path))
+        if (!ndp_rule_watches_path_in(rule, w->watches[i], path))
             continue;
         if (unknown ? ndp_rule_may_reimage(rule, before)
                     : ndp_rule_reimages(rule, before, after, m->parent_before,
@@ -140,15 +140,15 @@ static void walk_object(struct walker *w, struct ndp_buf *path,
     }
 }
 
+static const char *element_name(const struct json_object *e)
+{
+    return ndp_json_get_string(e, "name");
+}
+
 static size_t array_len(const struct json_object *a)
 {
     return a && json_object_is_type(a, json_type_array)
                ? json_object_array_length(a) : 0;
-}
-
-static const char *element_name(const struct json_object *e)
-{
-    return ndp_json_get_string(e, "name");
 }
 
 /* ARM agentPoolProfiles: elements are matched by name, not position. */
@@ -161,25 +161,71 @@ static bool keyed_by_name(const struct walker *w, const struct ndp_buf *path)
            ndp_strcasecmp(path->buf + path->len - n, key) == 0;
 }
 
-static size_t find_named(const struct json_object *a, const char *name)
+/* An array's elements by name, sorted, so each lookup is a binary search. */
+struct named {
+    const char *name;
+    size_t position;
+};
+
+struct name_index {
+    struct named *items;
+    size_t nr;
+};
+
+static int compare_named(const void *a, const void *b)
+{
+    const struct named *x = a, *y = b;
+    int d = ndp_strcasecmp(x->name, y->name);
+
+    /* Equal names: the first one in the array wins. */
+    return d ? d : (x->position > y->position) - (x->position < y->position);
+}
+
+static void index_names(struct name_index *ix, const struct json_object *a)
 {
     size_t i, n = array_len(a);
 
+    ix->items = ndp_xcalloc(n ? n : 1, sizeof(*ix->items));
+    ix->nr = 0;
     for (i = 0; i < n; i++) {
-        const char *other = element_name(json_object_array_get_idx(a, i));
-        if (other && ndp_strcasecmp(other, name) == 0)
-            return i;
+        const char *name = element_name(json_object_array_get_idx(a, i));
+        if (name) {
+            ix->items[ix->nr].name = name;
+            ix->items[ix->nr].position = i;
+            ix->nr++;
+        }
     }
+    qsort(ix->items, ix->nr, sizeof(*ix->items), compare_named);
+}
+
+/* Position of the first element called 'name', or SIZE_MAX. */
+static size_t lookup_name(const struct name_index *ix, const char *name)
+{
+    size_t lo = 0, hi = ix->nr;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ndp_strcasecmp(ix->items[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < ix->nr && ndp_strcasecmp(ix->items[lo].name, name) == 0)
+        return ix->items[lo].position;
     return SIZE_MAX;
 }
 
+static void release_names(struct name_index *ix)
+{
+    free(ix->items);
+}
+
 static void walk_named_element(struct walker *w, struct ndp_buf *path,
-                               const char *name,
+                               const char *name, size_t bi, size_t ai,
                                const struct json_object *before,
                                const struct json_object *after,
                                const struct node_masks *m)
 {
-    size_t bi = find_named(before, name), ai = find_named(after, name);
     size_t len = path->len;
     struct node_masks cm = descend_masks(m, NULL, bi, ai, false, before,
                                          after);
@@ -190,23 +236,31 @@ static void walk_named_element(struct walker *w, struct ndp_buf *path,
     ndp_buf_setlen(path, len);
 }
 
+/* Every name in either list once, in before's order then after's. */
 static void walk_pool_array(struct walker *w, struct ndp_buf *path,
                             const struct json_object *before,
                             const struct json_object *after,
                             const struct node_masks *m)
 {
+    struct name_index bix, aix;
     size_t i;
 
+    index_names(&bix, before);
+    index_names(&aix, after);
     for (i = 0; i < array_len(before); i++) {
         const char *name = element_name(json_object_array_get_idx(before, i));
-        if (name)
-            walk_named_element(w, path, name, before, after, m);
+        if (name && lookup_name(&bix, name) == i)
+            walk_named_element(w, path, name, i, lookup_name(&aix, name),
+                               before, after, m);
     }
     for (i = 0; i < array_len(after); i++) {
         const char *name = element_name(json_object_array_get_idx(after, i));
-        if (name && find_named(before, name) == SIZE_MAX)
-            walk_named_element(w, path, name, before, after, m);
+        if (name && lookup_name(&bix, name) == SIZE_MAX &&
+            lookup_name(&aix, name) == i)
+            walk_named_element(w, path, name, SIZE_MAX, i, before, after, m);
     }
+    release_names(&bix);
+    release_names(&aix);
 }
 
 /* azurerm default_node_pool[0] is the cluster's system pool. */
@@ -275,7 +329,7 @@ static void walk(struct walker *w, struct ndp_buf *path, const char *pool,
 static void walk_change(struct ndp_hits *out, const struct ndp_ruleset *rs,
                         const struct ndp_change *ch, size_t index)
 {
-    struct walker w = { out, ch, index, NULL, 0 };
+    struct walker w = { out, ch, index, NULL, NULL, 0 };
     struct node_masks m = { ch->after_unknown, ch->before_sensitive,
                             ch->after_sensitive, false, false, false,
                             NULL, NULL };
@@ -283,17 +337,24 @@ static void walk_change(struct ndp_hits *out, const struct ndp_ruleset *rs,
     size_t i, n = ndp_ruleset_count(rs);
 
     w.rules = ndp_xcalloc(n ? n : 1, sizeof(*w.rules));
+    w.watches = ndp_xcalloc(n ? n : 1, sizeof(*w.watches));
     for (i = 0; i < n; i++) {
         const struct ndp_rule *rule = ndp_ruleset_get(rs, i);
-        if (rule->class_ != NDP_CLASS_META &&
-            ndp_rule_watches_type(rule, ch->notation, ch->resource_type))
-            w.rules[w.nr_rules++] = rule;
+        uint32_t watches = rule->class_ == NDP_CLASS_META
+                               ? 0
+                               : ndp_rule_type_watches(rule, ch->notation,
+                                                       ch->resource_type);
+        if (watches) {
+            w.rules[w.nr_rules] = rule;
+            w.watches[w.nr_rules++] = watches;
+        }
     }
     if (w.nr_rules)
         walk(&w, &path, ch->kind == NDP_KIND_NODEPOOL ? ch->name : NULL,
              ch->before, ch->after, &m);
     ndp_buf_release(&path);
     free(w.rules);
+    free(w.watches);
 }
 
 void ndp_engine_run(struct ndp_hits *out, const struct ndp_ruleset *rs,

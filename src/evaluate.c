@@ -33,6 +33,7 @@ struct evaluator {
     const struct ndp_hits *hits;
     const struct ndp_ruleset *rs;
     const struct ndp_eval_options *opt;
+    bool *upgrades; /* per change: it sets a new version or node image */
 };
 
 int ndp_profile_parse(const char *name)
@@ -477,6 +478,7 @@ static struct ndp_finding *new_finding(const struct evaluator *ev,
     f->severity = ndp_verdict_severity(verdict);
     f->input = input;
     f->cluster = ndp_xstrdup(ev->clusters->items[cluster].id);
+    f->cluster_index = cluster;
     f->resource = ndp_xstrdup(resource);
     f->path = ndp_xstrdup("");
     f->before = ndp_xstrdup("null");
@@ -568,16 +570,22 @@ static void unseen_finding(const struct evaluator *ev,
  */
 static bool is_bypassed(const struct evaluator *ev, const struct ndp_hit *h)
 {
+    return ev->upgrades[h->change];
+}
+
+static bool *find_upgrades(const struct ndp_changeset *set,
+                           const struct ndp_hits *hits)
+{
+    bool *upgrades = ndp_xcalloc(set->nr ? set->nr : 1, sizeof(*upgrades));
     size_t i;
 
-    for (i = 0; i < ev->hits->nr; i++) {
-        const struct ndp_hit *u = &ev->hits->items[i];
+    for (i = 0; i < hits->nr; i++) {
+        const struct ndp_hit *u = &hits->items[i];
         /* An upgrade known only after apply is no proof of a bypass. */
-        if (u->change == h->change && u->rule->class_ == NDP_CLASS_UPGRADE &&
-            !u->after_unknown)
-            return true;
+        if (u->rule->class_ == NDP_CLASS_UPGRADE && !u->after_unknown)
+            upgrades[u->change] = true;
     }
-    return false;
+    return upgrades;
 }
 
 static void describe_target(struct ndp_buf *msg, const struct ndp_hit *h)
@@ -728,9 +736,10 @@ void ndp_evaluate(struct ndp_findings *out, struct ndp_clusters *clusters,
                   const struct ndp_ruleset *rs,
                   const struct ndp_eval_options *opt)
 {
-    struct evaluator ev = { out, clusters, set, hits, rs, opt };
+    struct evaluator ev = { out, clusters, set, hits, rs, opt, NULL };
     size_t i;
 
+    ev.upgrades = find_upgrades(set, hits);
     for (i = 0; i < clusters->nr; i++) {
         resolve_profile(&ev, i);
         resolve_window(&ev, i);
@@ -743,5 +752,6 @@ void ndp_evaluate(struct ndp_findings *out, struct ndp_clusters *clusters,
     }
     for (i = 0; i < hits->nr; i++)
         hit_finding(&ev, &hits->items[i]);
+    free(ev.upgrades);
     ndp_findings_sort(out);
 }

@@ -50,6 +50,7 @@ struct ndp_finding {
     char *after;       /* JSON text */
     char *message;
     long line;         /* line of the resource in the input, 0 if unknown */
+    size_t cluster_index; /* into the linker's cluster list */
 };
 
 struct ndp_findings {

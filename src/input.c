@@ -488,6 +488,10 @@ static int read_text(struct ndp_changeset *set, const char *path,
         struct ndp_document doc = { path, text->buf, text->len, root };
         rc = reader->read(set, index, &doc, err);
     }
+    if (!rc && set->nr > NDP_MAX_AKS_RESOURCES)
+        rc = ndp_error_set(err, NDP_ELIMIT, "'%s' brings the number of AKS "
+                           "resources to %zu, more than the limit of %d",
+                           path, set->nr, NDP_MAX_AKS_RESOURCES);
 out:
     json_object_put(root);
     return rc;

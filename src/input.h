@@ -17,6 +17,8 @@ struct json_object;
 
 #define NDP_DEFAULT_MAX_INPUT_BYTES ((size_t)4 << 30) /* 4 GiB */
 #define NDP_MAX_JSON_DEPTH 512
+/* Clusters, pools and maintenance configurations kept, over all inputs. */
+#define NDP_MAX_AKS_RESOURCES 10000
 
 struct ndp_input_options {
     size_t max_bytes;         /* refuse larger inputs */

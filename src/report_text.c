@@ -139,22 +139,44 @@ static void write_cluster_header(struct ndp_buf *out,
     write_window_line(out, c);
 }
 
-static size_t write_cluster(struct ndp_buf *out, const struct ndp_report *r,
-                            const struct ndp_cluster *c)
-{
-    size_t i, shown = 0;
+/*
+ * Findings grouped by cluster in one pass: 'order' lists finding indexes
+ * cluster by cluster (keeping their sorted order), 'start[c]' is where
+ * cluster c's run begins.  Linear in clusters + findings.
+ */
+struct by_cluster {
+    size_t *order;
+    size_t *start; /* nr_clusters + 1 entries */
+};
 
-    write_cluster_header(out, c);
-    for (i = 0; i < r->findings->nr; i++) {
-        const struct ndp_finding *f = &r->findings->items[i];
-        if (strcmp(f->input, c->input) == 0 && strcmp(f->cluster, c->id) == 0) {
-            write_finding(out, r, f);
-            shown++;
-        }
+static void group_by_cluster(struct by_cluster *g, const struct ndp_report *r)
+{
+    size_t nc = r->clusters->nr, nf = r->findings->nr, i;
+    size_t *fill = ndp_xcalloc(nc + 1, sizeof(*fill));
+
+    g->order = ndp_xcalloc(nf ? nf : 1, sizeof(*g->order));
+    g->start = ndp_xcalloc(nc + 1, sizeof(*g->start));
+    for (i = 0; i < nf; i++)
+        g->start[r->findings->items[i].cluster_index + 1]++;
+    for (i = 0; i < nc; i++)
+        g->start[i + 1] += g->start[i];
+    for (i = 0; i < nf; i++) {
+        size_t c = r->findings->items[i].cluster_index;
+        g->order[g->start[c] + fill[c]++] = i;
     }
-    if (!shown)
+    free(fill);
+}
+
+static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
+                          const struct by_cluster *g, size_t index)
+{
+    size_t i;
+
+    write_cluster_header(out, &r->clusters->items[index]);
+    for (i = g->start[index]; i < g->start[index + 1]; i++)
+        write_finding(out, r, &r->findings->items[g->order[i]]);
+    if (g->start[index] == g->start[index + 1])
         ndp_buf_adds(out, "    no reimaging change\n");
-    return shown;
 }
 
 static void write_summary(struct ndp_buf *out, const struct ndp_report *r)
@@ -183,8 +205,10 @@ static void write_summary(struct ndp_buf *out, const struct ndp_report *r)
 
 static void write_text(struct ndp_buf *out, const struct ndp_report *r)
 {
+    struct by_cluster g;
     size_t i, j;
 
+    group_by_cluster(&g, r);
     for (i = 0; i < r->set->nr_inputs; i++) {
         const char *input = r->set->inputs[i].path;
         bool any = false;
@@ -197,9 +221,11 @@ static void write_text(struct ndp_buf *out, const struct ndp_report *r)
                 ndp_buf_addch(out, '\n');
                 any = true;
             }
-            write_cluster(out, r, &r->clusters->items[j]);
+            write_cluster(out, r, &g, j);
         }
     }
+    free(g.order);
+    free(g.start);
     write_summary(out, r);
 }
 

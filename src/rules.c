@@ -192,6 +192,9 @@ static int load_watch(const struct loader *ld, struct rule_impl *r,
         at_path(at, "%s.notation", where);
         return rule_error(ld, at, "must be \"azurerm\" or \"arm\"");
     }
+    if (r->nr_watches == NDP_MAX_WATCHES)
+        return rule_error(ld, where, "too many watches in one rule (at most "
+                                     "32)");
     NDP_GROW(r->watches, r->alloc_watches, r->nr_watches + 1);
     out = &r->watches[r->nr_watches];
     memset(out, 0, sizeof(*out));
@@ -708,6 +711,33 @@ bool ndp_rule_watches_type(const struct ndp_rule *rule,
     for (i = 0; i < r->nr_watches; i++)
         if (r->watches[i].notation == notation &&
             regex_matches(r, r->watches[i].type_re, type))
+            return true;
+    return false;
+}
+
+uint32_t ndp_rule_type_watches(const struct ndp_rule *rule,
+                               enum ndp_notation notation, const char *type)
+{
+    const struct rule_impl *r = impl(rule);
+    uint32_t set = 0;
+    size_t i;
+
+    for (i = 0; i < r->nr_watches; i++)
+        if (r->watches[i].notation == notation &&
+            regex_matches(r, r->watches[i].type_re, type))
+            set |= (uint32_t)1 << i;
+    return set;
+}
+
+bool ndp_rule_watches_path_in(const struct ndp_rule *rule, uint32_t watches,
+                              const char *path)
+{
+    const struct rule_impl *r = impl(rule);
+    size_t i;
+
+    for (i = 0; i < r->nr_watches; i++)
+        if ((watches & ((uint32_t)1 << i)) &&
+            regex_matches(r, r->watches[i].path_re, path))
             return true;
     return false;
 }

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "change.h"
 
@@ -74,6 +75,19 @@ const struct ndp_rule *ndp_ruleset_meta(const struct ndp_ruleset *rs,
 /* Does 'rule' watch resources of 'type' in 'notation'? */
 bool ndp_rule_watches_type(const struct ndp_rule *rule,
                            enum ndp_notation notation, const char *type);
+/*
+ * The watches of 'rule' that apply to resources of 'type' in 'notation',
+ * as a bit set (a rule has at most NDP_MAX_WATCHES); 0 when none.  The
+ * engine computes it once per resource, then tests paths with
+ * ndp_rule_watches_path_in().
+ */
+#define NDP_MAX_WATCHES 32
+uint32_t ndp_rule_type_watches(const struct ndp_rule *rule,
+                               enum ndp_notation notation, const char *type);
+/* Does one of the watches in 'watches' match 'path'? */
+bool ndp_rule_watches_path_in(const struct ndp_rule *rule, uint32_t watches,
+                              const char *path);
+
 /* Does 'rule' watch 'path' on resources of 'type' in 'notation'? */
 bool ndp_rule_watches_path(const struct ndp_rule *rule,
                            enum ndp_notation notation, const char *type,

@@ -67,6 +67,19 @@ static void nul_inside(struct ndp_buf *out)
     ndp_buf_add(out, "{\"format_version\":\"1.2\",\0\"x\":1}", 31);
 }
 
+static void too_many_clusters(struct ndp_buf *out)
+{
+    int i;
+
+    ndp_buf_adds(out, "{\"format_version\":\"1.2\",\"resource_changes\":[");
+    for (i = 0; i <= NDP_MAX_AKS_RESOURCES; i++)
+        ndp_buf_addf(out, "%s{\"address\":\"azurerm_kubernetes_cluster.c%d\","
+                     "\"mode\":\"managed\",\"type\":\"azurerm_kubernetes_cluster\","
+                     "\"change\":{\"actions\":[\"no-op\"],\"before\":{},"
+                     "\"after\":{}}}", i ? "," : "", i);
+    ndp_buf_adds(out, "]}");
+}
+
 static const struct input_case cases[] = {
     { "empty file", "", 0, NULL, NDP_ESCHEMA, "is empty" },
     { "only whitespace", " \n\t\r\n", 0, NULL, NDP_ESCHEMA, "is empty" },
@@ -161,6 +174,8 @@ static const struct input_case cases[] = {
     { "nesting 600 deep", NULL, 0, deep_nesting, NDP_EPARSE, "is not valid JSON" },
     { "syntax error line", "{\n\"format_version\":\"1.2\",\n\"x\": }\n", 0, NULL,
       NDP_EPARSE, "at line 3" },
+    { "more AKS resources than the limit", NULL, 0, too_many_clusters,
+      NDP_ELIMIT, "more than the limit of 10000" },
     { "x-ms-examples what-if", "{\"responses\":{\"200\":{\"body\":{\"status\":"
       "\"Succeeded\",\"properties\":{\"changes\":[]}}}}}", 0, NULL, 0, NULL },
     { "plan without resource_changes, nothing planned", "{\"format_version\":\"1.2\","
