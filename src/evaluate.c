@@ -670,6 +670,15 @@ static enum ndp_verdict hit_verdict(const struct evaluator *ev,
     enum ndp_verdict verdict;
 
     ndp_buf_addf(msg, "%s: ", h->rule->title);
+    if (h->rule->class_ == NDP_CLASS_ROTATE) {
+        ndp_buf_addf(msg, "azurerm replaces every node of %s%s%s through "
+                     "temporary_name_for_rotation (according to its "
+                     "documentation without cordon and drain); the node "
+                     "disruption policy never sees it",
+                     h->pool ? "node pool '" : "the node pool",
+                     h->pool ? h->pool : "", h->pool ? "'" : "");
+        return h->after_unknown ? NDP_VERDICT_MAY_REIMAGE : NDP_VERDICT_ROTATE;
+    }
     if (h->rule->class_ == NDP_CLASS_VERSION_GATED) {
         version = hit_version(ev, h);
         minor = ndp_k8s_minor(version);

@@ -335,7 +335,8 @@ static int parse_enum(const struct loader *ld, const char *value,
 
 static const char *const scope_names[] = { "cluster", "nodepool", NULL };
 static const char *const class_names[] = { "covered", "version-gated",
-                                           "upgrade", "meta", NULL };
+                                           "upgrade", "meta", "rotate",
+                                           NULL };
 
 static bool bool_member(const struct json_object *o, const char *key)
 {

@@ -27,7 +27,8 @@ enum ndp_rule_class {
     NDP_CLASS_COVERED,       /* gated by the node disruption policy */
     NDP_CLASS_VERSION_GATED, /* gated from Kubernetes 1.37, manual before */
     NDP_CLASS_UPGRADE,       /* a version/image upgrade: bypasses the policy */
-    NDP_CLASS_META           /* findings about the policy or window itself */
+    NDP_CLASS_META,          /* findings about the policy or window itself */
+    NDP_CLASS_ROTATE         /* azurerm replaces the pool's nodes itself */
 };
 
 struct ndp_rule {

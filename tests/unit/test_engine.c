@@ -182,6 +182,15 @@ static const struct engine_case cases[] = {
     { "k8s upgrade", TF, AZ, "{'kubernetes_version':'1.36'}", "{'kubernetes_version':'1.37'}", "NDP401" },
     { "pool upgrade", TF, AZP, "{'orchestrator_version':'1.36.1'}", "{'orchestrator_version':'1.37.0'}", "NDP402" },
     { "arm node image", ARM, AP, APROP("'nodeImageVersion':'A'"), APROP("'nodeImageVersion':'B'"), "NDP403" },
+    /* rotate: azurerm cycles the pool through temporary_name_for_rotation */
+    { "rotate default pool vm_size", TF, AZ, "{'default_node_pool':[{'name':'system','vm_size':'Standard_D4ds_v5'}]}", "{'default_node_pool':[{'name':'system','vm_size':'Standard_D8ds_v5'}]}", "NDP501" },
+    { "rotate default pool zones reordered", TF, AZ, "{'default_node_pool':[{'name':'system','zones':['1','2']}]}", "{'default_node_pool':[{'name':'system','zones':['2','1']}]}", "" },
+    { "rotate default pool node_count", TF, AZ, "{'default_node_pool':[{'name':'system','node_count':3}]}", "{'default_node_pool':[{'name':'system','node_count':4}]}", "" },
+    { "rotate pool kubelet_config", TF, AZP, "{'kubelet_config':[]}", "{'kubelet_config':[{'pod_max_pid':2048}]}", "NDP502" },
+    { "rotate pool max_pods", TF, AZP, "{'max_pods':30}", "{'max_pods':110}", "NDP502" },
+    { "rotate os_sku Ubuntu->AzureLinux", TF, AZP, "{'os_sku':'Ubuntu'}", "{'os_sku':'AzureLinux'}", "" },
+    { "rotate os_sku Ubuntu->Windows2022", TF, AZP, "{'os_sku':'Ubuntu'}", "{'os_sku':'Windows2022'}", "NDP503" },
+    { "rotate os_sku unset->Ubuntu2204", TF, AZ, "{'default_node_pool':[{'name':'s','os_sku':''}]}", "{'default_node_pool':[{'name':'s','os_sku':'Ubuntu2204'}]}", "" },
     /* agentPoolProfiles are matched by name: a reorder is no change */
     { "arm pools reordered", ARM, MC, "{'properties':{'agentPoolProfiles':[{'name':'a','securityProfile':{'enableVTPM':true}},{'name':'b'}]}}", "{'properties':{'agentPoolProfiles':[{'name':'b'},{'name':'a','securityProfile':{'enableVTPM':true}}]}}", "" },
     { "arm pools reordered and changed", ARM, MC, "{'properties':{'agentPoolProfiles':[{'name':'a'},{'name':'b'}]}}", "{'properties':{'agentPoolProfiles':[{'name':'b','artifactStreamingProfile':{'enabled':true}},{'name':'a'}]}}", "NDP203" },
