@@ -8,6 +8,7 @@
  * the reader.  Everything a reader keeps is copied into the change set, so
  * the parse tree is released before returning.
  */
+#define _GNU_SOURCE /* memmem */
 #include "common.h"
 #include "input.h"
 #include "buf.h"
@@ -26,7 +27,9 @@ static int read_fd(struct ndp_buf *out, int fd, const char *path,
     for (;;) {
         ssize_t n;
 
-        ndp_buf_grow(out, 65536);
+        /* Grow only when full: a buffer sized from fstat is not copied. */
+        if (out->alloc < out->len + 2)
+            ndp_buf_grow(out, 65536);
         n = read(fd, out->buf + out->len, out->alloc - out->len - 1);
         if (n < 0 && errno == EINTR)
             continue;
@@ -64,6 +67,10 @@ static int load_bytes(struct ndp_buf *out, const char *path, size_t max_bytes,
                              "'%s' is a directory; expected a plan or "
                              "what-if JSON file", path);
     }
+    /* One allocation of the right size: no copies while growing. */
+    if (S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (uint64_t)st.st_size <= max_bytes)
+        ndp_buf_grow(out, (size_t)st.st_size + 1);
     rc = read_fd(out, fd, path, max_bytes, err);
     close(fd);
     return rc;
@@ -285,17 +292,13 @@ static bool preceded_by_key(const char *start, const char *at, const char *key)
            memcmp(q - 1 - n, key, n) == 0 && q[-2 - (long)n] == '"';
 }
 
-/* First occurrence of 'needle' in [p, end), or NULL (portable memmem). */
+/* First occurrence of 'needle' in [p, end), or NULL. */
 static const char *find_bytes(const char *p, const char *end,
                               const char *needle, size_t n)
 {
-    while (n && (size_t)(end - p) >= n &&
-           (p = memchr(p, needle[0], (size_t)(end - p) - n + 1)) != NULL) {
-        if (memcmp(p, needle, n) == 0)
-            return p;
-        p++;
-    }
-    return NULL;
+    if (p >= end)
+        return NULL;
+    return memmem(p, (size_t)(end - p), needle, n);
 }
 
 long ndp_document_locate(const struct ndp_document *doc,
@@ -365,24 +368,74 @@ static int parse_json(struct json_object **out, const struct ndp_buf *text,
  * accepts them), which strict JSON refuses: such a file gets a second,
  * lenient parse, and only counts if it then is a template.
  */
-static int parse_document(struct json_object **out, const struct ndp_buf *text,
-                          const char *path, struct ndp_error *err)
+static int scan_error(const struct ndp_buf *text, const char *path,
+                      size_t pos, const char *msg, struct ndp_error *err)
+{
+    struct ndp_document doc = { path, text->buf, text->len, NULL };
+
+    if (pos >= text->len)
+        return ndp_error_set(err, NDP_EPARSE,
+                             "'%s' ends in the middle of the JSON document "
+                             "(truncated at line %ld, byte %zu)",
+                             path, ndp_document_line(&doc, text->len),
+                             text->len);
+    return ndp_error_set(err, NDP_EPARSE,
+                         "'%s' is not valid JSON: %s at line %ld (byte %zu)",
+                         path, msg ? msg : "syntax error",
+                         ndp_document_line(&doc, pos), pos);
+}
+
+/*
+ * ARM templates may hold // and block comments (Azure Resource Manager
+ * accepts them), which strict JSON refuses: such a file gets a second,
+ * lenient parse, and only counts if it then is a template.
+ */
+static int parse_lenient_template(struct json_object **out,
+                                  const struct ndp_buf *text,
+                                  const char *path)
+{
+    struct ndp_error ignored = NDP_ERROR_INIT;
+    struct json_object *root = NULL;
+
+    if (!strstr(text->buf, "eploymentTemplate.json") ||
+        parse_json(&root, text, path, true, &ignored) != 0)
+        return -1;
+    if (ndp_json_get(root, "$schema") && ndp_json_get(root, "resources")) {
+        *out = root;
+        return 0;
+    }
+    json_object_put(root);
+    return -1;
+}
+
+/*
+ * An object (every real input) is validated and pruned in one pass by the
+ * scanner, so only what the readers use becomes a json-c tree; anything
+ * else is small or refused anyway and goes to json-c as it is.
+ * '*seen' counts the resources or changes walked (SIZE_MAX: let the reader
+ * count).
+ */
+static int parse_document(struct json_object **out, size_t *seen,
+                          const struct ndp_buf *text, const char *path,
+                          struct ndp_error *err)
 {
     struct ndp_error strict_err = NDP_ERROR_INIT;
-    struct json_object *root = NULL;
-    int rc = parse_json(out, text, path, false, &strict_err);
+    const char *msg = NULL;
+    size_t pos = 0;
+    int rc;
 
+    *seen = SIZE_MAX;
+    if (text->buf[strspn(text->buf, " \t\r\n")] != '{') {
+        rc = parse_json(out, text, path, false, &strict_err);
+        return rc ? ndp_error_set(err, rc, "%s", strict_err.msg) : 0;
+    }
+    rc = ndp_parse_pruned(out, seen, text->buf, text->len, &pos, &msg);
     if (rc == 0)
         return 0;
-    if (strstr(text->buf, "eploymentTemplate.json") &&
-        parse_json(&root, text, path, true, &strict_err) == 0) {
-        if (ndp_json_get(root, "$schema") && ndp_json_get(root, "resources")) {
-            *out = root;
-            return 0;
-        }
-        json_object_put(root);
-    }
-    return ndp_error_set(err, rc, "%s", strict_err.msg);
+    *seen = SIZE_MAX;
+    if (parse_lenient_template(out, text, path) == 0)
+        return 0;
+    return scan_error(text, path, pos, msg, err);
 }
 
 /* "$schema": ".../deploymentTemplate.json#" (or subscriptionDeploymentTemplate, ...) */
@@ -467,13 +520,13 @@ static int read_text(struct ndp_changeset *set, const char *path,
 {
     struct json_object *root = NULL;
     const struct ndp_reader *reader;
-    size_t index;
+    size_t index, seen = SIZE_MAX;
     int rc = normalise_encoding(text, path, err);
 
     if (!rc)
         rc = check_not_json(text, path, err);
     if (!rc)
-        rc = parse_document(&root, text, path, err);
+        rc = parse_document(&root, &seen, text, path, err);
     if (rc)
         goto out;
     reader = find_reader(opt->force_format ? opt->force_format
@@ -488,6 +541,9 @@ static int read_text(struct ndp_changeset *set, const char *path,
         struct ndp_document doc = { path, text->buf, text->len, root };
         rc = reader->read(set, index, &doc, err);
     }
+    /* The pruned lists hold only AKS entries: report what the file had. */
+    if (seen != SIZE_MAX)
+        set->inputs[index].resources_seen = seen;
     if (!rc && set->nr > NDP_MAX_AKS_RESOURCES)
         rc = ndp_error_set(err, NDP_ELIMIT, "'%s' brings the number of AKS "
                            "resources to %zu, more than the limit of %d",

@@ -39,6 +39,17 @@ int ndp_input_read_bytes(struct ndp_changeset *set, const char *name,
                          const struct ndp_input_options *opt,
                          struct ndp_error *err);
 
+/*
+ * Validates 'text' with the scanner and builds the pruned tree the readers
+ * use (input_prune.c).  Returns 0 with '*out' (owned by the caller) and
+ * '*seen' (entries of the filtered lists; SIZE_MAX when the document was
+ * built whole and the reader counts), or NDP_EPARSE with the byte
+ * offset and a static description of the syntax error.
+ */
+int ndp_parse_pruned(struct json_object **out, size_t *seen,
+                     const char *text, size_t len, size_t *err_pos,
+                     const char **err_msg);
+
 /* A parsed document, as the readers see it. */
 struct ndp_document {
     const char *path;          /* for messages */

@@ -1,0 +1,385 @@
+/*
+ * input_prune.c - the parse tree a reader needs, and nothing more.
+ *
+ * A Terraform plan of a large estate runs to hundreds of megabytes, almost
+ * all of it resources ndplint ignores; a json-c tree of it costs several
+ * times its size.  This stage validates the whole document with the
+ * non-allocating cursor (jscan.c: it accepts exactly what json-c accepts)
+ * and builds json-c objects only for what the readers use:
+ *
+ *   - resource_changes[]: entries whose "type" is an AKS or azapi type;
+ *   - changes[] / potentialChanges[] (also under "properties"): what-if
+ *     changes whose resourceId names a managedClusters resource;
+ *   - configuration: module resources of those types, for linking;
+ *   - planned_values: the first resource of each module (the reader only
+ *     asks whether there is one);
+ *   - prior_state, resource_drift, output_changes, variables and the like:
+ *     validated and skipped, an empty placeholder keeps the key;
+ *   - any other member: parsed as it is (they are small).
+ *
+ * ARM templates and x-ms-examples wrappers keep their members whole (they
+ * match none of the filters).  The first malformed entry of a filtered
+ * list is kept so that the reader still reports it.
+ */
+#include "common.h"
+#include "input.h"
+#include "buf.h"
+#include "jscan.h"
+#include "jsonutil.h"
+
+#include <json-c/json.h>
+
+/* A top-level member larger than this is not built unless it is needed. */
+#define NDP_PRUNE_SMALL_MEMBER ((size_t)16 << 20)
+
+enum filter {
+    FILTER_PLAN_RESOURCES,  /* resource_changes[] by "type" */
+    FILTER_WHATIF_CHANGES,  /* changes[] by "resourceId" */
+    FILTER_CONFIG_RESOURCES,/* configuration resources[] by "type" */
+    FILTER_FIRST_ONLY       /* keep one element: "is there any?" */
+};
+
+struct pruner {
+    const char *text;
+    size_t len;
+    size_t seen;            /* elements of the filtered top-level lists */
+    bool filtered;          /* a counted list was filtered */
+    bool kept_odd;          /* a malformed element was kept already */
+};
+
+static const char *const plan_types[] = {
+    "azurerm_kubernetes_cluster", "azurerm_kubernetes_cluster_node_pool",
+    "azapi_resource", "azapi_update_resource"
+};
+
+/* Members that are large and that no reader looks into. */
+static const char *const skipped_members[] = {
+    "prior_state", "resource_drift", "output_changes", "variables",
+    "relevant_attributes", "checks", "condition_results", "provider_schemas",
+    "values", "deferred_changes", "action_invocations", "diagnostics"
+};
+
+static bool in_list(const char *key, size_t key_len,
+                    const char *const *list, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (ndp_jscan_key_is(key, key_len, list[i]))
+            return true;
+    return false;
+}
+
+/* Parses [start, end) with json-c; the range was validated already. */
+static struct json_object *build(const struct pruner *p, size_t start,
+                                 size_t end)
+{
+    struct json_tokener *tok = json_tokener_new_ex(NDP_MAX_JSON_DEPTH);
+    struct json_object *v;
+    size_t n = end - start;
+
+    /* A bare number or literal needs the byte after it to end. */
+    if (end < p->len || p->text[end] == '\0')
+        n++;
+    v = json_tokener_parse_ex(tok, p->text + start, (int)n);
+    json_tokener_free(tok);
+    return v;
+}
+
+static struct json_object *placeholder(enum ndp_jscan_type type)
+{
+    switch (type) {
+    case NDP_JSCAN_OBJECT: return json_object_new_object();
+    case NDP_JSCAN_ARRAY: return json_object_new_array();
+    case NDP_JSCAN_STRING: return json_object_new_string("");
+    case NDP_JSCAN_NUMBER: return json_object_new_int(0);
+    case NDP_JSCAN_BOOL: return json_object_new_boolean(0);
+    default: return NULL;
+    }
+}
+
+static bool keep_plan_type(const char *type)
+{
+    size_t i;
+
+    for (i = 0; i < NDP_ARRAY_SIZE(plan_types); i++)
+        if (strcmp(type, plan_types[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool keep_whatif_id(const char *id)
+{
+    static const char needle[] = "/microsoft.containerservice/managedclusters";
+    size_t n = sizeof(needle) - 1;
+
+    for (; *id; id++)
+        if (ndp_strncasecmp(id, needle, n) == 0)
+            return true;
+    return false;
+}
+
+/*
+ * Reads one element's discriminating member ('key') while skipping the
+ * rest; '*found' tells whether it was there as a string.
+ */
+static int scan_element(struct ndp_jscan *s, const char *key,
+                        struct ndp_buf *value, bool *found)
+{
+    const char *k;
+    size_t klen;
+    bool done = false;
+    int rc = ndp_jscan_object_begin(s);
+
+    *found = false;
+    while (!rc && !(rc = ndp_jscan_object_next(s, &k, &klen, &done)) &&
+           !done) {
+        if (!*found && ndp_jscan_key_is(k, klen, key) &&
+            ndp_jscan_peek(s) == NDP_JSCAN_STRING) {
+            rc = ndp_jscan_string(s, value);
+            *found = rc == 0;
+        } else {
+            rc = ndp_jscan_skip_value(s, NULL, NULL);
+        }
+    }
+    return rc;
+}
+
+static bool keep_element(struct pruner *p, enum filter f, bool found,
+                         const char *value, size_t index)
+{
+    if (f == FILTER_FIRST_ONLY)
+        return index == 0;
+    if (!found) {
+        /* Malformed (no discriminator): keep the first for the reader. */
+        bool keep = !p->kept_odd && f != FILTER_CONFIG_RESOURCES;
+        p->kept_odd = p->kept_odd || keep;
+        return keep;
+    }
+    if (f == FILTER_WHATIF_CHANGES)
+        return keep_whatif_id(value);
+    return keep_plan_type(value);
+}
+
+static int filter_array(struct pruner *p, struct ndp_jscan *s, enum filter f,
+                        bool count, struct json_object **out)
+{
+    const char *key = f == FILTER_WHATIF_CHANGES ? "resourceId" : "type";
+    struct json_object *list = json_object_new_array();
+    struct ndp_buf value = NDP_BUF_INIT;
+    size_t index = 0, start, end;
+    bool done = false, found;
+    int rc = ndp_jscan_array_begin(s);
+
+    while (!rc && !(rc = ndp_jscan_array_next(s, &done)) && !done) {
+        enum ndp_jscan_type type = ndp_jscan_peek(s);
+        start = s->pos;
+        found = false;
+        if (type == NDP_JSCAN_OBJECT)
+            rc = scan_element(s, key, &value, &found);
+        else
+            rc = ndp_jscan_skip_value(s, NULL, NULL);
+        end = s->pos;
+        if (!rc && keep_element(p, f, found, value.buf, index))
+            json_object_array_add(list, build(p, start, end));
+        index++;
+    }
+    if (count) {
+        p->seen += index;
+        p->filtered = true;
+    }
+    ndp_buf_release(&value);
+    *out = list;
+    return rc;
+}
+
+/* Where in the document an object is: decides how its members are kept. */
+enum context {
+    CTX_TOP,        /* the document */
+    CTX_PROPERTIES, /* REST what-if: {"properties": {"changes": ...}} */
+    CTX_CONFIG,     /* configuration, or a module of it */
+    CTX_CALLS,      /* configuration module_calls */
+    CTX_CALL,       /* one module call */
+    CTX_PLANNED     /* planned_values, or a module of it */
+};
+
+static int prune_object(struct pruner *p, struct ndp_jscan *s,
+                        enum context ctx, struct json_object **out);
+
+static int prune_list_of_objects(struct pruner *p, struct ndp_jscan *s,
+                                 enum context ctx, struct json_object **out)
+{
+    struct json_object *list = json_object_new_array();
+    bool done = false;
+    int rc = ndp_jscan_array_begin(s);
+
+    while (!rc && !(rc = ndp_jscan_array_next(s, &done)) && !done) {
+        struct json_object *m = NULL;
+        if (ndp_jscan_peek(s) == NDP_JSCAN_OBJECT) {
+            rc = prune_object(p, s, ctx, &m);
+            json_object_array_add(list, m);
+        } else {
+            rc = ndp_jscan_skip_value(s, NULL, NULL);
+        }
+    }
+    *out = list;
+    return rc;
+}
+
+/* The context of member 'key' (of a value of 'type') inside 'ctx', or -1. */
+static int child_context(enum context ctx, const char *key, size_t klen,
+                         enum ndp_jscan_type type)
+{
+#define IS(name) ndp_jscan_key_is(key, klen, (name))
+    if (type != NDP_JSCAN_OBJECT)
+        return -1;
+    switch (ctx) {
+    case CTX_TOP:
+        if (IS("properties"))
+            return CTX_PROPERTIES;
+        if (IS("configuration"))
+            return CTX_CONFIG;
+        if (IS("planned_values"))
+            return CTX_PLANNED;
+        return -1;
+    case CTX_CONFIG:
+        if (IS("root_module") || IS("module"))
+            return CTX_CONFIG;
+        if (IS("module_calls"))
+            return CTX_CALLS;
+        return -1;
+    case CTX_CALLS:
+        return CTX_CALL;
+    case CTX_CALL:
+        return IS("module") ? CTX_CONFIG : -1;
+    case CTX_PLANNED:
+        return IS("root_module") ? CTX_PLANNED : -1;
+    default:
+        return -1;
+    }
+#undef IS
+}
+
+/* The filter for an array member 'key' inside 'ctx', or -1 to build it. */
+static int array_filter(enum context ctx, const char *key, size_t klen)
+{
+#define IS(name) ndp_jscan_key_is(key, klen, (name))
+    if (ctx == CTX_TOP && IS("resource_changes"))
+        return FILTER_PLAN_RESOURCES;
+    if ((ctx == CTX_TOP || ctx == CTX_PROPERTIES) &&
+        (IS("changes") || IS("potentialChanges")))
+        return FILTER_WHATIF_CHANGES;
+    if (ctx == CTX_CONFIG && IS("resources"))
+        return FILTER_CONFIG_RESOURCES;
+    if (ctx == CTX_PLANNED && IS("resources"))
+        return FILTER_FIRST_ONLY;
+    return -1;
+#undef IS
+}
+
+static int prune_member(struct pruner *p, struct ndp_jscan *s,
+                        enum context ctx, const char *key, size_t klen,
+                        struct json_object **out)
+{
+    enum ndp_jscan_type type = ndp_jscan_peek(s);
+    int child = child_context(ctx, key, klen, type);
+    int filter = type == NDP_JSCAN_ARRAY ? array_filter(ctx, key, klen) : -1;
+    size_t start, end;
+    int rc;
+
+    if (child >= 0)
+        return prune_object(p, s, (enum context)child, out);
+    if (filter >= 0)
+        return filter_array(p, s, (enum filter)filter,
+                            filter != FILTER_CONFIG_RESOURCES &&
+                                filter != FILTER_FIRST_ONLY,
+                            out);
+    if (ctx == CTX_PLANNED && type == NDP_JSCAN_ARRAY &&
+        ndp_jscan_key_is(key, klen, "child_modules"))
+        return prune_list_of_objects(p, s, CTX_PLANNED, out);
+    rc = ndp_jscan_skip_value(s, &start, &end);
+    if (rc)
+        return rc;
+    if ((ctx == CTX_TOP && in_list(key, klen, skipped_members,
+                                   NDP_ARRAY_SIZE(skipped_members))) ||
+        ctx == CTX_PLANNED || end - start > NDP_PRUNE_SMALL_MEMBER)
+        *out = placeholder(type);
+    else
+        *out = build(p, start, end);
+    return 0;
+}
+
+/* The key as json-c decodes it (escapes, and ' quotes as raw text). */
+static struct json_object *decoded_key(const struct pruner *p,
+                                       const char *key, size_t klen)
+{
+    size_t start = (size_t)(key - 1 - p->text);
+    struct json_object *k = NULL;
+
+    if (p->text[start] == '"')
+        k = build(p, start, start + klen + 2);
+    if (!k || !json_object_is_type(k, json_type_string)) {
+        json_object_put(k);
+        k = json_object_new_string_len(key, (int)klen);
+    }
+    return k;
+}
+
+static int prune_object(struct pruner *p, struct ndp_jscan *s,
+                        enum context ctx, struct json_object **out)
+{
+    struct json_object *obj = json_object_new_object();
+    const char *key;
+    size_t klen;
+    bool done = false;
+    int rc = ndp_jscan_object_begin(s);
+
+    while (!rc && !(rc = ndp_jscan_object_next(s, &key, &klen, &done)) &&
+           !done) {
+        struct json_object *v = NULL, *k;
+        rc = prune_member(p, s, ctx, key, klen, &v);
+        if (rc) {
+            json_object_put(v);
+            break;
+        }
+        k = decoded_key(p, key, klen);
+        json_object_object_add(obj, json_object_get_string(k), v);
+        json_object_put(k);
+    }
+    *out = obj;
+    return rc;
+}
+
+int ndp_parse_pruned(struct json_object **out, size_t *seen,
+                     const char *text, size_t len, size_t *err_pos,
+                     const char **err_msg)
+{
+    struct pruner p = { text, len, 0, false, false };
+    struct ndp_jscan s;
+    struct json_object *root = NULL;
+    enum ndp_jscan_type type;
+    int rc;
+
+    /* One pass: the cursor validates as it goes, so an error anywhere
+     * throws the tree away. */
+    ndp_jscan_init(&s, text, len, NDP_MAX_JSON_DEPTH);
+    type = ndp_jscan_peek(&s);
+    if (type == NDP_JSCAN_OBJECT)
+        rc = prune_object(&p, &s, CTX_TOP, &root);
+    else
+        rc = ndp_jscan_skip_value(&s, NULL, NULL);
+    if (!rc)
+        rc = ndp_jscan_end(&s);
+    if (rc) {
+        json_object_put(root);
+        *err_pos = s.err_pos;
+        *err_msg = s.err_msg ? s.err_msg : "syntax error";
+        return NDP_EPARSE;
+    }
+    if (type != NDP_JSCAN_OBJECT)
+        root = placeholder(type);
+    *out = root;
+    /* SIZE_MAX: nothing was filtered, the reader counts what it reads. */
+    *seen = type == NDP_JSCAN_OBJECT && p.filtered ? p.seen : SIZE_MAX;
+    return 0;
+}
