@@ -20,6 +20,7 @@
 #include "finding.h"
 #include "jsonutil.h"
 #include "rules.h"
+#include "state.h"
 #include "timeutil.h"
 #include "window.h"
 
@@ -126,17 +127,27 @@ static void resolve_profile(const struct evaluator *ev, size_t index)
     struct ndp_buf note = NDP_BUF_INIT;
     int p;
 
+    if (c->profile_note) {
+        /* Keep what matching the live state had to say. */
+        ndp_buf_adds(&note, c->profile_note);
+        free(c->profile_note);
+        c->profile_note = NULL;
+    }
     collect_profile_votes(ev, index, &v);
     p = v.before > v.after ? v.before : v.after;
     if (p >= 0) {
         c->profile = (enum ndp_profile)p;
         c->profile_source = "input";
         if (v.before >= 0 && v.after >= 0 && v.before != v.after)
-            ndp_buf_addf(&note, "the input changes the profile from %s to "
+            ndp_buf_addf(&note, "%sthe input changes the profile from %s to "
                          "%s; judged under the stricter, %s",
+                         note.len ? "; " : "",
                          ndp_profile_name((enum ndp_profile)v.before),
                          ndp_profile_name((enum ndp_profile)v.after),
                          ndp_profile_name(c->profile));
+    } else if (c->state && c->state->profile >= 0) {
+        c->profile = (enum ndp_profile)c->state->profile;
+        c->profile_source = "state";
     } else if (ev->opt->have_profile) {
         c->profile = ev->opt->profile;
         c->profile_source = "option";
@@ -321,6 +332,31 @@ static void arm_window(struct ndp_cluster *c, const struct ndp_change *ch)
         set_window(c, &d);
 }
 
+/* The live window, when the input declares none. */
+static void state_window(struct ndp_cluster *c)
+{
+    struct window_decl d = { NULL, "maintenanceWindow", NULL, NULL, true };
+    size_t i, n;
+
+    if (!c->state || c->window || c->window_problems || c->window_expression)
+        return;
+    if (c->state->other_windows) {
+        const char *list = c->state->other_windows;
+        for (i = 0; list[i]; i += n) {
+            char name[128];
+            n = strcspn(list + i, ",");
+            snprintf(name, sizeof(name), "%.*s", (int)n, list + i);
+            note_other_window(c, name);
+            n += strspn(list + i + n, ", ");
+        }
+    }
+    if (!c->state->window)
+        return;
+    d.resource = c->state->sources;
+    d.in_force = c->state->window;
+    set_window(c, &d);
+}
+
 static void resolve_window(const struct evaluator *ev, size_t index)
 {
     struct ndp_cluster *c = &ev->clusters->items[index];
@@ -337,6 +373,7 @@ static void resolve_window(const struct evaluator *ev, size_t index)
         else if (ch->kind == NDP_KIND_MAINTENANCE)
             arm_window(c, ch);
     }
+    state_window(c);
     if (c->profile != NDP_PROFILE_WINDOW || !c->window)
         return;
     c->in_window = ndp_window_is_open(c->window, ev->opt->at, &closes);
@@ -394,10 +431,45 @@ static void resolve_version(const struct evaluator *ev, size_t index)
     struct ndp_cluster *c = &ev->clusters->items[index];
     const char *v;
 
-    if (c->change == SIZE_MAX)
-        return;
-    v = change_version(ev->set->items[c->change], false);
+    v = c->change == SIZE_MAX ? NULL
+                              : change_version(ev->set->items[c->change],
+                                               false);
+    if (!v && c->state)
+        v = c->state->version;
     c->version = v ? ndp_xstrdup(v) : NULL;
+}
+
+static const struct ndp_state_pool *state_pool(const struct ndp_state_cluster *st,
+                                               const char *name)
+{
+    size_t i;
+
+    for (i = 0; st && name && i < st->nr_pools; i++)
+        if (ndp_strcasecmp(st->pools[i].name, name) == 0)
+            return &st->pools[i];
+    return NULL;
+}
+
+static const char *state_pool_version(const struct ndp_state_cluster *st,
+                                      const char *name)
+{
+    const struct ndp_state_pool *p = state_pool(st, name);
+
+    return p ? p->version : NULL;
+}
+
+/* Live state says the cluster has node pools and none of them is Windows. */
+static bool state_has_no_windows_pool(const struct ndp_state_cluster *st)
+{
+    size_t i;
+
+    if (!st || !st->has_pools)
+        return false;
+    for (i = 0; i < st->nr_pools; i++)
+        if (st->pools[i].os_type &&
+            ndp_strcasecmp(st->pools[i].os_type, "Windows") == 0)
+            return false;
+    return true;
 }
 
 /*
@@ -413,6 +485,9 @@ static const char *hit_version(const struct evaluator *ev,
 
     if (h->rule->scope == NDP_SCOPE_NODEPOOL && ch->kind == NDP_KIND_NODEPOOL)
         v = change_version(ch, true);
+    if (!v && h->pool)
+        v = state_pool_version(ev->clusters->items[ch->cluster].state,
+                               h->pool);
     return v ? v : ev->clusters->items[ch->cluster].version;
 }
 
@@ -727,6 +802,10 @@ static void hit_finding(const struct evaluator *ev, const struct ndp_hit *h)
     if (h->rule->class_ == NDP_CLASS_UPGRADE ||
         h->rule->class_ == NDP_CLASS_META)
         return;
+    /* gMSA reimages Windows pools only: none, nothing is rebuilt. */
+    if (strcmp(h->rule->category, "windows-gmsa") == 0 &&
+        state_has_no_windows_pool(c->state))
+        return;
     verdict = hit_verdict(ev, h, c, &msg);
     f = new_finding(ev, h->rule, verdict, ch->cluster, ch->input, ch->address);
     f->line = ch->line;
@@ -740,6 +819,44 @@ static void hit_finding(const struct evaluator *ev, const struct ndp_hit *h)
     f->message = ndp_buf_detach(&msg);
 }
 
+/* The cluster's name: its resource's name, else the id's last segment. */
+static const char *cluster_name(const struct evaluator *ev,
+                                const struct ndp_cluster *c)
+{
+    const char *id = c->arm_id ? c->arm_id : c->id;
+    const char *slash = strrchr(id, '/');
+
+    if (c->change != SIZE_MAX && ev->set->items[c->change]->name)
+        return ev->set->items[c->change]->name;
+    return slash ? slash + 1 : NULL;
+}
+
+/* Live state for the cluster: by ARM id, else by a name no other shares. */
+static void match_state(const struct evaluator *ev, size_t index)
+{
+    struct ndp_cluster *c = &ev->clusters->items[index];
+    struct ndp_states *states = ev->opt->states;
+    bool ambiguous = false;
+
+    if (!states || !states->nr)
+        return;
+    c->state = ndp_states_find_id(states, c->arm_id ? c->arm_id : c->id);
+    if (!c->state)
+        c->state = ndp_states_find_name(states, cluster_name(ev, c),
+                                        &ambiguous);
+    if (ambiguous) {
+        struct ndp_buf note = NDP_BUF_INIT;
+        ndp_buf_addf(&note, "%s%sseveral --cluster-state clusters are "
+                     "called '%s'; none is used", c->profile_note ?
+                     c->profile_note : "", c->profile_note ? "; " : "",
+                     cluster_name(ev, c));
+        free(c->profile_note);
+        c->profile_note = ndp_buf_detach(&note);
+    }
+    if (c->state)
+        c->state->matched = true;
+}
+
 void ndp_evaluate(struct ndp_findings *out, struct ndp_clusters *clusters,
                   const struct ndp_changeset *set, const struct ndp_hits *hits,
                   const struct ndp_ruleset *rs,
@@ -750,6 +867,7 @@ void ndp_evaluate(struct ndp_findings *out, struct ndp_clusters *clusters,
 
     ev.upgrades = find_upgrades(set, hits);
     for (i = 0; i < clusters->nr; i++) {
+        match_state(&ev, i);
         resolve_profile(&ev, i);
         resolve_window(&ev, i);
         resolve_version(&ev, i);

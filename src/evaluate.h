@@ -14,11 +14,14 @@ struct ndp_changeset;
 struct ndp_findings;
 struct ndp_hits;
 struct ndp_ruleset;
+struct ndp_states;
 
 struct ndp_eval_options {
     int64_t at;                 /* evaluation instant, seconds since the epoch */
     bool have_profile;          /* --profile given */
     enum ndp_profile profile;   /* its value */
+    struct ndp_states *states;  /* --cluster-state files, or NULL; the
+                                   evaluator marks what it matched */
 };
 
 /*

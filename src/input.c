@@ -583,3 +583,19 @@ int ndp_input_read_bytes(struct ndp_changeset *set, const char *name,
     ndp_buf_release(&text);
     return rc;
 }
+
+int ndp_input_load_json(struct json_object **out, const char *path,
+                        size_t max_bytes, struct ndp_error *err)
+{
+    struct ndp_buf text = NDP_BUF_INIT;
+    int rc = load_bytes(&text, path, max_bytes, err);
+
+    if (!rc)
+        rc = normalise_encoding(&text, path, err);
+    if (!rc)
+        rc = check_not_json(&text, path, err);
+    if (!rc)
+        rc = parse_json(out, &text, path, false, err);
+    ndp_buf_release(&text);
+    return rc;
+}

@@ -33,6 +33,13 @@ struct ndp_input_options {
 int ndp_input_read(struct ndp_changeset *set, const char *path,
                    const struct ndp_input_options *opt, struct ndp_error *err);
 
+/*
+ * Loads a small JSON file whole (cluster state files): the same checks
+ * and messages as for inputs, then one json-c tree owned by the caller.
+ */
+int ndp_input_load_json(struct json_object **out, const char *path,
+                        size_t max_bytes, struct ndp_error *err);
+
 /* The same for bytes already in memory; 'name' stands for the file. */
 int ndp_input_read_bytes(struct ndp_changeset *set, const char *name,
                          const void *bytes, size_t len,

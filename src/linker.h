@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 struct ndp_changeset;
+struct ndp_state_cluster;
 struct ndp_window;
 
 enum ndp_profile {
@@ -47,6 +48,7 @@ struct ndp_cluster {
     bool has_next_window;
     int64_t next_window_start, next_window_end, window_closes_at;
     char *version;              /* Kubernetes version in force, or NULL */
+    struct ndp_state_cluster *state; /* live state from --cluster-state (borrowed) */
 };
 
 struct ndp_clusters {

@@ -143,6 +143,7 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs)
 
     if (status)
         goto out;
+    memset(&eo, 0, sizeof(eo));
     eo.at = o->have_at ? o->at : (int64_t)time(NULL);
     eo.have_profile = o->have_profile;
     eo.profile = (enum ndp_profile)o->profile;

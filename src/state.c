@@ -1,0 +1,329 @@
+/*
+ * state.c - reads Azure CLI output about live clusters (see state.h):
+ * 'az aks show' (flattened, or the ARM shape with "properties"),
+ * 'az aks maintenanceconfiguration list|show' and 'az aks nodepool
+ * list|show', each recognised by its shape and merged per cluster id.
+ */
+#include "common.h"
+#include "state.h"
+#include "buf.h"
+#include "error.h"
+#include "evaluate.h"
+#include "input.h"
+#include "jsonutil.h"
+
+#define NODE_OS_WINDOW "aksManagedNodeOSUpgradeSchedule"
+
+enum state_kind { STATE_CLUSTER, STATE_WINDOW, STATE_POOL, STATE_UNKNOWN };
+
+/* The resource's own properties: the ARM shape nests them, the CLI does not. */
+static const struct json_object *props(const struct json_object *o)
+{
+    const struct json_object *p = ndp_json_get(o, "properties");
+
+    return p && json_object_is_type(p, json_type_object) ? p : o;
+}
+
+static bool id_has(const struct json_object *o, const char *part)
+{
+    const char *id = ndp_json_get_string(o, "id");
+    size_t n = strlen(part);
+
+    for (; id && *id; id++)
+        if (ndp_strncasecmp(id, part, n) == 0)
+            return true;
+    return false;
+}
+
+static enum state_kind classify(const struct json_object *o)
+{
+    const struct json_object *p = props(o);
+
+    if (!json_object_is_type(o, json_type_object))
+        return STATE_UNKNOWN;
+    if (ndp_json_get(p, "maintenanceWindow") || ndp_json_get(p, "timeInWeek") ||
+        id_has(o, "/maintenanceConfigurations/"))
+        return STATE_WINDOW;
+    if (id_has(o, "/agentPools/"))
+        return STATE_POOL;
+    if (ndp_json_get(p, "agentPoolProfiles") ||
+        ndp_json_get(p, "nodeDisruptionProfile") ||
+        (ndp_json_get(p, "kubernetesVersion") &&
+         id_has(o, "/managedClusters/")))
+        return STATE_CLUSTER;
+    return STATE_UNKNOWN;
+}
+
+/* ".../managedClusters/aks/agentPools/np1" -> ".../managedClusters/aks" */
+static char *cluster_id_of(const char *id, const char *child)
+{
+    const char *p = id, *cut = NULL;
+    size_t n = strlen(child);
+
+    for (; p && *p; p++)
+        if (ndp_strncasecmp(p, child, n) == 0)
+            cut = p;
+    return cut ? ndp_xstrndup(id, (size_t)(cut - id)) : NULL;
+}
+
+static struct ndp_state_cluster *cluster_for(struct ndp_states *st,
+                                             const char *id,
+                                             const char *path)
+{
+    struct ndp_state_cluster *c = ndp_states_find_id(st, id);
+    const char *slash;
+
+    if (!c) {
+        NDP_GROW(st->items, st->alloc, st->nr + 1);
+        c = &st->items[st->nr++];
+        memset(c, 0, sizeof(*c));
+        c->id = ndp_xstrdup(id);
+        slash = strrchr(id, '/');
+        c->name = ndp_xstrdup(slash ? slash + 1 : id);
+        c->profile = -1;
+    }
+    if (!c->sources || !strstr(c->sources, path)) {
+        struct ndp_buf b = NDP_BUF_INIT;
+        ndp_buf_addf(&b, "%s%s%s", c->sources ? c->sources : "",
+                     c->sources ? ", " : "", path);
+        free(c->sources);
+        c->sources = ndp_buf_detach(&b);
+    }
+    return c;
+}
+
+static char *dup_string(const struct json_object *o, const char *key)
+{
+    const char *s = ndp_json_get_string(o, key);
+
+    return s && *s ? ndp_xstrdup(s) : NULL;
+}
+
+static long get_long(const struct json_object *o, const char *key)
+{
+    const struct json_object *v = ndp_json_get(o, key);
+
+    return v && json_object_is_type(v, json_type_int)
+               ? (long)json_object_get_int64(v) : -1;
+}
+
+static void add_pool(struct ndp_state_cluster *c, const struct json_object *o,
+                     const char *name)
+{
+    const struct json_object *p = props(o);
+    const struct json_object *surge = ndp_json_path(p, "upgradeSettings.maxSurge");
+    struct ndp_state_pool *pool;
+
+    NDP_GROW(c->pools, c->alloc_pools, c->nr_pools + 1);
+    pool = &c->pools[c->nr_pools++];
+    memset(pool, 0, sizeof(*pool));
+    pool->name = ndp_xstrdup(name);
+    pool->os_type = dup_string(p, "osType");
+    pool->version = dup_string(p, "currentOrchestratorVersion");
+    if (!pool->version)
+        pool->version = dup_string(p, "orchestratorVersion");
+    pool->count = get_long(p, "count");
+    pool->min_count = get_long(p, "minCount");
+    pool->max_count = get_long(p, "maxCount");
+    pool->autoscale = ndp_json_is_true(ndp_json_get(p, "enableAutoScaling"));
+    pool->max_surge = surge && json_object_is_type(surge, json_type_string) &&
+                              json_object_get_string_len(surge)
+                          ? ndp_xstrdup(json_object_get_string(
+                                (struct json_object *)(uintptr_t)surge))
+                          : NULL;
+    c->has_pools = true;
+}
+
+static int read_cluster(struct ndp_states *st, const struct json_object *o,
+                        const char *path, struct ndp_error *err)
+{
+    const char *id = ndp_json_get_string(o, "id");
+    const struct json_object *p = props(o);
+    const struct json_object *pools = ndp_json_get(p, "agentPoolProfiles");
+    const char *policy = ndp_json_get_string(
+        ndp_json_get(p, "nodeDisruptionProfile"), "nodeDisruptionPolicy");
+    struct ndp_state_cluster *c;
+    size_t i, n;
+
+    if (!id)
+        return ndp_error_set(err, NDP_ESCHEMA, "'%s' looks like 'az aks "
+                             "show' output but has no 'id'", path);
+    c = cluster_for(st, id, path);
+    if (policy && *policy) {
+        c->profile = ndp_profile_parse(policy);
+        if (c->profile < 0)
+            return ndp_error_set(err, NDP_ESCHEMA, "'%s': unknown "
+                                 "nodeDisruptionPolicy '%s'", path, policy);
+    }
+    free(c->version);
+    c->version = dup_string(p, "currentKubernetesVersion");
+    if (!c->version)
+        c->version = dup_string(p, "kubernetesVersion");
+    n = pools && json_object_is_type(pools, json_type_array)
+            ? json_object_array_length(pools) : 0;
+    for (i = 0; i < n; i++) {
+        const struct json_object *e = json_object_array_get_idx(pools, i);
+        const char *name = ndp_json_get_string(e, "name");
+        if (name)
+            add_pool(c, e, name);
+    }
+    return 0;
+}
+
+static void note_other(struct ndp_state_cluster *c, const char *name)
+{
+    struct ndp_buf b = NDP_BUF_INIT;
+
+    if (c->other_windows && strstr(c->other_windows, name))
+        return;
+    ndp_buf_addf(&b, "%s%s%s", c->other_windows ? c->other_windows : "",
+                 c->other_windows ? ", " : "", name);
+    free(c->other_windows);
+    c->other_windows = ndp_buf_detach(&b);
+}
+
+static int read_window(struct ndp_states *st, const struct json_object *o,
+                       const char *path, struct ndp_error *err)
+{
+    const char *id = ndp_json_get_string(o, "id");
+    const char *name = ndp_json_get_string(o, "name");
+    char *cluster_id = id ? cluster_id_of(id, "/maintenanceConfigurations/")
+                          : NULL;
+    const struct json_object *mw = ndp_json_get(props(o), "maintenanceWindow");
+    struct ndp_state_cluster *c;
+
+    if (!cluster_id || !name) {
+        free(cluster_id);
+        return ndp_error_set(err, NDP_ESCHEMA, "'%s': a maintenance "
+                             "configuration without the 'id' of its cluster "
+                             "or a 'name'", path);
+    }
+    c = cluster_for(st, cluster_id, path);
+    free(cluster_id);
+    c->has_window_list = true;
+    if (ndp_strcasecmp(name, NODE_OS_WINDOW) != 0 || ndp_json_is_unset(mw)) {
+        note_other(c, name);
+        return 0;
+    }
+    json_object_put(c->window);
+    json_object_deep_copy((struct json_object *)(uintptr_t)mw, &c->window,
+                          NULL);
+    return 0;
+}
+
+static int read_pool(struct ndp_states *st, const struct json_object *o,
+                     const char *path, struct ndp_error *err)
+{
+    const char *id = ndp_json_get_string(o, "id");
+    const char *name = ndp_json_get_string(o, "name");
+    char *cluster_id = id ? cluster_id_of(id, "/agentPools/") : NULL;
+    struct ndp_state_cluster *c;
+
+    if (!cluster_id || !name) {
+        free(cluster_id);
+        return ndp_error_set(err, NDP_ESCHEMA, "'%s': a node pool without "
+                             "the 'id' of its cluster or a 'name'", path);
+    }
+    c = cluster_for(st, cluster_id, path);
+    free(cluster_id);
+    add_pool(c, o, name);
+    return 0;
+}
+
+static int read_item(struct ndp_states *st, const struct json_object *o,
+                     const char *path, size_t index, struct ndp_error *err)
+{
+    switch (classify(o)) {
+    case STATE_CLUSTER: return read_cluster(st, o, path, err);
+    case STATE_WINDOW: return read_window(st, o, path, err);
+    case STATE_POOL: return read_pool(st, o, path, err);
+    default:
+        return ndp_error_set(err, NDP_ESCHEMA,
+                             "'%s'%s is not 'az aks show', 'az aks "
+                             "maintenanceconfiguration list|show' or 'az aks "
+                             "nodepool list|show' output",
+                             path, index == SIZE_MAX ? "" : " (an element)");
+    }
+}
+
+int ndp_state_read(struct ndp_states *states, const char *path,
+                   size_t max_bytes, struct ndp_error *err)
+{
+    struct json_object *root = NULL;
+    size_t i, n;
+    int rc = ndp_input_load_json(&root, path, max_bytes, err);
+
+    if (rc)
+        return rc;
+    if (json_object_is_type(root, json_type_array)) {
+        n = json_object_array_length(root);
+        for (i = 0; i < n && !rc; i++)
+            rc = read_item(states, json_object_array_get_idx(root, i), path,
+                           i, err);
+        if (!rc && n == 0) {
+            /* An empty list (no configurations) says nothing of a cluster. */
+            NDP_GROW(states->unmatched_files, states->alloc_unmatched,
+                     states->nr_unmatched + 1);
+            states->unmatched_files[states->nr_unmatched++] =
+                ndp_xstrdup(path);
+        }
+    } else {
+        rc = read_item(states, root, path, SIZE_MAX, err);
+    }
+    json_object_put(root);
+    return rc;
+}
+
+void ndp_states_release(struct ndp_states *st)
+{
+    size_t i, j;
+
+    for (i = 0; i < st->nr; i++) {
+        struct ndp_state_cluster *c = &st->items[i];
+        for (j = 0; j < c->nr_pools; j++) {
+            free(c->pools[j].name);
+            free(c->pools[j].os_type);
+            free(c->pools[j].version);
+            free(c->pools[j].max_surge);
+        }
+        free(c->pools);
+        free(c->id);
+        free(c->name);
+        free(c->sources);
+        free(c->version);
+        free(c->other_windows);
+        json_object_put(c->window);
+    }
+    free(st->items);
+    for (i = 0; i < st->nr_unmatched; i++)
+        free(st->unmatched_files[i]);
+    free(st->unmatched_files);
+    memset(st, 0, sizeof(*st));
+}
+
+struct ndp_state_cluster *ndp_states_find_id(const struct ndp_states *st,
+                                             const char *id)
+{
+    size_t i;
+
+    for (i = 0; id && i < st->nr; i++)
+        if (ndp_strcasecmp(st->items[i].id, id) == 0)
+            return &st->items[i];
+    return NULL;
+}
+
+struct ndp_state_cluster *ndp_states_find_name(const struct ndp_states *st,
+                                               const char *name,
+                                               bool *ambiguous)
+{
+    struct ndp_state_cluster *found = NULL;
+    size_t i, n = 0;
+
+    for (i = 0; name && i < st->nr; i++)
+        if (ndp_strcasecmp(st->items[i].name, name) == 0) {
+            found = found ? found : &st->items[i];
+            n++;
+        }
+    *ambiguous = n > 1;
+    return n == 1 ? found : NULL;
+}
