@@ -1,15 +1,44 @@
 #!/bin/sh
 # Installs the Debian packages ndplint needs to build and test, if missing.
 # Used by ci/setup-and-run.sh, ci/test.sh and .ci/run; safe to run again.
+# With --validators (ci/test.sh) also the checkers of the CI reports:
+# pre-commit and xmllint from Debian, node/npm when missing, and the npm
+# packages @microsoft/sarif-multitool and @action-validator/cli, pinned,
+# in build-tools/ (ignored by git; tests/CMakeLists.txt NDP_TOOLS_DIR).
 set -eu
+validators=false
+[ "${1:-}" = --validators ] && validators=true
 packages="gcc make cmake pkg-config libjson-c-dev libpcre2-dev libcmocka-dev
 python3 python3-dateutil"
+$validators && packages="$packages git pre-commit libxml2-utils"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
         missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+if $validators && ! command -v npm >/dev/null 2>&1; then
+    missing="$missing nodejs npm"
+fi
+
+npm_tools() {
+    tools=$(cd "$(dirname "$0")/.." && pwd)/build-tools
+    mt=$tools/node_modules/@microsoft/sarif-multitool
+    av=$tools/node_modules/@action-validator/cli
+    if ! grep -qs '"version": "5.7.0"' "$mt/package.json" ||
+       ! grep -qs '"version": "0.6.0"' "$av/package.json"; then
+        echo "ndplint: installing the npm validators into $tools"
+        mkdir -p "$tools"
+        npm install --prefix "$tools" --no-audit --no-fund --loglevel=error \
+            @microsoft/sarif-multitool@5.7.0 @action-validator/cli@0.6.0
+    fi
+    # npm does not run the package's postinstall, which sets this bit.
+    chmod u+x "$tools/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+}
+
+if [ -z "$missing" ]; then
+    if $validators; then npm_tools; fi
+    exit 0
+fi
 echo "ndplint: installing Debian packages:$missing"
 if [ "$(id -u)" = 0 ]; then
     sudo=""
@@ -22,3 +51,4 @@ fi
 $sudo apt-get update -qq
 # shellcheck disable=SC2086
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+if $validators; then npm_tools; fi

@@ -3,7 +3,7 @@
 # with ctest, then again under AddressSanitizer + UndefinedBehaviorSanitizer.
 set -eu
 cd "$(dirname "$0")/.."
-sh ci/install-deps.sh
+sh ci/install-deps.sh --validators
 jobs=$(nproc 2>/dev/null || echo 2)
 
 cmake -S . -B build -DNDP_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

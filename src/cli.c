@@ -27,7 +27,8 @@ enum option_id {
     OPT_INPUT_FORMAT,
     OPT_MAX_INPUT_BYTES,
     OPT_COLOR,
-    OPT_WINDOW_CHECK
+    OPT_WINDOW_CHECK,
+    OPT_SOURCE_ROOT
 };
 
 struct option_spec {
@@ -38,10 +39,15 @@ struct option_spec {
 };
 
 static const struct option_spec options[] = {
-    { "format", OPT_FORMAT, "FMT",
-      "report format: text (default) or json" },
+    { "format", OPT_FORMAT, "FMT[:PATH]",
+      "report format: text (default), json, sarif, github, junit, markdown; "
+      "FMT:PATH writes that report to PATH; repeat for several reports from "
+      "one run (at most one without a PATH, which goes to standard output)" },
     { "output", OPT_OUTPUT, "FILE",
-      "write the report to FILE instead of standard output" },
+      "write the report that has no PATH to FILE instead of standard output" },
+    { "source-root", OPT_SOURCE_ROOT, "DIR",
+      "make file paths in sarif, github and junit reports relative to DIR "
+      "(default: the current directory)" },
     { "profile", OPT_PROFILE, "PROFILE",
       "node disruption profile for clusters whose input does not declare "
       "one: Allow (the AKS default), AllowDuringMaintenanceWindow, Block" },
@@ -167,6 +173,73 @@ bad:
                          "positive whole number", s);
 }
 
+/* '--format FMT[:PATH]'; a PATH of '-' is standard output. */
+static int parse_format(struct ndp_options *o, const char *arg,
+                        struct ndp_error *err)
+{
+    struct ndp_output *out = &o->outputs[o->nr_outputs];
+    size_t len = strcspn(arg, ":");
+
+    if (o->nr_outputs == NDP_MAX_OUTPUTS)
+        return ndp_error_set(err, NDP_EUSAGE, "--format: at most %d reports "
+                             "in one run", NDP_MAX_OUTPUTS);
+    if (len < sizeof(out->format)) {
+        memcpy(out->format, arg, len);
+        out->format[len] = '\0';
+    }
+    if (len >= sizeof(out->format) || !ndp_reporter_find(out->format))
+        return ndp_error_set(err, NDP_EUSAGE, "--format: unknown format "
+                             "'%.*s' (use one of: %s)", (int)len, arg,
+                             ndp_reporter_names());
+    out->path = arg[len] ? arg + len + 1 : NULL;
+    if (out->path && !*out->path)
+        return ndp_error_set(err, NDP_EUSAGE, "--format: '%s' has an empty "
+                             "path", arg);
+    o->nr_outputs++;
+    return 0;
+}
+
+/*
+ * After parsing: the default report (text), '-o FILE' for the one report
+ * without a PATH, and no two reports to the same place.
+ */
+static int check_outputs(struct ndp_options *o, struct ndp_error *err)
+{
+    size_t i, j, no_path = 0, dash = 0;
+
+    if (!o->nr_outputs) {
+        strcpy(o->outputs[0].format, "text");
+        o->outputs[0].path = NULL;
+        o->nr_outputs = 1;
+    }
+    for (i = 0; i < o->nr_outputs; i++) {
+        no_path += !o->outputs[i].path;
+        dash += o->outputs[i].path && strcmp(o->outputs[i].path, "-") == 0;
+    }
+    if (o->output && !no_path && !o->window_check)
+        return ndp_error_set(err, NDP_EUSAGE, "--output: every --format "
+                             "already has a path");
+    if (no_path > 1 || dash + (o->output ? 0 : no_path) > 1)
+        return ndp_error_set(err, NDP_EUSAGE, "--format: only one report can "
+                             "go to standard output; give the others a path "
+                             "(--format FMT:PATH)");
+    for (i = 0; i < o->nr_outputs; i++) {
+        struct ndp_output *out = &o->outputs[i];
+        if (!out->path)
+            out->path = o->output;
+        else if (strcmp(out->path, "-") == 0)
+            out->path = NULL;
+    }
+    for (i = 0; i < o->nr_outputs; i++)
+        for (j = 0; j < i; j++)
+            if (o->outputs[i].path && o->outputs[j].path &&
+                strcmp(o->outputs[i].path, o->outputs[j].path) == 0)
+                return ndp_error_set(err, NDP_EUSAGE, "--format: two reports "
+                                     "would be written to '%s'",
+                                     o->outputs[i].path);
+    return 0;
+}
+
 static int parse_one(struct ndp_options *o, int id, const char *arg,
                      struct ndp_error *err)
 {
@@ -177,13 +250,9 @@ static int parse_one(struct ndp_options *o, int id, const char *arg,
     case OPT_WINDOW_CHECK: o->window_check = true; return 0;
     case OPT_OUTPUT: o->output = arg; return 0;
     case OPT_RULES: o->rules_dir = arg; return 0;
+    case OPT_SOURCE_ROOT: o->source_root = arg; return 0;
     case OPT_FORMAT:
-        if (!ndp_reporter_find(arg))
-            return ndp_error_set(err, NDP_EUSAGE, "--format: unknown format "
-                                 "'%s' (use one of: %s)", arg,
-                                 ndp_reporter_names());
-        o->format = arg;
-        return 0;
+        return parse_format(o, arg, err);
     case OPT_PROFILE:
         o->profile = ndp_profile_parse(arg);
         o->have_profile = true;
@@ -243,7 +312,6 @@ int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
     size_t i, j;
 
     memset(out, 0, sizeof(*out));
-    out->format = "text";
     out->fail_on = NDP_SEVERITY_ERROR;
     out->max_input_bytes = NDP_DEFAULT_MAX_INPUT_BYTES;
     build_getopt(longs, shorts);
@@ -258,7 +326,7 @@ int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
         else
             rc = parse_one(out, id, optarg, err);
     }
-    if (rc)
+    if (rc || (rc = check_outputs(out, err)) != 0)
         return rc;
     out->inputs = argv + optind;
     out->nr_inputs = (size_t)(argc - optind);

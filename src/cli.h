@@ -14,10 +14,21 @@ struct ndp_error;
 
 enum ndp_color_mode { NDP_COLOR_AUTO, NDP_COLOR_ALWAYS, NDP_COLOR_NEVER };
 
+#define NDP_MAX_OUTPUTS 8
+#define NDP_MAX_FORMAT_NAME 16
+
+/* One report to write: '--format FMT[:PATH]'. */
+struct ndp_output {
+    char format[NDP_MAX_FORMAT_NAME];  /* reporter name */
+    const char *path;                  /* NULL: standard output */
+};
+
 struct ndp_options {
     bool help, version, list_rules, window_check;
-    const char *format;        /* reporter name */
+    struct ndp_output outputs[NDP_MAX_OUTPUTS]; /* at least one after parsing */
+    size_t nr_outputs;
     const char *output;        /* -o FILE, or NULL for stdout */
+    const char *source_root;   /* --source-root DIR, or NULL: "." */
     const char *rules_dir;     /* --rules DIR, or NULL for the embedded rules */
     const char *input_format;  /* --input-format, or NULL to sniff */
     bool have_profile;

@@ -329,7 +329,7 @@ static int parse_json(struct json_object **out, const struct ndp_buf *text,
     struct json_object *root;
     enum json_tokener_error jerr;
     size_t end = 0;
-    struct ndp_document doc = { path, text->buf, text->len, NULL };
+    struct ndp_document doc = { path, text->buf, text->len, NULL, SIZE_MAX };
     bool truncated;
     int rc = 0;
 
@@ -371,7 +371,7 @@ static int parse_json(struct json_object **out, const struct ndp_buf *text,
 static int scan_error(const struct ndp_buf *text, const char *path,
                       size_t pos, const char *msg, struct ndp_error *err)
 {
-    struct ndp_document doc = { path, text->buf, text->len, NULL };
+    struct ndp_document doc = { path, text->buf, text->len, NULL, SIZE_MAX };
 
     if (pos >= text->len)
         return ndp_error_set(err, NDP_EPARSE,
@@ -538,7 +538,7 @@ static int read_text(struct ndp_changeset *set, const char *path,
     index = ndp_changeset_add_input(set, path);
     set->inputs[index].format = reader->format;
     {
-        struct ndp_document doc = { path, text->buf, text->len, root };
+        struct ndp_document doc = { path, text->buf, text->len, root, seen };
         rc = reader->read(set, index, &doc, err);
     }
     /* The pruned lists hold only AKS entries: report what the file had. */

@@ -63,6 +63,8 @@ struct ndp_document {
     const char *text;          /* UTF-8 text, NUL-terminated */
     size_t len;
     struct json_object *root;  /* borrowed */
+    size_t entries;            /* entries the filtered lists had before
+                                  pruning (SIZE_MAX: not pruned) */
 };
 
 /* Reader entry points (input_tfplan.c, ...). */

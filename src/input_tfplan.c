@@ -470,7 +470,8 @@ int ndp_tfplan_read(struct ndp_changeset *set, size_t input_index,
                              "'%s': 'resource_changes' is not an array",
                              doc->path);
     n = changes ? json_object_array_length(changes) : 0;
-    if (n == 0)
+    /* Pruned to nothing is not empty: the plan has only other resources. */
+    if (n == 0 && (doc->entries == 0 || doc->entries == SIZE_MAX))
         return check_empty_plan(&r);
     /* planned_values, earlier in the file, lists the same addresses. */
     r.locator.from = section_offset(doc, "\"resource_changes\"");

@@ -22,10 +22,10 @@
  *   - a value nested more than max_depth - 1 containers deep is refused
  *     (512 nested empty arrays pass, 512 around a value do not);
  *   - a top-level number or literal must be followed by at least one byte
- *     (json-c cannot tell "12" from the start of "123"); json-c also answers
- *     json_tokener_continue for a bare number or literal handed to it with
- *     its exact length, so callers handing such a range to json-c should
- *     parse the object or array around it instead.
+ *     (json-c cannot tell "12" from the start of "123"); for the same
+ *     reason json-c answers json_tokener_continue for a bare number or
+ *     literal handed to it with its exact length, so a caller handing such
+ *     a range to json-c passes the byte after it too.
  *
  * Usage: ndp_jscan_init() over the whole document, then either
  * ndp_jscan_skip_value() (validate everything) or walk it with the
@@ -33,8 +33,9 @@
  * skip_value, string, or a nested begin; finish with ndp_jscan_end().
  *
  * Functions return 0, NDP_EPARSE when the document is not valid JSON, or
- * NDP_ESCHEMA when the value at the cursor is valid but of another type than
- * asked (then nothing is consumed and the caller may skip it).  A parse
+ * NDP_ESCHEMA when the value at the cursor is of another type than asked,
+ * judged by its first byte (then nothing is consumed; skipping it
+ * validates it).  A parse
  * error is sticky: it sets err_pos and err_msg once and every later call
  * returns NDP_EPARSE.  err_pos == len means the document ended early
  * (truncated).  Nothing allocates except ndp_jscan_string's output.

@@ -15,11 +15,15 @@
 #include "input.h"
 #include "linker.h"
 #include "report.h"
+#include "report_util.h"
 #include "rules.h"
 
 #include <errno.h>
 #include <time.h>
 #include <unistd.h>
+
+/* GitHub refuses a step summary over 1 MiB; leave room for other steps. */
+#define STEP_SUMMARY_BUDGET 1000000
 
 static int fail(const struct ndp_error *err)
 {
@@ -80,11 +84,12 @@ out:
     return rc;
 }
 
-static int emit(const struct ndp_options *o, const struct ndp_buf *text,
+/* Writes 'text' to 'path', or to standard output when 'path' is NULL. */
+static int emit(const char *path, const struct ndp_buf *text,
                 struct ndp_error *err)
 {
-    if (o->output)
-        return write_atomically(o->output, text, err);
+    if (path)
+        return write_atomically(path, text, err);
     if (fwrite(text->buf, 1, text->len, stdout) != text->len ||
         fflush(stdout) != 0)
         return ndp_error_set(err, NDP_EIO, "cannot write the report to "
@@ -92,7 +97,8 @@ static int emit(const struct ndp_options *o, const struct ndp_buf *text,
     return 0;
 }
 
-static bool use_color(const struct ndp_options *o)
+/* Colour for a text report going to 'path' (NULL: standard output). */
+static bool use_color(const struct ndp_options *o, const char *path)
 {
     const char *no_color = getenv("NO_COLOR");
 
@@ -100,7 +106,65 @@ static bool use_color(const struct ndp_options *o)
         return o->color == NDP_COLOR_ALWAYS;
     if (no_color && *no_color)
         return false;
-    return !o->output && isatty(STDOUT_FILENO);
+    return !path && isatty(STDOUT_FILENO);
+}
+
+/*
+ * With a 'github' report inside GitHub Actions: appends the Markdown
+ * summary to the step summary file (appended, as GitHub asks, so that
+ * other steps' summaries stay).
+ */
+static int append_step_summary(const struct ndp_options *o,
+                               const struct ndp_report *report,
+                               struct ndp_error *err)
+{
+    const char *path = getenv("GITHUB_STEP_SUMMARY");
+    struct ndp_buf text = NDP_BUF_INIT;
+    bool github = false;
+    FILE *f;
+    size_t i;
+    int rc = 0;
+
+    for (i = 0; i < o->nr_outputs; i++)
+        github |= strcmp(o->outputs[i].format, "github") == 0;
+    if (!github || !path || !*path)
+        return 0;
+    ndp_report_markdown_summary(&text, report, STEP_SUMMARY_BUDGET);
+    f = fopen(path, "ab");
+    if (!f || fwrite(text.buf, 1, text.len, f) != text.len)
+        rc = ndp_error_set(err, NDP_EIO, "cannot append to "
+                           "GITHUB_STEP_SUMMARY '%s': %s", path,
+                           strerror(errno));
+    if (f && fclose(f) != 0 && !rc)
+        rc = ndp_error_set(err, NDP_EIO, "cannot append to "
+                           "GITHUB_STEP_SUMMARY '%s': %s", path,
+                           strerror(errno));
+    ndp_buf_release(&text);
+    return rc;
+}
+
+/* Writes every report; a failed one does not stop the others. */
+static int write_reports(const struct ndp_options *o,
+                         struct ndp_report *report)
+{
+    struct ndp_error err = NDP_ERROR_INIT;
+    size_t i;
+    int status = 0;
+
+    for (i = 0; i < o->nr_outputs; i++) {
+        const struct ndp_output *out = &o->outputs[i];
+        struct ndp_buf text = NDP_BUF_INIT;
+
+        report->color = strcmp(out->format, "text") == 0 &&
+                        use_color(o, out->path);
+        ndp_reporter_find(out->format)->write(&text, report);
+        if (emit(out->path, &text, &err) != 0)
+            status = fail(&err);
+        ndp_buf_release(&text);
+    }
+    if (append_step_summary(o, report, &err) != 0)
+        status = fail(&err);
+    return status;
 }
 
 static int read_inputs(struct ndp_changeset *set, const struct ndp_options *o)
@@ -115,18 +179,6 @@ static int read_inputs(struct ndp_changeset *set, const struct ndp_options *o)
             status = fail(&err);
     }
     return status;
-}
-
-static int exit_status(const struct ndp_findings *findings, int fail_on)
-{
-    size_t i;
-
-    if (fail_on == NDP_SEVERITY_NEVER)
-        return NDP_EXIT_CLEAN;
-    for (i = 0; i < findings->nr; i++)
-        if ((int)findings->items[i].severity <= fail_on)
-            return NDP_EXIT_FINDINGS;
-    return NDP_EXIT_CLEAN;
 }
 
 static int run(const struct ndp_options *o, const struct ndp_ruleset *rs)
@@ -155,17 +207,22 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs)
     report.clusters = &clusters;
     report.findings = &findings;
     report.evaluated_at = eo.at;
-    report.color = use_color(o);
+    report.rules = rs;
+    report.source_root = o->source_root;
+    report.fail_on = o->fail_on;
     ndp_report_count(&report);
-    if (o->window_check)
+    if (o->window_check) {
+        report.color = use_color(o, o->output);
         ndp_report_window_check(&text, &report);
-    else
-        ndp_reporter_find(o->format)->write(&text, &report);
-    if (emit(o, &text, &err) != 0)
-        status = fail(&err);
-    else
-        status = o->window_check ? NDP_EXIT_CLEAN
-                                 : exit_status(&findings, o->fail_on);
+        status = emit(o->output, &text, &err) != 0 ? fail(&err)
+                                                    : NDP_EXIT_CLEAN;
+    } else {
+        /* The exit status is decided once every report is written. */
+        status = write_reports(o, &report);
+        if (!status)
+            status = ndp_report_failing(&report) ? NDP_EXIT_FINDINGS
+                                                 : NDP_EXIT_CLEAN;
+    }
 out:
     ndp_buf_release(&text);
     ndp_findings_release(&findings);

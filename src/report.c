@@ -8,6 +8,10 @@
 static const struct ndp_reporter *const reporters[] = {
     &ndp_report_text,
     &ndp_report_json,
+    &ndp_report_sarif,
+    &ndp_report_github,
+    &ndp_report_junit,
+    &ndp_report_markdown,
     NULL
 };
 
@@ -23,7 +27,7 @@ const struct ndp_reporter *ndp_reporter_find(const char *name)
 
 const char *ndp_reporter_names(void)
 {
-    return "text, json";
+    return "text, json, sarif, github, junit, markdown";
 }
 
 void ndp_report_count(struct ndp_report *report)

@@ -9,15 +9,24 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* Where SARIF's informationUri and helpUri point (the README's home). */
+#ifndef NDP_HOMEPAGE
+#define NDP_HOMEPAGE "https://github.com/ndplint/ndplint"
+#endif
+
 struct ndp_buf;
 struct ndp_changeset;
 struct ndp_clusters;
 struct ndp_findings;
+struct ndp_ruleset;
 
 struct ndp_report {
     const struct ndp_changeset *set;    /* inputs */
     const struct ndp_clusters *clusters;
     const struct ndp_findings *findings;
+    const struct ndp_ruleset *rules;    /* rule texts for SARIF; may be NULL */
+    const char *source_root;            /* --source-root; NULL: current dir */
+    int fail_on;                        /* enum ndp_severity (--fail-on) */
     int64_t evaluated_at;
     bool color;                         /* ANSI colour in text output */
     int errors, warnings, notes;
@@ -30,6 +39,10 @@ struct ndp_reporter {
 
 extern const struct ndp_reporter ndp_report_text;
 extern const struct ndp_reporter ndp_report_json;
+extern const struct ndp_reporter ndp_report_sarif;
+extern const struct ndp_reporter ndp_report_github;
+extern const struct ndp_reporter ndp_report_junit;
+extern const struct ndp_reporter ndp_report_markdown;
 
 /* The reporter called 'name', or NULL. */
 const struct ndp_reporter *ndp_reporter_find(const char *name);
@@ -39,6 +52,15 @@ const char *ndp_reporter_names(void);
 /* The --window-check report (report_window.c). */
 void ndp_report_window_check(struct ndp_buf *out,
                              const struct ndp_report *report);
+
+/*
+ * The Markdown summary (report_markdown.c) for GITHUB_STEP_SUMMARY: the
+ * 'markdown' report, with finding rows left out (and counted) once 'out'
+ * would grow past 'budget' bytes.
+ */
+void ndp_report_markdown_summary(struct ndp_buf *out,
+                                 const struct ndp_report *report,
+                                 size_t budget);
 
 /* Counts findings by severity into the report. */
 void ndp_report_count(struct ndp_report *report);

@@ -1,0 +1,38 @@
+#!/bin/sh
+# Entry of the 'ndplint' pre-commit hook (.pre-commit-hooks.yaml): runs
+# ndplint on the files pre-commit passes.  It uses $NDPLINT when set; else
+# it builds ndplint once from this checkout of the hook repository (the
+# rev pinned in .pre-commit-config.yaml) into build-pre-commit/ beside it;
+# else, when the build tools are missing, an 'ndplint' on PATH.
+set -eu
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+bin=$repo/build-pre-commit/ndplint
+
+if [ -n "${NDPLINT:-}" ]; then
+    exec "$NDPLINT" "$@"
+fi
+if [ ! -x "$bin" ]; then
+    if command -v cmake >/dev/null 2>&1 && command -v pkg-config >/dev/null 2>&1 &&
+        pkg-config --exists json-c libpcre2-8; then
+        # One build at a time, even if pre-commit starts the hook twice.
+        while ! mkdir "$repo/build-pre-commit.lock" 2>/dev/null; do sleep 1; done
+        trap 'rmdir "$repo/build-pre-commit.lock"' EXIT
+        if [ ! -x "$bin" ]; then
+            echo "ndplint: building ndplint for pre-commit (once)" >&2
+            cmake -S "$repo" -B "$repo/build-pre-commit/cmake" -DNDP_TESTS=OFF \
+                -DCMAKE_BUILD_TYPE=Release >/dev/null
+            cmake --build "$repo/build-pre-commit/cmake" >/dev/null
+            cp "$repo/build-pre-commit/cmake/ndplint" "$bin"
+        fi
+        rmdir "$repo/build-pre-commit.lock"
+        trap - EXIT
+    elif command -v ndplint >/dev/null 2>&1; then
+        exec ndplint "$@"
+    else
+        echo "ndplint: cannot build ndplint (needs cmake, pkg-config, a C" \
+            "compiler, json-c and PCRE2 development files) and no ndplint" \
+            "is on PATH; install one, or set NDPLINT to the binary" >&2
+        exit 2
+    fi
+fi
+exec "$bin" "$@"

@@ -1,0 +1,236 @@
+/*
+ * report_github.c - GitHub Actions workflow commands: a log group per
+ * cluster, and an '::error', '::warning' or '::notice' annotation per
+ * finding, pointing at the line of the resource in the input (relative to
+ * --source-root).  main.c appends the Markdown summary to
+ * GITHUB_STEP_SUMMARY.
+ *
+ * GitHub shows at most ANNOTATION_CAP annotations of each level per step
+ * and drops the rest without a word.  When a level has more findings, the
+ * first ANNOTATION_CAP - 1 are annotated, the others are printed as plain
+ * log lines, and the last annotation of that level says how many were left
+ * out.
+ *
+ * Text from the input is escaped as @actions/toolkit escapes command data
+ * ('%', CR, LF) and properties (also ':' and ','); other control
+ * characters are shown as \xNN; and "##[" (the runner's legacy command
+ * syntax, honoured anywhere in a line) is broken up as "#%23[".  Input
+ * text never starts a line, so it cannot issue a workflow command.
+ */
+#include "common.h"
+#include "report.h"
+#include "report_util.h"
+#include "buf.h"
+#include "change.h"
+#include "finding.h"
+#include "linker.h"
+
+#define ANNOTATION_CAP 10
+
+static const char *const commands[] = {
+    [NDP_SEVERITY_ERROR] = "error",
+    [NDP_SEVERITY_WARNING] = "warning",
+    [NDP_SEVERITY_NOTE] = "notice",
+    [NDP_SEVERITY_NEVER] = "notice",
+};
+
+struct gh_state {
+    size_t total[NDP_SEVERITY_NEVER];   /* findings per severity */
+    size_t emitted[NDP_SEVERITY_NEVER]; /* seen so far per severity */
+};
+
+static void escape(struct ndp_buf *out, const char *s, bool property)
+{
+    const unsigned char *p = (const unsigned char *)s;
+
+    for (; *p; p++) {
+        if (*p == '%')
+            ndp_buf_adds(out, "%25");
+        else if (*p == '\r')
+            ndp_buf_adds(out, "%0D");
+        else if (*p == '\n')
+            ndp_buf_adds(out, "%0A");
+        else if (property && *p == ':')
+            ndp_buf_adds(out, "%3A");
+        else if (property && *p == ',')
+            ndp_buf_adds(out, "%2C");
+        else if (*p < 0x20 || *p == 0x7f)
+            ndp_buf_addf(out, "\\x%02x", *p);
+        else
+            ndp_buf_addch(out, (char)*p);
+    }
+}
+
+static void data(struct ndp_buf *out, const char *s)
+{
+    escape(out, s, false);
+}
+
+static void property(struct ndp_buf *out, const char *s)
+{
+    escape(out, s, true);
+}
+
+static void write_properties(struct ndp_buf *out, const struct ndp_report *r,
+                             const struct ndp_finding *f)
+{
+    struct ndp_buf path = NDP_BUF_INIT;
+    long line = ndp_report_finding_line(r, f);
+
+    if (ndp_report_relative_path(&path, f->input, r->source_root) >= 0) {
+        ndp_buf_adds(out, "file=");
+        property(out, path.buf);
+        if (line > 0)
+            ndp_buf_addf(out, ",line=%ld", line);
+        ndp_buf_addch(out, ',');
+    }
+    ndp_buf_adds(out, "title=");
+    ndp_buf_reset(&path);
+    ndp_buf_addf(&path, "ndplint %s %s (%s)", f->rule_id,
+                 ndp_verdict_name(f->verdict), f->category);
+    property(out, path.buf);
+    ndp_buf_release(&path);
+}
+
+static void write_text(struct ndp_buf *out, const struct ndp_finding *f)
+{
+    struct ndp_buf text = NDP_BUF_INIT;
+
+    ndp_report_describe_all(&text, f, NDP_ARROW);
+    data(out, text.buf);
+    ndp_buf_release(&text);
+}
+
+static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
+                          struct gh_state *st, const struct ndp_finding *f)
+{
+    enum ndp_severity sev = f->severity;
+    size_t seen = st->emitted[sev]++;
+
+    if (st->total[sev] > ANNOTATION_CAP && seen >= ANNOTATION_CAP - 1) {
+        ndp_buf_addf(out, "ndplint: %s (not annotated: over GitHub's "
+                     "per-step cap) %s: ", ndp_severity_name(sev),
+                     f->rule_id);
+        write_text(out, f);
+        ndp_buf_addch(out, '\n');
+        return;
+    }
+    ndp_buf_addf(out, "::%s ", commands[sev]);
+    write_properties(out, r, f);
+    ndp_buf_adds(out, "::");
+    write_text(out, f);
+    ndp_buf_addch(out, '\n');
+}
+
+static void write_group_title(struct ndp_buf *out,
+                              const struct ndp_cluster *c, size_t findings)
+{
+    struct ndp_buf title = NDP_BUF_INIT;
+
+    ndp_buf_addf(&title, "ndplint: %s (%s): profile %s, ", c->id, c->input,
+                 ndp_profile_name(c->profile));
+    if (findings)
+        ndp_buf_addf(&title, "%zu finding%s", findings,
+                     findings == 1 ? "" : "s");
+    else
+        ndp_buf_adds(&title, "no reimaging change");
+    ndp_buf_adds(out, "::group::");
+    data(out, title.buf);
+    ndp_buf_addch(out, '\n');
+    if (c->window_text) {
+        ndp_buf_adds(out, "window: ");
+        data(out, c->window_text);
+        ndp_buf_addch(out, '\n');
+    }
+    ndp_buf_release(&title);
+}
+
+static bool belongs(const struct ndp_finding *f, const struct ndp_cluster *c)
+{
+    return strcmp(f->input, c->input) == 0 && strcmp(f->cluster, c->id) == 0;
+}
+
+static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
+                          struct gh_state *st, const struct ndp_cluster *c)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < r->findings->nr; i++)
+        n += belongs(&r->findings->items[i], c);
+    write_group_title(out, c, n);
+    for (i = 0; i < r->findings->nr; i++)
+        if (belongs(&r->findings->items[i], c))
+            write_finding(out, r, st, &r->findings->items[i]);
+    ndp_buf_adds(out, "::endgroup::\n");
+}
+
+/* The last annotation of each level over the cap: how many were left out. */
+static void write_left_out(struct ndp_buf *out, const struct gh_state *st)
+{
+    int sev;
+
+    for (sev = 0; sev < NDP_SEVERITY_NEVER; sev++) {
+        const char *name = ndp_severity_name((enum ndp_severity)sev);
+        size_t more;
+
+        if (st->total[sev] <= ANNOTATION_CAP)
+            continue;
+        more = st->total[sev] - (ANNOTATION_CAP - 1);
+        ndp_buf_addf(out, "::%s title=ndplint%%3A %zu more %s%s not "
+                     "annotated::GitHub shows at most %d %s annotations per "
+                     "step: %d are annotated above; the other %zu are listed "
+                     "in this log, the job summary and the SARIF report.\n",
+                     commands[sev], more, name, more == 1 ? "" : "s",
+                     ANNOTATION_CAP, commands[sev], ANNOTATION_CAP - 1, more);
+    }
+}
+
+static void write_summary_line(struct ndp_buf *out, const struct ndp_report *r)
+{
+    size_t failing = ndp_report_failing(r);
+
+    ndp_buf_addf(out, "ndplint: %d error%s, %d warning%s, %d note%s in %zu "
+                 "cluster%s (%zu input%s)", r->errors,
+                 r->errors == 1 ? "" : "s", r->warnings,
+                 r->warnings == 1 ? "" : "s", r->notes,
+                 r->notes == 1 ? "" : "s", r->clusters->nr,
+                 r->clusters->nr == 1 ? "" : "s", r->set->nr_inputs,
+                 r->set->nr_inputs == 1 ? "" : "s");
+    ndp_buf_addf(out, "; %zu at or above --fail-on %s\n", failing,
+                 ndp_severity_name((enum ndp_severity)r->fail_on));
+}
+
+/* Appends 'text' to 'out' with every "##[" broken up. */
+static void add_defused(struct ndp_buf *out, const struct ndp_buf *text)
+{
+    size_t i;
+
+    for (i = 0; i < text->len; i++) {
+        if (text->buf[i] == '#' && i + 2 < text->len &&
+            text->buf[i + 1] == '#' && text->buf[i + 2] == '[') {
+            ndp_buf_adds(out, "#%23");
+            i++;
+        } else {
+            ndp_buf_addch(out, text->buf[i]);
+        }
+    }
+}
+
+static void write_github(struct ndp_buf *out, const struct ndp_report *r)
+{
+    struct ndp_buf text = NDP_BUF_INIT;
+    struct gh_state st;
+    size_t i;
+
+    memset(&st, 0, sizeof(st));
+    for (i = 0; i < r->findings->nr; i++)
+        st.total[r->findings->items[i].severity]++;
+    for (i = 0; i < r->clusters->nr; i++)
+        write_cluster(&text, r, &st, &r->clusters->items[i]);
+    write_left_out(&text, &st);
+    write_summary_line(&text, r);
+    add_defused(out, &text);
+    ndp_buf_release(&text);
+}
+
+const struct ndp_reporter ndp_report_github = { "github", write_github };

@@ -1,0 +1,310 @@
+/*
+ * report_markdown.c - the Markdown summary: per cluster the profile, the
+ * aksManagedNodeOSUpgradeSchedule window and its next opening, and a table
+ * of findings.  '--format markdown' writes it as a document for a pull
+ * request comment; '--format github' appends it to GITHUB_STEP_SUMMARY.
+ *
+ * Text from the input never becomes Markdown: values, addresses and paths
+ * are code spans, prose is backslash-escaped, '@' cannot mention anyone,
+ * and control characters are shown as \xNN, so no input can break a table
+ * or add a link, an image or HTML.  Tables are cut (and the cut counted)
+ * before the document outgrows GitHub's limits: 65,536 characters for a
+ * comment, 1 MiB for a step summary.
+ */
+#include "common.h"
+#include "report.h"
+#include "report_util.h"
+#include "buf.h"
+#include "change.h"
+#include "finding.h"
+#include "linker.h"
+#include "timeutil.h"
+#include "window.h"
+
+#define MAX_VALUE_WIDTH 80
+#define COMMENT_BUDGET 60000     /* GitHub comments: 65,536 characters */
+#define TRAILER_RESERVE 1024     /* room for the "left out" note */
+
+/* U+200B ZERO WIDTH SPACE after '@': "@name" mentions nobody. */
+#define NO_MENTION "@\xe2\x80\x8b"
+
+/* Appends a control character as \xNN; returns whether 'c' was one. */
+static bool add_control(struct ndp_buf *out, const unsigned char *p)
+{
+    if (*p < 0x20 || *p == 0x7f) {
+        ndp_buf_addf(out, "\\x%02x", *p);
+        return true;
+    }
+    return false;
+}
+
+/* Prose from the input, inline: Markdown punctuation escaped. */
+static void md_text(struct ndp_buf *out, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+
+    for (; *p; p++) {
+        if (add_control(out, p))
+            continue;
+        if (*p == '@')
+            ndp_buf_adds(out, NO_MENTION);
+        else if (strchr("\\`*_[]<>|~&$", *p))
+            ndp_buf_addf(out, "\\%c", *p);
+        else
+            ndp_buf_addch(out, (char)*p);
+    }
+}
+
+static size_t longest_backtick_run(const char *s)
+{
+    size_t run = 0, longest = 0;
+
+    for (; *s; s++) {
+        run = *s == '`' ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
+    }
+    return longest;
+}
+
+/*
+ * A code span of 's' (at most 'width' bytes when 'width' > 0).  In a table
+ * cell ('cell') '|' is escaped, as GFM tables require even inside code.
+ */
+static void md_code_span(struct ndp_buf *out, const char *s, size_t width,
+                         bool cell)
+{
+    size_t fence = longest_backtick_run(s) + 1, i, len = strlen(s);
+    bool pad = len && (s[0] == '`' || s[len - 1] == '`' || s[0] == ' ');
+    const unsigned char *p = (const unsigned char *)s;
+
+    if (width && len > width) {
+        len = width - 3;
+        while (len && (p[len] & 0xC0) == 0x80)
+            len--; /* do not cut a UTF-8 sequence */
+    }
+    for (i = 0; i < fence; i++)
+        ndp_buf_addch(out, '`');
+    ndp_buf_adds(out, pad ? " " : "");
+    for (i = 0; i < len; i++) {
+        if (add_control(out, p + i))
+            continue;
+        if (cell && p[i] == '|')
+            ndp_buf_adds(out, "\\|");
+        else
+            ndp_buf_addch(out, (char)p[i]);
+    }
+    ndp_buf_adds(out, len < strlen(s) ? "..." : "");
+    ndp_buf_adds(out, pad ? " " : "");
+    for (i = 0; i < fence; i++)
+        ndp_buf_addch(out, '`');
+}
+
+static void md_code(struct ndp_buf *out, const char *s)
+{
+    md_code_span(out, s, 0, false);
+}
+
+static void md_cell(struct ndp_buf *out, const char *s, size_t width)
+{
+    md_code_span(out, s, width, true);
+}
+
+static void write_heading(struct ndp_buf *out, const struct ndp_report *r)
+{
+    size_t failing = ndp_report_failing(r), i;
+
+    ndp_buf_addf(out, "## ndplint: %d error%s, %d warning%s, %d note%s\n\n",
+                 r->errors, r->errors == 1 ? "" : "s", r->warnings,
+                 r->warnings == 1 ? "" : "s", r->notes,
+                 r->notes == 1 ? "" : "s");
+    if (r->fail_on == NDP_SEVERITY_NEVER)
+        ndp_buf_adds(out, "**Passes**: `--fail-on never`.");
+    else if (failing)
+        ndp_buf_addf(out, "**Fails**: %zu finding%s at or above "
+                     "`--fail-on %s`.", failing, failing == 1 ? "" : "s",
+                     ndp_severity_name((enum ndp_severity)r->fail_on));
+    else
+        ndp_buf_addf(out, "**Passes**: no finding at or above "
+                     "`--fail-on %s`.",
+                     ndp_severity_name((enum ndp_severity)r->fail_on));
+    ndp_buf_adds(out, " Maintenance windows judged at ");
+    ndp_time_format_utc(out, r->evaluated_at);
+    ndp_buf_adds(out, ".\n\nInputs:");
+    for (i = 0; i < r->set->nr_inputs; i++) {
+        ndp_buf_adds(out, i ? ", " : " ");
+        md_code(out, r->set->inputs[i].path);
+        ndp_buf_addf(out, " (%s)", r->set->inputs[i].format);
+    }
+    ndp_buf_adds(out, "\n\n");
+}
+
+static void write_window(struct ndp_buf *out, const struct ndp_report *r,
+                         const struct ndp_cluster *c)
+{
+    ndp_buf_adds(out, "- Window (aksManagedNodeOSUpgradeSchedule): ");
+    if (!c->window_text) {
+        ndp_buf_adds(out, "none");
+        if (c->other_windows) {
+            ndp_buf_adds(out, " (not the node OS window: ");
+            md_text(out, c->other_windows);
+            ndp_buf_addch(out, ')');
+        }
+        ndp_buf_addch(out, '\n');
+        return;
+    }
+    md_text(out, c->window_text);
+    ndp_buf_adds(out, c->window_changes ? " (in force before this change)"
+                                        : "");
+    ndp_buf_addch(out, '\n');
+    if (c->in_window == 1) {
+        ndp_buf_adds(out, "- Open at ");
+        ndp_time_format_utc(out, r->evaluated_at);
+        ndp_buf_adds(out, "; closes ");
+        ndp_time_format_utc(out, c->window_closes_at);
+        ndp_buf_addch(out, '\n');
+    } else if (c->in_window == 0) {
+        ndp_buf_adds(out, "- Closed at ");
+        ndp_time_format_utc(out, r->evaluated_at);
+        if (c->has_next_window) {
+            ndp_buf_adds(out, "; next opening ");
+            ndp_time_format_utc(out, c->next_window_start);
+            ndp_buf_adds(out, " (");
+            ndp_time_format_offset(out, c->next_window_start,
+                                   ndp_window_utc_offset_minutes(c->window));
+            ndp_buf_addch(out, ')');
+        }
+        ndp_buf_addch(out, '\n');
+    }
+}
+
+static void write_cluster_header(struct ndp_buf *out,
+                                 const struct ndp_report *r,
+                                 const struct ndp_cluster *c)
+{
+    ndp_buf_adds(out, "### ");
+    md_code(out, c->id);
+    ndp_buf_adds(out, "\n\n- Input: ");
+    md_code(out, c->input);
+    ndp_buf_addf(out, "\n- Profile: **%s** (%s)\n",
+                 ndp_profile_name(c->profile),
+                 strcmp(c->profile_source, "input") == 0
+                     ? "declared in the input"
+                 : strcmp(c->profile_source, "option") == 0
+                     ? "from --profile"
+                     : "AKS default; not declared");
+    if (c->profile_note) {
+        ndp_buf_adds(out, "- Note: ");
+        md_text(out, c->profile_note);
+        ndp_buf_addch(out, '\n');
+    }
+    write_window(out, r, c);
+    ndp_buf_addch(out, '\n');
+}
+
+static void write_row(struct ndp_buf *out, const struct ndp_finding *f)
+{
+    ndp_buf_addf(out, "| %s | %s | %s ", ndp_severity_name(f->severity),
+                 ndp_verdict_name(f->verdict), f->rule_id);
+    md_text(out, f->category);
+    ndp_buf_adds(out, " | ");
+    md_cell(out, f->resource, 0);
+    ndp_buf_adds(out, " | ");
+    if (*f->path) {
+        md_cell(out, f->path, 0);
+        ndp_buf_adds(out, " | ");
+        md_cell(out, f->before, MAX_VALUE_WIDTH);
+        ndp_buf_adds(out, " " NDP_ARROW " ");
+        md_cell(out, f->after, MAX_VALUE_WIDTH);
+    } else {
+        ndp_buf_adds(out, " | ");
+    }
+    ndp_buf_adds(out, " | ");
+    md_text(out, f->message ? f->message : "");
+    ndp_buf_adds(out, " |\n");
+}
+
+static bool belongs(const struct ndp_finding *f, const struct ndp_cluster *c)
+{
+    return strcmp(f->input, c->input) == 0 && strcmp(f->cluster, c->id) == 0;
+}
+
+/* Writes one cluster's section; returns the findings left out. */
+static size_t write_cluster(struct ndp_buf *out, const struct ndp_report *r,
+                            const struct ndp_cluster *c, size_t budget)
+{
+    struct ndp_buf row = NDP_BUF_INIT;
+    size_t i, shown = 0, left_out = 0;
+
+    write_cluster_header(out, r, c);
+    for (i = 0; i < r->findings->nr; i++) {
+        const struct ndp_finding *f = &r->findings->items[i];
+        if (!belongs(f, c))
+            continue;
+        ndp_buf_reset(&row);
+        write_row(&row, f);
+        if (out->len + row.len > budget) {
+            left_out++;
+            continue;
+        }
+        if (!shown++)
+            ndp_buf_adds(out, "| severity | verdict | rule | resource | "
+                              "path | before " NDP_ARROW " after | why |\n"
+                              "|---|---|---|---|---|---|---|\n");
+        ndp_buf_add(out, row.buf, row.len);
+    }
+    if (!shown && !left_out)
+        ndp_buf_adds(out, "No reimaging change.\n");
+    ndp_buf_adds(out, "\n");
+    ndp_buf_release(&row);
+    return left_out;
+}
+
+static size_t count_findings(const struct ndp_report *r,
+                             const struct ndp_cluster *c)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < r->findings->nr; i++)
+        n += belongs(&r->findings->items[i], c);
+    return n;
+}
+
+static void write_summary(struct ndp_buf *out, const struct ndp_report *r,
+                          size_t budget)
+{
+    size_t i, left_out = 0;
+
+    budget = budget > TRAILER_RESERVE ? budget - TRAILER_RESERVE : 0;
+    write_heading(out, r);
+    if (r->clusters->nr == 0)
+        ndp_buf_adds(out, "No AKS cluster, node pool or maintenance "
+                          "configuration in the input: nothing to judge.\n");
+    for (i = 0; i < r->clusters->nr; i++) {
+        const struct ndp_cluster *c = &r->clusters->items[i];
+        if (out->len > budget)
+            left_out += count_findings(r, c);
+        else
+            left_out += write_cluster(out, r, c, budget);
+    }
+    if (left_out)
+        ndp_buf_addf(out, "_%zu finding%s left out to keep this summary "
+                     "under %zu bytes; the text, JSON and SARIF reports "
+                     "list every finding._\n", left_out,
+                     left_out == 1 ? " is" : "s are",
+                     budget + TRAILER_RESERVE);
+}
+
+void ndp_report_markdown_summary(struct ndp_buf *out,
+                                 const struct ndp_report *r, size_t budget)
+{
+    write_summary(out, r, budget);
+}
+
+static void write_markdown(struct ndp_buf *out, const struct ndp_report *r)
+{
+    write_summary(out, r, COMMENT_BUDGET);
+}
+
+const struct ndp_reporter ndp_report_markdown = { "markdown",
+                                                  write_markdown };

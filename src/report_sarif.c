@@ -1,0 +1,320 @@
+/*
+ * report_sarif.c - SARIF 2.1.0 for GitHub code scanning and other SARIF
+ * consumers: one run, the tool driver with one rule per rule id (short and
+ * full description, help in text and Markdown, help URI), and one result
+ * per finding with its level, a message naming the cluster, the path,
+ * before -> after and the verdict, a repository-relative location (the
+ * line of the resource in the input), the resource as a logical location,
+ * and fingerprints that do not change with unrelated edits of the plan.
+ *
+ * Paths are relative to --source-root (default: the current directory).
+ * Standard input has no file: its results point at the artifact "stdin",
+ * described as standard input.  Values are the redacted ones the findings
+ * carry, so nothing sensitive can appear.
+ */
+#include "common.h"
+#include "report.h"
+#include "report_util.h"
+#include "buf.h"
+#include "change.h"
+#include "finding.h"
+#include "linker.h"
+#include "rules.h"
+#include "timeutil.h"
+
+#define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
+#define HELP_URI NDP_HOMEPAGE "#categories-and-rules"
+#define MAX_DESCRIPTION 1024  /* GitHub: shortDescription, fullDescription */
+#define STDIN_URI "stdin"
+
+/* The rules the run lists: one per rule id the findings name, in order
+ * of first appearance; 'rule' is NULL for an id the rule set lacks. */
+struct rule_table {
+    const char **ids;
+    const struct ndp_rule **rules;
+    size_t nr, alloc_ids, alloc_rules;
+};
+
+static long find_rule(const struct rule_table *t, const char *id)
+{
+    size_t i;
+
+    for (i = 0; i < t->nr; i++)
+        if (strcmp(t->ids[i], id) == 0)
+            return (long)i;
+    return -1;
+}
+
+static void rule_table_init(struct rule_table *t, const struct ndp_report *r)
+{
+    size_t i;
+
+    memset(t, 0, sizeof(*t));
+    for (i = 0; i < r->findings->nr; i++) {
+        const char *id = r->findings->items[i].rule_id;
+        if (find_rule(t, id) >= 0)
+            continue;
+        NDP_GROW(t->ids, t->alloc_ids, t->nr + 1);
+        NDP_GROW(t->rules, t->alloc_rules, t->nr + 1);
+        t->ids[t->nr] = id;
+        t->rules[t->nr++] = r->rules ? ndp_ruleset_find(r->rules, id) : NULL;
+    }
+}
+
+/* Appends 's' as a JSON string of at most 'max' bytes (cut at a UTF-8
+ * boundary, "..." marking the cut). */
+static void add_string_max(struct ndp_buf *out, const char *s, size_t max)
+{
+    size_t len = strlen(s);
+    char *cut;
+
+    if (len <= max) {
+        ndp_buf_add_json_string(out, s);
+        return;
+    }
+    len = max - 3;
+    while (len && ((unsigned char)s[len] & 0xC0) == 0x80)
+        len--;
+    cut = ndp_xmalloc(len + 4);
+    memcpy(cut, s, len);
+    memcpy(cut + len, "...", 4);
+    ndp_buf_add_json_string(out, cut);
+    free(cut);
+}
+
+static const char *rule_level(const struct ndp_rule *rule)
+{
+    return rule && (rule->class_ == NDP_CLASS_COVERED ||
+                    rule->class_ == NDP_CLASS_VERSION_GATED)
+               ? "error"
+               : "warning";
+}
+
+static void write_help(struct ndp_buf *out, const struct ndp_rule *rule)
+{
+    struct ndp_buf text = NDP_BUF_INIT;
+    bool gated = rule->class_ == NDP_CLASS_COVERED ||
+                 rule->class_ == NDP_CLASS_VERSION_GATED;
+
+    ndp_buf_addf(&text, "%s (%s, rule %s: %s).\n\nWhy: %s\n\n"
+                 "What to do: %s", rule->title, rule->category, rule->id,
+                 rule->summary, rule->why, rule->advice);
+    if (gated)
+        ndp_buf_adds(&text, "\n\nVerdicts: rejected (profile Block) and "
+                     "outside-window (profile AllowDuringMaintenanceWindow, "
+                     "outside the aksManagedNodeOSUpgradeSchedule window) are "
+                     "refused by AKS halfway through the apply; allowed "
+                     "changes go through and reimage.");
+    ndp_buf_adds(out, ",\n          \"help\": {\"text\": ");
+    ndp_buf_add_json_string(out, text.buf);
+    ndp_buf_reset(&text);
+    ndp_buf_addf(&text, "**%s** (`%s`)\n\nRule `%s`: %s.\n\n"
+                 "**Why.** %s\n\n**What to do.** %s\n\n", rule->title,
+                 rule->category, rule->id, rule->summary, rule->why,
+                 rule->advice);
+    if (gated)
+        ndp_buf_adds(&text, "**Verdicts.** `rejected` (profile `Block`) and "
+                     "`outside-window` (profile "
+                     "`AllowDuringMaintenanceWindow`, outside the "
+                     "`aksManagedNodeOSUpgradeSchedule` window) are refused "
+                     "by AKS halfway through the apply; `allowed` changes go "
+                     "through and reimage.\n\n");
+    ndp_buf_adds(&text, "See [the rule table](" HELP_URI ").");
+    ndp_buf_adds(out, ", \"markdown\": ");
+    ndp_buf_add_json_string(out, text.buf);
+    ndp_buf_adds(out, "}");
+    ndp_buf_release(&text);
+}
+
+/* A rule the rule set does not describe: its id is all there is. */
+static void write_bare_rule(struct ndp_buf *out, const char *id)
+{
+    ndp_buf_adds(out, "{\n          \"id\": ");
+    ndp_buf_add_json_string(out, id);
+    ndp_buf_adds(out, ",\n          \"shortDescription\": {\"text\": "
+                      "\"ndplint finding.\"},\n          \"fullDescription\": "
+                      "{\"text\": \"A finding about the node disruption "
+                      "policy or its window.\"},\n          \"help\": "
+                      "{\"text\": \"See the ndplint README.\", \"markdown\": "
+                      "\"See [the ndplint README](" HELP_URI ").\"}");
+    ndp_buf_adds(out, ",\n          \"helpUri\": \"" HELP_URI "\""
+                      ",\n          \"defaultConfiguration\": {\"level\": "
+                      "\"warning\"}\n        }");
+}
+
+/* A PascalCase "friendly name" from the summary's words before any '(' or
+ * ':': "node pool LocalDNS profile changed" becomes
+ * NodePoolLocalDNSProfileChanged. */
+static void add_rule_name(struct ndp_buf *out, const char *summary)
+{
+    size_t end = strcspn(summary, "(:"), i;
+    bool word_start = true;
+
+    for (i = 0; i < end; i++) {
+        unsigned char c = (unsigned char)summary[i];
+        bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                     (c >= '0' && c <= '9');
+        if (!alnum) {
+            word_start = true;
+            continue;
+        }
+        if (word_start && c >= 'a' && c <= 'z')
+            c = (unsigned char)(c - 'a' + 'A');
+        ndp_buf_addch(out, (char)c);
+        word_start = false;
+    }
+}
+
+static void write_rule(struct ndp_buf *out, const struct ndp_rule *rule)
+{
+    struct ndp_buf text = NDP_BUF_INIT;
+
+    ndp_buf_adds(out, "{\n          \"id\": ");
+    ndp_buf_add_json_string(out, rule->id);
+    add_rule_name(&text, rule->summary);
+    ndp_buf_adds(out, ",\n          \"name\": ");
+    ndp_buf_add_json_string(out, text.buf);
+    ndp_buf_reset(&text);
+    ndp_buf_adds(out, ",\n          \"shortDescription\": {\"text\": ");
+    ndp_buf_addf(&text, "%s: %s.", rule->title, rule->summary);
+    add_string_max(out, text.buf, MAX_DESCRIPTION);
+    ndp_buf_reset(&text);
+    ndp_buf_addf(&text, "%s: %s. %s", rule->title, rule->summary, rule->why);
+    ndp_buf_adds(out, "},\n          \"fullDescription\": {\"text\": ");
+    add_string_max(out, text.buf, MAX_DESCRIPTION);
+    ndp_buf_adds(out, "}");
+    write_help(out, rule);
+    ndp_buf_addf(out, ",\n          \"helpUri\": \"%s\",\n          "
+                 "\"defaultConfiguration\": {\"level\": \"%s\"},\n          "
+                 "\"properties\": {\"tags\": [\"aks\", \"node-reimage\", ",
+                 HELP_URI, rule_level(rule));
+    ndp_buf_add_json_string(out, rule->category);
+    ndp_buf_addf(out, "], \"precision\": \"high\", \"scope\": \"%s\", "
+                 "\"class\": \"%s\"}\n        }",
+                 ndp_scope_name(rule->scope), ndp_class_name(rule->class_));
+    ndp_buf_release(&text);
+}
+
+static void write_rules(struct ndp_buf *out, const struct rule_table *t)
+{
+    size_t i;
+
+    ndp_buf_adds(out, "      \"rules\": [");
+    for (i = 0; i < t->nr; i++) {
+        ndp_buf_adds(out, i ? ",\n        " : "\n        ");
+        if (t->rules[i])
+            write_rule(out, t->rules[i]);
+        else
+            write_bare_rule(out, t->ids[i]);
+    }
+    ndp_buf_adds(out, t->nr ? "\n      ]\n" : "]\n");
+}
+
+static const char *result_level(enum ndp_severity sev)
+{
+    return sev == NDP_SEVERITY_ERROR     ? "error"
+           : sev == NDP_SEVERITY_WARNING ? "warning"
+                                         : "note";
+}
+
+/* Appends 'path' percent-encoded as a URI reference. */
+static void add_uri(struct ndp_buf *out, const char *path, bool absolute)
+{
+    const unsigned char *p = (const unsigned char *)path;
+
+    ndp_buf_adds(out, absolute ? "file://" : "");
+    for (; *p; p++) {
+        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+            (*p >= '0' && *p <= '9') || strchr("-._~/", *p))
+            ndp_buf_addch(out, (char)*p);
+        else
+            ndp_buf_addf(out, "%%%02X", *p);
+    }
+}
+
+static void write_location(struct ndp_buf *out, const struct ndp_report *r,
+                           const struct ndp_finding *f)
+{
+    struct ndp_buf path = NDP_BUF_INIT, uri = NDP_BUF_INIT;
+    int kind = ndp_report_relative_path(&path, f->input, r->source_root);
+    long line = ndp_report_finding_line(r, f);
+
+    if (kind < 0)
+        ndp_buf_adds(&uri, STDIN_URI);
+    else
+        add_uri(&uri, path.buf, kind == 0);
+    ndp_buf_adds(out, "      \"locations\": [{\n        \"physicalLocation\": "
+                      "{\n          \"artifactLocation\": {\"uri\": ");
+    ndp_buf_add_json_string(out, uri.buf);
+    if (kind < 0)
+        ndp_buf_adds(out, ", \"description\": {\"text\": \"standard input: "
+                          "the plan was read from a pipe, not a file\"}");
+    ndp_buf_addf(out, "},\n          \"region\": {\"startLine\": %ld}\n"
+                 "        },\n", line > 0 ? line : 1L);
+    ndp_buf_adds(out, "        \"logicalLocations\": [{\"kind\": \"resource\", "
+                      "\"fullyQualifiedName\": ");
+    ndp_buf_add_json_string(out, f->resource);
+    ndp_buf_adds(out, "}]\n      }],\n");
+    ndp_buf_adds(out, "      \"partialFingerprints\": {\"ndplint/v1\": \"");
+    ndp_buf_reset(&path);
+    ndp_report_fingerprint(&path, f, uri.buf);
+    ndp_buf_addf(out, "%s\", \"primaryLocationLineHash\": \"%s\"},\n",
+                 path.buf, path.buf);
+    ndp_buf_release(&path);
+    ndp_buf_release(&uri);
+}
+
+static void write_result(struct ndp_buf *out, const struct ndp_report *r,
+                         const struct rule_table *t,
+                         const struct ndp_finding *f)
+{
+    struct ndp_buf msg = NDP_BUF_INIT;
+
+    ndp_buf_adds(out, "{\n      \"ruleId\": ");
+    ndp_buf_add_json_string(out, f->rule_id);
+    ndp_buf_addf(out, ",\n      \"ruleIndex\": %ld,\n      \"level\": \"%s\","
+                 "\n      \"message\": {\"text\": ", find_rule(t, f->rule_id),
+                 result_level(f->severity));
+    ndp_report_describe_all(&msg, f, NDP_ARROW);
+    ndp_buf_add_json_string(out, msg.buf);
+    ndp_buf_adds(out, "},\n");
+    write_location(out, r, f);
+    ndp_buf_addf(out, "      \"properties\": {\"verdict\": \"%s\", "
+                 "\"category\": ", ndp_verdict_name(f->verdict));
+    ndp_buf_add_json_string(out, f->category);
+    ndp_buf_adds(out, ", \"cluster\": ");
+    ndp_buf_add_json_string(out, f->cluster);
+    ndp_buf_adds(out, ", \"path\": ");
+    ndp_buf_add_json_string(out, f->path);
+    ndp_buf_addf(out, ", \"before\": %s, \"after\": %s}\n    }", f->before,
+                 f->after);
+    ndp_buf_release(&msg);
+}
+
+static void write_sarif(struct ndp_buf *out, const struct ndp_report *r)
+{
+    struct rule_table t;
+    size_t i;
+
+    rule_table_init(&t, r);
+    ndp_buf_adds(out, "{\n  \"$schema\": \"" SARIF_SCHEMA "\",\n"
+                      "  \"version\": \"2.1.0\",\n  \"runs\": [{\n"
+                      "    \"tool\": {\"driver\": {\n"
+                      "      \"name\": \"ndplint\",\n"
+                      "      \"version\": \"" NDP_VERSION "\",\n"
+                      "      \"semanticVersion\": \"" NDP_VERSION "\",\n"
+                      "      \"informationUri\": \"" NDP_HOMEPAGE "\",\n");
+    write_rules(out, &t);
+    ndp_buf_adds(out, "    }},\n    \"properties\": {\"evaluatedAt\": \"");
+    ndp_time_format_utc(out, r->evaluated_at);
+    ndp_buf_adds(out, "\"},\n    \"results\": [");
+    for (i = 0; i < r->findings->nr; i++) {
+        ndp_buf_adds(out, i ? ",\n    " : "\n    ");
+        write_result(out, r, &t, &r->findings->items[i]);
+    }
+    ndp_buf_adds(out, r->findings->nr ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n");
+    free(t.ids);
+    free(t.rules);
+}
+
+const struct ndp_reporter ndp_report_sarif = { "sarif", write_sarif };

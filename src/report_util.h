@@ -1,0 +1,69 @@
+/*
+ * report_util.h - what the CI reporters (SARIF, GitHub, JUnit, Markdown)
+ * share: repository-relative artifact paths, a stable fingerprint per
+ * finding (SHA-256, written here: no new library), the line of a finding's
+ * resource, and the one-line description of a finding.
+ */
+#ifndef NDP_REPORT_UTIL_H
+#define NDP_REPORT_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ndp_buf;
+struct ndp_finding;
+struct ndp_report;
+
+#define NDP_SHA256_HEX_LEN 64
+#define NDP_ARROW "\xe2\x86\x92" /* U+2192, between before and after */
+
+/* Writes the SHA-256 of 'data' as 64 lower-case hex digits and a NUL. */
+void ndp_sha256_hex(char out[NDP_SHA256_HEX_LEN + 1], const void *data,
+                    size_t len);
+
+/*
+ * Appends the path of 'input' relative to 'source_root' (NULL: the current
+ * directory), '/'-separated, without percent-encoding.  An input outside
+ * the root keeps its absolute path; "-" (standard input) is appended as
+ * "-".  Returns 1 when the path is relative to the root, 0 when absolute,
+ * -1 for standard input.
+ */
+int ndp_report_relative_path(struct ndp_buf *out, const char *input,
+                             const char *source_root);
+
+/*
+ * Appends the fingerprint of 'f' (64 hex digits): the SHA-256 of its rule,
+ * the input's repository-relative path 'where', its cluster, resource, path
+ * and the SHA-256 of its (redacted) new value.  Line numbers and input
+ * order do not enter it, so unrelated edits of the plan leave it alone.
+ */
+void ndp_report_fingerprint(struct ndp_buf *out, const struct ndp_finding *f,
+                            const char *where);
+
+/*
+ * The line of 'f's resource in its input: the finding's own, else the line
+ * of a change of the same input whose address is the finding's resource
+ * (cluster-level findings), else 0.
+ */
+long ndp_report_finding_line(const struct ndp_report *r,
+                             const struct ndp_finding *f);
+
+/*
+ * Appends "VERDICT: PATH BEFORE ARROW AFTER in RESOURCE (cluster CLUSTER)"
+ * for 'f' ("in cluster CLUSTER" when the resource is the cluster; no path
+ * part when there is none); no message, nothing escaped.
+ */
+void ndp_report_describe(struct ndp_buf *out, const struct ndp_finding *f,
+                         const char *arrow);
+
+/*
+ * Appends the description above, ". ", and the finding's message with its
+ * first letter capitalised: the whole finding in one line of text.
+ */
+void ndp_report_describe_all(struct ndp_buf *out, const struct ndp_finding *f,
+                             const char *arrow);
+
+/* How many findings of 'r' are at or above its --fail-on level. */
+size_t ndp_report_failing(const struct ndp_report *r);
+
+#endif

@@ -1,0 +1,248 @@
+/*
+ * test_report.c - the CI reporters' shared pieces and their promises that
+ * golden files cannot show well: SHA-256 against the FIPS 180-4 vectors,
+ * workflow-command escaping of hostile input, GitHub's per-step annotation
+ * cap, Markdown and JUnit escaping, and fingerprints that ignore lines.
+ */
+#include "test_common.h"
+#include "buf.h"
+#include "change.h"
+#include "finding.h"
+#include "linker.h"
+#include "report.h"
+#include "report_util.h"
+
+struct sha_case {
+    const char *name;
+    const char *input;
+    size_t repeat;
+    const char *hex;
+};
+
+static const struct sha_case sha_cases[] = {
+    { "sha256 empty", "", 1,
+      "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+    { "sha256 abc", "abc", 1,
+      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
+    { "sha256 two blocks",
+      "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 1,
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
+    { "sha256 one million a", "aaaaaaaaaa", 100000,
+      "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0" },
+};
+
+static void sha256_vectors(void **state)
+{
+    const struct sha_case *c = *state;
+    struct ndp_buf in = NDP_BUF_INIT;
+    char hex[NDP_SHA256_HEX_LEN + 1];
+    size_t i;
+
+    for (i = 0; i < c->repeat; i++)
+        ndp_buf_adds(&in, c->input);
+    ndp_sha256_hex(hex, in.buf, in.len);
+    assert_string_equal(hex, c->hex);
+    ndp_buf_release(&in);
+}
+
+/* One input, one cluster named 'cluster', 'n' findings of 'sev'. */
+struct fixture {
+    struct ndp_changeset set;
+    struct ndp_clusters clusters;
+    struct ndp_findings findings;
+    struct ndp_report report;
+};
+
+static void fixture_init(struct fixture *fx, const char *cluster,
+                         enum ndp_severity sev, size_t n)
+{
+    struct ndp_cluster *c;
+    size_t i;
+
+    memset(fx, 0, sizeof(*fx));
+    ndp_changeset_add_input(&fx->set, "-");
+    fx->set.inputs[0].format = "terraform-plan";
+    NDP_GROW(fx->clusters.items, fx->clusters.alloc, 1);
+    c = &fx->clusters.items[fx->clusters.nr++];
+    memset(c, 0, sizeof(*c));
+    c->id = ndp_xstrdup(cluster);
+    c->input = fx->set.inputs[0].path;
+    c->profile = NDP_PROFILE_BLOCK;
+    c->profile_source = "input";
+    c->in_window = -1;
+    for (i = 0; i < n; i++) {
+        struct ndp_finding *f = ndp_findings_add(&fx->findings);
+        char path[32];
+        snprintf(path, sizeof(path), "p%02zu", i);
+        f->rule_id = "NDP101";
+        f->category = "network-policy";
+        f->verdict = NDP_VERDICT_REJECTED;
+        f->severity = sev;
+        f->input = c->input;
+        f->resource = ndp_xstrdup(cluster);
+        f->cluster = ndp_xstrdup(cluster);
+        f->path = ndp_xstrdup(path);
+        f->before = ndp_xstrdup("null");
+        f->after = ndp_xstrdup("\"azure\"");
+        f->message = ndp_xstrdup("refused");
+        f->line = (long)i + 1;
+    }
+    fx->report.set = &fx->set;
+    fx->report.clusters = &fx->clusters;
+    fx->report.findings = &fx->findings;
+    fx->report.fail_on = NDP_SEVERITY_ERROR;
+    ndp_report_count(&fx->report);
+}
+
+static void fixture_release(struct fixture *fx)
+{
+    ndp_findings_release(&fx->findings);
+    ndp_clusters_release(&fx->clusters);
+    ndp_changeset_release(&fx->set);
+}
+
+static char *render(const struct ndp_reporter *rep, struct fixture *fx)
+{
+    struct ndp_buf out = NDP_BUF_INIT;
+
+    rep->write(&out, &fx->report);
+    return ndp_buf_detach(&out);
+}
+
+static size_t count(const char *s, const char *needle)
+{
+    size_t n = 0;
+
+    while ((s = strstr(s, needle)) != NULL) {
+        n++;
+        s += strlen(needle);
+    }
+    return n;
+}
+
+#define HOSTILE "c::add-mask::x\n::set-output name=a::b\r##[add-mask]y%,:"
+
+static void github_hostile_input_is_inert(void **state)
+{
+    struct fixture fx;
+    char *out, *line;
+
+    (void)state;
+    fixture_init(&fx, HOSTILE, NDP_SEVERITY_ERROR, 1);
+    out = render(&ndp_report_github, &fx);
+    /* Every line starts with a command of ours or with "ndplint"/"window". */
+    for (line = out; *line; line = strchr(line, '\n') + 1) {
+        assert_true(strncmp(line, "::group::", 9) == 0 ||
+                    strncmp(line, "::error title=", 14) == 0 ||
+                    strncmp(line, "::endgroup::", 12) == 0 ||
+                    strncmp(line, "ndplint: ", 9) == 0);
+        assert_non_null(strchr(line, '\n'));
+    }
+    assert_null(strstr(out, "##["));
+    assert_null(strchr(out, '\r'));
+    assert_non_null(strstr(out, "c::add-mask::x%0A::set-output name=a::b"
+                                "%0D#%23[add-mask]y%25,:"));
+    free(out);
+    fixture_release(&fx);
+}
+
+static void github_cap_counts_left_out(void **state)
+{
+    struct fixture fx;
+    char *out;
+
+    (void)state;
+    fixture_init(&fx, "aks", NDP_SEVERITY_WARNING, 23);
+    out = render(&ndp_report_github, &fx);
+    /* 9 annotations, then one that says how many more: 10 in all. */
+    assert_int_equal(count(out, "::warning "), 10);
+    assert_int_equal(count(out, "(not annotated: over GitHub's"), 14);
+    assert_non_null(strstr(out, "::warning title=ndplint%3A 14 more "
+                                "warnings not annotated::"));
+    free(out);
+    fixture_release(&fx);
+
+    fixture_init(&fx, "aks", NDP_SEVERITY_NOTE, 10);
+    out = render(&ndp_report_github, &fx);
+    assert_int_equal(count(out, "::notice "), 10);
+    assert_null(strstr(out, "not annotated"));
+    free(out);
+    fixture_release(&fx);
+}
+
+static void markdown_input_cannot_make_markup(void **state)
+{
+    struct fixture fx;
+    char *out;
+
+    (void)state;
+    fixture_init(&fx, "a|b`c`@team <img>\nx", NDP_SEVERITY_ERROR, 1);
+    free(fx.findings.items[0].message);
+    fx.findings.items[0].message = ndp_xstrdup("see @team [x](y) <b>|");
+    out = render(&ndp_report_markdown, &fx);
+    /* In a table cell the pipe is escaped inside the code span. */
+    assert_non_null(strstr(out, "| ``a\\|b`c`@team <img>\\x0ax`` |"));
+    /* Prose: no mention, no link, no HTML, no cell break. */
+    assert_non_null(strstr(out, "see @\xe2\x80\x8bteam \\[x\\](y) \\<b\\>\\|"));
+    free(out);
+    fixture_release(&fx);
+}
+
+static void junit_escapes_xml(void **state)
+{
+    struct fixture fx;
+    char *out;
+
+    (void)state;
+    fixture_init(&fx, "a<b>&\"c'\x01", NDP_SEVERITY_ERROR, 1);
+    out = render(&ndp_report_junit, &fx);
+    assert_non_null(strstr(out, "classname=\"a&lt;b&gt;&amp;&quot;c&apos;"
+                                "\\x01\""));
+    assert_null(strchr(out, '\x01'));
+    assert_int_equal(count(out, "<failure "), 1);
+    free(out);
+    fixture_release(&fx);
+}
+
+static void fingerprint_ignores_line_and_message(void **state)
+{
+    struct fixture fx;
+    struct ndp_buf a = NDP_BUF_INIT, b = NDP_BUF_INIT;
+    struct ndp_finding *f;
+
+    (void)state;
+    fixture_init(&fx, "aks", NDP_SEVERITY_ERROR, 1);
+    f = &fx.findings.items[0];
+    ndp_report_fingerprint(&a, f, "plan.json");
+    f->line = 999;
+    free(f->message);
+    f->message = ndp_xstrdup("another message");
+    f->verdict = NDP_VERDICT_OUTSIDE_WINDOW;
+    ndp_report_fingerprint(&b, f, "plan.json");
+    assert_string_equal(a.buf, b.buf);
+    assert_int_equal(a.len, NDP_SHA256_HEX_LEN);
+    ndp_buf_reset(&b);
+    free(f->after);
+    f->after = ndp_xstrdup("\"calico\"");
+    ndp_report_fingerprint(&b, f, "plan.json");
+    assert_string_not_equal(a.buf, b.buf);
+    ndp_buf_release(&a);
+    ndp_buf_release(&b);
+    fixture_release(&fx);
+}
+
+int main(void)
+{
+    struct test_list list = { NULL, 0, 0 };
+    int rc;
+
+    ADD_ROWS(&list, sha_cases, sha256_vectors);
+    ADD_TEST(&list, github_hostile_input_is_inert);
+    ADD_TEST(&list, github_cap_counts_left_out);
+    ADD_TEST(&list, markdown_input_cannot_make_markup);
+    ADD_TEST(&list, junit_escapes_xml);
+    ADD_TEST(&list, fingerprint_ignores_line_and_message);
+    rc = _cmocka_run_group_tests("report", list.items, list.n, NULL, NULL);
+    free(list.items);
+    return rc;
+}
