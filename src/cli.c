@@ -28,7 +28,8 @@ enum option_id {
     OPT_MAX_INPUT_BYTES,
     OPT_COLOR,
     OPT_WINDOW_CHECK,
-    OPT_SOURCE_ROOT
+    OPT_SOURCE_ROOT,
+    OPT_CLUSTER_STATE
 };
 
 struct option_spec {
@@ -57,6 +58,10 @@ static const struct option_spec options[] = {
     { "fail-on", OPT_FAIL_ON, "LEVEL",
       "exit 1 when a finding is at least this severe: error (default), "
       "warning, note, never" },
+    { "cluster-state", OPT_CLUSTER_STATE, "FILE",
+      "live state of a cluster: 'az aks show', 'az aks maintenanceconfiguration "
+      "list|show' or 'az aks nodepool list' JSON (repeatable); used where "
+      "the input does not declare the profile, window or versions" },
     { "window-check", OPT_WINDOW_CHECK, NULL,
       "print each cluster's aksManagedNodeOSUpgradeSchedule window in plain "
       "words, whether --at is inside it and its next three openings, "
@@ -251,6 +256,12 @@ static int parse_one(struct ndp_options *o, int id, const char *arg,
     case OPT_OUTPUT: o->output = arg; return 0;
     case OPT_RULES: o->rules_dir = arg; return 0;
     case OPT_SOURCE_ROOT: o->source_root = arg; return 0;
+    case OPT_CLUSTER_STATE:
+        if (o->nr_cluster_states == NDP_MAX_CLUSTER_STATES)
+            return ndp_error_set(err, NDP_EUSAGE, "--cluster-state: at most "
+                                 "%d files", NDP_MAX_CLUSTER_STATES);
+        o->cluster_states[o->nr_cluster_states++] = arg;
+        return 0;
     case OPT_FORMAT:
         return parse_format(o, arg, err);
     case OPT_PROFILE:

@@ -15,6 +15,7 @@ struct ndp_error;
 enum ndp_color_mode { NDP_COLOR_AUTO, NDP_COLOR_ALWAYS, NDP_COLOR_NEVER };
 
 #define NDP_MAX_OUTPUTS 8
+#define NDP_MAX_CLUSTER_STATES 64
 #define NDP_MAX_FORMAT_NAME 16
 
 /* One report to write: '--format FMT[:PATH]'. */
@@ -40,6 +41,8 @@ struct ndp_options {
     size_t max_input_bytes;
     char **inputs;             /* borrowed from argv */
     size_t nr_inputs;
+    const char *cluster_states[NDP_MAX_CLUSTER_STATES]; /* --cluster-state */
+    size_t nr_cluster_states;
 };
 
 /*

@@ -178,8 +178,15 @@ static bool looks_like_json(const char *s)
 }
 
 /* Refuses inputs that are not JSON at all, saying what they look like. */
+#define EXPECT_INPUT "'terraform show -json PLANFILE' or 'az deployment " \
+                     "group what-if --no-pretty-print' output"
+#define EXPECT_STATE "'az aks show -o json', 'az aks " \
+                     "maintenanceconfiguration list -o json' or 'az aks " \
+                     "nodepool list -o json' output"
+
+/* 'expected' says what the file should have been, for the messages. */
 static int check_not_json(const struct ndp_buf *text, const char *path,
-                          struct ndp_error *err)
+                          const char *expected, struct ndp_error *err)
 {
     const char *s = text->buf;
     size_t skip = strspn(s, " \t\r\n");
@@ -187,11 +194,8 @@ static int check_not_json(const struct ndp_buf *text, const char *path,
     size_t i, n;
 
     if (text->len == 0 || is_blank(s, text->len))
-        return ndp_error_set(err, NDP_ESCHEMA,
-                             "'%s' is empty; expected the output of "
-                             "'terraform show -json PLANFILE' or of "
-                             "'az deployment group what-if --no-pretty-print'",
-                             path);
+        return ndp_error_set(err, NDP_ESCHEMA, "'%s' is empty; expected %s",
+                             path, expected);
     if (text->len >= 4 && memcmp(s, "PK\003\004", 4) == 0)
         return ndp_error_set(err, NDP_ESCHEMA,
                              "'%s' is a binary Terraform plan (a zip "
@@ -215,9 +219,8 @@ static int check_not_json(const struct ndp_buf *text, const char *path,
     head[n] = '\0';
     return ndp_error_set(err, NDP_EPARSE,
                          "'%s' is not JSON (it begins with '%s'); expected "
-                         "'terraform show -json' or what-if --no-pretty-print "
-                         "output, not the command's text output",
-                         path, head);
+                         "%s, not text output or an error message",
+                         path, head, expected);
 }
 
 long ndp_document_line(const struct ndp_document *doc, size_t offset)
@@ -524,7 +527,7 @@ static int read_text(struct ndp_changeset *set, const char *path,
     int rc = normalise_encoding(text, path, err);
 
     if (!rc)
-        rc = check_not_json(text, path, err);
+        rc = check_not_json(text, path, EXPECT_INPUT, err);
     if (!rc)
         rc = parse_document(&root, &seen, text, path, err);
     if (rc)
@@ -593,7 +596,7 @@ int ndp_input_load_json(struct json_object **out, const char *path,
     if (!rc)
         rc = normalise_encoding(&text, path, err);
     if (!rc)
-        rc = check_not_json(&text, path, err);
+        rc = check_not_json(&text, path, EXPECT_STATE, err);
     if (!rc)
         rc = parse_json(out, &text, path, false, err);
     ndp_buf_release(&text);

@@ -17,6 +17,7 @@
 #include "report.h"
 #include "report_util.h"
 #include "rules.h"
+#include "state.h"
 
 #include <errno.h>
 #include <time.h>
@@ -181,27 +182,63 @@ static int read_inputs(struct ndp_changeset *set, const struct ndp_options *o)
     return status;
 }
 
+static int read_states(struct ndp_states *states,
+                       const struct ndp_options *o)
+{
+    size_t i;
+    int status = 0;
+
+    for (i = 0; i < o->nr_cluster_states; i++) {
+        struct ndp_error err = NDP_ERROR_INIT;
+        if (ndp_state_read(states, o->cluster_states[i], o->max_input_bytes,
+                           &err) != 0)
+            status = fail(&err);
+    }
+    return status;
+}
+
+/* State that describes no cluster of the input is worth a word. */
+static void warn_unmatched_states(const struct ndp_states *states)
+{
+    size_t i;
+
+    for (i = 0; i < states->nr; i++)
+        if (!states->items[i].matched)
+            fprintf(stderr, "ndplint: warning: --cluster-state '%s' "
+                    "describes cluster '%s', which is not in the input\n",
+                    states->items[i].sources, states->items[i].id);
+    for (i = 0; i < states->nr_unmatched; i++)
+        fprintf(stderr, "ndplint: warning: --cluster-state '%s' is an empty "
+                "list and describes no cluster\n",
+                states->unmatched_files[i]);
+}
+
 static int run(const struct ndp_options *o, const struct ndp_ruleset *rs)
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
     struct ndp_clusters clusters = NDP_CLUSTERS_INIT;
     struct ndp_hits hits = NDP_HITS_INIT;
     struct ndp_findings findings = NDP_FINDINGS_INIT;
+    struct ndp_states states = NDP_STATES_INIT;
     struct ndp_eval_options eo;
     struct ndp_report report;
     struct ndp_buf text = NDP_BUF_INIT;
     struct ndp_error err = NDP_ERROR_INIT;
     int status = read_inputs(&set, o);
 
+    if (!status)
+        status = read_states(&states, o);
     if (status)
         goto out;
     memset(&eo, 0, sizeof(eo));
+    eo.states = &states;
     eo.at = o->have_at ? o->at : (int64_t)time(NULL);
     eo.have_profile = o->have_profile;
     eo.profile = (enum ndp_profile)o->profile;
     ndp_link(&clusters, &set);
     ndp_engine_run(&hits, rs, &set);
     ndp_evaluate(&findings, &clusters, &set, &hits, rs, &eo);
+    warn_unmatched_states(&states);
     memset(&report, 0, sizeof(report));
     report.set = &set;
     report.clusters = &clusters;
@@ -228,6 +265,7 @@ out:
     ndp_findings_release(&findings);
     ndp_hits_release(&hits);
     ndp_clusters_release(&clusters);
+    ndp_states_release(&states);
     ndp_changeset_release(&set);
     return status;
 }

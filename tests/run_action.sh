@@ -86,6 +86,13 @@ has "$tmp/ws/output" '^errors=0$'
 has "$tmp/ws/output" '^exit-code=0$'
 has "$tmp/ws/summary" 'Passes'
 
+# Live cluster state through the cluster-state input turns Allow into Block.
+run_action 1 INPUT_FILES=fixtures/state-plan.json INPUT_SARIF= \
+    INPUT_CLUSTER_STATE="fixtures/state/aks-show-block.json
+fixtures/state/mc-list-nodeos.json"
+has "$tmp/ws/output" '^errors=2$'
+has "$tmp/ws/summary" 'Block'
+
 run_action 2 INPUT_FILES=fixtures/missing.json INPUT_SARIF="$r/x.sarif"
 has "$tmp/ws/output" '^exit-code=2$'
 has "$tmp/ws/output" '^sarif=$'

@@ -14,6 +14,9 @@ args=(--fail-on "${INPUT_FAIL_ON:-error}"
       --format "${INPUT_FORMAT:-github}")
 [ -n "${INPUT_PROFILE:-}" ] && args+=(--profile "$INPUT_PROFILE")
 [ -n "${INPUT_AT:-}" ] && args+=(--at "$INPUT_AT")
+# shellcheck disable=SC2206
+states=(${INPUT_CLUSTER_STATE:-})
+for state in "${states[@]}"; do args+=(--cluster-state "$state"); done
 [ -n "${INPUT_SARIF:-}" ] && args+=(--format "sarif:$INPUT_SARIF")
 [ -n "${INPUT_JUNIT:-}" ] && args+=(--format "junit:$INPUT_JUNIT")
 [ -n "${INPUT_MARKDOWN:-}" ] && args+=(--format "markdown:$INPUT_MARKDOWN")
