@@ -10,7 +10,7 @@ validators=false
 [ "${1:-}" = --validators ] && validators=true
 packages="gcc make cmake pkg-config libjson-c-dev libpcre2-dev libcmocka-dev
 python3 python3-dateutil"
-$validators && packages="$packages git pre-commit libxml2-utils"
+$validators && packages="$packages git pre-commit libxml2-utils valgrind"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
