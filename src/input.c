@@ -420,7 +420,7 @@ static int parse_lenient_template(struct json_object **out,
  */
 static int parse_document(struct json_object **out, size_t *seen,
                           const struct ndp_buf *text, const char *path,
-                          struct ndp_error *err)
+                          bool whole_tree, struct ndp_error *err)
 {
     struct ndp_error strict_err = NDP_ERROR_INIT;
     const char *msg = NULL;
@@ -428,7 +428,7 @@ static int parse_document(struct json_object **out, size_t *seen,
     int rc;
 
     *seen = SIZE_MAX;
-    if (text->buf[strspn(text->buf, " \t\r\n")] != '{') {
+    if (whole_tree || text->buf[strspn(text->buf, " \t\r\n")] != '{') {
         rc = parse_json(out, text, path, false, &strict_err);
         return rc ? ndp_error_set(err, rc, "%s", strict_err.msg) : 0;
     }
@@ -529,7 +529,7 @@ static int read_text(struct ndp_changeset *set, const char *path,
     if (!rc)
         rc = check_not_json(text, path, EXPECT_INPUT, err);
     if (!rc)
-        rc = parse_document(&root, &seen, text, path, err);
+        rc = parse_document(&root, &seen, text, path, opt->whole_tree, err);
     if (rc)
         goto out;
     reader = find_reader(opt->force_format ? opt->force_format

@@ -24,6 +24,8 @@ struct ndp_input_options {
     size_t max_bytes;         /* refuse larger inputs */
     const char *force_format; /* "terraform-plan", "arm-whatif",
                                  "arm-template", or NULL to sniff */
+    bool whole_tree;          /* build a json-c tree of everything (tests:
+                                 the pruned reader must agree with it) */
 };
 
 /*

@@ -170,7 +170,8 @@ static int write_reports(const struct ndp_options *o,
 
 static int read_inputs(struct ndp_changeset *set, const struct ndp_options *o)
 {
-    struct ndp_input_options in = { o->max_input_bytes, o->input_format };
+    struct ndp_input_options in = { o->max_input_bytes, o->input_format,
+                                     false };
     size_t i;
     int status = 0;
 

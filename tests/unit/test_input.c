@@ -188,7 +188,7 @@ static int read_bytes(const char *bytes, size_t len, struct ndp_error *err,
     char path[] = "/tmp/ndp-input-XXXXXX";
     int fd = mkstemp(path);
     struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_input_options opt = { max_bytes, NULL };
+    struct ndp_input_options opt = { max_bytes, NULL, false };
     int rc;
 
     assert_true(fd >= 0);
@@ -243,7 +243,8 @@ static void input_over_the_limit__refused(void **state)
 static void directory_and_missing_file__refused(void **state)
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_input_options opt = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL };
+    struct ndp_input_options opt = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL,
+                                        false };
     struct ndp_error err = NDP_ERROR_INIT;
 
     (void)state;
