@@ -29,7 +29,8 @@ enum option_id {
     OPT_COLOR,
     OPT_WINDOW_CHECK,
     OPT_SOURCE_ROOT,
-    OPT_CLUSTER_STATE
+    OPT_CLUSTER_STATE,
+    OPT_EXPLAIN
 };
 
 struct option_spec {
@@ -68,6 +69,10 @@ static const struct option_spec options[] = {
       "instead of the findings" },
     { "rules", OPT_RULES, "DIR",
       "use the rule files in DIR instead of the built-in rules" },
+    { "explain", OPT_EXPLAIN, "NAME",
+      "explain a category (e.g. network-policy) or a rule (e.g. NDP101): "
+      "what changes, why AKS rebuilds nodes, which transitions count and "
+      "what to do; then exit" },
     { "list-rules", OPT_LIST_RULES, NULL,
       "print the rules (id, category, scope, class, summary) and exit" },
     { "input-format", OPT_INPUT_FORMAT, "FMT",
@@ -253,6 +258,7 @@ static int parse_one(struct ndp_options *o, int id, const char *arg,
     case OPT_VERSION: o->version = true; return 0;
     case OPT_LIST_RULES: o->list_rules = true; return 0;
     case OPT_WINDOW_CHECK: o->window_check = true; return 0;
+    case OPT_EXPLAIN: o->explain = arg; return 0;
     case OPT_OUTPUT: o->output = arg; return 0;
     case OPT_RULES: o->rules_dir = arg; return 0;
     case OPT_SOURCE_ROOT: o->source_root = arg; return 0;
@@ -346,7 +352,8 @@ int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
             if (strcmp(out->inputs[i], out->inputs[j]) == 0)
                 return ndp_error_set(err, NDP_EUSAGE, "'%s' is given more "
                                      "than once", out->inputs[i]);
-    if (!out->nr_inputs && !out->help && !out->version && !out->list_rules)
+    if (!out->nr_inputs && !out->help && !out->version && !out->list_rules &&
+        !out->explain)
         return ndp_error_set(err, NDP_EUSAGE, "no input file (give a plan "
                              "JSON file, or '-' for standard input)");
     return 0;

@@ -26,6 +26,7 @@ struct ndp_output {
 
 struct ndp_options {
     bool help, version, list_rules, window_check;
+    const char *explain;       /* --explain CATEGORY|RULE, or NULL */
     struct ndp_output outputs[NDP_MAX_OUTPUTS]; /* at least one after parsing */
     size_t nr_outputs;
     const char *output;        /* -o FILE, or NULL for stdout */

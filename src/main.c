@@ -54,6 +54,63 @@ static void list_rules(const struct ndp_ruleset *rs)
     }
 }
 
+/* What each class of rule leads to, for --explain. */
+static const char *class_verdicts(enum ndp_rule_class class_)
+{
+    switch (class_) {
+    case NDP_CLASS_COVERED:
+        return "Verdicts: rejected (error) under Block; outside-window "
+               "(error) under AllowDuringMaintenanceWindow outside the "
+               "aksManagedNodeOSUpgradeSchedule window; allowed (note) "
+               "otherwise; bypassed (warning) when the same change upgrades "
+               "Kubernetes or the node image; may-reimage (warning) when the "
+               "new value is known only after apply.";
+    case NDP_CLASS_VERSION_GATED:
+        return "Verdicts: manual-upgrade (warning) on Kubernetes 1.36 and "
+               "earlier; from 1.37 (or when the version is unknown) as a "
+               "covered change: rejected, outside-window, allowed, bypassed.";
+    case NDP_CLASS_ROTATE:
+        return "Verdict: rotate (warning), whatever the node disruption "
+               "policy says.";
+    case NDP_CLASS_UPGRADE:
+        return "No finding of its own: it marks covered changes in the same "
+               "resource change as bypassed.";
+    default:
+        return "A finding about the policy, the window or the resource "
+               "itself (warning).";
+    }
+}
+
+/* --explain: a category or a rule, in words.  Exit 0, or 2 if unknown. */
+static int explain(const struct ndp_ruleset *rs, const char *name)
+{
+    const struct ndp_rule *by_id = ndp_ruleset_find(rs, name), *first = NULL;
+    struct ndp_buf out = NDP_BUF_INIT;
+    size_t i;
+
+    for (i = 0; i < ndp_ruleset_count(rs); i++) {
+        const struct ndp_rule *r = ndp_ruleset_get(rs, i);
+        if (by_id ? r != by_id : strcmp(r->category, name) != 0)
+            continue;
+        if (!first) {
+            first = r;
+            ndp_buf_addf(&out, "%s: %s\n\nWhy AKS rebuilds nodes: %s\n\n",
+                         r->category, r->title, r->why);
+        }
+        ndp_rule_describe(&out, r);
+        ndp_buf_addf(&out, "    %s\n\n", class_verdicts(r->class_));
+    }
+    if (!first) {
+        fprintf(stderr, "ndplint: --explain: no category or rule '%s' (see "
+                "ndplint --list-rules)\n", name);
+        return NDP_EXIT_ERROR;
+    }
+    ndp_buf_addf(&out, "What to do: %s\n", first->advice);
+    fwrite(out.buf, 1, out.len, stdout);
+    ndp_buf_release(&out);
+    return NDP_EXIT_CLEAN;
+}
+
 /* Writes 'text' to 'path' through a temporary file and a rename. */
 static int write_atomically(const char *path, const struct ndp_buf *text,
                             struct ndp_error *err)
@@ -296,6 +353,8 @@ int main(int argc, char **argv)
     if (o.list_rules) {
         list_rules(rs);
         status = NDP_EXIT_CLEAN;
+    } else if (o.explain) {
+        status = explain(rs, o.explain);
     } else {
         status = run(&o, rs);
     }

@@ -111,6 +111,10 @@ bool ndp_rule_reimages(const struct ndp_rule *rule,
 bool ndp_rule_may_reimage(const struct ndp_rule *rule,
                           const struct json_object *before);
 
+/* Appends the rule in plain words: what it watches, which changes count. */
+struct ndp_buf;
+void ndp_rule_describe(struct ndp_buf *out, const struct ndp_rule *rule);
+
 const char *ndp_scope_name(enum ndp_scope scope);
 const char *ndp_class_name(enum ndp_rule_class class_);
 
