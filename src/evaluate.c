@@ -14,6 +14,7 @@
  */
 #include "common.h"
 #include "evaluate.h"
+#include "impact.h"
 #include "buf.h"
 #include "change.h"
 #include "engine.h"
@@ -606,6 +607,8 @@ static void replace_finding(const struct evaluator *ev,
     f->scope = ch->kind == NDP_KIND_CLUSTER ? NDP_SCOPE_CLUSTER
                                             : NDP_SCOPE_NODEPOOL;
     f->line = ch->line;
+    f->pool = ch->kind == NDP_KIND_NODEPOOL && ch->name ? ndp_xstrdup(ch->name)
+                                                        : NULL;
     free(f->path);
     f->path = ndp_xstrdup(ch->replace_paths ? ch->replace_paths : "");
     ndp_buf_addf(&msg, "the %s is destroyed and recreated%s%s%s: every node "
@@ -809,6 +812,7 @@ static void hit_finding(const struct evaluator *ev, const struct ndp_hit *h)
     verdict = hit_verdict(ev, h, c, &msg);
     f = new_finding(ev, h->rule, verdict, ch->cluster, ch->input, ch->address);
     f->line = ch->line;
+    f->pool = h->pool ? ndp_xstrdup(h->pool) : NULL;
     free(f->path);
     free(f->before);
     free(f->after);
@@ -880,5 +884,7 @@ void ndp_evaluate(struct ndp_findings *out, struct ndp_clusters *clusters,
     for (i = 0; i < hits->nr; i++)
         hit_finding(&ev, &hits->items[i]);
     free(ev.upgrades);
+    for (i = 0; i < clusters->nr; i++)
+        ndp_impact_compute(&clusters->items[i], i, set, out);
     ndp_findings_sort(out);
 }

@@ -49,6 +49,7 @@ void ndp_findings_release(struct ndp_findings *list)
         free(f->before);
         free(f->after);
         free(f->message);
+        free(f->pool);
     }
     free(list->items);
     memset(list, 0, sizeof(*list));

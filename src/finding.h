@@ -49,6 +49,7 @@ struct ndp_finding {
     char *before;      /* JSON text */
     char *after;       /* JSON text */
     char *message;
+    char *pool;        /* the node pool a pool-level finding is about, or NULL */
     long line;         /* line of the resource in the input, 0 if unknown */
     size_t cluster_index; /* into the linker's cluster list */
 };

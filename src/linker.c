@@ -147,6 +147,8 @@ void ndp_clusters_release(struct ndp_clusters *clusters)
         free(c->window_problems);
         free(c->other_windows);
         free(c->version);
+        free(c->impact_json);
+        free(c->impact_text);
     }
     free(clusters->items);
     memset(clusters, 0, sizeof(*clusters));

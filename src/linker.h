@@ -49,6 +49,8 @@ struct ndp_cluster {
     int64_t next_window_start, next_window_end, window_closes_at;
     char *version;              /* Kubernetes version in force, or NULL */
     struct ndp_state_cluster *state; /* live state from --cluster-state (borrowed) */
+    char *impact_json;          /* rebuilt pools as a JSON object, or NULL */
+    char *impact_text;          /* the same in words, or NULL */
 };
 
 struct ndp_clusters {

@@ -55,6 +55,8 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_cluster *c)
     } else {
         ndp_buf_adds(out, "null");
     }
+    ndp_buf_adds(out, ",\n      \"impact\": ");
+    ndp_buf_adds(out, c->impact_json ? c->impact_json : "null");
     ndp_buf_adds(out, "\n    }");
 }
 

@@ -190,6 +190,8 @@ static void write_cluster_header(struct ndp_buf *out,
                  ndp_profile_name(c->profile),
                  strcmp(c->profile_source, "input") == 0
                      ? "declared in the input"
+                 : strcmp(c->profile_source, "state") == 0
+                     ? "from --cluster-state"
                  : strcmp(c->profile_source, "option") == 0
                      ? "from --profile"
                      : "AKS default; not declared");
@@ -199,6 +201,11 @@ static void write_cluster_header(struct ndp_buf *out,
         ndp_buf_addch(out, '\n');
     }
     write_window(out, r, c);
+    if (c->impact_text) {
+        ndp_buf_adds(out, "- Impact: ");
+        md_text(out, c->impact_text);
+        ndp_buf_addch(out, '\n');
+    }
     ndp_buf_addch(out, '\n');
 }
 

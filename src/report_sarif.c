@@ -286,8 +286,13 @@ static void write_result(struct ndp_buf *out, const struct ndp_report *r,
     ndp_buf_add_json_string(out, f->cluster);
     ndp_buf_adds(out, ", \"path\": ");
     ndp_buf_add_json_string(out, f->path);
-    ndp_buf_addf(out, ", \"before\": %s, \"after\": %s}\n    }", f->before,
+    ndp_buf_addf(out, ", \"before\": %s, \"after\": %s", f->before,
                  f->after);
+    if (r->clusters->items[f->cluster_index].impact_json) {
+        ndp_buf_adds(out, ", \"impact\": ");
+        ndp_buf_adds(out, r->clusters->items[f->cluster_index].impact_json);
+    }
+    ndp_buf_adds(out, "}\n    }");
     ndp_buf_release(&msg);
 }
 

@@ -177,6 +177,11 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
         write_finding(out, r, &r->findings->items[g->order[i]]);
     if (g->start[index] == g->start[index + 1])
         ndp_buf_adds(out, "    no reimaging change\n");
+    if (r->clusters->items[index].impact_text) {
+        ndp_buf_adds(out, "    impact: ");
+        add_safe(out, r->clusters->items[index].impact_text);
+        ndp_buf_addch(out, '\n');
+    }
 }
 
 static void write_summary(struct ndp_buf *out, const struct ndp_report *r)

@@ -11,6 +11,7 @@
 #include "error.h"
 #include "evaluate.h"
 #include "finding.h"
+#include "impact.h"
 #include "linker.h"
 #include "rules.h"
 #include "timeutil.h"
@@ -350,6 +351,58 @@ static void secrets__never_in_findings(void **state)
     release(&r);
 }
 
+static void surge__integer_percentage_default_and_bounds(void **state)
+{
+    static const struct {
+        const char *surge;
+        long nodes, want;
+    } rows[] = {
+        { NULL, 10, 1 }, { "", 10, 1 }, { "3", 10, 3 }, { "33%", 10, 4 },
+        { "33%", 3, 1 }, { "10%", 1, 1 }, { "100%", 7, 7 }, { "50", 5, 5 },
+        { "0", 5, 1 }, { "-2", 5, 1 }, { "x", 5, 1 }, { "33%", -1, 1 },
+        { "5", -1, 5 },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++)
+        if (ndp_impact_surge_nodes(rows[i].surge, rows[i].nodes) !=
+            rows[i].want)
+            fail_msg("surge '%s' of %ld nodes: %ld, want %ld",
+                     rows[i].surge ? rows[i].surge : "(null)", rows[i].nodes,
+                     ndp_impact_surge_nodes(rows[i].surge, rows[i].nodes),
+                     rows[i].want);
+}
+
+static void impact__pools_counts_batches_and_refused_changes(void **state)
+{
+    struct run r = { 0 }, b = { 0 };
+
+    (void)state;
+    /* Allowed: every pool of the cluster is rebuilt. */
+    azurerm_cluster(&r, "{'network_profile':[{'network_policy':''}],"
+                    "'default_node_pool':[{'name':'system','node_count':4,"
+                    "'upgrade_settings':[{'max_surge':'50%'}]}]}",
+                    "{'network_profile':[{'network_policy':'azure'}],"
+                    "'default_node_pool':[{'name':'system','node_count':4,"
+                    "'upgrade_settings':[{'max_surge':'50%'}]}]}");
+    evaluate(&r, AT, -1);
+    assert_non_null(r.clusters.items[0].impact_json);
+    assert_non_null(strstr(r.clusters.items[0].impact_json,
+                           "\"name\":\"system\""));
+    assert_non_null(strstr(r.clusters.items[0].impact_json,
+                           "\"surge_nodes\":2,\"batches\":2"));
+    assert_non_null(strstr(r.clusters.items[0].impact_text,
+                           "emptyDir, hostPath"));
+    release(&r);
+    /* Rejected under Block: AKS refuses it, nothing is rebuilt. */
+    azurerm_cluster(&b, NP_NONE, NP_AZURE);
+    setter(&b, "Block", "Block");
+    evaluate(&b, AT, -1);
+    assert_null(b.clusters.items[0].impact_json);
+    release(&b);
+}
+
 static void k8s_minor__parses_versions(void **state)
 {
     (void)state;
@@ -374,6 +427,8 @@ int main(void)
         cmocka_unit_test(replaced_pool__replace_finding_names_paths),
         cmocka_unit_test(secrets__never_in_findings),
         cmocka_unit_test(k8s_minor__parses_versions),
+        cmocka_unit_test(surge__integer_percentage_default_and_bounds),
+        cmocka_unit_test(impact__pools_counts_batches_and_refused_changes),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,378 @@
+/*
+ * impact.c - what AKS itself never says: how big the disruption will be.
+ *
+ * Sits after the evaluator.  From the input (azurerm default_node_pool and
+ * node pool resources, ARM agentPoolProfiles and agentPools) and the live
+ * cluster state it knows each pool's node count, autoscaler bounds, OS and
+ * maxSurge; from the findings it knows which pools are rebuilt: every pool
+ * for a cluster-level change, the Windows pools for gMSA, the pool itself
+ * for a pool-level one.  A rolling rebuild replaces 'surge' nodes at a
+ * time, so a pool of N nodes takes ceil(N / surge) batches.
+ */
+#include "common.h"
+#include "impact.h"
+#include "buf.h"
+#include "change.h"
+#include "finding.h"
+#include "jsonutil.h"
+#include "linker.h"
+#include "state.h"
+
+struct pool_info {
+    char *name;
+    const char *os_type;    /* borrowed from a document or the state */
+    long nodes, min_nodes, max_nodes;
+    bool autoscale;
+    const char *surge;      /* borrowed */
+    bool rebuilt;
+    struct ndp_buf because; /* rule ids */
+};
+
+struct inventory {
+    struct pool_info *items;
+    size_t nr, alloc;
+};
+
+static long number(const struct json_object *o, const char *key)
+{
+    const struct json_object *v = ndp_json_get(o, key);
+
+    return v && json_object_is_type(v, json_type_int)
+               ? (long)json_object_get_int64(v) : -1;
+}
+
+static const char *string(const struct json_object *o, const char *key)
+{
+    const char *s = ndp_json_get_string(o, key);
+
+    return s && *s ? s : NULL;
+}
+
+static struct pool_info *find_pool(struct inventory *inv, const char *name)
+{
+    size_t i;
+
+    for (i = 0; name && i < inv->nr; i++)
+        if (ndp_strcasecmp(inv->items[i].name, name) == 0)
+            return &inv->items[i];
+    return NULL;
+}
+
+static struct pool_info *add_pool(struct inventory *inv, const char *name)
+{
+    struct pool_info *p = find_pool(inv, name);
+
+    if (p)
+        return p;
+    NDP_GROW(inv->items, inv->alloc, inv->nr + 1);
+    p = &inv->items[inv->nr++];
+    memset(p, 0, sizeof(*p));
+    p->name = ndp_xstrdup(name);
+    p->nodes = p->min_nodes = p->max_nodes = -1;
+    ndp_buf_init(&p->because);
+    return p;
+}
+
+/* An azurerm pool block or node pool resource. */
+static void azurerm_pool(struct inventory *inv, const struct json_object *o,
+                         const char *name, const char *os_type)
+{
+    struct pool_info *p;
+    const struct json_object *upgrade;
+
+    if (!o || !name)
+        return;
+    p = add_pool(inv, name);
+    p->nodes = number(o, "node_count");
+    p->min_nodes = number(o, "min_count");
+    p->max_nodes = number(o, "max_count");
+    p->autoscale = ndp_json_is_true(ndp_json_get(o, "auto_scaling_enabled")) ||
+                   ndp_json_is_true(ndp_json_get(o, "enable_auto_scaling"));
+    p->os_type = os_type ? os_type : string(o, "os_type");
+    upgrade = ndp_json_index(ndp_json_get(o, "upgrade_settings"), 0);
+    p->surge = string(upgrade, "max_surge");
+}
+
+/* An ARM agent pool: an agentPoolProfiles element or a child's properties. */
+static void arm_pool(struct inventory *inv, const struct json_object *o,
+                     const char *name)
+{
+    struct pool_info *p;
+
+    if (!o || !name)
+        return;
+    p = add_pool(inv, name);
+    p->nodes = number(o, "count");
+    p->min_nodes = number(o, "minCount");
+    p->max_nodes = number(o, "maxCount");
+    p->autoscale = ndp_json_is_true(ndp_json_get(o, "enableAutoScaling"));
+    p->os_type = string(o, "osType");
+    p->surge = string(ndp_json_get(o, "upgradeSettings"), "maxSurge");
+}
+
+static const struct json_object *current(const struct ndp_change *ch)
+{
+    return ch->after ? ch->after : ch->before;
+}
+
+static void pools_of_change(struct inventory *inv, const struct ndp_change *ch)
+{
+    const struct json_object *doc = current(ch);
+    const struct json_object *list;
+    size_t i, n;
+
+    if (ch->notation == NDP_NOTATION_AZURERM) {
+        if (ch->kind == NDP_KIND_CLUSTER) {
+            const struct json_object *d = ndp_json_index(
+                ndp_json_get(doc, "default_node_pool"), 0);
+            azurerm_pool(inv, d, string(d, "name"), "Linux");
+        } else if (ch->kind == NDP_KIND_NODEPOOL) {
+            azurerm_pool(inv, doc, ch->name, NULL);
+        }
+        return;
+    }
+    if (ch->kind == NDP_KIND_NODEPOOL) {
+        arm_pool(inv, ndp_json_get(doc, "properties"), ch->name);
+        return;
+    }
+    if (ch->kind != NDP_KIND_CLUSTER)
+        return;
+    list = ndp_json_path(doc, "properties.agentPoolProfiles");
+    n = list && json_object_is_type(list, json_type_array)
+            ? json_object_array_length(list) : 0;
+    for (i = 0; i < n; i++) {
+        const struct json_object *e = json_object_array_get_idx(list, i);
+        arm_pool(inv, e, string(e, "name"));
+    }
+}
+
+/* Pools the input does not describe, from 'az aks show' / nodepool list. */
+static void pools_of_state(struct inventory *inv,
+                           const struct ndp_state_cluster *st)
+{
+    size_t i;
+
+    for (i = 0; st && i < st->nr_pools; i++) {
+        const struct ndp_state_pool *s = &st->pools[i];
+        struct pool_info *p = find_pool(inv, s->name);
+        if (p)
+            continue;
+        p = add_pool(inv, s->name);
+        p->nodes = s->count;
+        p->min_nodes = s->min_count;
+        p->max_nodes = s->max_count;
+        p->autoscale = s->autoscale;
+        p->os_type = s->os_type;
+        p->surge = s->max_surge;
+    }
+}
+
+static bool rebuilds(const struct ndp_finding *f)
+{
+    return f->verdict == NDP_VERDICT_ALLOWED ||
+           f->verdict == NDP_VERDICT_BYPASSED ||
+           f->verdict == NDP_VERDICT_ROTATE ||
+           (f->verdict == NDP_VERDICT_MAY_REIMAGE &&
+            strcmp(f->category, "unseen-change") != 0);
+}
+
+static void mark(struct pool_info *p, const char *rule)
+{
+    const char *b = p->because.buf;
+    size_t n = strlen(rule);
+
+    p->rebuilt = true;
+    while ((b = strstr(b, rule)) != NULL) {
+        if (b[n] == '\0' || b[n] == ',')
+            return;
+        b += n;
+    }
+    ndp_buf_addf(&p->because, "%s%s", p->because.len ? "," : "", rule);
+}
+
+static bool is_windows(const struct pool_info *p)
+{
+    return p->os_type && ndp_strcasecmp(p->os_type, "Windows") == 0;
+}
+
+static void mark_rebuilt(struct inventory *inv, const struct ndp_finding *f)
+{
+    bool gmsa = strcmp(f->category, "windows-gmsa") == 0;
+    size_t i;
+
+    if (f->scope == NDP_SCOPE_NODEPOOL && !gmsa) {
+        struct pool_info *p = f->pool ? find_pool(inv, f->pool) : NULL;
+        if (!p && f->pool)
+            p = add_pool(inv, f->pool);
+        if (p)
+            mark(p, f->rule_id);
+        return;
+    }
+    for (i = 0; i < inv->nr; i++)
+        if (!gmsa || is_windows(&inv->items[i]))
+            mark(&inv->items[i], f->rule_id);
+}
+
+long ndp_impact_surge_nodes(const char *surge, long nodes)
+{
+    long s = 1;
+    char *end;
+
+    if (surge && *surge) {
+        long v = strtol(surge, &end, 10);
+        if (end != surge && *end == '%' && v > 0 && nodes > 0)
+            s = (nodes * v + 99) / 100;
+        else if (end != surge && *end == '\0' && v > 0)
+            s = v;
+    }
+    if (s < 1)
+        s = 1;
+    if (nodes > 0 && s > nodes)
+        s = nodes;
+    return s;
+}
+
+/* Nodes the rebuild goes through: the autoscaler's maximum at worst. */
+static long pool_nodes(const struct pool_info *p)
+{
+    if (p->autoscale && p->max_nodes > 0)
+        return p->max_nodes > p->nodes ? p->max_nodes : p->nodes;
+    return p->nodes;
+}
+
+static void add_number(struct ndp_buf *out, long v)
+{
+    if (v < 0)
+        ndp_buf_adds(out, "null");
+    else
+        ndp_buf_addf(out, "%ld", v);
+}
+
+static void pool_json(struct ndp_buf *out, const struct pool_info *p)
+{
+    long nodes = pool_nodes(p);
+    long surge = ndp_impact_surge_nodes(p->surge, nodes);
+
+    ndp_buf_adds(out, "{\"name\":");
+    ndp_buf_add_json_string(out, p->name);
+    ndp_buf_adds(out, ",\"os_type\":");
+    if (p->os_type)
+        ndp_buf_add_json_string(out, p->os_type);
+    else
+        ndp_buf_adds(out, "null");
+    ndp_buf_adds(out, ",\"nodes\":");
+    add_number(out, p->nodes);
+    ndp_buf_adds(out, ",\"min_nodes\":");
+    add_number(out, p->autoscale ? p->min_nodes : -1);
+    ndp_buf_adds(out, ",\"max_nodes\":");
+    add_number(out, p->autoscale ? p->max_nodes : -1);
+    ndp_buf_adds(out, ",\"max_surge\":");
+    ndp_buf_add_json_string(out, p->surge ? p->surge : "1");
+    ndp_buf_addf(out, ",\"surge_nodes\":%ld,\"batches\":", surge);
+    add_number(out, nodes > 0 ? (nodes + surge - 1) / surge : -1);
+    ndp_buf_adds(out, ",\"because\":[");
+    {
+        const char *r = p->because.buf;
+        bool first = true;
+        while (*r) {
+            size_t n = strcspn(r, ",");
+            char id[32];
+            snprintf(id, sizeof(id), "%.*s", (int)n, r);
+            ndp_buf_addf(out, "%s", first ? "" : ",");
+            ndp_buf_add_json_string(out, id);
+            first = false;
+            r += n + (r[n] == ',');
+        }
+    }
+    ndp_buf_adds(out, "]}");
+}
+
+static void pool_text(struct ndp_buf *out, const struct pool_info *p)
+{
+    long nodes = pool_nodes(p);
+    long surge = ndp_impact_surge_nodes(p->surge, nodes);
+
+    ndp_buf_addf(out, "%s (", p->name);
+    if (nodes < 0)
+        ndp_buf_adds(out, "node count unknown");
+    else if (p->autoscale && p->max_nodes > 0)
+        ndp_buf_addf(out, "%ld-%ld nodes", p->min_nodes > 0 ? p->min_nodes
+                                                           : p->nodes,
+                     nodes);
+    else
+        ndp_buf_addf(out, "%ld node%s", nodes, nodes == 1 ? "" : "s");
+    ndp_buf_addf(out, ", max surge %s = %ld at a time", p->surge ? p->surge
+                                                                 : "1",
+                 surge);
+    if (nodes > 0)
+        ndp_buf_addf(out, ", %ld batch%s", (nodes + surge - 1) / surge,
+                     (nodes + surge - 1) / surge == 1 ? "" : "es");
+    ndp_buf_addch(out, ')');
+}
+
+static void describe(struct ndp_cluster *c, const struct inventory *inv)
+{
+    struct ndp_buf json = NDP_BUF_INIT, text = NDP_BUF_INIT;
+    long total = 0;
+    bool known = true, first = true;
+    size_t i;
+
+    ndp_buf_adds(&json, "{\"pools\":[");
+    ndp_buf_adds(&text, "rebuilds ");
+    for (i = 0; i < inv->nr; i++) {
+        const struct pool_info *p = &inv->items[i];
+        if (!p->rebuilt)
+            continue;
+        ndp_buf_adds(&json, first ? "" : ",");
+        ndp_buf_adds(&text, first ? "" : ", ");
+        pool_json(&json, p);
+        pool_text(&text, p);
+        if (pool_nodes(p) < 0)
+            known = false;
+        else
+            total += pool_nodes(p);
+        first = false;
+    }
+    if (first) {
+        /* Rebuilds, but the input describes no pool of the cluster. */
+        ndp_buf_adds(&text, "every affected pool (the input describes none; "
+                            "pass --cluster-state for counts)");
+        known = false;
+    }
+    ndp_buf_adds(&json, "],\"nodes\":");
+    add_number(&json, known ? total : -1);
+    ndp_buf_adds(&json, ",\"note\":\"node-local ephemeral storage (emptyDir, "
+                        "hostPath) on these nodes is lost\"}");
+    ndp_buf_adds(&text, "; node-local ephemeral storage (emptyDir, "
+                        "hostPath) is lost");
+    c->impact_json = ndp_buf_detach(&json);
+    c->impact_text = ndp_buf_detach(&text);
+}
+
+void ndp_impact_compute(struct ndp_cluster *cluster, size_t index,
+                        const struct ndp_changeset *set,
+                        const struct ndp_findings *findings)
+{
+    struct inventory inv = { NULL, 0, 0 };
+    bool any = false;
+    size_t i;
+
+    for (i = 0; i < set->nr; i++)
+        if (set->items[i]->cluster == index)
+            pools_of_change(&inv, set->items[i]);
+    pools_of_state(&inv, cluster->state);
+    for (i = 0; i < findings->nr; i++) {
+        const struct ndp_finding *f = &findings->items[i];
+        if (f->cluster_index != index || !rebuilds(f))
+            continue;
+        mark_rebuilt(&inv, f);
+        any = true;
+    }
+    if (any)
+        describe(cluster, &inv);
+    for (i = 0; i < inv.nr; i++) {
+        free(inv.items[i].name);
+        ndp_buf_release(&inv.items[i].because);
+    }
+    free(inv.items);
+}

@@ -1,0 +1,32 @@
+/*
+ * impact.h - the size of the disruption: which node pools a cluster's
+ * findings rebuild, how many nodes, and in how many rolling batches.
+ */
+#ifndef NDP_IMPACT_H
+#define NDP_IMPACT_H
+
+#include <stddef.h>
+
+struct ndp_changeset;
+struct ndp_cluster;
+struct ndp_findings;
+
+/*
+ * Fills 'cluster->impact_json' and 'impact_text' from the findings of
+ * cluster number 'index' that rebuild nodes when applied (allowed,
+ * bypassed, rotate, may-reimage; a refused change rebuilds nothing) and
+ * from the pools the input and the cluster state describe.  Leaves both
+ * NULL when nothing is rebuilt.
+ */
+void ndp_impact_compute(struct ndp_cluster *cluster, size_t index,
+                        const struct ndp_changeset *set,
+                        const struct ndp_findings *findings);
+
+/*
+ * Surge nodes for a pool of 'nodes' under maxSurge 'surge' ("3", "33%",
+ * NULL for the AKS default of 1): a percentage rounds up; at least 1, at
+ * most 'nodes' (when known, i.e. > 0).
+ */
+long ndp_impact_surge_nodes(const char *surge, long nodes);
+
+#endif
