@@ -5,6 +5,7 @@
  */
 #include "common.h"
 #include "cli.h"
+#include "config.h"
 #include "error.h"
 #include "evaluate.h"
 #include "finding.h"
@@ -30,7 +31,13 @@ enum option_id {
     OPT_WINDOW_CHECK,
     OPT_SOURCE_ROOT,
     OPT_CLUSTER_STATE,
-    OPT_EXPLAIN
+    OPT_EXPLAIN,
+    OPT_CONFIG,
+    OPT_NO_CONFIG,
+    OPT_NO_WAIVERS,
+    OPT_SHOW_SUPPRESSED,
+    OPT_BASELINE,
+    OPT_WRITE_BASELINE
 };
 
 struct option_spec {
@@ -63,6 +70,19 @@ static const struct option_spec options[] = {
       "live state of a cluster: 'az aks show', 'az aks maintenanceconfiguration "
       "list|show' or 'az aks nodepool list' JSON (repeatable); used where "
       "the input does not declare the profile, window or versions" },
+    { "config", OPT_CONFIG, "FILE",
+      "read settings, cluster declarations and waivers from FILE (default: "
+      ".ndplint.json in the current directory or the nearest parent up to "
+      "the repository root)" },
+    { "no-config", OPT_NO_CONFIG, NULL, "read no settings file" },
+    { "no-waivers", OPT_NO_WAIVERS, NULL,
+      "ignore the settings file's waivers (audit every finding)" },
+    { "show-suppressed", OPT_SHOW_SUPPRESSED, NULL,
+      "show waived findings in the text report" },
+    { "baseline", OPT_BASELINE, "FILE",
+      "report only findings that FILE (from --write-baseline) does not list" },
+    { "write-baseline", OPT_WRITE_BASELINE, "FILE",
+      "write the fingerprints of the current findings to FILE" },
     { "window-check", OPT_WINDOW_CHECK, NULL,
       "print each cluster's aksManagedNodeOSUpgradeSchedule window in plain "
       "words, whether --at is inside it and its next three openings, "
@@ -250,6 +270,29 @@ static int check_outputs(struct ndp_options *o, struct ndp_error *err)
     return 0;
 }
 
+int ndp_cli_finish(struct ndp_options *o, const struct ndp_config *config,
+                   struct ndp_error *err)
+{
+    size_t i;
+    int rc = 0;
+
+    if (config && !o->fail_on_given && config->fail_on >= 0)
+        o->fail_on = config->fail_on;
+    if (config && !o->rules_dir)
+        o->rules_dir = config->rules_dir;
+    for (i = 0; config && !o->nr_outputs && i < config->nr_formats && !rc;
+         i++)
+        rc = parse_format(o, config->formats[i], err);
+    if (rc) {
+        ndp_error_clear(err);
+        return ndp_error_set(err, NDP_EUSAGE, "config '%s': formats[%zu]: "
+                             "'%s' is not FMT or FMT:PATH with a known "
+                             "format", config->path, i - 1,
+                             config->formats[i - 1]);
+    }
+    return check_outputs(o, err);
+}
+
 static int parse_one(struct ndp_options *o, int id, const char *arg,
                      struct ndp_error *err)
 {
@@ -259,6 +302,12 @@ static int parse_one(struct ndp_options *o, int id, const char *arg,
     case OPT_LIST_RULES: o->list_rules = true; return 0;
     case OPT_WINDOW_CHECK: o->window_check = true; return 0;
     case OPT_EXPLAIN: o->explain = arg; return 0;
+    case OPT_CONFIG: o->config = arg; return 0;
+    case OPT_NO_CONFIG: o->no_config = true; return 0;
+    case OPT_NO_WAIVERS: o->no_waivers = true; return 0;
+    case OPT_SHOW_SUPPRESSED: o->show_suppressed = true; return 0;
+    case OPT_BASELINE: o->baseline = arg; return 0;
+    case OPT_WRITE_BASELINE: o->write_baseline = arg; return 0;
     case OPT_OUTPUT: o->output = arg; return 0;
     case OPT_RULES: o->rules_dir = arg; return 0;
     case OPT_SOURCE_ROOT: o->source_root = arg; return 0;
@@ -287,6 +336,7 @@ static int parse_one(struct ndp_options *o, int id, const char *arg,
                                  "2026-12-06T02:30:00Z", arg);
         return 0;
     case OPT_FAIL_ON:
+        o->fail_on_given = true;
         o->fail_on = ndp_severity_parse(arg);
         if (o->fail_on < 0)
             return ndp_error_set(err, NDP_EUSAGE, "--fail-on: unknown level "
@@ -343,7 +393,7 @@ int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
         else
             rc = parse_one(out, id, optarg, err);
     }
-    if (rc || (rc = check_outputs(out, err)) != 0)
+    if (rc)
         return rc;
     out->inputs = argv + optind;
     out->nr_inputs = (size_t)(argc - optind);

@@ -27,6 +27,10 @@ struct ndp_output {
 struct ndp_options {
     bool help, version, list_rules, window_check;
     const char *explain;       /* --explain CATEGORY|RULE, or NULL */
+    const char *config;        /* --config FILE, or NULL to look for one */
+    bool no_config, no_waivers, show_suppressed, fail_on_given;
+    const char *baseline;      /* --baseline FILE, or NULL */
+    const char *write_baseline;/* --write-baseline FILE, or NULL */
     struct ndp_output outputs[NDP_MAX_OUTPUTS]; /* at least one after parsing */
     size_t nr_outputs;
     const char *output;        /* -o FILE, or NULL for stdout */
@@ -52,6 +56,14 @@ struct ndp_options {
  */
 int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
                   struct ndp_error *err);
+/*
+ * Settles what the command line left open with the settings file 'config'
+ * (may be NULL): --fail-on, --rules and the reports, then checks the
+ * reports.  The command line always wins.  Returns 0 or NDP_EUSAGE.
+ */
+struct ndp_config;
+int ndp_cli_finish(struct ndp_options *o, const struct ndp_config *config,
+                   struct ndp_error *err);
 void ndp_cli_help(FILE *out);
 void ndp_cli_short_usage(FILE *out);
 

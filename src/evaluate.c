@@ -14,6 +14,7 @@
  */
 #include "common.h"
 #include "evaluate.h"
+#include "config.h"
 #include "impact.h"
 #include "buf.h"
 #include "change.h"
@@ -121,6 +122,20 @@ static void collect_profile_votes(const struct evaluator *ev, size_t cluster,
     }
 }
 
+/* The profile .ndplint.json gives the cluster: its entry, else the default. */
+static int config_profile(const struct evaluator *ev,
+                          const struct ndp_cluster *c)
+{
+    const struct ndp_config_cluster *e;
+
+    if (!ev->opt->config)
+        return -1;
+    e = ndp_config_cluster_for(ev->opt->config, c->id);
+    if (e && e->profile >= 0)
+        return e->profile;
+    return ev->opt->config->profile;
+}
+
 static void resolve_profile(const struct evaluator *ev, size_t index)
 {
     struct ndp_cluster *c = &ev->clusters->items[index];
@@ -152,6 +167,9 @@ static void resolve_profile(const struct evaluator *ev, size_t index)
     } else if (ev->opt->have_profile) {
         c->profile = ev->opt->profile;
         c->profile_source = "option";
+    } else if (config_profile(ev, c) >= 0) {
+        c->profile = (enum ndp_profile)config_profile(ev, c);
+        c->profile_source = "config";
     } else {
         c->profile = NDP_PROFILE_ALLOW;
         c->profile_source = "default";
@@ -358,6 +376,23 @@ static void state_window(struct ndp_cluster *c)
     set_window(c, &d);
 }
 
+/* The window .ndplint.json declares, when neither input nor state does. */
+static void config_window(const struct evaluator *ev, struct ndp_cluster *c)
+{
+    struct window_decl d = { NULL, "window", NULL, NULL, true };
+    const struct ndp_config_cluster *e;
+
+    if (!ev->opt->config || c->window || c->window_problems ||
+        c->window_expression)
+        return;
+    e = ndp_config_cluster_for(ev->opt->config, c->id);
+    if (!e || !e->window)
+        return;
+    d.resource = ev->opt->config->path;
+    d.in_force = e->window;
+    set_window(c, &d);
+}
+
 static void resolve_window(const struct evaluator *ev, size_t index)
 {
     struct ndp_cluster *c = &ev->clusters->items[index];
@@ -375,6 +410,7 @@ static void resolve_window(const struct evaluator *ev, size_t index)
             arm_window(c, ch);
     }
     state_window(c);
+    config_window(ev, c);
     if (c->profile != NDP_PROFILE_WINDOW || !c->window)
         return;
     c->in_window = ndp_window_is_open(c->window, ev->opt->at, &closes);
@@ -562,11 +598,41 @@ static struct ndp_finding *new_finding(const struct evaluator *ev,
     return f;
 }
 
+/* A Block in .ndplint.json needs an end: the docs say never to freeze for good. */
+static void freeze_finding(const struct evaluator *ev, size_t index)
+{
+    const struct ndp_cluster *c = &ev->clusters->items[index];
+    const struct ndp_config_cluster *e;
+    struct ndp_buf msg = NDP_BUF_INIT;
+    struct ndp_finding *f;
+
+    if (!ev->opt->config || strcmp(c->profile_source, "config") != 0 ||
+        c->profile != NDP_PROFILE_BLOCK)
+        return;
+    e = ndp_config_cluster_for(ev->opt->config, c->id);
+    if (e && e->has_until && e->until >= ev->opt->at)
+        return;
+    f = new_finding(ev, ndp_ruleset_meta(ev->rs, "freeze-without-end"),
+                    NDP_VERDICT_FREEZE_WITHOUT_END, index, c->input,
+                    ev->opt->config->path);
+    if (e && e->has_until)
+        ndp_buf_addf(&msg, "the freeze (Block) that %s declares for this "
+                     "cluster ended on %s; it still applies it",
+                     ev->opt->config->path, e->until_text);
+    else
+        ndp_buf_addf(&msg, "%s declares a freeze (Block) for this cluster "
+                     "without an end date ('until'); freezes are meant to "
+                     "be short", ev->opt->config->path);
+    f->message = ndp_buf_detach(&msg);
+}
+
 static void cluster_findings(const struct evaluator *ev, size_t index)
 {
     const struct ndp_cluster *c = &ev->clusters->items[index];
     struct ndp_buf msg = NDP_BUF_INIT;
     struct ndp_finding *f;
+
+    freeze_finding(ev, index);
 
     if (c->window_problems) {
         f = new_finding(ev, ndp_ruleset_meta(ev->rs, "window-invalid"),

@@ -15,6 +15,7 @@ struct ndp_findings;
 struct ndp_hits;
 struct ndp_ruleset;
 struct ndp_states;
+struct ndp_config;
 
 struct ndp_eval_options {
     int64_t at;                 /* evaluation instant, seconds since the epoch */
@@ -22,6 +23,7 @@ struct ndp_eval_options {
     enum ndp_profile profile;   /* its value */
     struct ndp_states *states;  /* --cluster-state files, or NULL; the
                                    evaluator marks what it matched */
+    const struct ndp_config *config; /* .ndplint.json, or NULL */
 };
 
 /*

@@ -39,6 +39,13 @@ void ndp_findings_sort(struct ndp_findings *list)
 
 void ndp_findings_release(struct ndp_findings *list)
 {
+    ndp_findings_release_items(list);
+    free(list->items);
+    memset(list, 0, sizeof(*list));
+}
+
+void ndp_findings_release_items(struct ndp_findings *list)
+{
     size_t i;
 
     for (i = 0; i < list->nr; i++) {
@@ -50,9 +57,8 @@ void ndp_findings_release(struct ndp_findings *list)
         free(f->after);
         free(f->message);
         free(f->pool);
+        free(f->suppression);
     }
-    free(list->items);
-    memset(list, 0, sizeof(*list));
 }
 
 static const struct {
@@ -69,6 +75,9 @@ static const struct {
     [NDP_VERDICT_ROTATE] = { "rotate", NDP_SEVERITY_WARNING },
     [NDP_VERDICT_GATE_OPEN] = { "gate-open", NDP_SEVERITY_WARNING },
     [NDP_VERDICT_WINDOW_INVALID] = { "window-invalid", NDP_SEVERITY_WARNING },
+    [NDP_VERDICT_FREEZE_WITHOUT_END] = { "freeze-without-end",
+                                         NDP_SEVERITY_WARNING },
+    [NDP_VERDICT_WAIVER_EXPIRED] = { "waiver-expired", NDP_SEVERITY_WARNING },
 };
 
 enum ndp_severity ndp_verdict_severity(enum ndp_verdict verdict)

@@ -25,7 +25,9 @@ enum ndp_verdict {
     NDP_VERDICT_REPLACE,
     NDP_VERDICT_ROTATE,
     NDP_VERDICT_GATE_OPEN,
-    NDP_VERDICT_WINDOW_INVALID
+    NDP_VERDICT_WINDOW_INVALID,
+    NDP_VERDICT_FREEZE_WITHOUT_END,
+    NDP_VERDICT_WAIVER_EXPIRED
 };
 
 /* Ordered from most to least severe. */
@@ -50,6 +52,7 @@ struct ndp_finding {
     char *after;       /* JSON text */
     char *message;
     char *pool;        /* the node pool a pool-level finding is about, or NULL */
+    char *suppression; /* the waiver that suppresses it, in words, or NULL */
     long line;         /* line of the resource in the input, 0 if unknown */
     size_t cluster_index; /* into the linker's cluster list */
 };
@@ -66,6 +69,8 @@ struct ndp_finding *ndp_findings_add(struct ndp_findings *list);
 /* Sorts by input, cluster, resource, path, rule: reproducible output. */
 void ndp_findings_sort(struct ndp_findings *list);
 void ndp_findings_release(struct ndp_findings *list);
+/* Frees what the findings own, not the array itself. */
+void ndp_findings_release_items(struct ndp_findings *list);
 
 enum ndp_severity ndp_verdict_severity(enum ndp_verdict verdict);
 const char *ndp_verdict_name(enum ndp_verdict verdict);

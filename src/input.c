@@ -588,7 +588,8 @@ int ndp_input_read_bytes(struct ndp_changeset *set, const char *name,
 }
 
 int ndp_input_load_json(struct json_object **out, const char *path,
-                        size_t max_bytes, struct ndp_error *err)
+                        size_t max_bytes, const char *expected,
+                        struct ndp_error *err)
 {
     struct ndp_buf text = NDP_BUF_INIT;
     int rc = load_bytes(&text, path, max_bytes, err);
@@ -596,7 +597,8 @@ int ndp_input_load_json(struct json_object **out, const char *path,
     if (!rc)
         rc = normalise_encoding(&text, path, err);
     if (!rc)
-        rc = check_not_json(&text, path, EXPECT_STATE, err);
+        rc = check_not_json(&text, path, expected ? expected : EXPECT_STATE,
+                            err);
     if (!rc)
         rc = parse_json(out, &text, path, false, err);
     ndp_buf_release(&text);

@@ -36,11 +36,13 @@ int ndp_input_read(struct ndp_changeset *set, const char *path,
                    const struct ndp_input_options *opt, struct ndp_error *err);
 
 /*
- * Loads a small JSON file whole (cluster state files): the same checks
+ * Loads a small JSON file whole (cluster state, settings): the same checks
  * and messages as for inputs, then one json-c tree owned by the caller.
+ * 'expected' says what the file should be (NULL: cluster state output).
  */
 int ndp_input_load_json(struct json_object **out, const char *path,
-                        size_t max_bytes, struct ndp_error *err);
+                        size_t max_bytes, const char *expected,
+                        struct ndp_error *err);
 
 /* The same for bytes already in memory; 'name' stands for the file. */
 int ndp_input_read_bytes(struct ndp_changeset *set, const char *name,

@@ -8,6 +8,7 @@
 #include "buf.h"
 #include "change.h"
 #include "cli.h"
+#include "config.h"
 #include "engine.h"
 #include "error.h"
 #include "evaluate.h"
@@ -18,6 +19,7 @@
 #include "report_util.h"
 #include "rules.h"
 #include "state.h"
+#include "triage.h"
 
 #include <errno.h>
 #include <time.h>
@@ -271,7 +273,53 @@ static void warn_unmatched_states(const struct ndp_states *states)
                 states->unmatched_files[i]);
 }
 
-static int run(const struct ndp_options *o, const struct ndp_ruleset *rs)
+/* --config FILE, else .ndplint.json found upward, unless --no-config. */
+static int load_config(struct ndp_config *config, bool *have,
+                       const struct ndp_options *o, struct ndp_error *err)
+{
+    char cwd[4096];
+    char *found = NULL;
+    int rc = 0;
+
+    *have = false;
+    if (o->no_config || o->help || o->version)
+        return 0;
+    if (!o->config && getcwd(cwd, sizeof(cwd)))
+        found = ndp_config_find(cwd);
+    if (o->config || found)
+        rc = ndp_config_load(config, o->config ? o->config : found, err);
+    *have = (o->config || found) && rc == 0;
+    free(found);
+    return rc;
+}
+
+/* Waivers, then the baseline: which findings count. */
+static int triage(struct ndp_findings *findings,
+                  const struct ndp_clusters *clusters,
+                  const struct ndp_ruleset *rs, const struct ndp_options *o,
+                  const struct ndp_config *config, int64_t at)
+{
+    struct ndp_error err = NDP_ERROR_INIT;
+    size_t known = 0;
+
+    if (config && !o->no_waivers)
+        ndp_triage_waivers(findings, clusters, config, rs, at);
+    if (o->baseline) {
+        if (ndp_baseline_apply(findings, o->baseline, &known, &err) != 0)
+            return fail(&err);
+        if (known)
+            fprintf(stderr, "ndplint: %zu finding%s listed in the baseline "
+                    "'%s' not reported\n", known, known == 1 ? "" : "s",
+                    o->baseline);
+    }
+    if (o->write_baseline &&
+        ndp_baseline_write(o->write_baseline, findings, &err) != 0)
+        return fail(&err);
+    return 0;
+}
+
+static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
+               const struct ndp_config *config)
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
     struct ndp_clusters clusters = NDP_CLUSTERS_INIT;
@@ -290,6 +338,7 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs)
         goto out;
     memset(&eo, 0, sizeof(eo));
     eo.states = &states;
+    eo.config = config;
     eo.at = o->have_at ? o->at : (int64_t)time(NULL);
     eo.have_profile = o->have_profile;
     eo.profile = (enum ndp_profile)o->profile;
@@ -297,6 +346,9 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs)
     ndp_engine_run(&hits, rs, &set);
     ndp_evaluate(&findings, &clusters, &set, &hits, rs, &eo);
     warn_unmatched_states(&states);
+    status = triage(&findings, &clusters, rs, o, config, eo.at);
+    if (status)
+        goto out;
     memset(&report, 0, sizeof(report));
     report.set = &set;
     report.clusters = &clusters;
@@ -305,6 +357,7 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs)
     report.rules = rs;
     report.source_root = o->source_root;
     report.fail_on = o->fail_on;
+    report.show_suppressed = o->show_suppressed;
     ndp_report_count(&report);
     if (o->window_check) {
         report.color = use_color(o, o->output);
@@ -333,6 +386,8 @@ int main(int argc, char **argv)
     struct ndp_options o;
     struct ndp_error err = NDP_ERROR_INIT;
     struct ndp_ruleset *rs = NULL;
+    struct ndp_config config;
+    bool have_config = false;
     int status;
 
     if (ndp_cli_parse(&o, argc, argv, &err) != 0) {
@@ -348,16 +403,32 @@ int main(int argc, char **argv)
         printf("ndplint %s\n", NDP_VERSION);
         return NDP_EXIT_CLEAN;
     }
-    if (load_rules(&rs, &o, &err) != 0)
-        return fail(&err);
+    if (load_config(&config, &have_config, &o, &err) != 0) {
+        status = fail(&err);
+        goto out;
+    }
+    if (ndp_cli_finish(&o, have_config ? &config : NULL, &err) != 0) {
+        status = fail(&err);
+        /* A command-line mistake gets the short usage, as in parsing. */
+        if (strncmp(err.msg, "--", 2) == 0)
+            ndp_cli_short_usage(stderr);
+        goto out;
+    }
+    if (load_rules(&rs, &o, &err) != 0) {
+        status = fail(&err);
+        goto out;
+    }
     if (o.list_rules) {
         list_rules(rs);
         status = NDP_EXIT_CLEAN;
     } else if (o.explain) {
         status = explain(rs, o.explain);
     } else {
-        status = run(&o, rs);
+        status = run(&o, rs, have_config ? &config : NULL);
     }
+out:
     ndp_ruleset_free(rs);
+    if (have_config)
+        ndp_config_release(&config);
     return status;
 }

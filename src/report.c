@@ -35,7 +35,12 @@ void ndp_report_count(struct ndp_report *report)
     size_t i;
 
     report->errors = report->warnings = report->notes = 0;
+    report->suppressed = 0;
     for (i = 0; i < report->findings->nr; i++) {
+        if (report->findings->items[i].suppression) {
+            report->suppressed++;
+            continue;
+        }
         switch (report->findings->items[i].severity) {
         case NDP_SEVERITY_ERROR: report->errors++; break;
         case NDP_SEVERITY_WARNING: report->warnings++; break;

@@ -30,6 +30,8 @@ struct ndp_report {
     int64_t evaluated_at;
     bool color;                         /* ANSI colour in text output */
     int errors, warnings, notes;
+    int suppressed;                     /* waived findings (not counted above) */
+    bool show_suppressed;               /* text: list them too */
 };
 
 struct ndp_reporter {

@@ -145,9 +145,11 @@ static void write_group_title(struct ndp_buf *out,
     ndp_buf_release(&title);
 }
 
+/* A finding of cluster 'c' that counts (waived findings are left out). */
 static bool belongs(const struct ndp_finding *f, const struct ndp_cluster *c)
 {
-    return strcmp(f->input, c->input) == 0 && strcmp(f->cluster, c->id) == 0;
+    return !f->suppression && strcmp(f->input, c->input) == 0 &&
+           strcmp(f->cluster, c->id) == 0;
 }
 
 static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
@@ -224,7 +226,8 @@ static void write_github(struct ndp_buf *out, const struct ndp_report *r)
 
     memset(&st, 0, sizeof(st));
     for (i = 0; i < r->findings->nr; i++)
-        st.total[r->findings->items[i].severity]++;
+        if (!r->findings->items[i].suppression)
+            st.total[r->findings->items[i].severity]++;
     for (i = 0; i < r->clusters->nr; i++)
         write_cluster(&text, r, &st, &r->clusters->items[i]);
     write_left_out(&text, &st);

@@ -95,7 +95,8 @@ static void write_finding(struct ndp_buf *out, const struct ndp_finding *f)
     write_field(out, "path", f->path, false);
     ndp_buf_addf(out, "      \"before\": %s,\n", f->before);
     ndp_buf_addf(out, "      \"after\": %s,\n", f->after);
-    write_field(out, "message", f->message, true);
+    write_field(out, "message", f->message, false);
+    write_field(out, "suppressed", f->suppression, true);
     ndp_buf_adds(out, "    }");
 }
 
@@ -117,7 +118,8 @@ static void write_json(struct ndp_buf *out, const struct ndp_report *r)
     }
     ndp_buf_adds(out, r->findings->nr ? "\n  ],\n" : "],\n");
     ndp_buf_addf(out, "  \"summary\": {\"errors\": %d, \"warnings\": %d, "
-                 "\"notes\": %d}\n}\n", r->errors, r->warnings, r->notes);
+                 "\"notes\": %d, \"suppressed\": %d}\n}\n", r->errors,
+                 r->warnings, r->notes, r->suppressed);
 }
 
 const struct ndp_reporter ndp_report_json = { "json", write_json };

@@ -69,7 +69,8 @@ static struct suite_counts count_suite(const struct ndp_report *r,
         clusters++;
         for (j = 0; j < r->findings->nr; j++) {
             const struct ndp_finding *f = &r->findings->items[j];
-            if (strcmp(f->input, path) == 0 && strcmp(f->cluster, c->id) == 0) {
+            if (!f->suppression && strcmp(f->input, path) == 0 &&
+                strcmp(f->cluster, c->id) == 0) {
                 found++;
                 n.failures += failing(r, f);
             }
@@ -186,7 +187,7 @@ static void write_suite(struct ndp_buf *out, const struct ndp_report *r,
         clusters++;
         for (j = 0; j < r->findings->nr; j++) {
             const struct ndp_finding *f = &r->findings->items[j];
-            if (strcmp(f->input, in->path) == 0 &&
+            if (!f->suppression && strcmp(f->input, in->path) == 0 &&
                 strcmp(f->cluster, c->id) == 0) {
                 write_finding(out, r, f);
                 found++;

@@ -194,6 +194,8 @@ static void write_cluster_header(struct ndp_buf *out,
                      ? "from --cluster-state"
                  : strcmp(c->profile_source, "option") == 0
                      ? "from --profile"
+                 : strcmp(c->profile_source, "config") == 0
+                     ? "from the settings file"
                      : "AKS default; not declared");
     if (c->profile_note) {
         ndp_buf_adds(out, "- Note: ");
@@ -231,9 +233,11 @@ static void write_row(struct ndp_buf *out, const struct ndp_finding *f)
     ndp_buf_adds(out, " |\n");
 }
 
+/* A finding of cluster 'c' that counts (waived findings are left out). */
 static bool belongs(const struct ndp_finding *f, const struct ndp_cluster *c)
 {
-    return strcmp(f->input, c->input) == 0 && strcmp(f->cluster, c->id) == 0;
+    return !f->suppression && strcmp(f->input, c->input) == 0 &&
+           strcmp(f->cluster, c->id) == 0;
 }
 
 /* Writes one cluster's section; returns the findings left out. */

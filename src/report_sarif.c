@@ -292,7 +292,15 @@ static void write_result(struct ndp_buf *out, const struct ndp_report *r,
         ndp_buf_adds(out, ", \"impact\": ");
         ndp_buf_adds(out, r->clusters->items[f->cluster_index].impact_json);
     }
-    ndp_buf_adds(out, "}\n    }");
+    ndp_buf_adds(out, "}");
+    if (f->suppression) {
+        /* GitHub shows a suppressed result as dismissed, not as open. */
+        ndp_buf_adds(out, ",\n      \"suppressions\": [{\"kind\": "
+                          "\"external\", \"justification\": ");
+        ndp_buf_add_json_string(out, f->suppression);
+        ndp_buf_adds(out, "}]");
+    }
+    ndp_buf_adds(out, "\n    }");
     ndp_buf_release(&msg);
 }
 

@@ -117,9 +117,12 @@ static void write_window_line(struct ndp_buf *out,
 static void write_cluster_header(struct ndp_buf *out,
                                  const struct ndp_cluster *c)
 {
-    static const char *const sources[] = { "input", "option", "default" };
+    static const char *const sources[] = { "input", "state", "option",
+                                           "config", "default" };
     static const char *const said[] = { "declared in the input",
+                                        "from --cluster-state",
                                         "from --profile",
+                                        "from the settings file",
                                         "AKS default; not declared" };
     size_t i;
     const char *how = c->profile_source;
@@ -173,8 +176,17 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
     size_t i;
 
     write_cluster_header(out, &r->clusters->items[index]);
-    for (i = g->start[index]; i < g->start[index + 1]; i++)
-        write_finding(out, r, &r->findings->items[g->order[i]]);
+    for (i = g->start[index]; i < g->start[index + 1]; i++) {
+        const struct ndp_finding *f = &r->findings->items[g->order[i]];
+        if (f->suppression && !r->show_suppressed)
+            continue;
+        write_finding(out, r, f);
+        if (f->suppression) {
+            ndp_buf_adds(out, "                           (");
+            add_safe(out, f->suppression);
+            ndp_buf_adds(out, ")\n");
+        }
+    }
     if (g->start[index] == g->start[index + 1])
         ndp_buf_adds(out, "    no reimaging change\n");
     if (r->clusters->items[index].impact_text) {
@@ -199,13 +211,18 @@ static void write_summary(struct ndp_buf *out, const struct ndp_report *r)
         return;
     }
     ndp_buf_addf(out, "ndplint: %d error%s, %d warning%s, %d note%s in %zu "
-                 "cluster%s (%zu input%s, %zu resource%s read)\n",
+                 "cluster%s (%zu input%s, %zu resource%s read)",
                  r->errors, r->errors == 1 ? "" : "s",
                  r->warnings, r->warnings == 1 ? "" : "s",
                  r->notes, r->notes == 1 ? "" : "s",
                  r->clusters->nr, r->clusters->nr == 1 ? "" : "s",
                  r->set->nr_inputs, r->set->nr_inputs == 1 ? "" : "s",
                  resources, resources == 1 ? "" : "s");
+    if (r->suppressed)
+        ndp_buf_addf(out, "; %d waived%s", r->suppressed,
+                     r->show_suppressed ? "" : " (--show-suppressed lists "
+                                               "them)");
+    ndp_buf_addch(out, '\n');
 }
 
 static void write_text(struct ndp_buf *out, const struct ndp_report *r)

@@ -256,7 +256,8 @@ size_t ndp_report_failing(const struct ndp_report *r)
     if (r->fail_on == NDP_SEVERITY_NEVER)
         return 0;
     for (i = 0; i < r->findings->nr; i++)
-        if ((int)r->findings->items[i].severity <= r->fail_on)
+        if ((int)r->findings->items[i].severity <= r->fail_on &&
+            !r->findings->items[i].suppression)
             n++;
     return n;
 }

@@ -251,7 +251,7 @@ int ndp_state_read(struct ndp_states *states, const char *path,
 {
     struct json_object *root = NULL;
     size_t i, n;
-    int rc = ndp_input_load_json(&root, path, max_bytes, err);
+    int rc = ndp_input_load_json(&root, path, max_bytes, NULL, err);
 
     if (rc)
         return rc;

@@ -28,7 +28,7 @@ static char *judge(const char *path, const struct ndp_ruleset *rs,
     struct ndp_input_options in = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL,
                                     whole_tree };
     struct ndp_eval_options eo = { 1796472000, false, NDP_PROFILE_ALLOW,
-                                   NULL };
+                                   NULL, NULL };
     struct ndp_error err = NDP_ERROR_INIT;
     struct ndp_buf out = NDP_BUF_INIT;
     struct ndp_report r;

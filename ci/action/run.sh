@@ -33,7 +33,7 @@ files=(${INPUT_FILES:?the 'files' input is required})
 status=$?
 
 n='\([0-9]*\)'
-counts=$(sed -n "s/.*\"summary\": {\"errors\": $n, \"warnings\": $n, \"notes\": $n}.*/\\1 \\2 \\3/p" \
+counts=$(sed -n "s/.*\"summary\": {\"errors\": $n, \"warnings\": $n, \"notes\": $n[,}].*/\\1 \\2 \\3/p" \
          "$json" 2>/dev/null)
 read -r errors warnings notes <<< "$counts"
 sarif=""

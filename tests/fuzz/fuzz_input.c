@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct ndp_findings findings = NDP_FINDINGS_INIT;
     struct ndp_input_options in = { 1 << 24, NULL, false };
     struct ndp_eval_options eo = { 1796472000, true, NDP_PROFILE_WINDOW,
-                                   NULL };
+                                   NULL, NULL };
     struct ndp_error err = NDP_ERROR_INIT;
 
     if (ndp_input_read_bytes(&set, "fuzz.json", data, size, &in, &err) == 0) {

@@ -190,7 +190,7 @@ static char *judge(const char *text)
     struct ndp_hits hits = NDP_HITS_INIT;
     struct ndp_findings findings = NDP_FINDINGS_INIT;
     struct ndp_input_options in = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL, false };
-    struct ndp_eval_options eo = { 0, false, NDP_PROFILE_ALLOW, NULL };
+    struct ndp_eval_options eo = { 0, false, NDP_PROFILE_ALLOW, NULL, NULL };
     struct ndp_error err = NDP_ERROR_INIT;
     struct ndp_buf out = NDP_BUF_INIT;
     size_t i;

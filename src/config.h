@@ -1,0 +1,74 @@
+/*
+ * config.h - the project's settings file, .ndplint.json: defaults for the
+ * command line, per-cluster declarations (profile, node OS window) for
+ * clusters whose input does not declare them, and expiring waivers.
+ *
+ * Found in the current directory or the nearest parent up to the
+ * repository root (the directory holding .git); --config FILE names one,
+ * --no-config ignores it.  Every key is checked: an unknown key or a wrong
+ * type is an error naming the key.
+ */
+#ifndef NDP_CONFIG_H
+#define NDP_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct json_object;
+struct ndp_error;
+
+#define NDP_CONFIG_NAME ".ndplint.json"
+
+struct ndp_config_cluster {
+    const char *match;          /* glob over the cluster id */
+    int profile;                /* enum ndp_profile, or -1 */
+    bool has_until;
+    int64_t until;              /* end of the freeze (last instant), UTC */
+    const char *until_text;
+    struct json_object *window; /* ARM MaintenanceWindow (borrowed), or NULL */
+};
+
+struct ndp_waiver {
+    const char *rule;           /* rule id, or NULL */
+    const char *category;       /* category, or NULL */
+    const char *match;          /* glob over the resource or cluster id */
+    const char *reason;
+    const char *expires_text;   /* YYYY-MM-DD */
+    int64_t expires;            /* last instant it applies (end of the day, UTC) */
+    size_t index;               /* position in the file, for messages */
+};
+
+struct ndp_config {
+    char *path;                 /* the file read */
+    struct json_object *root;   /* owns every string above */
+    int fail_on;                /* enum ndp_severity, or -1 */
+    int profile;                /* enum ndp_profile, or -1 */
+    const char *rules_dir;
+    const char **formats;       /* "FMT" or "FMT:PATH" */
+    size_t nr_formats;
+    struct ndp_config_cluster *clusters;
+    size_t nr_clusters;
+    struct ndp_waiver *waivers;
+    size_t nr_waivers;
+};
+
+/*
+ * Finds the settings file from 'start' (a directory) up to the repository
+ * root.  Returns a new path, or NULL when there is none.
+ */
+char *ndp_config_find(const char *start);
+
+/* Reads and checks 'path' into 'out'.  0, or NDP_E* with 'err' set. */
+int ndp_config_load(struct ndp_config *out, const char *path,
+                    struct ndp_error *err);
+void ndp_config_release(struct ndp_config *config);
+
+/* The first cluster entry whose glob matches 'id', or NULL. */
+const struct ndp_config_cluster *
+ndp_config_cluster_for(const struct ndp_config *config, const char *id);
+
+/* Glob match; ARM ids (starting with '/') compare case-insensitively. */
+bool ndp_glob_match(const char *pattern, const char *text);
+
+#endif

@@ -1,0 +1,213 @@
+/*
+ * triage.c - waivers and the baseline (see triage.h).
+ */
+#include "common.h"
+#include "triage.h"
+#include "buf.h"
+#include "config.h"
+#include "error.h"
+#include "finding.h"
+#include "input.h"
+#include "jsonutil.h"
+#include "linker.h"
+#include "report_util.h"
+#include "rules.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+
+#define NDP_MAX_BASELINE_BYTES ((size_t)64 << 20)
+
+static bool waiver_covers(const struct ndp_waiver *w,
+                          const struct ndp_finding *f)
+{
+    if (w->rule && ndp_strcasecmp(w->rule, f->rule_id) != 0)
+        return false;
+    if (w->category && strcmp(w->category, f->category) != 0)
+        return false;
+    return !w->match || ndp_glob_match(w->match, f->resource) ||
+           ndp_glob_match(w->match, f->cluster);
+}
+
+static void suppress(struct ndp_finding *f, const struct ndp_config *config,
+                     const struct ndp_waiver *w)
+{
+    struct ndp_buf b = NDP_BUF_INIT;
+
+    ndp_buf_addf(&b, "waived by %s waivers[%zu] until %s: %s", config->path,
+                 w->index, w->expires_text, w->reason);
+    f->suppression = ndp_buf_detach(&b);
+}
+
+/* An expired waiver: a warning, on the cluster of what it would cover. */
+static void expired(struct ndp_findings *findings,
+                    const struct ndp_clusters *clusters,
+                    const struct ndp_config *config,
+                    const struct ndp_ruleset *rs, const struct ndp_waiver *w,
+                    size_t covered)
+{
+    const struct ndp_rule *rule = ndp_ruleset_meta(rs, "waiver-expired");
+    struct ndp_buf msg = NDP_BUF_INIT;
+    const struct ndp_finding *model = covered < findings->nr
+                                          ? &findings->items[covered] : NULL;
+    struct ndp_finding *f;
+    size_t cluster = model ? model->cluster_index : 0;
+    const char *input, *cluster_id;
+
+    if (!model && clusters->nr == 0) {
+        fprintf(stderr, "ndplint: warning: %s waivers[%zu] (%s) expired on "
+                "%s\n", config->path, w->index, w->reason, w->expires_text);
+        return;
+    }
+    input = model ? model->input : clusters->items[0].input;
+    cluster_id = model ? model->cluster : clusters->items[0].id;
+    f = ndp_findings_add(findings);
+    f->rule_id = rule ? rule->id : "NDP005";
+    f->category = rule ? rule->category : "waiver-expired";
+    f->scope = NDP_SCOPE_CLUSTER;
+    f->verdict = NDP_VERDICT_WAIVER_EXPIRED;
+    f->severity = ndp_verdict_severity(f->verdict);
+    f->input = input;
+    f->cluster = ndp_xstrdup(cluster_id);
+    f->cluster_index = cluster;
+    f->resource = ndp_xstrdup(config->path);
+    ndp_buf_addf(&msg, "waivers[%zu]", w->index);
+    f->path = ndp_buf_detach(&msg);
+    f->before = ndp_xstrdup("null");
+    f->after = ndp_xstrdup("null");
+    ndp_buf_addf(&msg, "waiver %s waivers[%zu] (%s%s%s) expired on %s and "
+                 "no longer suppresses: %s", config->path, w->index,
+                 w->rule ? w->rule : "", w->rule && w->category ? ", " : "",
+                 w->category ? w->category : "", w->expires_text, w->reason);
+    f->message = ndp_buf_detach(&msg);
+}
+
+void ndp_triage_waivers(struct ndp_findings *findings,
+                        const struct ndp_clusters *clusters,
+                        const struct ndp_config *config,
+                        const struct ndp_ruleset *rs, int64_t at)
+{
+    size_t i, j, n = findings->nr;
+
+    for (i = 0; config && i < config->nr_waivers; i++) {
+        const struct ndp_waiver *w = &config->waivers[i];
+        size_t first = SIZE_MAX;
+        for (j = 0; j < n; j++) {
+            struct ndp_finding *f = &findings->items[j];
+            if (!waiver_covers(w, f))
+                continue;
+            if (first == SIZE_MAX)
+                first = j;
+            if (w->expires >= at && !f->suppression)
+                suppress(f, config, w);
+        }
+        if (w->expires < at)
+            expired(findings, clusters, config, rs, w, first);
+    }
+    ndp_findings_sort(findings);
+}
+
+void ndp_baseline_fingerprint(struct ndp_buf *out, const struct ndp_finding *f)
+{
+    struct ndp_buf data = NDP_BUF_INIT;
+    char after[NDP_SHA256_HEX_LEN + 1], hex[NDP_SHA256_HEX_LEN + 1];
+
+    ndp_sha256_hex(after, f->after, strlen(f->after));
+    ndp_buf_addf(&data, "ndplint-baseline-1\n%s\n%s\n%s\n%s\n%s", f->rule_id,
+                 f->cluster, f->resource, f->path, after);
+    ndp_sha256_hex(hex, data.buf, data.len);
+    ndp_buf_adds(out, hex);
+    ndp_buf_release(&data);
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int ndp_baseline_write(const char *path, const struct ndp_findings *findings,
+                       struct ndp_error *err)
+{
+    char **prints = ndp_xcalloc(findings->nr ? findings->nr : 1,
+                                sizeof(*prints));
+    struct ndp_buf text = NDP_BUF_INIT;
+    size_t i, n = 0;
+    FILE *f;
+    int rc = 0;
+
+    for (i = 0; i < findings->nr; i++) {
+        struct ndp_buf one = NDP_BUF_INIT;
+        if (findings->items[i].suppression)
+            continue;
+        ndp_baseline_fingerprint(&one, &findings->items[i]);
+        prints[n++] = ndp_buf_detach(&one);
+    }
+    qsort(prints, n, sizeof(*prints), compare_strings);
+    ndp_buf_adds(&text, "{\n  \"ndplint_baseline\": 1,\n  \"fingerprints\": [");
+    for (i = 0; i < n; i++) {
+        ndp_buf_addf(&text, "%s\n    \"%s\"", i ? "," : "", prints[i]);
+        free(prints[i]);
+    }
+    ndp_buf_adds(&text, n ? "\n  ]\n}\n" : "]\n}\n");
+    free(prints);
+    f = fopen(path, "wb");
+    if (!f || fwrite(text.buf, 1, text.len, f) != text.len)
+        rc = ndp_error_set(err, NDP_EIO, "cannot write the baseline '%s': %s",
+                           path, strerror(errno));
+    if (f && fclose(f) != 0 && !rc)
+        rc = ndp_error_set(err, NDP_EIO, "cannot write the baseline '%s': %s",
+                           path, strerror(errno));
+    ndp_buf_release(&text);
+    return rc;
+}
+
+static bool listed(const struct json_object *prints, const char *fp)
+{
+    size_t i, n = json_object_array_length(prints);
+
+    for (i = 0; i < n; i++)
+        if (strcmp(json_object_get_string(json_object_array_get_idx(prints,
+                                                                    i)),
+                   fp) == 0)
+            return true;
+    return false;
+}
+
+int ndp_baseline_apply(struct ndp_findings *findings, const char *path,
+                       size_t *known, struct ndp_error *err)
+{
+    struct json_object *root = NULL, *prints;
+    size_t i, kept = 0;
+    int rc = ndp_input_load_json(&root, path, NDP_MAX_BASELINE_BYTES,
+                                 "a baseline written by --write-baseline",
+                                 err);
+
+    *known = 0;
+    if (rc)
+        return rc;
+    prints = ndp_json_get(root, "fingerprints");
+    if (!ndp_json_get(root, "ndplint_baseline") || !prints ||
+        !json_object_is_type(prints, json_type_array)) {
+        json_object_put(root);
+        return ndp_error_set(err, NDP_ESCHEMA, "'%s' is not an ndplint "
+                             "baseline (no 'ndplint_baseline' and "
+                             "'fingerprints')", path);
+    }
+    for (i = 0; i < findings->nr; i++) {
+        struct ndp_finding *f = &findings->items[i];
+        struct ndp_buf fp = NDP_BUF_INIT;
+        ndp_baseline_fingerprint(&fp, f);
+        if (listed(prints, fp.buf)) {
+            /* Known: free what it owns; its slot is taken by the next. */
+            struct ndp_findings one = { f, 1, 1 };
+            ndp_findings_release_items(&one);
+            (*known)++;
+        } else {
+            findings->items[kept++] = *f;
+        }
+        ndp_buf_release(&fp);
+    }
+    findings->nr = kept;
+    json_object_put(root);
+    return 0;
+}

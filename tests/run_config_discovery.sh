@@ -1,0 +1,42 @@
+#!/bin/sh
+# .ndplint.json is found in the current directory or the nearest parent up
+# to the repository root (the directory holding .git), not above it;
+# --no-config and --config override the search.
+#   usage: run_config_discovery.sh NDPLINT SOURCE_DIR
+set -u
+ndplint=$1 src=$2
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+plan=$src/fixtures/state-plan.json
+passed=0 failed=0
+expect() { # description, directory, pattern, ndplint arguments...
+    desc=$1 dir=$2 pattern=$3
+    shift 3
+    out=$(cd "$dir" && "$ndplint" --at 2026-12-05T12:00:00Z "$@" "$plan" 2>&1)
+    if printf '%s\n' "$out" | grep -q -- "$pattern"; then
+        passed=$((passed + 1))
+    else
+        echo "config discovery: $desc: no '$pattern' in:"
+        printf '%s\n' "$out" | head -5
+        failed=$((failed + 1))
+    fi
+}
+mkdir -p "$tmp/outer/repo/.git" "$tmp/outer/repo/a/b"
+printf '{"profile": "AllowDuringMaintenanceWindow"}\n' > "$tmp/outer/.ndplint.json"
+expect "above the repository root is not read" "$tmp/outer/repo/a/b" \
+    "profile Allow, AKS default"
+printf '{"profile": "Block", "clusters": [{"match": "*", "profile": "Block", "until": "2027-01-31"}]}\n' \
+    > "$tmp/outer/repo/.ndplint.json"
+expect "found in a parent" "$tmp/outer/repo/a/b" \
+    "profile Block, from the settings file"
+expect "found in the current directory" "$tmp/outer/repo" \
+    "profile Block, from the settings file"
+expect "--no-config" "$tmp/outer/repo/a/b" "profile Allow, AKS default" \
+    --no-config
+printf '{"fail_on": "bogus"}\n' > "$tmp/outer/repo/a/.ndplint.json"
+expect "the nearest one wins, and is checked" "$tmp/outer/repo/a/b" \
+    "fail_on: must be error, warning, note or never"
+expect "--config names another" "$tmp/outer/repo/a/b" \
+    "profile Block, from the settings file" --config "$tmp/outer/repo/.ndplint.json"
+echo "config discovery: $passed passed, $failed failed"
+[ "$failed" = 0 ]
