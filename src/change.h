@@ -56,6 +56,9 @@ struct ndp_change {
     char *self_id;          /* ARM id of this resource when known */
     char *parent_id;        /* ARM id of the cluster it belongs to, when known */
     char *parent_ref;       /* Terraform address of that cluster, from configuration */
+    char *source_dir;       /* directory of its module's .tf files, relative
+                               to the root module ("" for the root); NULL
+                               when the module is not local */
     long line;              /* 1-based line of the resource in the input, 0 if unknown */
     size_t cluster;         /* index into the linker's cluster list */
 };

@@ -37,7 +37,8 @@ enum option_id {
     OPT_NO_WAIVERS,
     OPT_SHOW_SUPPRESSED,
     OPT_BASELINE,
-    OPT_WRITE_BASELINE
+    OPT_WRITE_BASELINE,
+    OPT_TEMPLATE
 };
 
 struct option_spec {
@@ -79,6 +80,9 @@ static const struct option_spec options[] = {
       "ignore the settings file's waivers (audit every finding)" },
     { "show-suppressed", OPT_SHOW_SUPPRESSED, NULL,
       "show waived findings in the text report" },
+    { "template", OPT_TEMPLATE, "FILE",
+      "the Bicep or ARM template a what-if result came from: findings point "
+      "at the line of their resource in it" },
     { "baseline", OPT_BASELINE, "FILE",
       "report only findings that FILE (from --write-baseline) does not list" },
     { "write-baseline", OPT_WRITE_BASELINE, "FILE",
@@ -308,6 +312,7 @@ static int parse_one(struct ndp_options *o, int id, const char *arg,
     case OPT_SHOW_SUPPRESSED: o->show_suppressed = true; return 0;
     case OPT_BASELINE: o->baseline = arg; return 0;
     case OPT_WRITE_BASELINE: o->write_baseline = arg; return 0;
+    case OPT_TEMPLATE: o->template_path = arg; return 0;
     case OPT_OUTPUT: o->output = arg; return 0;
     case OPT_RULES: o->rules_dir = arg; return 0;
     case OPT_SOURCE_ROOT: o->source_root = arg; return 0;

@@ -31,6 +31,7 @@ struct ndp_options {
     bool no_config, no_waivers, show_suppressed, fail_on_given;
     const char *baseline;      /* --baseline FILE, or NULL */
     const char *write_baseline;/* --write-baseline FILE, or NULL */
+    const char *template_path; /* --template FILE (Bicep/ARM source), or NULL */
     struct ndp_output outputs[NDP_MAX_OUTPUTS]; /* at least one after parsing */
     size_t nr_outputs;
     const char *output;        /* -o FILE, or NULL for stdout */

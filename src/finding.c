@@ -58,6 +58,7 @@ void ndp_findings_release_items(struct ndp_findings *list)
         free(f->message);
         free(f->pool);
         free(f->suppression);
+        free(f->source_file);
     }
 }
 

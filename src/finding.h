@@ -53,6 +53,8 @@ struct ndp_finding {
     char *message;
     char *pool;        /* the node pool a pool-level finding is about, or NULL */
     char *suppression; /* the waiver that suppresses it, in words, or NULL */
+    char *source_file; /* the .tf or template file a user edits, or NULL */
+    long source_line;  /* its line there, when source_file is set */
     long line;         /* line of the resource in the input, 0 if unknown */
     size_t cluster_index; /* into the linker's cluster list */
 };

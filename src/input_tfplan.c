@@ -406,6 +406,44 @@ static const struct json_object *config_module(const struct json_object *root,
     return m;
 }
 
+/*
+ * The directory of the module holding 'address', from the module calls'
+ * local "source" paths ("./modules/aks"); NULL for a registry or git module.
+ */
+static char *module_dir(const struct json_object *root, const char *address)
+{
+    const struct json_object *m = ndp_json_get(ndp_json_get(root,
+                                                 "configuration"),
+                                               "root_module");
+    struct ndp_buf dir = NDP_BUF_INIT;
+    const char *p = address;
+    char name[256];
+    size_t step, name_len;
+
+    while (m && (step = module_step(p, &name_len)) != 0) {
+        const struct json_object *call;
+        const char *source;
+        if (name_len >= sizeof(name))
+            goto unknown;
+        memcpy(name, p + 7, name_len);
+        name[name_len] = '\0';
+        call = ndp_json_get(ndp_json_get(m, "module_calls"), name);
+        source = ndp_json_get_string(call, "source");
+        if (!source || (strncmp(source, "./", 2) != 0 &&
+                        strncmp(source, "../", 3) != 0))
+            goto unknown;
+        /* "./modules/aks" -> "modules/aks": paths stay tidy in reports. */
+        ndp_buf_addf(&dir, "%s%s", dir.len ? "/" : "",
+                     strncmp(source, "./", 2) == 0 ? source + 2 : source);
+        m = ndp_json_get(call, "module");
+        p += step + 1;
+    }
+    return ndp_buf_detach(&dir);
+unknown:
+    ndp_buf_release(&dir);
+    return NULL;
+}
+
 static void link_by_configuration(const struct plan_reader *r,
                                   struct ndp_change *c)
 {
@@ -477,8 +515,11 @@ int ndp_tfplan_read(struct ndp_changeset *set, size_t input_index,
     r.locator.from = section_offset(doc, "\"resource_changes\"");
     for (i = 0; i < n && !rc; i++)
         rc = read_resource(&r, json_object_array_get_idx(changes, i));
-    for (i = first; i < set->nr && !rc; i++)
+    for (i = first; i < set->nr && !rc; i++) {
         if (set->items[i]->kind != NDP_KIND_CLUSTER)
             link_by_configuration(&r, set->items[i]);
+        set->items[i]->source_dir = module_dir(doc->root,
+                                               set->items[i]->address);
+    }
     return rc;
 }

@@ -15,6 +15,7 @@
 #include "finding.h"
 #include "input.h"
 #include "linker.h"
+#include "locate.h"
 #include "report.h"
 #include "report_util.h"
 #include "rules.h"
@@ -349,6 +350,7 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
     status = triage(&findings, &clusters, rs, o, config, eo.at);
     if (status)
         goto out;
+    ndp_locate_sources(&findings, &set, o->source_root, o->template_path);
     memset(&report, 0, sizeof(report));
     report.set = &set;
     report.clusters = &clusters;

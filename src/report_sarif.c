@@ -235,9 +235,17 @@ static void add_uri(struct ndp_buf *out, const char *path, bool absolute)
 static void write_location(struct ndp_buf *out, const struct ndp_report *r,
                            const struct ndp_finding *f)
 {
-    struct ndp_buf path = NDP_BUF_INIT, uri = NDP_BUF_INIT;
-    int kind = ndp_report_relative_path(&path, f->input, r->source_root);
-    long line = ndp_report_finding_line(r, f);
+    struct ndp_buf path = NDP_BUF_INIT, uri = NDP_BUF_INIT,
+                   where = NDP_BUF_INIT;
+    /* The .tf or template line when located, else the input's. */
+    int kind = ndp_report_relative_path(&path, f->source_file ? f->source_file
+                                                              : f->input,
+                                        r->source_root);
+    long line = f->source_file ? f->source_line
+                               : ndp_report_finding_line(r, f);
+
+    /* The fingerprint keeps to the input, located or not. */
+    ndp_report_relative_path(&where, f->input, r->source_root);
 
     if (kind < 0)
         ndp_buf_adds(&uri, STDIN_URI);
@@ -257,11 +265,17 @@ static void write_location(struct ndp_buf *out, const struct ndp_report *r,
     ndp_buf_adds(out, "}]\n      }],\n");
     ndp_buf_adds(out, "      \"partialFingerprints\": {\"ndplint/v1\": \"");
     ndp_buf_reset(&path);
+    ndp_buf_reset(&uri);
+    if (strcmp(f->input, "-") == 0)
+        ndp_buf_adds(&uri, STDIN_URI);
+    else
+        add_uri(&uri, where.buf, where.len && where.buf[0] == '/');
     ndp_report_fingerprint(&path, f, uri.buf);
     ndp_buf_addf(out, "%s\", \"primaryLocationLineHash\": \"%s\"},\n",
                  path.buf, path.buf);
     ndp_buf_release(&path);
     ndp_buf_release(&uri);
+    ndp_buf_release(&where);
 }
 
 static void write_result(struct ndp_buf *out, const struct ndp_report *r,

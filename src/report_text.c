@@ -91,6 +91,11 @@ static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
                  f->category);
     add_safe(out, f->message);
     ndp_buf_addch(out, '\n');
+    if (f->source_file) {
+        ndp_buf_adds(out, "                           at ");
+        add_safe(out, f->source_file);
+        ndp_buf_addf(out, ":%ld\n", f->source_line);
+    }
 }
 
 static void write_window_line(struct ndp_buf *out,

@@ -1,0 +1,323 @@
+/*
+ * locate.c - from a finding to the line a user edits (see locate.h).
+ *
+ * Terraform: the resource's module directory (the plan's module calls with
+ * a local "source"; the root module for the rest) is searched for a line
+ * 'resource "TYPE" "NAME" {'; the block runs to its closing brace, counted
+ * outside strings and comments; inside it the attribute is the first line
+ * that assigns or opens the deepest name of the finding's path, else a
+ * shallower one.  Templates: the first line quoting the resource's name,
+ * else its type.  No HCL or Bicep parser: lines and braces only, which is
+ * what resource blocks written by people look like.
+ */
+#include "common.h"
+#include "locate.h"
+#include "buf.h"
+#include "change.h"
+#include "finding.h"
+
+#include <dirent.h>
+
+struct text_file {
+    char *path;
+    struct ndp_buf text;
+};
+
+struct file_cache {
+    struct text_file *items;
+    size_t nr, alloc;
+};
+
+static const struct ndp_buf *load(struct file_cache *cache, const char *path)
+{
+    struct text_file *f;
+    FILE *in;
+    char chunk[8192];
+    size_t i, n;
+
+    for (i = 0; i < cache->nr; i++)
+        if (strcmp(cache->items[i].path, path) == 0)
+            return &cache->items[i].text;
+    NDP_GROW(cache->items, cache->alloc, cache->nr + 1);
+    f = &cache->items[cache->nr++];
+    f->path = ndp_xstrdup(path);
+    ndp_buf_init(&f->text);
+    in = fopen(path, "rb");
+    if (!in)
+        return &f->text;
+    while ((n = fread(chunk, 1, sizeof(chunk), in)) > 0 &&
+           f->text.len < ((size_t)16 << 20))
+        ndp_buf_add(&f->text, chunk, n);
+    fclose(in);
+    return &f->text;
+}
+
+static void release_cache(struct file_cache *cache)
+{
+    size_t i;
+
+    for (i = 0; i < cache->nr; i++) {
+        free(cache->items[i].path);
+        ndp_buf_release(&cache->items[i].text);
+    }
+    free(cache->items);
+}
+
+static long line_at(const char *text, const char *at)
+{
+    long line = 1;
+
+    for (; text < at; text++)
+        if (*text == '\n')
+            line++;
+    return line;
+}
+
+/* 'resource "TYPE" "NAME"' at the start of a line, or NULL. */
+static const char *find_block(const char *text, const char *type,
+                              const char *name)
+{
+    struct ndp_buf needle = NDP_BUF_INIT;
+    const char *p = text, *hit = NULL;
+
+    ndp_buf_addf(&needle, "\"%s\" \"%s\"", type, name);
+    while ((p = strstr(p, needle.buf)) != NULL) {
+        const char *q = p;
+        while (q > text && (q[-1] == ' ' || q[-1] == '\t'))
+            q--;
+        if (q - text >= 8 && strncmp(q - 8, "resource", 8) == 0) {
+            const char *start = q - 8;
+            while (start > text && (start[-1] == ' ' || start[-1] == '\t'))
+                start--;
+            if (start == text || start[-1] == '\n') {
+                hit = start;
+                break;
+            }
+        }
+        p += needle.len;
+    }
+    ndp_buf_release(&needle);
+    return hit;
+}
+
+/* Where the block starting at 'start' ends (its closing brace). */
+static const char *block_end(const char *start)
+{
+    const char *p = strchr(start, '{');
+    int depth = 0;
+    bool quoted = false;
+
+    for (; p && *p; p++) {
+        if (quoted) {
+            if (*p == '\\' && p[1])
+                p++;
+            else if (*p == '"')
+                quoted = false;
+        } else if (*p == '"') {
+            quoted = true;
+        } else if (*p == '#' || (*p == '/' && p[1] == '/')) {
+            p += strcspn(p, "\n") - 1;
+        } else if (*p == '{') {
+            depth++;
+        } else if (*p == '}' && --depth == 0) {
+            return p;
+        }
+    }
+    return start + strlen(start);
+}
+
+/*
+ * First line in [from, to) whose first word is 'name' (quoted or not)
+ * followed by '=' or '{' (HCL) or ':' (Bicep, JSON).
+ */
+static const char *find_attribute(const char *from, const char *to,
+                                  const char *name, size_t n)
+{
+    const char *line = from;
+
+    while (line < to) {
+        const char *p = line + strspn(line, " \t");
+        const char *eol = memchr(line, '\n', (size_t)(to - line));
+        const char *w = *p == '"' ? p + 1 : p;
+        if ((size_t)(to - w) > n && strncmp(w, name, n) == 0) {
+            const char *q = w + n + (*p == '"' && w[n] == '"');
+            q += strspn(q, " \t");
+            if (*q == '=' || *q == '{' || *q == ':')
+                return p;
+        }
+        if (!eol)
+            break;
+        line = eol + 1;
+    }
+    return NULL;
+}
+
+/* Path segment names, deepest first: a.b[0].c -> "c", "b", "a". */
+static const char *attribute_in(const char *from, const char *to,
+                                const char *path)
+{
+    char names[16][128];
+    size_t count = 0, n;
+    const char *p = path;
+
+    while (*p && count < 16) {
+        n = strcspn(p, ".[");
+        if (n && n < sizeof(names[0])) {
+            memcpy(names[count], p, n);
+            names[count++][n] = '\0';
+        }
+        p += n;
+        if (*p == '[')
+            p += strcspn(p, "]") + (p[strcspn(p, "]")] ? 1 : 0);
+        if (*p == '.')
+            p++;
+    }
+    while (count--) {
+        const char *hit = find_attribute(from, to, names[count],
+                                         strlen(names[count]));
+        if (hit)
+            return hit;
+    }
+    return NULL;
+}
+
+/* "module.a.azurerm_x.name[0]" -> type "azurerm_x", name "name". */
+static bool split_resource(const char *address, char *type, char *name,
+                           size_t size)
+{
+    const char *p = address, *dot;
+    size_t n;
+
+    while (strncmp(p, "module.", 7) == 0) {
+        dot = strchr(p + 7, '.');
+        if (!dot)
+            return false;
+        /* A module instance key may hold dots: skip past its bracket. */
+        if (memchr(p + 7, '[', (size_t)(dot - p - 7)) &&
+            strchr(p, ']') && strchr(p, ']') > dot)
+            dot = strchr(strchr(p, ']'), '.');
+        if (!dot)
+            return false;
+        p = dot + 1;
+    }
+    dot = strchr(p, '.');
+    if (!dot || (size_t)(dot - p) >= size)
+        return false;
+    memcpy(type, p, (size_t)(dot - p));
+    type[dot - p] = '\0';
+    n = strcspn(dot + 1, "[");
+    if (n >= size)
+        return false;
+    memcpy(name, dot + 1, n);
+    name[n] = '\0';
+    return true;
+}
+
+static bool locate_terraform(struct ndp_finding *f,
+                             const struct ndp_change *ch,
+                             const char *root, struct file_cache *cache)
+{
+    struct ndp_buf dir = NDP_BUF_INIT, path = NDP_BUF_INIT;
+    char type[128], name[128];
+    DIR *d;
+    struct dirent *de;
+    bool found = false;
+
+    if (!ch->source_dir || !split_resource(ch->address, type, name,
+                                           sizeof(type)))
+        return false;
+    ndp_buf_addf(&dir, "%s%s%s", root, *ch->source_dir ? "/" : "",
+                 ch->source_dir);
+    d = opendir(dir.buf);
+    while (d && !found && (de = readdir(d)) != NULL) {
+        size_t len = strlen(de->d_name);
+        const struct ndp_buf *text;
+        const char *block, *attr;
+        if (len < 4 || strcmp(de->d_name + len - 3, ".tf") != 0)
+            continue;
+        ndp_buf_reset(&path);
+        ndp_buf_addf(&path, "%s/%s", dir.buf, de->d_name);
+        text = load(cache, path.buf);
+        block = find_block(text->buf, type, name);
+        if (!block)
+            continue;
+        attr = *f->path ? attribute_in(block, block_end(block), f->path)
+                        : NULL;
+        f->source_file = ndp_xstrdup(path.buf);
+        f->source_line = line_at(text->buf, attr ? attr : block);
+        found = true;
+    }
+    if (d)
+        closedir(d);
+    ndp_buf_release(&dir);
+    ndp_buf_release(&path);
+    return found;
+}
+
+static bool locate_template(struct ndp_finding *f, const char *template_path,
+                            struct file_cache *cache)
+{
+    const struct ndp_buf *text = load(cache, template_path);
+    const char *slash = strrchr(f->resource, '/');
+    struct ndp_buf needle = NDP_BUF_INIT;
+    const char *hit = NULL;
+    int quote;
+
+    if (!slash || !text->len)
+        return false;
+    for (quote = 0; quote < 2 && !hit; quote++) {
+        ndp_buf_reset(&needle);
+        ndp_buf_addf(&needle, "%c%s%c", quote ? '"' : '\'', slash + 1,
+                     quote ? '"' : '\'');
+        hit = strstr(text->buf, needle.buf);
+    }
+    ndp_buf_release(&needle);
+    if (!hit)
+        return false;
+    /* The attribute inside the resource: up to the next resource. */
+    {
+        const char *end = strstr(hit, "\nresource ");
+        const char *attr = *f->path
+                               ? attribute_in(hit, end ? end
+                                                       : hit + strlen(hit),
+                                              f->path)
+                               : NULL;
+        if (attr)
+            hit = attr;
+    }
+    f->source_file = ndp_xstrdup(template_path);
+    f->source_line = line_at(text->buf, hit);
+    return true;
+}
+
+static const struct ndp_change *change_of(const struct ndp_changeset *set,
+                                          const struct ndp_finding *f)
+{
+    size_t i;
+
+    for (i = 0; i < set->nr; i++)
+        if (strcmp(set->items[i]->address, f->resource) == 0 &&
+            strcmp(set->items[i]->input, f->input) == 0)
+            return set->items[i];
+    return NULL;
+}
+
+void ndp_locate_sources(struct ndp_findings *findings,
+                        const struct ndp_changeset *set,
+                        const char *source_root, const char *template_path)
+{
+    struct file_cache cache = { NULL, 0, 0 };
+    const char *root = source_root ? source_root : ".";
+    size_t i;
+
+    for (i = 0; i < findings->nr; i++) {
+        struct ndp_finding *f = &findings->items[i];
+        const struct ndp_change *ch = change_of(set, f);
+        /* Only the Terraform reader knows module directories. */
+        if (ch && ch->source_dir)
+            locate_terraform(f, ch, root, &cache);
+        else if (template_path && f->resource[0] == '/')
+            locate_template(f, template_path, &cache);
+    }
+    release_cache(&cache);
+}
