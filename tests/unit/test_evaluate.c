@@ -395,6 +395,31 @@ static void impact__pools_counts_batches_and_refused_changes(void **state)
     assert_non_null(strstr(r.clusters.items[0].impact_text,
                            "emptyDir, hostPath"));
     release(&r);
+    /* Autoscaled pool: counted at its maximum; integer surge. */
+    {
+        struct run a = { 0 };
+        struct ndp_change *p;
+        azurerm_cluster(&a, NP_NONE, NP_AZURE);
+        p = add(&a, NDP_NOTATION_AZURERM, NDP_KIND_NODEPOOL,
+                "azurerm_kubernetes_cluster_node_pool",
+                "azurerm_kubernetes_cluster_node_pool.burst",
+                "{'name':'burst','node_count':2,'min_count':2,'max_count':10,"
+                "'auto_scaling_enabled':true,'upgrade_settings':[{'max_surge':'3'}]}",
+                "{'name':'burst','node_count':2,'min_count':2,'max_count':10,"
+                "'auto_scaling_enabled':true,'upgrade_settings':[{'max_surge':'3'}]}");
+        p->name = ndp_xstrdup("burst");
+        p->parent_id = ndp_xstrdup(CLUSTER_ID);
+        evaluate(&a, AT, -1);
+        assert_non_null(strstr(a.clusters.items[0].impact_json,
+                               "\"name\":\"burst\",\"os_type\":null,"
+                               "\"nodes\":2,\"min_nodes\":2,\"max_nodes\":10,"
+                               "\"max_surge\":\"3\",\"surge_nodes\":3,"
+                               "\"batches\":4"));
+        assert_non_null(strstr(a.clusters.items[0].impact_text,
+                               "burst (2-10 nodes, max surge 3 = 3 at a time, "
+                               "4 batches)"));
+        release(&a);
+    }
     /* Rejected under Block: AKS refuses it, nothing is rebuilt. */
     azurerm_cluster(&b, NP_NONE, NP_AZURE);
     setter(&b, "Block", "Block");
