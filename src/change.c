@@ -67,3 +67,21 @@ const char *ndp_action_name(enum ndp_action action)
 
     return names[action];
 }
+
+bool ndp_arm_type_kind(const char *type, enum ndp_kind *kind)
+{
+    static const char base[] = "Microsoft.ContainerService/managedClusters";
+    size_t n = sizeof(base) - 1;
+
+    if (ndp_strncasecmp(type, base, n) != 0)
+        return false;
+    if (type[n] == '\0')
+        *kind = NDP_KIND_CLUSTER;
+    else if (ndp_strcasecmp(type + n, "/agentPools") == 0)
+        *kind = NDP_KIND_NODEPOOL;
+    else if (ndp_strcasecmp(type + n, "/maintenanceConfigurations") == 0)
+        *kind = NDP_KIND_MAINTENANCE;
+    else
+        return false;
+    return true;
+}

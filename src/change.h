@@ -15,6 +15,7 @@
 #ifndef NDP_CHANGE_H
 #define NDP_CHANGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct json_object;
@@ -86,5 +87,12 @@ size_t ndp_changeset_add_input(struct ndp_changeset *set, const char *path);
 void ndp_changeset_release(struct ndp_changeset *set);
 
 const char *ndp_action_name(enum ndp_action action);
+
+/*
+ * The kind of an ARM resource type ("Microsoft.ContainerService/
+ * managedClusters", ".../agentPools", ".../maintenanceConfigurations",
+ * compared case-insensitively, without api-version); false for others.
+ */
+bool ndp_arm_type_kind(const char *type, enum ndp_kind *kind);
 
 #endif

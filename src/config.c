@@ -92,22 +92,15 @@ static int check_keys(const struct checker *ck, const struct json_object *o,
                       const char *where, const char *const *allowed)
 {
     char at[256];
+    const char *key;
 
     if (!json_object_is_type(o, json_type_object))
         return bad(ck, where, "must be an object");
-    json_object_object_foreach((struct json_object *)(uintptr_t)o, key, v) {
-        const char *const *a;
-        (void)v;
-        for (a = allowed; *a; a++)
-            if (strcmp(*a, key) == 0)
-                break;
-        if (!*a) {
-            snprintf(at, sizeof(at), "%s%s%s", where, *where ? "." : "",
-                     key);
-            return bad(ck, at, "unknown key");
-        }
-    }
-    return 0;
+    key = ndp_json_unknown_key(o, allowed);
+    if (!key)
+        return 0;
+    snprintf(at, sizeof(at), "%s%s%s", where, *where ? "." : "", key);
+    return bad(ck, at, "unknown key");
 }
 
 static int get_string(const struct checker *ck, const struct json_object *o,

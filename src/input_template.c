@@ -18,7 +18,6 @@
 #include "error.h"
 #include "jsonutil.h"
 
-#define MANAGED_CLUSTERS "Microsoft.ContainerService/managedClusters"
 #define NODE_OS_WINDOW "aksManagedNodeOSUpgradeSchedule"
 
 struct template_reader {
@@ -33,22 +32,6 @@ static void read_resources(struct template_reader *r,
                            const struct json_object *resources,
                            const char *parent_type);
 
-static bool classify(const char *type, enum ndp_kind *kind)
-{
-    size_t base = strlen(MANAGED_CLUSTERS);
-
-    if (ndp_strncasecmp(type, MANAGED_CLUSTERS, base) != 0)
-        return false;
-    if (type[base] == '\0')
-        *kind = NDP_KIND_CLUSTER;
-    else if (ndp_strcasecmp(type + base, "/agentPools") == 0)
-        *kind = NDP_KIND_NODEPOOL;
-    else if (ndp_strcasecmp(type + base, "/maintenanceConfigurations") == 0)
-        *kind = NDP_KIND_MAINTENANCE;
-    else
-        return false;
-    return true;
-}
 
 /* The maintenance configuration's name, when the template spells it out. */
 static char *configuration_name(const char *name)
@@ -77,7 +60,7 @@ static void keep_resource(struct template_reader *r,
     enum ndp_kind kind;
     struct ndp_buf address = NDP_BUF_INIT;
 
-    if (!classify(type, &kind) || !name)
+    if (!ndp_arm_type_kind(type, &kind) || !name)
         return;
     c = ndp_changeset_add(r->set, r->input_index);
     ndp_buf_addf(&address, "%s '%s'", type, symbol ? symbol : name);

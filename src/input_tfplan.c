@@ -124,26 +124,16 @@ static const char *after_or_before(const struct json_object *change,
 static bool classify_azapi(const char *type, bool is_update,
                            enum ndp_kind *kind, char **arm_type)
 {
-    size_t base = strlen(MANAGED_CLUSTERS);
-    size_t n = strcspn(type, "@");
-    const char *rest = type + base;
-    size_t rest_len;
+    char *bare = ndp_xstrndup(type, strcspn(type, "@"));
 
-    if (n < base || ndp_strncasecmp(type, MANAGED_CLUSTERS, base) != 0)
+    if (!ndp_arm_type_kind(bare, kind)) {
+        free(bare);
         return false;
-    rest_len = n - base;
-    if (rest_len == 0)
-        *kind = is_update ? NDP_KIND_SETTER : NDP_KIND_CLUSTER;
-    else if (rest_len == strlen("/agentPools") &&
-             ndp_strncasecmp(rest, "/agentPools", rest_len) == 0)
-        *kind = NDP_KIND_NODEPOOL;
-    else if (rest_len == strlen("/maintenanceConfigurations") &&
-             ndp_strncasecmp(rest, "/maintenanceConfigurations",
-                             rest_len) == 0)
-        *kind = NDP_KIND_MAINTENANCE;
-    else
-        return false;
-    *arm_type = ndp_xstrndup(type, n);
+    }
+    /* azapi_update_resource on a cluster sets part of it. */
+    if (*kind == NDP_KIND_CLUSTER && is_update)
+        *kind = NDP_KIND_SETTER;
+    *arm_type = bare;
     return true;
 }
 

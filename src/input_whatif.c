@@ -19,7 +19,6 @@
 #include "error.h"
 #include "jsonutil.h"
 
-#define MANAGED_CLUSTERS "Microsoft.ContainerService/managedClusters"
 
 struct whatif_reader {
     struct ndp_changeset *set;
@@ -111,22 +110,6 @@ static bool parse_resource_id(const char *id, char **type, char **parent,
     return true;
 }
 
-static bool classify(const char *type, enum ndp_kind *kind)
-{
-    size_t base = strlen(MANAGED_CLUSTERS);
-
-    if (ndp_strncasecmp(type, MANAGED_CLUSTERS, base) != 0)
-        return false;
-    if (type[base] == '\0')
-        *kind = NDP_KIND_CLUSTER;
-    else if (ndp_strcasecmp(type + base, "/agentPools") == 0)
-        *kind = NDP_KIND_NODEPOOL;
-    else if (ndp_strcasecmp(type + base, "/maintenanceConfigurations") == 0)
-        *kind = NDP_KIND_MAINTENANCE;
-    else
-        return false;
-    return true;
-}
 
 static enum ndp_action parse_change_type(const char *t)
 {
@@ -260,7 +243,7 @@ static void read_change(struct whatif_reader *r, const struct json_object *ch)
 
     r->set->inputs[r->input_index].resources_seen++;
     if (!id || !parse_resource_id(id, &type, &parent, &name) ||
-        !classify(type, &kind)) {
+        !ndp_arm_type_kind(type, &kind)) {
         free(type);
         free(parent);
         free(name);

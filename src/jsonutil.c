@@ -191,3 +191,18 @@ bool ndp_json_has_expression(const struct json_object *v)
         return false;
     }
 }
+
+const char *ndp_json_unknown_key(const struct json_object *o,
+                                 const char *const *allowed)
+{
+    json_object_object_foreach(MUT(o), key, v) {
+        const char *const *a;
+        (void)v;
+        for (a = allowed; *a; a++)
+            if (strcmp(*a, key) == 0)
+                break;
+        if (!*a)
+            return key;
+    }
+    return NULL;
+}

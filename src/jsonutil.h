@@ -38,6 +38,13 @@ bool ndp_json_any_true(const struct json_object *mask);
  */
 bool ndp_json_has_expression(const struct json_object *v);
 
+/*
+ * The first member of object 'o' whose key is not in the NULL-terminated
+ * list 'allowed', or NULL when every key is allowed.
+ */
+const char *ndp_json_unknown_key(const struct json_object *o,
+                                 const char *const *allowed);
+
 /* Appends compact JSON text, object keys in document order. */
 void ndp_json_to_buf(struct ndp_buf *out, const struct json_object *v);
 

@@ -131,22 +131,16 @@ static const char *str_member(const struct loader *ld,
 static int check_keys(const struct loader *ld, const struct json_object *o,
                       const char *where, const char *const *allowed)
 {
-    char at[AT_SIZE];
+    char at[256];
+    const char *key;
 
     if (!json_object_is_type(o, json_type_object))
         return rule_error(ld, where, "must be an object");
-    json_object_object_foreach((struct json_object *)(uintptr_t)o, key, v) {
-        const char *const *a;
-        (void)v;
-        for (a = allowed; *a; a++)
-            if (strcmp(*a, key) == 0)
-                break;
-        if (!*a) {
-            at_path(at, "%s.%s", where, key);
-            return rule_error(ld, at, "unknown key");
-        }
-    }
-    return 0;
+    key = ndp_json_unknown_key(o, allowed);
+    if (!key)
+        return 0;
+    snprintf(at, sizeof(at), "%s%s%s", where, *where ? "." : "", key);
+    return rule_error(ld, at, "unknown key");
 }
 
 static pcre2_code *compile_pattern(const struct loader *ld, const char *re,
