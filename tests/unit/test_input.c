@@ -167,6 +167,8 @@ static const struct input_case cases[] = {
       "\"x\":NaN}", 0, NULL, 0, NULL },
     { "Infinity (json-c accepts)", "{\"format_version\":\"1.2\","
       "\"resource_changes\":[],\"x\":-Infinity}", 0, NULL, 0, NULL },
+    { "lone surrogate escape (json-c accepts, U+FFFD)", "{\"format_version\":"
+      "\"1.2\",\"resource_changes\":[],\"x\":\"\\ud800\"}", 0, NULL, 0, NULL },
     { "bare word", "{\"format_version\":\"1.2\",\"x\":undefined}", 0, NULL,
       NDP_EPARSE, "is not valid JSON" },
     { "leading zero", "{\"format_version\":\"1.2\",\"x\":01}", 0, NULL, NDP_EPARSE,
