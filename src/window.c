@@ -302,6 +302,38 @@ static bool parse_date_text(const char *s, int64_t *days)
 /* ------------------------------------------------------------------ */
 /* Building a window from the values of either notation                */
 
+/* A required string field; false, with a problem, when missing or not one. */
+static bool required_string(const struct json_object *v, const char *name,
+                            const char **out, struct ndp_buf *problems)
+{
+    switch (get_string(v, out)) {
+    case FIELD_MISSING:
+        add_problem(problems, "%s is missing", name);
+        return false;
+    case FIELD_BAD:
+        add_problem(problems, "%s is not a string", name);
+        return false;
+    default:
+        return true;
+    }
+}
+
+/* The same for a required integer field. */
+static bool required_integer(const struct json_object *v, const char *name,
+                             long long *out, struct ndp_buf *problems)
+{
+    switch (get_integer(v, out)) {
+    case FIELD_MISSING:
+        add_problem(problems, "%s is missing", name);
+        return false;
+    case FIELD_BAD:
+        add_problem(problems, "%s is not an integer", name);
+        return false;
+    default:
+        return true;
+    }
+}
+
 static bool read_interval(struct ndp_window *w,
                           const struct window_source *src,
                           struct ndp_buf *problems)
@@ -309,16 +341,8 @@ static bool read_interval(struct ndp_window *w,
     const char *name = src->names->interval[src->kind];
     long long max = interval_max[src->kind];
 
-    switch (get_integer(src->interval, &w->interval)) {
-    case FIELD_MISSING:
-        add_problem(problems, "%s is missing", name);
+    if (!required_integer(src->interval, name, &w->interval, problems))
         return false;
-    case FIELD_BAD:
-        add_problem(problems, "%s is not an integer", name);
-        return false;
-    case FIELD_OK:
-        break;
-    }
     if (w->interval < 1 || w->interval > max)
         add_problem(problems, "%s %lld is outside the AKS range 1..%lld",
                     name, w->interval, max);
@@ -334,16 +358,8 @@ static bool read_day_of_week(struct ndp_window *w,
     const char *s = NULL;
     int day;
 
-    switch (get_string(src->day_of_week, &s)) {
-    case FIELD_MISSING:
-        add_problem(problems, "%s is missing", name);
+    if (!required_string(src->day_of_week, name, &s, problems))
         return false;
-    case FIELD_BAD:
-        add_problem(problems, "%s is not a string", name);
-        return false;
-    case FIELD_OK:
-        break;
-    }
     day = lookup_name(s, weekday_names, 7);
     if (day < 0) {
         add_problem(problems, "%s '%.40s' is not a day of the week "
@@ -361,16 +377,8 @@ static bool read_day_of_month(struct ndp_window *w,
     const char *name = src->names->day_of_month;
     long long day = 0;
 
-    switch (get_integer(src->day_of_month, &day)) {
-    case FIELD_MISSING:
-        add_problem(problems, "%s is missing", name);
+    if (!required_integer(src->day_of_month, name, &day, problems))
         return false;
-    case FIELD_BAD:
-        add_problem(problems, "%s is not an integer", name);
-        return false;
-    case FIELD_OK:
-        break;
-    }
     if (day < 1 || day > 31) {
         add_problem(problems, "%s %lld is outside 1..31", name, day);
         return false;
@@ -387,16 +395,8 @@ static bool read_week_index(struct ndp_window *w,
     const char *s = NULL;
     int index;
 
-    switch (get_string(src->week_index, &s)) {
-    case FIELD_MISSING:
-        add_problem(problems, "%s is missing", name);
+    if (!required_string(src->week_index, name, &s, problems))
         return false;
-    case FIELD_BAD:
-        add_problem(problems, "%s is not a string", name);
-        return false;
-    case FIELD_OK:
-        break;
-    }
     index = lookup_name(s, week_index_names + 1, 5);
     if (index < 0) {
         add_problem(problems, "%s '%.40s' is not First, Second, Third, "
