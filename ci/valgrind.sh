@@ -28,12 +28,13 @@ for t in "$build"/tests/test_*; do
     [ -x "$t" ] || continue
     check "$(basename "$t")" $vg "$t"
 done
-for t in input rules window; do
+for t in input rules window state; do
     [ -x "$build/tests/replay_$t" ] || continue
     seeds=tests/fuzz/corpus/$t
     case $t in
         input) seeds="$seeds fixtures fixtures/bad" ;;
         rules) seeds="$seeds rules" ;;
+        state) seeds="$seeds fixtures/state fixtures/config" ;;
     esac
     # shellcheck disable=SC2086
     check "replay_$t" $vg "$build/tests/replay_$t" $seeds

@@ -205,9 +205,13 @@ static int read_window(struct ndp_states *st, const struct json_object *o,
         note_other(c, name);
         return 0;
     }
+    /* A later file replaces an earlier one's window.  deep_copy needs a
+     * NULL destination, and leaves it NULL when it fails. */
     json_object_put(c->window);
-    json_object_deep_copy((struct json_object *)(uintptr_t)mw, &c->window,
-                          NULL);
+    c->window = NULL;
+    if (json_object_deep_copy((struct json_object *)(uintptr_t)mw,
+                              &c->window, NULL) != 0)
+        c->window = NULL;
     return 0;
 }
 
