@@ -954,3 +954,15 @@ void ndp_evaluate(struct ndp_findings *out, struct ndp_clusters *clusters,
         ndp_impact_compute(&clusters->items[i], i, set, out);
     ndp_findings_sort(out);
 }
+
+void ndp_judge(struct ndp_findings *out, struct ndp_clusters *clusters,
+               struct ndp_changeset *set, const struct ndp_ruleset *rs,
+               const struct ndp_eval_options *opt)
+{
+    struct ndp_hits hits = NDP_HITS_INIT;
+
+    ndp_link(clusters, set);
+    ndp_engine_run(&hits, rs, set);
+    ndp_evaluate(out, clusters, set, &hits, rs, opt);
+    ndp_hits_release(&hits);
+}

@@ -36,6 +36,15 @@ void ndp_evaluate(struct ndp_findings *out, struct ndp_clusters *clusters,
                   const struct ndp_ruleset *rs,
                   const struct ndp_eval_options *opt);
 
+/*
+ * The middle of the pipeline in one call: links 'set' into 'clusters'
+ * (empty on entry), runs the rule engine and evaluates its hits into 'out'.
+ * The hits live only inside.
+ */
+void ndp_judge(struct ndp_findings *out, struct ndp_clusters *clusters,
+               struct ndp_changeset *set, const struct ndp_ruleset *rs,
+               const struct ndp_eval_options *opt);
+
 /* Parses a profile name case-insensitively; -1 when unknown. */
 int ndp_profile_parse(const char *name);
 

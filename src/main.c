@@ -324,7 +324,6 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
     struct ndp_clusters clusters = NDP_CLUSTERS_INIT;
-    struct ndp_hits hits = NDP_HITS_INIT;
     struct ndp_findings findings = NDP_FINDINGS_INIT;
     struct ndp_states states = NDP_STATES_INIT;
     struct ndp_eval_options eo;
@@ -343,9 +342,7 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
     eo.at = o->have_at ? o->at : (int64_t)time(NULL);
     eo.have_profile = o->have_profile;
     eo.profile = (enum ndp_profile)o->profile;
-    ndp_link(&clusters, &set);
-    ndp_engine_run(&hits, rs, &set);
-    ndp_evaluate(&findings, &clusters, &set, &hits, rs, &eo);
+    ndp_judge(&findings, &clusters, &set, rs, &eo);
     warn_unmatched_states(&states);
     status = triage(&findings, &clusters, rs, o, config, eo.at);
     if (status)
@@ -376,7 +373,6 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
 out:
     ndp_buf_release(&text);
     ndp_findings_release(&findings);
-    ndp_hits_release(&hits);
     ndp_clusters_release(&clusters);
     ndp_states_release(&states);
     ndp_changeset_release(&set);

@@ -716,16 +716,9 @@ static void read_azurerm_frequency(struct window_source *src,
     int k;
 
     src->kind = SCHEDULE_NONE;
-    switch (get_string(member(block, "frequency"), &s)) {
-    case FIELD_MISSING:
-        add_problem(problems, "frequency is missing");
+    if (!required_string(member(block, "frequency"), "frequency", &s,
+                         problems))
         return;
-    case FIELD_BAD:
-        add_problem(problems, "frequency is not a string");
-        return;
-    case FIELD_OK:
-        break;
-    }
     k = lookup_name(s, azurerm_frequencies, 4);
     if (k < 0) {
         add_problem(problems, "frequency '%.40s' is not Daily, Weekly, "

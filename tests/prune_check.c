@@ -23,7 +23,6 @@ static char *judge(const char *path, const struct ndp_ruleset *rs,
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
     struct ndp_clusters clusters = NDP_CLUSTERS_INIT;
-    struct ndp_hits hits = NDP_HITS_INIT;
     struct ndp_findings findings = NDP_FINDINGS_INIT;
     struct ndp_input_options in = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL,
                                     whole_tree };
@@ -36,9 +35,7 @@ static char *judge(const char *path, const struct ndp_ruleset *rs,
     if (ndp_input_read(&set, path, &in, &err) != 0) {
         ndp_buf_addf(&out, "error: %s\n", err.msg);
     } else {
-        ndp_link(&clusters, &set);
-        ndp_engine_run(&hits, rs, &set);
-        ndp_evaluate(&findings, &clusters, &set, &hits, rs, &eo);
+        ndp_judge(&findings, &clusters, &set, rs, &eo);
         memset(&r, 0, sizeof(r));
         r.set = &set;
         r.clusters = &clusters;
@@ -48,7 +45,6 @@ static char *judge(const char *path, const struct ndp_ruleset *rs,
         ndp_report_json.write(&out, &r);
     }
     ndp_findings_release(&findings);
-    ndp_hits_release(&hits);
     ndp_clusters_release(&clusters);
     ndp_changeset_release(&set);
     return ndp_buf_detach(&out);

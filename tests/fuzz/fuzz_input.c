@@ -4,7 +4,7 @@
  * Built as a libFuzzer target with clang (-DNDP_FUZZ=ON) and, always, as a
  * replay program that ctest runs over tests/fuzz/corpus/input.
  */
-#include "common.h"
+#include "fuzz_common.h"
 #include "buf.h"
 #include "change.h"
 #include "engine.h"
@@ -17,16 +17,6 @@
 #include "rules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static struct ndp_ruleset *rules(void)
-{
-    static struct ndp_ruleset *rs;
-    struct ndp_error err = NDP_ERROR_INIT;
-
-    if (!rs && ndp_rules_load_embedded(&rs, &err) != 0)
-        NDP_BUG("built-in rules do not load");
-    return rs;
-}
 
 static void report(const struct ndp_changeset *set,
                    const struct ndp_clusters *clusters,
@@ -51,7 +41,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
     struct ndp_clusters clusters = NDP_CLUSTERS_INIT;
-    struct ndp_hits hits = NDP_HITS_INIT;
     struct ndp_findings findings = NDP_FINDINGS_INIT;
     struct ndp_input_options in = { 1 << 24, NULL, false };
     struct ndp_eval_options eo = { 1796472000, true, NDP_PROFILE_WINDOW,
@@ -59,13 +48,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct ndp_error err = NDP_ERROR_INIT;
 
     if (ndp_input_read_bytes(&set, "fuzz.json", data, size, &in, &err) == 0) {
-        ndp_link(&clusters, &set);
-        ndp_engine_run(&hits, rules(), &set);
-        ndp_evaluate(&findings, &clusters, &set, &hits, rules(), &eo);
+        ndp_judge(&findings, &clusters, &set, fuzz_rules(), &eo);
         report(&set, &clusters, &findings, eo.at);
     }
     ndp_findings_release(&findings);
-    ndp_hits_release(&hits);
     ndp_clusters_release(&clusters);
     ndp_changeset_release(&set);
     return 0;

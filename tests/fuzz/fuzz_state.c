@@ -4,7 +4,7 @@
  * command reads it (from a file).  What reads is then used: the state and
  * the settings judge a small plan.
  */
-#include "common.h"
+#include "fuzz_common.h"
 #include "buf.h"
 #include "change.h"
 #include "config.h"
@@ -32,21 +32,10 @@ static const char plan[] =
     "resourcegroups/rg/providers/Microsoft.ContainerService/managedClusters/"
     "aks\",\"network_profile\":[{\"network_policy\":\"azure\"}]}}}]}";
 
-static struct ndp_ruleset *rules(void)
-{
-    static struct ndp_ruleset *rs;
-    struct ndp_error err = NDP_ERROR_INIT;
-
-    if (!rs && ndp_rules_load_embedded(&rs, &err) != 0)
-        NDP_BUG("built-in rules do not load");
-    return rs;
-}
-
 static void judge(struct ndp_states *states, const struct ndp_config *config)
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
     struct ndp_clusters clusters = NDP_CLUSTERS_INIT;
-    struct ndp_hits hits = NDP_HITS_INIT;
     struct ndp_findings findings = NDP_FINDINGS_INIT;
     struct ndp_input_options in = { 1 << 20, NULL, false };
     struct ndp_eval_options eo = { 1796472000, false, NDP_PROFILE_ALLOW,
@@ -55,13 +44,10 @@ static void judge(struct ndp_states *states, const struct ndp_config *config)
 
     if (ndp_input_read_bytes(&set, "plan.json", plan, sizeof(plan) - 1, &in,
                              &err) == 0) {
-        ndp_link(&clusters, &set);
-        ndp_engine_run(&hits, rules(), &set);
-        ndp_evaluate(&findings, &clusters, &set, &hits, rules(), &eo);
-        ndp_triage_waivers(&findings, &clusters, config, rules(), eo.at);
+        ndp_judge(&findings, &clusters, &set, fuzz_rules(), &eo);
+        ndp_triage_waivers(&findings, &clusters, config, fuzz_rules(), eo.at);
     }
     ndp_findings_release(&findings);
-    ndp_hits_release(&hits);
     ndp_clusters_release(&clusters);
     ndp_changeset_release(&set);
 }

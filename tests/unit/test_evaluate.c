@@ -24,7 +24,6 @@ static struct ndp_ruleset *ruleset;
 struct run {
     struct ndp_changeset set;
     struct ndp_clusters clusters;
-    struct ndp_hits hits;
     struct ndp_findings findings;
 };
 
@@ -99,16 +98,12 @@ static void evaluate(struct run *r, const char *at, int profile_option)
     assert_int_equal(ndp_time_parse_rfc3339(&opt.at, at), 0);
     opt.have_profile = profile_option >= 0;
     opt.profile = (enum ndp_profile)(profile_option < 0 ? 0 : profile_option);
-    ndp_link(&r->clusters, &r->set);
-    ndp_engine_run(&r->hits, ruleset, &r->set);
-    ndp_evaluate(&r->findings, &r->clusters, &r->set, &r->hits, ruleset,
-                 &opt);
+    ndp_judge(&r->findings, &r->clusters, &r->set, ruleset, &opt);
 }
 
 static void release(struct run *r)
 {
     ndp_findings_release(&r->findings);
-    ndp_hits_release(&r->hits);
     ndp_clusters_release(&r->clusters);
     ndp_changeset_release(&r->set);
 }

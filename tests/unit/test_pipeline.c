@@ -187,7 +187,6 @@ static char *judge(const char *text)
     int fd = mkstemp(path);
     struct ndp_changeset set = NDP_CHANGESET_INIT;
     struct ndp_clusters clusters = NDP_CLUSTERS_INIT;
-    struct ndp_hits hits = NDP_HITS_INIT;
     struct ndp_findings findings = NDP_FINDINGS_INIT;
     struct ndp_input_options in = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL, false };
     struct ndp_eval_options eo = { 0, false, NDP_PROFILE_ALLOW, NULL, NULL };
@@ -201,14 +200,11 @@ static char *judge(const char *text)
     assert_int_equal(ndp_time_parse_rfc3339(&eo.at, "2026-12-05T12:00:00Z"), 0);
     if (ndp_input_read(&set, path, &in, &err) != 0)
         fail_msg("%s\n%s", err.msg, text);
-    ndp_link(&clusters, &set);
-    ndp_engine_run(&hits, ruleset, &set);
-    ndp_evaluate(&findings, &clusters, &set, &hits, ruleset, &eo);
+    ndp_judge(&findings, &clusters, &set, ruleset, &eo);
     for (i = 0; i < findings.nr; i++)
         ndp_buf_addf(&out, "%s%s/%s", i ? "," : "", findings.items[i].rule_id,
                      ndp_verdict_name(findings.items[i].verdict));
     ndp_findings_release(&findings);
-    ndp_hits_release(&hits);
     ndp_clusters_release(&clusters);
     ndp_changeset_release(&set);
     unlink(path);
