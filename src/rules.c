@@ -32,8 +32,7 @@
 #include "error.h"
 #include "jsonutil.h"
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
+#include "rules_internal.h"
 
 #include <dirent.h>
 #include <stdarg.h>
@@ -42,38 +41,6 @@
 #define NDP_MAX_RULE_FILE_BYTES (1 << 20)
 #define NDP_PCRE2_MATCH_LIMIT 100000
 #define NDP_PCRE2_DEPTH_LIMIT 1000
-
-struct watch {
-    enum ndp_notation notation;
-    pcre2_code *type_re;
-    pcre2_code *path_re;
-    const char *type_src;  /* the patterns as written (borrowed) */
-    const char *path_src;
-};
-
-struct rule_impl {
-    struct ndp_rule pub; /* first: a struct ndp_rule * is a struct rule_impl * */
-    struct watch *watches;
-    size_t nr_watches, alloc_watches;
-    bool any_change;
-    bool ignore_case;
-    bool unordered;
-    struct json_object *transitions;
-    struct json_object *default_value;
-    struct json_object *unset_values;
-    struct json_object *ignore_keys;
-    struct ndp_ruleset *set; /* owner: shares its PCRE2 match context */
-};
-
-struct ndp_ruleset {
-    struct rule_impl **rules;
-    size_t nr, alloc;
-    struct json_object **files;
-    char **file_names;
-    size_t nr_files, alloc_files, alloc_names;
-    pcre2_match_context *match_ctx;
-    pcre2_match_data *match_data;
-};
 
 /* Where in a rule file we are, for error messages. */
 struct loader {
@@ -143,27 +110,56 @@ static int check_keys(const struct loader *ld, const struct json_object *o,
     return rule_error(ld, at, "unknown key");
 }
 
-static pcre2_code *compile_pattern(const struct loader *ld, const char *re,
-                                   bool caseless, const char *where, int *rc)
+static pcre2_code *compile(const char *re, bool caseless, int *code,
+                           PCRE2_SIZE *offset)
 {
+    /* No JIT: paths are short, JIT compilation would dominate start-up,
+     * and JIT code cannot be checked by valgrind. */
+    return pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED,
+                         caseless ? PCRE2_CASELESS : 0, code, offset, NULL);
+}
+
+/*
+ * Adds a pattern to the rule set (not compiled yet) and returns its index;
+ * a pattern used by several watches is held once.
+ */
+static size_t add_pattern(struct ndp_ruleset *rs, const char *src,
+                          bool caseless)
+{
+    struct pattern *p;
+    size_t i;
+
+    for (i = 0; i < rs->nr_patterns; i++)
+        if (rs->patterns[i].caseless == caseless &&
+            strcmp(rs->patterns[i].src, src) == 0)
+            return i;
+    NDP_GROW(rs->patterns, rs->alloc_patterns, rs->nr_patterns + 1);
+    p = &rs->patterns[rs->nr_patterns];
+    p->src = src;
+    p->caseless = caseless;
+    p->code = NULL;
+    return rs->nr_patterns++;
+}
+
+/* Compiles a rule file's pattern now, to report a bad one at load. */
+static int compile_pattern(const struct loader *ld, size_t index,
+                           const char *where)
+{
+    struct pattern *p = &ld->rs->patterns[index];
     int code;
     PCRE2_SIZE offset;
-    pcre2_code *p;
     char msg[256];
     PCRE2_UCHAR text[200];
 
-    p = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED,
-                      caseless ? PCRE2_CASELESS : 0, &code, &offset, NULL);
-    if (!p) {
-        pcre2_get_error_message(code, text, sizeof(text));
-        snprintf(msg, sizeof(msg), "invalid regular expression: %s at "
-                 "offset %zu", (const char *)text, (size_t)offset);
-        *rc = rule_error(ld, where, msg);
-        return NULL;
-    }
-    /* No JIT: paths are short, JIT compilation would dominate start-up,
-     * and JIT code cannot be checked by valgrind. */
-    return p;
+    if (p->code)
+        return 0;
+    p->code = compile(p->src, p->caseless, &code, &offset);
+    if (p->code)
+        return 0;
+    pcre2_get_error_message(code, text, sizeof(text));
+    snprintf(msg, sizeof(msg), "invalid regular expression: %s at offset %zu",
+             (const char *)text, (size_t)offset);
+    return rule_error(ld, where, msg);
 }
 
 static int load_watch(const struct loader *ld, struct rule_impl *r,
@@ -192,19 +188,15 @@ static int load_watch(const struct loader *ld, struct rule_impl *r,
         return rule_error(ld, where, "too many watches in one rule (at most "
                                      "32)");
     NDP_GROW(r->watches, r->alloc_watches, r->nr_watches + 1);
-    out = &r->watches[r->nr_watches];
-    memset(out, 0, sizeof(*out));
+    out = &r->watches[r->nr_watches++];
     out->notation = arm ? NDP_NOTATION_ARM : NDP_NOTATION_AZURERM;
-    out->type_src = type_re;
-    out->path_src = path_re;
     /* ARM resource types and property names are case-insensitive. */
+    out->type_pattern = add_pattern(ld->rs, type_re, arm);
+    out->path_pattern = add_pattern(ld->rs, path_re, arm);
     at_path(at, "%s.resource", where);
-    out->type_re = compile_pattern(ld, type_re, arm, at, &rc);
+    rc = compile_pattern(ld, out->type_pattern, at);
     at_path(at, "%s.path", where);
-    if (!rc)
-        out->path_re = compile_pattern(ld, path_re, arm, at, &rc);
-    r->nr_watches++;
-    return rc;
+    return rc ? rc : compile_pattern(ld, out->path_pattern, at);
 }
 
 static int check_value_list(const struct loader *ld,
@@ -534,20 +526,48 @@ int ndp_rules_load_text(struct ndp_ruleset **out, const char *name,
     return 0;
 }
 
-int ndp_rules_load_embedded(struct ndp_ruleset **out, struct ndp_error *err)
+static void rule_from_image(struct ndp_ruleset *rs,
+                            const struct ndp_rule_image *image)
+{
+    struct rule_impl *r = ndp_xcalloc(1, sizeof(*r));
+    size_t i;
+
+    r->pub = image->rule;
+    r->set = rs;
+    r->any_change = image->any_change;
+    r->ignore_case = image->ignore_case;
+    r->unordered = image->unordered;
+    r->logic_text = image->logic;
+    if (image->nr_watches) {
+        r->watches = ndp_xcalloc(image->nr_watches, sizeof(*r->watches));
+        r->nr_watches = r->alloc_watches = image->nr_watches;
+    }
+    for (i = 0; i < image->nr_watches; i++) {
+        r->watches[i].notation = image->watches[i].notation;
+        r->watches[i].type_pattern = image->watches[i].type_pattern;
+        r->watches[i].path_pattern = image->watches[i].path_pattern;
+    }
+    rs->rules[rs->nr++] = r;
+}
+
+struct ndp_ruleset *ndp_rules_from_image(const struct ndp_rule_image_set *image)
 {
     struct ndp_ruleset *rs = ruleset_new();
-    const struct ndp_embedded_rule *e;
-    int rc = 0;
+    size_t i;
 
-    for (e = ndp_embedded_rules; e->name && !rc; e++)
-        rc = load_text(rs, e->name, e->text, e->len, err);
-    if (rc) {
-        ndp_ruleset_free(rs);
-        return rc;
+    rs->rules = ndp_xcalloc(image->nr_rules ? image->nr_rules : 1,
+                            sizeof(*rs->rules));
+    rs->alloc = image->nr_rules;
+    for (i = 0; i < image->nr_rules; i++)
+        rule_from_image(rs, &image->rules[i]);
+    rs->patterns = ndp_xcalloc(image->nr_patterns ? image->nr_patterns : 1,
+                               sizeof(*rs->patterns));
+    rs->nr_patterns = rs->alloc_patterns = image->nr_patterns;
+    for (i = 0; i < image->nr_patterns; i++) {
+        rs->patterns[i].src = image->patterns[i].src;
+        rs->patterns[i].caseless = image->patterns[i].caseless;
     }
-    *out = rs;
-    return 0;
+    return rs;
 }
 
 static int compare_names(const void *a, const void *b)
@@ -634,19 +654,19 @@ int ndp_rules_load_dir(struct ndp_ruleset **out, const char *dir,
 
 void ndp_ruleset_free(struct ndp_ruleset *rs)
 {
-    size_t i, j;
+    size_t i;
 
     if (!rs)
         return;
     for (i = 0; i < rs->nr; i++) {
-        for (j = 0; j < rs->rules[i]->nr_watches; j++) {
-            pcre2_code_free(rs->rules[i]->watches[j].type_re);
-            pcre2_code_free(rs->rules[i]->watches[j].path_re);
-        }
+        json_object_put(rs->rules[i]->logic_root);
         free(rs->rules[i]->watches);
         free(rs->rules[i]);
     }
     free(rs->rules);
+    for (i = 0; i < rs->nr_patterns; i++)
+        pcre2_code_free(rs->patterns[i].code);
+    free(rs->patterns);
     for (i = 0; i < rs->nr_files; i++) {
         json_object_put(rs->files[i]);
         free(rs->file_names[i]);
@@ -693,12 +713,30 @@ const struct ndp_rule *ndp_ruleset_meta(const struct ndp_ruleset *rs,
 
 /* ---- matching ---- */
 
+/*
+ * The compiled pattern 'index', compiling it on first use.  Image patterns
+ * were compiled when the image was built, so failing here is a bug.
+ */
+static const pcre2_code *pattern_code(struct ndp_ruleset *rs, size_t index)
+{
+    struct pattern *p = &rs->patterns[index];
+    int code;
+    PCRE2_SIZE offset;
+
+    if (!p->code)
+        p->code = compile(p->src, p->caseless, &code, &offset);
+    if (!p->code)
+        NDP_BUG("a built-in rule pattern does not compile");
+    return p->code;
+}
+
 /* Match limits keep a hostile path from making a pattern run for long. */
-static bool regex_matches(const struct rule_impl *r, const pcre2_code *re,
+static bool regex_matches(const struct rule_impl *r, size_t pattern,
                           const char *subject)
 {
-    return pcre2_match(re, (PCRE2_SPTR)subject, PCRE2_ZERO_TERMINATED, 0, 0,
-                       r->set->match_data, r->set->match_ctx) >= 0;
+    return pcre2_match(pattern_code(r->set, pattern), (PCRE2_SPTR)subject,
+                       PCRE2_ZERO_TERMINATED, 0, 0, r->set->match_data,
+                       r->set->match_ctx) >= 0;
 }
 
 bool ndp_rule_watches_type(const struct ndp_rule *rule,
@@ -709,7 +747,7 @@ bool ndp_rule_watches_type(const struct ndp_rule *rule,
 
     for (i = 0; i < r->nr_watches; i++)
         if (r->watches[i].notation == notation &&
-            regex_matches(r, r->watches[i].type_re, type))
+            regex_matches(r, r->watches[i].type_pattern, type))
             return true;
     return false;
 }
@@ -723,7 +761,7 @@ uint32_t ndp_rule_type_watches(const struct ndp_rule *rule,
 
     for (i = 0; i < r->nr_watches; i++)
         if (r->watches[i].notation == notation &&
-            regex_matches(r, r->watches[i].type_re, type))
+            regex_matches(r, r->watches[i].type_pattern, type))
             set |= (uint32_t)1 << i;
     return set;
 }
@@ -736,7 +774,7 @@ bool ndp_rule_watches_path_in(const struct ndp_rule *rule, uint32_t watches,
 
     for (i = 0; i < r->nr_watches; i++)
         if ((watches & ((uint32_t)1 << i)) &&
-            regex_matches(r, r->watches[i].path_re, path))
+            regex_matches(r, r->watches[i].path_pattern, path))
             return true;
     return false;
 }
@@ -750,10 +788,33 @@ bool ndp_rule_watches_path(const struct ndp_rule *rule,
 
     for (i = 0; i < r->nr_watches; i++)
         if (r->watches[i].notation == notation &&
-            regex_matches(r, r->watches[i].type_re, type) &&
-            regex_matches(r, r->watches[i].path_re, path))
+            regex_matches(r, r->watches[i].type_pattern, type) &&
+            regex_matches(r, r->watches[i].path_pattern, path))
             return true;
     return false;
+}
+
+/*
+ * The rule with its JSON parts at hand: a rule from the built-in image
+ * parses them the first time one of its values is judged or it is
+ * described.  The rule set is not shared between threads.
+ */
+static const struct rule_impl *logic_of(const struct ndp_rule *rule)
+{
+    struct rule_impl *r = (struct rule_impl *)(uintptr_t)rule;
+    struct json_object *root;
+
+    if (!r->logic_text || r->logic_root)
+        return r;
+    root = json_tokener_parse(r->logic_text);
+    if (!root)
+        NDP_BUG("a built-in rule's JSON does not parse");
+    r->logic_root = root;
+    r->transitions = ndp_json_get(root, "transitions");
+    r->default_value = ndp_json_get(root, "default");
+    r->unset_values = ndp_json_get(root, "unset_values");
+    r->ignore_keys = ndp_json_get(root, "ignore_keys");
+    return r;
 }
 
 /* The value as the rule sees it: unset spellings and defaults applied. */
@@ -1004,7 +1065,7 @@ bool ndp_rule_reimages(const struct ndp_rule *rule,
                        const struct json_object *parent_before,
                        const struct json_object *parent_after)
 {
-    const struct rule_impl *r = impl(rule);
+    const struct rule_impl *r = logic_of(rule);
     size_t i, n;
 
     before = normalise(r, before);
@@ -1033,7 +1094,7 @@ bool ndp_rule_reimages(const struct ndp_rule *rule,
 bool ndp_rule_may_reimage(const struct ndp_rule *rule,
                           const struct json_object *before)
 {
-    const struct rule_impl *r = impl(rule);
+    const struct rule_impl *r = logic_of(rule);
     size_t i, n;
 
     if (r->any_change)
@@ -1114,7 +1175,7 @@ static void describe_matcher(struct ndp_buf *out, const struct json_object *m)
 
 void ndp_rule_describe(struct ndp_buf *out, const struct ndp_rule *rule)
 {
-    const struct rule_impl *r = impl(rule);
+    const struct rule_impl *r = logic_of(rule);
     size_t i, n;
 
     ndp_buf_addf(out, "%s  %s (%s, %s)\n", rule->id, rule->summary,
@@ -1123,7 +1184,8 @@ void ndp_rule_describe(struct ndp_buf *out, const struct ndp_rule *rule)
         ndp_buf_addf(out, "    watches %s %s on %s\n",
                      r->watches[i].notation == NDP_NOTATION_ARM ? "ARM"
                                                                 : "azurerm",
-                     r->watches[i].path_src, r->watches[i].type_src);
+                     r->set->patterns[r->watches[i].path_pattern].src,
+                     r->set->patterns[r->watches[i].type_pattern].src);
     if (r->any_change) {
         ndp_buf_adds(out, "    reimages on any change of the value");
     } else {

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "change.h"
 
@@ -46,16 +47,41 @@ struct ndp_rule {
     bool userinfo_secret;    /* URLs: hide "user:pass@" */
 };
 
-/* One embedded rule file (generated table, NULL-name terminated). */
-struct ndp_embedded_rule {
-    const char *name;
-    const char *text;
-    size_t len;
+/*
+ * The built-in rules as a compiled image: the rule files loaded and checked
+ * at build time by ndplint-rulec, which writes them out as these tables
+ * (rules_embedded.c).  Patterns are compiled and the JSON parts of a rule
+ * parsed the first time they are needed, so start-up costs next to nothing.
+ */
+struct ndp_rule_image_pattern {
+    const char *src;
+    bool caseless;
 };
-extern const struct ndp_embedded_rule ndp_embedded_rules[];
+struct ndp_rule_image_watch {
+    enum ndp_notation notation;
+    unsigned type_pattern, path_pattern; /* indexes into the patterns */
+};
+struct ndp_rule_image {
+    struct ndp_rule rule;
+    bool any_change, ignore_case, unordered;
+    const struct ndp_rule_image_watch *watches;
+    size_t nr_watches;
+    const char *logic; /* {"transitions", "default", ...} as JSON, or NULL */
+};
+struct ndp_rule_image_set {
+    const struct ndp_rule_image *rules;
+    size_t nr_rules;
+    const struct ndp_rule_image_pattern *patterns;
+    size_t nr_patterns;
+};
 
-/* Loads the embedded rules.  Returns 0 or NDP_ERULE with 'err' set. */
+/* Loads the built-in rules (defined in the generated rules_embedded.c). */
 int ndp_rules_load_embedded(struct ndp_ruleset **out, struct ndp_error *err);
+/* The rule set of an image (checked when it was built; it must outlive
+ * the set). */
+struct ndp_ruleset *ndp_rules_from_image(const struct ndp_rule_image_set *image);
+/* Writes 'rs' as C source defining ndp_rules_load_embedded(). */
+int ndp_ruleset_write_image(const struct ndp_ruleset *rs, FILE *out);
 /* Loads one rule file held in memory ('name' is for messages). */
 int ndp_rules_load_text(struct ndp_ruleset **out, const char *name,
                         const char *text, size_t len, struct ndp_error *err);

@@ -201,6 +201,7 @@ static const struct engine_case cases[] = {
 
 static const struct ndp_ruleset *ruleset;
 
+/* The rule files as --rules DIR reads them. */
 static int load_rules(void **state)
 {
     struct ndp_ruleset *rs = NULL;
@@ -211,6 +212,19 @@ static int load_rules(void **state)
         fprintf(stderr, "cannot load rules: %s\n", err.msg);
         return -1;
     }
+    ruleset = rs;
+    return 0;
+}
+
+/* The same files as built into the binary (the compiled rule image). */
+static int load_builtin_rules(void **state)
+{
+    struct ndp_ruleset *rs = NULL;
+    struct ndp_error err = NDP_ERROR_INIT;
+
+    (void)state;
+    if (ndp_rules_load_embedded(&rs, &err) != 0)
+        return -1;
     ruleset = rs;
     return 0;
 }
@@ -363,5 +377,10 @@ int main(void)
         cmocka_unit_test(sensitive_mask__marks_the_hit),
     };
 
-    return cmocka_run_group_tests(tests, load_rules, free_rules);
+    int failed = cmocka_run_group_tests_name("rule files", tests, load_rules,
+                                             free_rules);
+
+    return failed + cmocka_run_group_tests_name("built-in rule image", tests,
+                                                load_builtin_rules,
+                                                free_rules);
 }

@@ -3,6 +3,7 @@
  * rule file is refused with its name, the JSON path and the reason.
  */
 #include "test_common.h"
+#include "buf.h"
 #include "error.h"
 #include "rules.h"
 
@@ -89,6 +90,58 @@ static void builtin_rules__load_and_match_the_rules_directory(void **state)
     ndp_ruleset_free(dir);
 }
 
+static void assert_same_text(const char *a, const char *b)
+{
+    if (a || b) {
+        assert_non_null(a);
+        assert_non_null(b);
+        assert_string_equal(a, b);
+    }
+}
+
+/* The compiled image holds every rule as the loader reads the files. */
+static void builtin_image__describes_every_rule_as_the_files_do(void **state)
+{
+    struct ndp_ruleset *embedded = NULL, *dir = NULL;
+    struct ndp_error err = NDP_ERROR_INIT;
+    struct ndp_buf a = NDP_BUF_INIT, b = NDP_BUF_INIT;
+    size_t i;
+
+    (void)state;
+    assert_int_equal(ndp_rules_load_embedded(&embedded, &err), 0);
+    assert_int_equal(ndp_rules_load_dir(&dir, NDP_RULES_DIR, &err), 0);
+    assert_int_equal(ndp_ruleset_count(embedded), ndp_ruleset_count(dir));
+    for (i = 0; i < ndp_ruleset_count(dir); i++) {
+        const struct ndp_rule *x = ndp_ruleset_get(embedded, i);
+        const struct ndp_rule *y = ndp_ruleset_get(dir, i);
+        const char *slash = strrchr(y->file, '/');
+
+        assert_string_equal(x->id, y->id);
+        assert_same_text(x->category, y->category);
+        assert_same_text(x->title, y->title);
+        assert_same_text(x->summary, y->summary);
+        assert_same_text(x->why, y->why);
+        assert_same_text(x->advice, y->advice);
+        assert_same_text(x->target, y->target);
+        assert_string_equal(x->file, slash ? slash + 1 : y->file);
+        assert_int_equal(x->scope, y->scope);
+        assert_int_equal(x->class_, y->class_);
+        assert_int_equal(x->secret, y->secret);
+        assert_int_equal(x->userinfo_secret, y->userinfo_secret);
+        if (x->class_ == NDP_CLASS_META)
+            continue;
+        ndp_buf_reset(&a);
+        ndp_buf_reset(&b);
+        ndp_rule_describe(&a, x);
+        ndp_rule_describe(&b, y);
+        assert_string_equal(a.buf, b.buf);
+    }
+    ndp_buf_release(&a);
+    ndp_buf_release(&b);
+    ndp_ruleset_free(embedded);
+    ndp_ruleset_free(dir);
+}
+
 static void broken_rule_file__is_refused_with_file_path_and_reason(void **state)
 {
     char dir[] = "/tmp/ndp-rules-XXXXXX";
@@ -151,6 +204,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(builtin_rules__load_and_match_the_rules_directory),
+        cmocka_unit_test(builtin_image__describes_every_rule_as_the_files_do),
         cmocka_unit_test(broken_rule_file__is_refused_with_file_path_and_reason),
         cmocka_unit_test(duplicate_rule_id__is_refused),
         cmocka_unit_test(empty_rules_directory__is_a_usage_error),
