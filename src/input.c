@@ -11,6 +11,7 @@
 #define _GNU_SOURCE /* memmem */
 #include "common.h"
 #include "input.h"
+#include "input_load.h"
 #include "buf.h"
 #include "change.h"
 #include "error.h"
@@ -20,143 +21,6 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int read_fd(struct ndp_buf *out, int fd, const char *path,
-                   size_t max_bytes, struct ndp_error *err)
-{
-    for (;;) {
-        ssize_t n;
-
-        /* Grow only when full: a buffer sized from fstat is not copied. */
-        if (out->alloc < out->len + 2)
-            ndp_buf_grow(out, 65536);
-        n = read(fd, out->buf + out->len, out->alloc - out->len - 1);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return ndp_error_set(err, NDP_EIO, "cannot read '%s': %s", path,
-                                 strerror(errno));
-        if (n == 0)
-            break;
-        out->len += (size_t)n;
-        out->buf[out->len] = '\0';
-        if (out->len > max_bytes)
-            return ndp_error_set(err, NDP_ELIMIT,
-                                 "'%s' is larger than the input limit of %zu "
-                                 "bytes (see --max-input-bytes)",
-                                 path, max_bytes);
-    }
-    return 0;
-}
-
-static int load_bytes(struct ndp_buf *out, const char *path, size_t max_bytes,
-                      struct ndp_error *err)
-{
-    struct stat st;
-    int fd, rc;
-
-    if (strcmp(path, "-") == 0)
-        return read_fd(out, 0, "(stdin)", max_bytes, err);
-    fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return ndp_error_set(err, NDP_EIO, "cannot open '%s': %s", path,
-                             strerror(errno));
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        close(fd);
-        return ndp_error_set(err, NDP_EIO,
-                             "'%s' is a directory; expected a plan or "
-                             "what-if JSON file", path);
-    }
-    /* One allocation of the right size: no copies while growing. */
-    if (S_ISREG(st.st_mode) && st.st_size > 0 &&
-        (uint64_t)st.st_size <= max_bytes)
-        ndp_buf_grow(out, (size_t)st.st_size + 1);
-    rc = read_fd(out, fd, path, max_bytes, err);
-    close(fd);
-    return rc;
-}
-
-static void put_utf8(struct ndp_buf *out, uint32_t cp)
-{
-    char b[4];
-
-    if (cp < 0x80) {
-        ndp_buf_addch(out, (char)cp);
-    } else if (cp < 0x800) {
-        b[0] = (char)(0xC0 | (cp >> 6));
-        b[1] = (char)(0x80 | (cp & 0x3F));
-        ndp_buf_add(out, b, 2);
-    } else if (cp < 0x10000) {
-        b[0] = (char)(0xE0 | (cp >> 12));
-        b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        b[2] = (char)(0x80 | (cp & 0x3F));
-        ndp_buf_add(out, b, 3);
-    } else {
-        b[0] = (char)(0xF0 | (cp >> 18));
-        b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-        b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        b[3] = (char)(0x80 | (cp & 0x3F));
-        ndp_buf_add(out, b, 4);
-    }
-}
-
-/* UTF-16 (after its BOM) to UTF-8: what PowerShell's '>' writes. */
-static int utf16_to_utf8(struct ndp_buf *out, const unsigned char *p,
-                         size_t len, bool big_endian, const char *path,
-                         struct ndp_error *err)
-{
-    size_t i;
-
-    if (len % 2)
-        return ndp_error_set(err, NDP_EPARSE,
-                             "'%s' is UTF-16 with an odd number of bytes "
-                             "(truncated?)", path);
-    for (i = 0; i < len; i += 2) {
-        uint32_t u = big_endian ? (uint32_t)(p[i] << 8 | p[i + 1])
-                                : (uint32_t)(p[i + 1] << 8 | p[i]);
-
-        if (u >= 0xD800 && u <= 0xDBFF && i + 3 < len) {
-            uint32_t lo = big_endian ? (uint32_t)(p[i + 2] << 8 | p[i + 3])
-                                     : (uint32_t)(p[i + 3] << 8 | p[i + 2]);
-            if (lo >= 0xDC00 && lo <= 0xDFFF) {
-                u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
-                i += 2;
-            }
-        }
-        if ((u >= 0xD800 && u <= 0xDFFF) || u == 0)
-            return ndp_error_set(err, NDP_EPARSE,
-                                 "'%s' is UTF-16 with an invalid code unit "
-                                 "at byte %zu", path, i + 2);
-        put_utf8(out, u);
-    }
-    return 0;
-}
-
-/* Leaves 'raw' holding UTF-8 text without a BOM. */
-static int normalise_encoding(struct ndp_buf *raw, const char *path,
-                              struct ndp_error *err)
-{
-    const unsigned char *p = (const unsigned char *)raw->buf;
-    struct ndp_buf utf8 = NDP_BUF_INIT;
-    int rc;
-
-    if (raw->len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
-        memmove(raw->buf, raw->buf + 3, raw->len - 3);
-        ndp_buf_setlen(raw, raw->len - 3);
-        return 0;
-    }
-    if (raw->len < 2 || !((p[0] == 0xFF && p[1] == 0xFE) ||
-                          (p[0] == 0xFE && p[1] == 0xFF)))
-        return 0;
-    rc = utf16_to_utf8(&utf8, p + 2, raw->len - 2, p[0] == 0xFE, path, err);
-    if (rc == 0) {
-        ndp_buf_release(raw);
-        *raw = utf8;
-    } else {
-        ndp_buf_release(&utf8);
-    }
-    return rc;
-}
 
 static bool is_blank(const char *s, size_t len)
 {
@@ -184,6 +48,23 @@ static bool looks_like_json(const char *s)
                      "maintenanceconfiguration list -o json' or 'az aks " \
                      "nodepool list -o json' output"
 
+/*
+ * A NUL byte means a binary file, whatever else is wrong with it.  The
+ * scanner refuses a NUL anywhere in a document, so a document it accepts
+ * needs no separate pass over its bytes for this.
+ */
+static int refuse_nul(const struct ndp_buf *text, const char *path,
+                      struct ndp_error *err)
+{
+    const char *nul = memchr(text->buf, '\0', text->len);
+
+    if (!nul)
+        return 0;
+    return ndp_error_set(err, NDP_EPARSE, "'%s' contains a NUL byte at "
+                         "offset %zu; not a JSON text file", path,
+                         (size_t)(nul - text->buf));
+}
+
 /* 'expected' says what the file should have been, for the messages. */
 static int check_not_json(const struct ndp_buf *text, const char *path,
                           const char *expected, struct ndp_error *err)
@@ -192,6 +73,7 @@ static int check_not_json(const struct ndp_buf *text, const char *path,
     size_t skip = strspn(s, " \t\r\n");
     char head[48];
     size_t i, n;
+    int rc;
 
     if (text->len == 0 || is_blank(s, text->len))
         return ndp_error_set(err, NDP_ESCHEMA, "'%s' is empty; expected %s",
@@ -202,13 +84,11 @@ static int check_not_json(const struct ndp_buf *text, const char *path,
                              "archive); run 'terraform show -json %s > "
                              "plan.json' and pass plan.json",
                              path, path);
-    if (memchr(s, '\0', text->len))
-        return ndp_error_set(err, NDP_EPARSE,
-                             "'%s' contains a NUL byte at offset %zu; not a "
-                             "JSON text file", path,
-                             (size_t)((const char *)memchr(s, '\0', text->len) - s));
     if (looks_like_json(s + skip))
         return 0;
+    rc = refuse_nul(text, path, err);
+    if (rc)
+        return rc;
     n = 0;
     for (i = skip; i < text->len && n < sizeof(head) - 1; i++) {
         unsigned char c = (unsigned char)s[i];
@@ -304,13 +184,35 @@ static const char *find_bytes(const char *p, const char *end,
     return memmem(p, (size_t)(end - p), needle, n);
 }
 
+/* The offset is kept as json-c user data, plus one (0: not recorded). */
+void ndp_document_mark_entry(struct json_object *entry, size_t offset)
+{
+    if (json_object_is_type(entry, json_type_object))
+        json_object_set_userdata(entry, (void *)(uintptr_t)(offset + 1),
+                                 NULL);
+}
+
+static size_t entry_offset(const struct json_object *entry)
+{
+    uintptr_t mark = entry ? (uintptr_t)json_object_get_userdata(
+                                 (struct json_object *)(uintptr_t)entry)
+                           : 0;
+
+    return mark ? (size_t)mark - 1 : 0;
+}
+
 long ndp_document_locate(const struct ndp_document *doc,
-                         struct ndp_locator *loc, const char *key,
+                         struct ndp_locator *loc,
+                         const struct json_object *entry, const char *key,
                          const char *value)
 {
     struct ndp_buf needle = NDP_BUF_INIT;
-    const char *p = doc->text + loc->from, *end = doc->text + doc->len;
+    const char *p, *end = doc->text + doc->len;
     long line = 0;
+
+    if (entry_offset(entry) > loc->from && entry_offset(entry) < doc->len)
+        loc->from = entry_offset(entry);
+    p = doc->text + loc->from;
 
     ndp_buf_add_json_string(&needle, value);
     while ((p = find_bytes(p, end, needle.buf, needle.len)) != NULL) {
@@ -429,6 +331,9 @@ static int parse_document(struct json_object **out, size_t *seen,
 
     *seen = SIZE_MAX;
     if (whole_tree || text->buf[strspn(text->buf, " \t\r\n")] != '{') {
+        rc = refuse_nul(text, path, err);
+        if (rc)
+            return rc;
         rc = parse_json(out, text, path, false, &strict_err);
         return rc ? ndp_error_set(err, rc, "%s", strict_err.msg) : 0;
     }
@@ -436,6 +341,9 @@ static int parse_document(struct json_object **out, size_t *seen,
     if (rc == 0)
         return 0;
     *seen = SIZE_MAX;
+    rc = refuse_nul(text, path, err);
+    if (rc)
+        return rc;
     if (parse_lenient_template(out, text, path) == 0)
         return 0;
     return scan_error(text, path, pos, msg, err);
@@ -515,16 +423,17 @@ static const struct ndp_reader *find_reader(const char *format)
     return NULL;
 }
 
-/* Everything after loading: 'text' is modified (re-encoded) in place. */
+/* Everything after loading. */
 static int read_text(struct ndp_changeset *set, const char *path,
-                     struct ndp_buf *text,
+                     struct ndp_input_bytes *in,
                      const struct ndp_input_options *opt,
                      struct ndp_error *err)
 {
     struct json_object *root = NULL;
     const struct ndp_reader *reader;
+    const struct ndp_buf *text = &in->text;
     size_t index, seen = SIZE_MAX;
-    int rc = normalise_encoding(text, path, err);
+    int rc = ndp_input_bytes_to_utf8(in, path, err);
 
     if (!rc)
         rc = check_not_json(text, path, EXPECT_INPUT, err);
@@ -559,12 +468,12 @@ out:
 int ndp_input_read(struct ndp_changeset *set, const char *path,
                    const struct ndp_input_options *opt, struct ndp_error *err)
 {
-    struct ndp_buf text = NDP_BUF_INIT;
-    int rc = load_bytes(&text, path, opt->max_bytes, err);
+    struct ndp_input_bytes in = NDP_INPUT_BYTES_INIT;
+    int rc = ndp_input_bytes_load(&in, path, opt->max_bytes, err);
 
     if (!rc)
-        rc = read_text(set, path, &text, opt, err);
-    ndp_buf_release(&text);
+        rc = read_text(set, path, &in, opt, err);
+    ndp_input_bytes_release(&in);
     return rc;
 }
 
@@ -573,17 +482,16 @@ int ndp_input_read_bytes(struct ndp_changeset *set, const char *name,
                          const struct ndp_input_options *opt,
                          struct ndp_error *err)
 {
-    struct ndp_buf text = NDP_BUF_INIT;
+    struct ndp_input_bytes in = NDP_INPUT_BYTES_INIT;
     int rc = 0;
 
     if (len > opt->max_bytes)
-        rc = ndp_error_set(err, NDP_ELIMIT, "'%s' is larger than the input "
-                           "limit of %zu bytes (see --max-input-bytes)",
-                           name, opt->max_bytes);
-    ndp_buf_add(&text, bytes, len);
-    if (!rc)
-        rc = read_text(set, name, &text, opt, err);
-    ndp_buf_release(&text);
+        return ndp_error_set(err, NDP_ELIMIT, "'%s' is larger than the "
+                             "input limit of %zu bytes (see "
+                             "--max-input-bytes)", name, opt->max_bytes);
+    ndp_input_bytes_copy(&in, bytes, len);
+    rc = read_text(set, name, &in, opt, err);
+    ndp_input_bytes_release(&in);
     return rc;
 }
 
@@ -591,16 +499,18 @@ int ndp_input_load_json(struct json_object **out, const char *path,
                         size_t max_bytes, const char *expected,
                         struct ndp_error *err)
 {
-    struct ndp_buf text = NDP_BUF_INIT;
-    int rc = load_bytes(&text, path, max_bytes, err);
+    struct ndp_input_bytes in = NDP_INPUT_BYTES_INIT;
+    int rc = ndp_input_bytes_load(&in, path, max_bytes, err);
 
     if (!rc)
-        rc = normalise_encoding(&text, path, err);
+        rc = ndp_input_bytes_to_utf8(&in, path, err);
     if (!rc)
-        rc = check_not_json(&text, path, expected ? expected : EXPECT_STATE,
-                            err);
+        rc = check_not_json(&in.text, path,
+                            expected ? expected : EXPECT_STATE, err);
     if (!rc)
-        rc = parse_json(out, &text, path, false, err);
-    ndp_buf_release(&text);
+        rc = refuse_nul(&in.text, path, err);
+    if (!rc)
+        rc = parse_json(out, &in.text, path, false, err);
+    ndp_input_bytes_release(&in);
     return rc;
 }

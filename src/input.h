@@ -93,9 +93,17 @@ struct ndp_locator {
 };
 #define NDP_LOCATOR_INIT { 0, 0, 1 }
 
-/* Line of the next "key": "value" member, or 0 when not found. */
+/*
+ * Line of the next "key": "value" member, or 0 when not found.  'entry' is
+ * the object that holds it (or NULL): when the pruned reader recorded
+ * where that object starts, the search starts there.
+ */
 long ndp_document_locate(const struct ndp_document *doc,
-                         struct ndp_locator *loc, const char *key,
+                         struct ndp_locator *loc,
+                         const struct json_object *entry, const char *key,
                          const char *value);
+
+/* Records that 'entry' begins at byte 'offset' of the document. */
+void ndp_document_mark_entry(struct json_object *entry, size_t offset);
 
 #endif

@@ -180,8 +180,11 @@ static int filter_array(struct pruner *p, struct ndp_jscan *s, enum filter f,
         else
             rc = ndp_jscan_skip_value(s, NULL, NULL);
         end = s->pos;
-        if (!rc && keep_element(p, f, found, value.buf, index))
-            json_object_array_add(list, build(p, start, end));
+        if (!rc && keep_element(p, f, found, value.buf, index)) {
+            struct json_object *kept = build(p, start, end);
+            ndp_document_mark_entry(kept, start);
+            json_object_array_add(list, kept);
+        }
         index++;
     }
     if (count) {

@@ -71,7 +71,8 @@ static void keep_resource(struct template_reader *r,
     c->kind = kind;
     c->notation = NDP_NOTATION_ARM;
     c->action = NDP_ACTION_CREATE;
-    c->line = ndp_document_locate(r->doc, &r->locator, "name", name);
+    c->line = ndp_document_locate(r->doc, &r->locator, NULL, "name",
+                                  name);
     json_object_deep_copy((struct json_object *)(uintptr_t)res, &c->after,
                           NULL);
 }

@@ -293,7 +293,7 @@ static int read_resource(struct plan_reader *r, const struct json_object *rc_ent
     c->kind = kind;
     c->action = parse_actions(ndp_json_get(change, "actions"));
     c->resource_type = arm_type ? arm_type : ndp_xstrdup(type);
-    c->line = ndp_document_locate(r->doc, &r->locator, "address",
+    c->line = ndp_document_locate(r->doc, &r->locator, rc_entry, "address",
                                   c->address);
     print_replace_paths(c, change);
     if (arm_type)

@@ -258,7 +258,8 @@ static void read_change(struct whatif_reader *r, const struct json_object *ch)
     c->action = parse_change_type(ndp_json_get_string(ch, "changeType"));
     c->self_id = ndp_xstrdup(id);
     c->parent_id = parent;
-    c->line = ndp_document_locate(r->doc, &r->locator, "resourceId", id);
+    c->line = ndp_document_locate(r->doc, &r->locator, ch, "resourceId",
+                                  id);
     c->before = copy(ndp_json_get(ch, "before"));
     c->after = copy(ndp_json_get(ch, "after"));
     if (c->action == NDP_ACTION_UPDATE && !c->before && !c->after && delta &&

@@ -1,0 +1,38 @@
+/*
+ * input_load.h - an input's bytes, as the input stage reads them.
+ *
+ * A regular file is mapped, not copied (a 240 MB plan costs no read()
+ * copy and no second 240 MB of heap); standard input and other streams
+ * are read.  Either way 'text' ends up UTF-8 without a byte order mark and
+ * NUL-terminated, and must be treated as read-only.
+ */
+#ifndef NDP_INPUT_LOAD_H
+#define NDP_INPUT_LOAD_H
+
+#include <stddef.h>
+
+#include "buf.h"
+
+struct ndp_error;
+
+struct ndp_input_bytes {
+    struct ndp_buf text;  /* what the later stages read (a view: never
+                             released through this member) */
+    struct ndp_buf owned; /* the bytes read, or re-encoded */
+    void *map;            /* or the file mapped, 'map_len' bytes */
+    size_t map_len;
+};
+#define NDP_INPUT_BYTES_INIT { NDP_BUF_INIT, NDP_BUF_INIT, NULL, 0 }
+
+/* Loads 'path' ("-": standard input), refusing more than 'max_bytes'. */
+int ndp_input_bytes_load(struct ndp_input_bytes *in, const char *path,
+                         size_t max_bytes, struct ndp_error *err);
+/* Copies 'len' bytes already in memory. */
+void ndp_input_bytes_copy(struct ndp_input_bytes *in, const void *bytes,
+                          size_t len);
+/* Turns UTF-16 or BOM-prefixed UTF-8 into plain UTF-8. */
+int ndp_input_bytes_to_utf8(struct ndp_input_bytes *in, const char *path,
+                            struct ndp_error *err);
+void ndp_input_bytes_release(struct ndp_input_bytes *in);
+
+#endif
