@@ -314,6 +314,25 @@ static int parse_lenient_template(struct json_object **out,
 }
 
 /*
+ * The scanner refused the text: a NUL byte says binary, an ARM template
+ * may hold comments, anything else is reported where it went wrong.
+ */
+static int refused_by_scanner(struct json_object **out, size_t *seen,
+                              const struct ndp_buf *text, const char *path,
+                              size_t pos, const char *msg,
+                              struct ndp_error *err)
+{
+    int rc = refuse_nul(text, path, err);
+
+    *seen = SIZE_MAX;
+    if (rc)
+        return rc;
+    if (parse_lenient_template(out, text, path) == 0)
+        return 0;
+    return scan_error(text, path, pos, msg, err);
+}
+
+/*
  * An object (every real input) is validated and pruned in one pass by the
  * scanner, so only what the readers use becomes a json-c tree; anything
  * else is small or refused anyway and goes to json-c as it is.
@@ -340,13 +359,53 @@ static int parse_document(struct json_object **out, size_t *seen,
     rc = ndp_parse_pruned(out, seen, text->buf, text->len, &pos, &msg);
     if (rc == 0)
         return 0;
-    *seen = SIZE_MAX;
-    rc = refuse_nul(text, path, err);
-    if (rc)
+    return refused_by_scanner(out, seen, text, path, pos, msg, err);
+}
+
+/* Is standard input a JSON object in UTF-8?  Waits for its first byte
+ * that is not whitespace (a byte order mark is not). */
+static bool stream_is_object(struct ndp_input_bytes *in)
+{
+    size_t pos = 0, len = 0;
+    bool complete = false;
+
+    for (;;) {
+        if (pos < len && strchr(" \t\r\n", in->text.buf[pos]) &&
+            in->text.buf[pos] != '\0') {
+            pos++;
+        } else if (pos < len) {
+            return in->text.buf[pos] == '{';
+        } else if (complete) {
+            return false;
+        } else {
+            len = ndp_input_bytes_wait(in, pos + 1, &complete);
+        }
+    }
+}
+
+/*
+ * Standard input that is a JSON object: validated and pruned while the
+ * rest of it is still coming in, then judged like a file once all of it
+ * is there (a read error or the size limit come first).
+ */
+static int parse_streamed(struct json_object **out, size_t *seen,
+                          struct ndp_input_bytes *in, const char *path,
+                          size_t max_bytes, struct ndp_error *err)
+{
+    struct ndp_text_source src = { ndp_input_bytes_wait, in };
+    const char *msg = NULL;
+    size_t pos = 0;
+    int parsed = ndp_parse_pruned_stream(out, seen, in->text.buf, &src,
+                                         &pos, &msg);
+    int rc = ndp_input_bytes_finish(in, max_bytes, err);
+
+    if (rc && !parsed) {
+        json_object_put(*out);
+        *out = NULL;
+    }
+    if (rc || !parsed)
         return rc;
-    if (parse_lenient_template(out, text, path) == 0)
-        return 0;
-    return scan_error(text, path, pos, msg, err);
+    return refused_by_scanner(out, seen, &in->text, path, pos, msg, err);
 }
 
 /* "$schema": ".../deploymentTemplate.json#" (or subscriptionDeploymentTemplate, ...) */
@@ -433,12 +492,21 @@ static int read_text(struct ndp_changeset *set, const char *path,
     const struct ndp_reader *reader;
     const struct ndp_buf *text = &in->text;
     size_t index, seen = SIZE_MAX;
-    int rc = ndp_input_bytes_to_utf8(in, path, err);
+    int rc;
 
-    if (!rc)
-        rc = check_not_json(text, path, EXPECT_INPUT, err);
-    if (!rc)
-        rc = parse_document(&root, &seen, text, path, opt->whole_tree, err);
+    if (ndp_input_bytes_streaming(in) && !opt->whole_tree &&
+        stream_is_object(in)) {
+        rc = parse_streamed(&root, &seen, in, path, opt->max_bytes, err);
+    } else {
+        rc = ndp_input_bytes_finish(in, opt->max_bytes, err);
+        if (!rc)
+            rc = ndp_input_bytes_to_utf8(in, path, err);
+        if (!rc)
+            rc = check_not_json(text, path, EXPECT_INPUT, err);
+        if (!rc)
+            rc = parse_document(&root, &seen, text, path, opt->whole_tree,
+                                err);
+    }
     if (rc)
         goto out;
     reader = find_reader(opt->force_format ? opt->force_format
@@ -502,6 +570,8 @@ int ndp_input_load_json(struct json_object **out, const char *path,
     struct ndp_input_bytes in = NDP_INPUT_BYTES_INIT;
     int rc = ndp_input_bytes_load(&in, path, max_bytes, err);
 
+    if (!rc)
+        rc = ndp_input_bytes_finish(&in, max_bytes, err);
     if (!rc)
         rc = ndp_input_bytes_to_utf8(&in, path, err);
     if (!rc)

@@ -9,6 +9,7 @@
 #ifndef NDP_INPUT_H
 #define NDP_INPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct ndp_changeset;
@@ -60,6 +61,27 @@ int ndp_input_read_bytes(struct ndp_changeset *set, const char *name,
 int ndp_parse_pruned(struct json_object **out, size_t *seen,
                      const char *text, size_t len, size_t *err_pos,
                      const char **err_msg);
+
+/*
+ * Text still arriving (standard input, read by another thread): wait()
+ * returns how many bytes there are once at least 'want' are there, or all
+ * of them, with '*complete' set, when the input ends first.  Bytes once
+ * there do not change.
+ */
+struct ndp_text_source {
+    size_t (*wait)(void *ctx, size_t want, bool *complete);
+    void *ctx;
+};
+
+/*
+ * ndp_parse_pruned() over text that is still arriving: validates and
+ * prunes what has come while the rest comes in, and returns once all of
+ * it has (the same results as ndp_parse_pruned() on the whole text).
+ */
+int ndp_parse_pruned_stream(struct json_object **out, size_t *seen,
+                            const char *text,
+                            const struct ndp_text_source *src,
+                            size_t *err_pos, const char **err_msg);
 
 /* A parsed document, as the readers see it. */
 struct ndp_document {

@@ -8,6 +8,7 @@
 #include "error.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -80,56 +81,151 @@ static bool map_file(struct ndp_input_bytes *in, int fd, size_t size)
 }
 
 /*
- * Reads a stream into address space reserved up front for the largest
- * allowed input: it is never moved or copied while it grows, and huge
- * pages (where the system offers them) take most of the page faults out
- * of filling it.  Returns false when nothing could be reserved.
+ * A stream (standard input) read by a thread of its own into address space
+ * reserved up front for the largest allowed input: the text never moves
+ * while it grows, huge pages (where the system offers them) take most of
+ * the page faults out of filling it, and the scanner works on the part
+ * that has come while the rest is still being read.
  */
-static bool read_reserved(struct ndp_input_bytes *in, int fd,
-                          const char *path, size_t max_bytes,
-                          struct ndp_error *err, int *rc)
-{
-    size_t len = 0, room = max_bytes + 1;
+struct ndp_stream {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t grown;
+    int fd;
     char *base;
+    size_t room;      /* max_bytes + 1: one byte more shows it is too big */
+    size_t len;       /* bytes read so far (under 'lock') */
+    bool done;        /* end of input, error or limit (under 'lock') */
+    int error;        /* errno of a failed read */
+    bool started;     /* 'thread' runs and must be joined */
+    char *name;       /* for messages: "(stdin)" or the path */
+};
+
+static void *read_stream(void *arg)
+{
+    struct ndp_stream *st = arg;
+    size_t len = 0;
+
+    while (len < st->room) {
+        ssize_t n = read(st->fd, st->base + len, st->room - len);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        pthread_mutex_lock(&st->lock);
+        if (n > 0)
+            st->len = len += (size_t)n;
+        else
+            st->error = n < 0 ? errno : 0;
+        pthread_cond_broadcast(&st->grown);
+        pthread_mutex_unlock(&st->lock);
+        if (n <= 0)
+            break;
+    }
+    pthread_mutex_lock(&st->lock);
+    st->done = true;
+    pthread_cond_broadcast(&st->grown);
+    pthread_mutex_unlock(&st->lock);
+    return NULL;
+}
+
+/*
+ * Starts reading 'fd', which the stream then owns; false when no address
+ * space could be reserved.
+ */
+static bool start_stream(struct ndp_input_bytes *in, int fd,
+                         const char *name, size_t max_bytes)
+{
+    struct ndp_stream *st;
+    void *base;
 
     if (sizeof(size_t) < 8 || max_bytes > ((size_t)1 << 40))
         return false;
-    base = mmap(NULL, room + 1, PROT_READ | PROT_WRITE,
+    base = mmap(NULL, max_bytes + 2, PROT_READ | PROT_WRITE,
                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (base == MAP_FAILED)
         return false;
-    (void)madvise(base, room + 1, MADV_HUGEPAGE);
+    (void)madvise(base, max_bytes + 2, MADV_HUGEPAGE);
+    st = ndp_xcalloc(1, sizeof(*st));
+    pthread_mutex_init(&st->lock, NULL);
+    pthread_cond_init(&st->grown, NULL);
+    st->fd = fd;
+    st->name = ndp_xstrdup(name);
+    st->base = base;
+    st->room = max_bytes + 1;
     in->map = base;
-    in->map_len = room + 1;
-    *rc = 0;
-    while (len < room) {
-        ssize_t n = read(fd, base + len, room - len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            if (n < 0)
-                *rc = ndp_error_set(err, NDP_EIO, "cannot read '%s': %s",
-                                    path, strerror(errno));
-            break;
-        }
-        len += (size_t)n;
-    }
-    if (!*rc && len > max_bytes)
-        *rc = too_large(path, max_bytes, err);
+    in->map_len = max_bytes + 2;
     in->text.buf = base;
-    in->text.len = len;
+    in->text.len = 0;
     in->text.alloc = 0;
+    in->stream = st;
+    if (pthread_create(&st->thread, NULL, read_stream, st) != 0)
+        read_stream(st); /* no thread: read it all now */
+    else
+        st->started = true;
     return true;
 }
 
-static int load_stream(struct ndp_input_bytes *in, int fd, const char *path,
-                       size_t max_bytes, struct ndp_error *err)
+size_t ndp_input_bytes_wait(void *ctx, size_t want, bool *complete)
 {
+    struct ndp_stream *st = ((struct ndp_input_bytes *)ctx)->stream;
+    size_t len;
+
+    pthread_mutex_lock(&st->lock);
+    while (st->len < want && !st->done)
+        pthread_cond_wait(&st->grown, &st->lock);
+    len = st->len;
+    *complete = st->done;
+    pthread_mutex_unlock(&st->lock);
+    return len;
+}
+
+bool ndp_input_bytes_streaming(const struct ndp_input_bytes *in)
+{
+    return in->stream != NULL;
+}
+
+int ndp_input_bytes_finish(struct ndp_input_bytes *in, size_t max_bytes,
+                           struct ndp_error *err)
+{
+    struct ndp_stream *st = in->stream;
+    int rc = 0;
+
+    if (!st)
+        return 0;
+    if (st->started)
+        pthread_join(st->thread, NULL);
+    in->text.len = st->len;
+    if (st->error)
+        rc = ndp_error_set(err, NDP_EIO, "cannot read '%s': %s", st->name,
+                           strerror(st->error));
+    else if (st->len > max_bytes)
+        rc = too_large(st->name, max_bytes, err);
+    if (st->fd != 0)
+        close(st->fd);
+    free(st->name);
+    pthread_mutex_destroy(&st->lock);
+    pthread_cond_destroy(&st->grown);
+    free(st);
+    in->stream = NULL;
+    return rc;
+}
+
+/* Reads what cannot be mapped; a pipe or other stream is read by a
+ * thread of its own, and then owns 'fd'. */
+static int load_stream(struct ndp_input_bytes *in, int fd, const char *path,
+                       size_t max_bytes, bool *owned, struct ndp_error *err)
+{
+    struct stat st;
     int rc;
 
-    (void)fcntl(fd, F_SETPIPE_SZ, PIPE_BYTES); /* fails harmlessly */
-    if (read_reserved(in, fd, path, max_bytes, err, &rc))
-        return rc;
+    *owned = false;
+    if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+        (void)fcntl(fd, F_SETPIPE_SZ, PIPE_BYTES); /* fails harmlessly */
+        if (start_stream(in, fd, path, max_bytes)) {
+            *owned = true;
+            return 0;
+        }
+    }
     rc = read_fd(&in->owned, fd, path, max_bytes, err);
     in->text = in->owned;
     return rc;
@@ -139,6 +235,7 @@ int ndp_input_bytes_load(struct ndp_input_bytes *in, const char *path,
                          size_t max_bytes, struct ndp_error *err)
 {
     struct stat st;
+    bool owned = false;
     int fd, rc;
 
     if (strcmp(path, "-") == 0) {
@@ -146,7 +243,7 @@ int ndp_input_bytes_load(struct ndp_input_bytes *in, const char *path,
             (uint64_t)st.st_size <= max_bytes && lseek(0, 0, SEEK_CUR) == 0 &&
             map_file(in, 0, (size_t)st.st_size))
             return 0;
-        return load_stream(in, 0, "(stdin)", max_bytes, err);
+        return load_stream(in, 0, "(stdin)", max_bytes, &owned, err);
     }
     fd = open(path, O_RDONLY);
     if (fd < 0)
@@ -165,8 +262,9 @@ int ndp_input_bytes_load(struct ndp_input_bytes *in, const char *path,
              map_file(in, fd, (size_t)st.st_size))
         rc = 0;
     else
-        rc = load_stream(in, fd, path, max_bytes, err);
-    close(fd);
+        rc = load_stream(in, fd, path, max_bytes, &owned, err);
+    if (!owned)
+        close(fd);
     return rc;
 }
 
@@ -179,6 +277,9 @@ void ndp_input_bytes_copy(struct ndp_input_bytes *in, const void *bytes,
 
 void ndp_input_bytes_release(struct ndp_input_bytes *in)
 {
+    struct ndp_error ignored = NDP_ERROR_INIT;
+
+    ndp_input_bytes_finish(in, SIZE_MAX, &ignored);
     if (in->map)
         munmap(in->map, in->map_len);
     ndp_buf_release(&in->owned);

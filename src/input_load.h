@@ -9,11 +9,13 @@
 #ifndef NDP_INPUT_LOAD_H
 #define NDP_INPUT_LOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "buf.h"
 
 struct ndp_error;
+struct ndp_stream;
 
 struct ndp_input_bytes {
     struct ndp_buf text;  /* what the later stages read (a view: never
@@ -21,12 +23,25 @@ struct ndp_input_bytes {
     struct ndp_buf owned; /* the bytes read, or re-encoded */
     void *map;            /* or the file mapped, 'map_len' bytes */
     size_t map_len;
+    struct ndp_stream *stream; /* standard input still being read */
 };
-#define NDP_INPUT_BYTES_INIT { NDP_BUF_INIT, NDP_BUF_INIT, NULL, 0 }
+#define NDP_INPUT_BYTES_INIT { NDP_BUF_INIT, NDP_BUF_INIT, NULL, 0, NULL }
 
-/* Loads 'path' ("-": standard input), refusing more than 'max_bytes'. */
+/*
+ * Loads 'path' ("-": standard input), refusing more than 'max_bytes'.  A
+ * pipe on standard input is read by a thread while the caller goes on:
+ * the bytes come in through ndp_input_bytes_wait() (an ndp_text_source
+ * callback, 'ctx' being 'in'), and ndp_input_bytes_finish() waits for the
+ * end and reports a read error or an input over the limit.  Until then
+ * 'text.len' is 0.
+ */
 int ndp_input_bytes_load(struct ndp_input_bytes *in, const char *path,
                          size_t max_bytes, struct ndp_error *err);
+bool ndp_input_bytes_streaming(const struct ndp_input_bytes *in);
+size_t ndp_input_bytes_wait(void *ctx, size_t want, bool *complete);
+/* Waits for the whole input; does nothing when it is all there. */
+int ndp_input_bytes_finish(struct ndp_input_bytes *in, size_t max_bytes,
+                           struct ndp_error *err);
 /* Copies 'len' bytes already in memory. */
 void ndp_input_bytes_copy(struct ndp_input_bytes *in, const void *bytes,
                           size_t len);

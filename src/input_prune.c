@@ -41,11 +41,16 @@ enum filter {
 
 struct pruner {
     const char *text;
-    size_t len;
+    size_t len;             /* bytes there are (so far, when streaming) */
     size_t seen;            /* elements of the filtered top-level lists */
     bool filtered;          /* a counted list was filtered */
     bool kept_odd;          /* a malformed element was kept already */
+    const struct ndp_text_source *src; /* NULL: all of the text is there */
+    bool complete;          /* no more bytes will come */
 };
+
+/* Streaming: how far ahead of the cursor the bytes should be. */
+#define STREAM_AHEAD ((size_t)1 << 20)
 
 static const char *const plan_types[] = {
     "azurerm_kubernetes_cluster", "azurerm_kubernetes_cluster_node_pool",
@@ -78,8 +83,9 @@ static struct json_object *build(const struct pruner *p, size_t start,
     struct json_object *v;
     size_t n = end - start;
 
-    /* A bare number or literal needs the byte after it to end. */
-    if (end < p->len || p->text[end] == '\0')
+    /* A bare number or literal needs the byte after it to end (inside
+     * an object or array there always is one). */
+    if (end < p->len)
         n++;
     v = json_tokener_parse_ex(tok, p->text + start, (int)n);
     json_tokener_free(tok);
@@ -145,6 +151,37 @@ static int scan_element(struct ndp_jscan *s, const char *key,
     return rc;
 }
 
+static void wait_for(struct pruner *p, struct ndp_jscan *s, size_t want)
+{
+    s->len = p->len = p->src->wait(p->src->ctx, want, &p->complete);
+}
+
+/* Streaming: have the next stretch of bytes at hand before scanning on. */
+static void stream_ahead(struct pruner *p, struct ndp_jscan *s)
+{
+    if (p->src && !p->complete && p->len - s->pos < STREAM_AHEAD)
+        wait_for(p, s, s->pos + STREAM_AHEAD);
+}
+
+/*
+ * Streaming: the item begun at mark 'm' ran past the bytes there are so
+ * far.  Waits for at least as many more as it has used (so a large item
+ * is scanned again only a few times) and goes back to 'm'.  False when the
+ * failure is real: the text is complete, or the error is not its end.
+ */
+static bool stream_retry(struct pruner *p, struct ndp_jscan *s,
+                         const struct ndp_jscan_mark *m)
+{
+    size_t used;
+
+    if (!p->src || p->complete || !ndp_jscan_truncated(s))
+        return false;
+    used = p->len - m->pos;
+    wait_for(p, s, p->len + (used > STREAM_AHEAD ? used : STREAM_AHEAD));
+    ndp_jscan_rewind(s, m);
+    return true;
+}
+
 static bool keep_element(struct pruner *p, enum filter f, bool found,
                          const char *value, size_t index)
 {
@@ -161,33 +198,52 @@ static bool keep_element(struct pruner *p, enum filter f, bool found,
     return keep_plan_type(value);
 }
 
+/* The next element of a filtered list, scanned; '*found': its 'key'. */
+static int next_element(struct ndp_jscan *s, const char *key,
+                        struct ndp_buf *value, bool *found, size_t *start,
+                        bool *done)
+{
+    int rc = ndp_jscan_array_next(s, done);
+
+    *found = false;
+    if (rc || *done)
+        return rc;
+    *start = s->pos;
+    if (ndp_jscan_peek(s) == NDP_JSCAN_OBJECT)
+        return scan_element(s, key, value, found);
+    return ndp_jscan_skip_value(s, NULL, NULL);
+}
+
 static int filter_array(struct pruner *p, struct ndp_jscan *s, enum filter f,
                         bool count, struct json_object **out)
 {
     const char *key = f == FILTER_WHATIF_CHANGES ? "resourceId" : "type";
     struct json_object *list = json_object_new_array();
     struct ndp_buf value = NDP_BUF_INIT;
-    size_t index = 0, start, end;
+    size_t index = 0, start = 0;
     bool done = false, found;
     int rc = ndp_jscan_array_begin(s);
 
-    while (!rc && !(rc = ndp_jscan_array_next(s, &done)) && !done) {
-        enum ndp_jscan_type type = ndp_jscan_peek(s);
-        start = s->pos;
-        found = false;
-        if (type == NDP_JSCAN_OBJECT)
-            rc = scan_element(s, key, &value, &found);
-        else
-            rc = ndp_jscan_skip_value(s, NULL, NULL);
-        end = s->pos;
-        if (!rc && keep_element(p, f, found, value.buf, index)) {
-            struct json_object *kept = build(p, start, end);
+    while (!rc) {
+        struct ndp_jscan_mark m;
+
+        stream_ahead(p, s);
+        ndp_jscan_mark(s, &m);
+        rc = next_element(s, key, &value, &found, &start, &done);
+        if (rc && stream_retry(p, s, &m)) {
+            rc = 0;
+            continue;
+        }
+        if (rc || done)
+            break;
+        if (keep_element(p, f, found, value.buf, index)) {
+            struct json_object *kept = build(p, start, s->pos);
             ndp_document_mark_entry(kept, start);
             json_object_array_add(list, kept);
         }
         index++;
     }
-    if (count) {
+    if (count && !rc) {
         p->seen += index;
         p->filtered = true;
     }
@@ -337,14 +393,23 @@ static int prune_object(struct pruner *p, struct ndp_jscan *s,
     bool done = false;
     int rc = ndp_jscan_object_begin(s);
 
-    while (!rc && !(rc = ndp_jscan_object_next(s, &key, &klen, &done)) &&
-           !done) {
+    while (!rc) {
         struct json_object *v = NULL, *k;
-        rc = prune_member(p, s, ctx, key, klen, &v);
+        struct ndp_jscan_mark m;
+
+        stream_ahead(p, s);
+        ndp_jscan_mark(s, &m);
+        rc = ndp_jscan_object_next(s, &key, &klen, &done);
+        if (!rc && !done)
+            rc = prune_member(p, s, ctx, key, klen, &v);
         if (rc) {
             json_object_put(v);
-            break;
+            if (stream_retry(p, s, &m))
+                rc = 0;
+            continue;
         }
+        if (done)
+            break;
         k = decoded_key(p, key, klen);
         json_object_object_add(obj, json_object_get_string(k), v);
         json_object_put(k);
@@ -353,27 +418,44 @@ static int prune_object(struct pruner *p, struct ndp_jscan *s,
     return rc;
 }
 
-int ndp_parse_pruned(struct json_object **out, size_t *seen,
-                     const char *text, size_t len, size_t *err_pos,
-                     const char **err_msg)
+/* One pass: the cursor validates as it goes. */
+static int prune_document(struct pruner *p, struct ndp_jscan *s,
+                          struct json_object **root,
+                          enum ndp_jscan_type *type)
 {
-    struct pruner p = { text, len, 0, false, false };
+    int rc;
+
+    ndp_jscan_init(s, p->text, p->len, NDP_MAX_JSON_DEPTH);
+    *type = ndp_jscan_peek(s);
+    if (*type == NDP_JSCAN_OBJECT)
+        rc = prune_object(p, s, CTX_TOP, root);
+    else
+        rc = ndp_jscan_skip_value(s, NULL, NULL);
+    while (!rc && p->src && !p->complete)
+        wait_for(p, s, SIZE_MAX);
+    return rc ? rc : ndp_jscan_end(s);
+}
+
+static int parse(struct pruner *p, struct json_object **out, size_t *seen,
+                 size_t *err_pos, const char **err_msg)
+{
     struct ndp_jscan s;
     struct json_object *root = NULL;
     enum ndp_jscan_type type;
-    int rc;
+    int rc = prune_document(p, &s, &root, &type);
 
-    /* One pass: the cursor validates as it goes, so an error anywhere
-     * throws the tree away. */
-    ndp_jscan_init(&s, text, len, NDP_MAX_JSON_DEPTH);
-    type = ndp_jscan_peek(&s);
-    if (type == NDP_JSCAN_OBJECT)
-        rc = prune_object(&p, &s, CTX_TOP, &root);
-    else
-        rc = ndp_jscan_skip_value(&s, NULL, NULL);
-    if (!rc)
-        rc = ndp_jscan_end(&s);
+    /* Streamed text cut before the first value: start again with it all. */
+    if (rc && p->src && !p->complete && ndp_jscan_truncated(&s)) {
+        json_object_put(root);
+        root = NULL;
+        while (!p->complete)
+            wait_for(p, &s, SIZE_MAX);
+        p->seen = 0;
+        p->filtered = p->kept_odd = false;
+        rc = prune_document(p, &s, &root, &type);
+    }
     if (rc) {
+        /* An error anywhere throws the tree away. */
         json_object_put(root);
         *err_pos = s.err_pos;
         *err_msg = s.err_msg ? s.err_msg : "syntax error";
@@ -383,6 +465,26 @@ int ndp_parse_pruned(struct json_object **out, size_t *seen,
         root = placeholder(type);
     *out = root;
     /* SIZE_MAX: nothing was filtered, the reader counts what it reads. */
-    *seen = type == NDP_JSCAN_OBJECT && p.filtered ? p.seen : SIZE_MAX;
+    *seen = type == NDP_JSCAN_OBJECT && p->filtered ? p->seen : SIZE_MAX;
     return 0;
+}
+
+int ndp_parse_pruned(struct json_object **out, size_t *seen,
+                     const char *text, size_t len, size_t *err_pos,
+                     const char **err_msg)
+{
+    struct pruner p = { text, len, 0, false, false, NULL, true };
+
+    return parse(&p, out, seen, err_pos, err_msg);
+}
+
+int ndp_parse_pruned_stream(struct json_object **out, size_t *seen,
+                            const char *text,
+                            const struct ndp_text_source *src,
+                            size_t *err_pos, const char **err_msg)
+{
+    struct pruner p = { text, 0, 0, false, false, src, false };
+
+    p.len = src->wait(src->ctx, 1, &p.complete);
+    return parse(&p, out, seen, err_pos, err_msg);
 }

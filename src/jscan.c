@@ -854,6 +854,27 @@ int ndp_jscan_string(struct ndp_jscan *s, struct ndp_buf *out)
     return 0;
 }
 
+void ndp_jscan_mark(const struct ndp_jscan *s, struct ndp_jscan_mark *m)
+{
+    m->pos = s->pos;
+    m->depth = s->depth;
+    m->first = s->first;
+}
+
+void ndp_jscan_rewind(struct ndp_jscan *s, const struct ndp_jscan_mark *m)
+{
+    s->pos = m->pos;
+    s->depth = m->depth;
+    s->first = m->first;
+    s->err_pos = 0;
+    s->err_msg = NULL;
+}
+
+bool ndp_jscan_truncated(const struct ndp_jscan *s)
+{
+    return s->err_msg && s->err_pos >= s->len;
+}
+
 int ndp_jscan_end(struct ndp_jscan *s)
 {
     if (s->err_msg)

@@ -130,6 +130,23 @@ int ndp_jscan_array_next(struct ndp_jscan *s, bool *done);
 int ndp_jscan_string(struct ndp_jscan *s, struct ndp_buf *out);
 
 /*
+ * Input that is still arriving: the cursor is given the bytes there are so
+ * far ('len' may grow between calls).  A scan that runs out of them fails
+ * as truncated; the caller goes back to a mark taken before it, waits for
+ * more bytes and scans again.  The bytes before 'len' never change.
+ */
+struct ndp_jscan_mark {
+    size_t pos;
+    int depth;
+    bool first;
+};
+void ndp_jscan_mark(const struct ndp_jscan *s, struct ndp_jscan_mark *m);
+/* Back to 'm', the error forgotten (levels below the mark are intact). */
+void ndp_jscan_rewind(struct ndp_jscan *s, const struct ndp_jscan_mark *m);
+/* Did the scan fail only because it reached 'len'? */
+bool ndp_jscan_truncated(const struct ndp_jscan *s);
+
+/*
  * After the top-level value: succeeds when only whitespace remains.
  * Calling it with containers still open is a bug.
  */

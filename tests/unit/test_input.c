@@ -259,12 +259,105 @@ static void directory_and_missing_file__refused(void **state)
     ndp_changeset_release(&set);
 }
 
+/* A plan of exactly 'size' bytes: whitespace after the document. */
+static void padded_plan(struct ndp_buf *out, size_t size)
+{
+    ndp_buf_adds(out, PLAN);
+    while (out->len < size)
+        ndp_buf_addch(out, ' ');
+}
+
+/* A mapped file ends at a page boundary: the byte after it still reads as
+ * the end of the text, and a document cut there is reported as cut. */
+static void file_of_whole_pages__read_to_its_end(void **state)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
+
+    (void)state;
+    for (i = 1; i <= 2; i++) {
+        struct ndp_buf plan = NDP_BUF_INIT, cut = NDP_BUF_INIT;
+        struct ndp_error err = NDP_ERROR_INIT;
+
+        padded_plan(&plan, i * page);
+        assert_int_equal(plan.len, i * page);
+        assert_int_equal(read_bytes(plan.buf, plan.len, &err,
+                                    NDP_DEFAULT_MAX_INPUT_BYTES), 0);
+        ndp_buf_adds(&cut, "{\"format_version\":\"");
+        while (cut.len < i * page)
+            ndp_buf_addch(&cut, 'x');
+        assert_int_equal(read_bytes(cut.buf, cut.len, &err,
+                                    NDP_DEFAULT_MAX_INPUT_BYTES), NDP_EPARSE);
+        assert_non_null(strstr(err.msg, "ends in the middle"));
+        ndp_buf_release(&plan);
+        ndp_buf_release(&cut);
+    }
+}
+
+/* Reads "-" with 'fd' as standard input. */
+static int read_stdin_from(int fd, size_t max_bytes, struct ndp_error *err)
+{
+    struct ndp_changeset set = NDP_CHANGESET_INIT;
+    struct ndp_input_options opt = { max_bytes, NULL, false };
+    int saved = dup(0), rc;
+
+    assert_true(saved >= 0);
+    assert_int_equal(dup2(fd, 0), 0);
+    close(fd);
+    rc = ndp_input_read(&set, "-", &opt, err);
+    assert_int_equal(dup2(saved, 0), 0);
+    close(saved);
+    ndp_changeset_release(&set);
+    return rc;
+}
+
+static int pipe_holding(const char *text)
+{
+    int fds[2];
+
+    assert_int_equal(pipe(fds), 0);
+    assert_int_equal(write(fds[1], text, strlen(text)), (ssize_t)strlen(text));
+    close(fds[1]);
+    return fds[0];
+}
+
+/* Standard input: a pipe is read, a redirected file is mapped; both are
+ * checked like a named file, limit included. */
+static void standard_input__pipe_and_file(void **state)
+{
+    char path[] = "/tmp/ndp-input-XXXXXX";
+    struct ndp_error err = NDP_ERROR_INIT;
+    int fd;
+
+    (void)state;
+    assert_int_equal(read_stdin_from(pipe_holding(PLAN),
+                                     NDP_DEFAULT_MAX_INPUT_BYTES, &err), 0);
+    assert_int_equal(read_stdin_from(pipe_holding(PLAN), 10, &err),
+                     NDP_ELIMIT);
+    assert_non_null(strstr(err.msg, "'(stdin)' is larger than the input "
+                                    "limit of 10 bytes"));
+    ndp_error_clear(&err);
+    assert_int_equal(read_stdin_from(pipe_holding("{\"format_version\":"),
+                                     NDP_DEFAULT_MAX_INPUT_BYTES, &err),
+                     NDP_EPARSE);
+    assert_non_null(strstr(err.msg, "ends in the middle"));
+    ndp_error_clear(&err);
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, PLAN, strlen(PLAN)), (ssize_t)strlen(PLAN));
+    assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+    assert_int_equal(read_stdin_from(fd, NDP_DEFAULT_MAX_INPUT_BYTES, &err),
+                     0);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bad_inputs__refused_with_a_message_that_says_what_they_are),
         cmocka_unit_test(input_over_the_limit__refused),
         cmocka_unit_test(directory_and_missing_file__refused),
+        cmocka_unit_test(file_of_whole_pages__read_to_its_end),
+        cmocka_unit_test(standard_input__pipe_and_file),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,118 @@
+/*
+ * stream_check.c - the pruned reader on text that arrives in pieces
+ * (standard input) against the same reader on the whole text: for every
+ * file named and for several piece sizes, the result must be the same:
+ * the tree (as JSON), the entry count, and for a bad document the error
+ * and its byte offset.  The pieces come from a source that reveals a few
+ * more bytes on each wait, whatever was asked for, so every scan runs out
+ * of bytes again and again and has to go back to its mark.
+ *   usage: stream_check FILE...
+ */
+#include "common.h"
+#include "buf.h"
+#include "input.h"
+
+#include <json-c/json.h>
+
+struct pieces {
+    size_t total;   /* bytes of the whole text */
+    size_t shown;   /* bytes revealed so far */
+    size_t piece;   /* revealed on each wait */
+};
+
+static size_t reveal(void *ctx, size_t want, bool *complete)
+{
+    struct pieces *src = ctx;
+
+    (void)want;
+    src->shown += src->piece;
+    if (src->shown >= src->total)
+        src->shown = src->total;
+    *complete = src->shown == src->total;
+    return src->shown;
+}
+
+/* One parse, summed up as text: "rc pos msg seen tree". */
+static char *summary(const struct ndp_buf *text, size_t piece)
+{
+    struct json_object *root = NULL;
+    struct pieces src = { text->len, 0, piece };
+    struct ndp_text_source source = { reveal, &src };
+    struct ndp_buf out = NDP_BUF_INIT;
+    size_t seen = 0, pos = 0;
+    const char *msg = NULL;
+    int rc;
+
+    if (piece)
+        rc = ndp_parse_pruned_stream(&root, &seen, text->buf, &source, &pos,
+                                     &msg);
+    else
+        rc = ndp_parse_pruned(&root, &seen, text->buf, text->len, &pos,
+                              &msg);
+    if (rc)
+        ndp_buf_addf(&out, "error %d at %zu: %s", rc, pos, msg);
+    else
+        ndp_buf_addf(&out, "seen %zu: %s", seen,
+                     json_object_to_json_string_ext(root,
+                                                    JSON_C_TO_STRING_PLAIN));
+    json_object_put(root);
+    return ndp_buf_detach(&out);
+}
+
+static bool read_all(struct ndp_buf *out, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char chunk[65536];
+    size_t n;
+
+    if (!f)
+        return false;
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        ndp_buf_add(out, chunk, n);
+    fclose(f);
+    return true;
+}
+
+/* Small pieces cost a rescan of the current entry each: large files get
+ * the larger sizes only. */
+static int check_file(const char *path)
+{
+    static const size_t pieces[] = { 1, 3, 17, 4096, 1 << 20 };
+    struct ndp_buf text = NDP_BUF_INIT;
+    char *whole;
+    size_t i;
+    int failed = 0;
+
+    if (!read_all(&text, path)) {
+        fprintf(stderr, "stream_check: cannot read %s\n", path);
+        return 1;
+    }
+    whole = summary(&text, 0);
+    for (i = 0; i < NDP_ARRAY_SIZE(pieces); i++) {
+        char *streamed;
+
+        if (pieces[i] < 4096 && text.len > (256 << 10))
+            continue;
+        streamed = summary(&text, pieces[i]);
+        if (strcmp(whole, streamed) != 0) {
+            fprintf(stderr, "stream_check: %s in pieces of %zu differs:\n"
+                    "  whole:    %.300s\n  streamed: %.300s\n", path,
+                    pieces[i], whole, streamed);
+            failed = 1;
+        }
+        free(streamed);
+    }
+    free(whole);
+    ndp_buf_release(&text);
+    return failed;
+}
+
+int main(int argc, char **argv)
+{
+    int i, failed = 0;
+
+    for (i = 1; i < argc; i++)
+        failed += check_file(argv[i]);
+    printf("stream_check: %d files, %d differ\n", argc - 1, failed);
+    return failed ? 1 : 0;
+}
