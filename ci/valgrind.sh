@@ -39,6 +39,13 @@ for t in input rules window state; do
     # shellcheck disable=SC2086
     check "replay_$t" $vg "$build/tests/replay_$t" $seeds
 done
+# Text arriving in pieces, and standard input read by its thread.
+# shellcheck disable=SC2086
+check stream_check $vg "$build/tests/stream_check" fixtures/*.json fixtures/bad/*
+for f in fixtures/*.json fixtures/bad/*; do
+    check "stdin pipe $(basename "$f")" \
+        sh -c "cat '$f' | $vg '$build/ndplint' --at 2026-12-05T12:00:00Z -"
+done
 for case_dir in tests/golden/*/; do
     set --
     while IFS= read -r arg || [ -n "$arg" ]; do
