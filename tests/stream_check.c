@@ -3,61 +3,11 @@
  * (standard input) against the same reader on the whole text: for every
  * file named and for several piece sizes, the result must be the same:
  * the tree (as JSON), the entry count, and for a bad document the error
- * and its byte offset.  The pieces come from a source that reveals a few
- * more bytes on each wait, whatever was asked for, so every scan runs out
- * of bytes again and again and has to go back to its mark.
+ * and its byte offset (see stream_pieces.h).
  *   usage: stream_check FILE...
  */
 #include "common.h"
-#include "buf.h"
-#include "input.h"
-
-#include <json-c/json.h>
-
-struct pieces {
-    size_t total;   /* bytes of the whole text */
-    size_t shown;   /* bytes revealed so far */
-    size_t piece;   /* revealed on each wait */
-};
-
-static size_t reveal(void *ctx, size_t want, bool *complete)
-{
-    struct pieces *src = ctx;
-
-    (void)want;
-    src->shown += src->piece;
-    if (src->shown >= src->total)
-        src->shown = src->total;
-    *complete = src->shown == src->total;
-    return src->shown;
-}
-
-/* One parse, summed up as text: "rc pos msg seen tree". */
-static char *summary(const struct ndp_buf *text, size_t piece)
-{
-    struct json_object *root = NULL;
-    struct pieces src = { text->len, 0, piece };
-    struct ndp_text_source source = { reveal, &src };
-    struct ndp_buf out = NDP_BUF_INIT;
-    size_t seen = 0, pos = 0;
-    const char *msg = NULL;
-    int rc;
-
-    if (piece)
-        rc = ndp_parse_pruned_stream(&root, &seen, text->buf, &source, &pos,
-                                     &msg);
-    else
-        rc = ndp_parse_pruned(&root, &seen, text->buf, text->len, &pos,
-                              &msg);
-    if (rc)
-        ndp_buf_addf(&out, "error %d at %zu: %s", rc, pos, msg);
-    else
-        ndp_buf_addf(&out, "seen %zu: %s", seen,
-                     json_object_to_json_string_ext(root,
-                                                    JSON_C_TO_STRING_PLAIN));
-    json_object_put(root);
-    return ndp_buf_detach(&out);
-}
+#include "stream_pieces.h"
 
 static bool read_all(struct ndp_buf *out, const char *path)
 {
@@ -87,13 +37,13 @@ static int check_file(const char *path)
         fprintf(stderr, "stream_check: cannot read %s\n", path);
         return 1;
     }
-    whole = summary(&text, 0);
+    whole = summary(text.buf, text.len, 0);
     for (i = 0; i < NDP_ARRAY_SIZE(pieces); i++) {
         char *streamed;
 
         if (pieces[i] < 4096 && text.len > (256 << 10))
             continue;
-        streamed = summary(&text, pieces[i]);
+        streamed = summary(text.buf, text.len, pieces[i]);
         if (strcmp(whole, streamed) != 0) {
             fprintf(stderr, "stream_check: %s in pieces of %zu differs:\n"
                     "  whole:    %.300s\n  streamed: %.300s\n", path,

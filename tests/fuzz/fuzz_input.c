@@ -1,6 +1,8 @@
 /*
  * fuzz_input.c - fuzz target: arbitrary bytes as an input file, through
- * every stage (reader, linker, engine, evaluator, text and JSON reports).
+ * every stage (reader, linker, engine, evaluator, text and JSON reports),
+ * and the pruned reader on the same bytes arriving in pieces against the
+ * whole text.
  * Built as a libFuzzer target with clang (-DNDP_FUZZ=ON) and, always, as a
  * replay program that ctest runs over tests/fuzz/corpus/input.
  */
@@ -15,6 +17,10 @@
 #include "linker.h"
 #include "report.h"
 #include "rules.h"
+#include "../stream_pieces.h"
+
+#include <stdio.h>
+#include <stdlib.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -37,6 +43,23 @@ static void report(const struct ndp_changeset *set,
     ndp_buf_release(&out);
 }
 
+/* The pruned reader gives the same result on the text in pieces (as
+ * standard input arrives) as on the whole text. */
+static void check_streaming(const uint8_t *data, size_t size)
+{
+    size_t piece = size ? 1 + data[size - 1] % 61 : 1;
+    char *whole = summary((const char *)data, size, 0);
+    char *streamed = summary((const char *)data, size, piece);
+
+    if (strcmp(whole, streamed) != 0) {
+        fprintf(stderr, "pieces of %zu differ:\n  whole:    %.300s\n"
+                "  streamed: %.300s\n", piece, whole, streamed);
+        abort();
+    }
+    free(whole);
+    free(streamed);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
@@ -54,5 +77,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ndp_findings_release(&findings);
     ndp_clusters_release(&clusters);
     ndp_changeset_release(&set);
+    check_streaming(data, size);
     return 0;
 }
