@@ -119,8 +119,8 @@ static bool keep_whatif_id(const char *id)
     static const char needle[] = "/microsoft.containerservice/managedclusters";
     size_t n = sizeof(needle) - 1;
 
-    for (; *id; id++)
-        if (ndp_strncasecmp(id, needle, n) == 0)
+    for (; (id = strchr(id, '/')) != NULL; id++)
+        if ((id[1] | 0x20) == 'm' && ndp_strncasecmp(id, needle, n) == 0)
             return true;
     return false;
 }

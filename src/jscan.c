@@ -891,10 +891,14 @@ bool ndp_jscan_key_is(const char *key, size_t key_len, const char *name)
 {
     const unsigned char *raw = (const unsigned char *)key;
     const unsigned char *want = (const unsigned char *)name;
-    size_t i = 0;
+    size_t i = 0, name_len = strlen(name);
 
-    if (!memchr(key, '\\', key_len))
-        return strlen(name) == key_len && memcmp(key, name, key_len) == 0;
+    /* Escapes only make a key shorter than it is written: most keys are
+     * told apart by their length and bytes alone. */
+    if (key_len == name_len && memcmp(key, name, name_len) == 0)
+        return !memchr(name, '\\', name_len);
+    if (key_len <= name_len || !memchr(key, '\\', key_len))
+        return false;
     while (i < key_len) {
         unsigned char u[4];
         size_t k, n;
