@@ -83,6 +83,13 @@ int ndp_parse_pruned_stream(struct json_object **out, size_t *seen,
                             const struct ndp_text_source *src,
                             size_t *err_pos, const char **err_msg);
 
+/*
+ * For tests: split lists in texts of at least 'min_bytes' between two
+ * threads, the second starting at the first element boundary after
+ * 'percent' of the rest of the text (default: 8 MiB, 45).
+ */
+void ndp_prune_tune_split(size_t min_bytes, unsigned percent);
+
 /* A parsed document, as the readers see it. */
 struct ndp_document {
     const char *path;          /* for messages */

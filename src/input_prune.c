@@ -21,6 +21,7 @@
  * match none of the filters).  The first malformed entry of a filtered
  * list is kept so that the reader still reports it.
  */
+#define _GNU_SOURCE /* memmem */
 #include "common.h"
 #include "input.h"
 #include "buf.h"
@@ -28,6 +29,8 @@
 #include "jsonutil.h"
 
 #include <json-c/json.h>
+#include <pthread.h>
+#include <stdatomic.h>
 
 /* A top-level member larger than this is not built unless it is needed. */
 #define NDP_PRUNE_SMALL_MEMBER ((size_t)16 << 20)
@@ -39,6 +42,16 @@ enum filter {
     FILTER_FIRST_ONLY       /* keep one element: "is there any?" */
 };
 
+/* Where in the document an object is: decides how its members are kept. */
+enum context {
+    CTX_TOP,        /* the document */
+    CTX_PROPERTIES, /* REST what-if: {"properties": {"changes": ...}} */
+    CTX_CONFIG,     /* configuration, or a module of it */
+    CTX_CALLS,      /* configuration module_calls */
+    CTX_CALL,       /* one module call */
+    CTX_PLANNED     /* planned_values, or a module of it */
+};
+
 struct pruner {
     const char *text;
     size_t len;             /* bytes there are (so far, when streaming) */
@@ -47,7 +60,52 @@ struct pruner {
     bool kept_odd;          /* a malformed element was kept already */
     const struct ndp_text_source *src; /* NULL: all of the text is there */
     bool complete;          /* no more bytes will come */
+    struct split *split;    /* a second thread on the far part of a list */
+    bool adopted;           /* its work was taken: 'rest' holds the members
+                               of the top-level object after the list */
+    struct json_object *rest;
+    bool second;            /* this is the second thread's pruner */
+    bool gave_up;           /* the second thread met what it cannot do */
+    atomic_bool *cancel;    /* the second thread is no longer wanted */
 };
+
+/*
+ * A long top-level list (resource_changes, changes) in a complete text is
+ * split between two threads: the second starts at an element boundary
+ * further on and walks to the end of the document, while the first walks
+ * from the start.  The second thread's work is used only if the first
+ * reaches that same boundary as an element of the same list, in exactly
+ * the state the second one assumed; then both cursors would have read the
+ * same bytes from the same state, so the result is the one a single
+ * thread gets.  Otherwise its work is dropped and the first thread goes
+ * on alone.  The second thread gives up on what would depend on the part
+ * before it (an element without its discriminating member, another
+ * counted list).
+ */
+struct split {
+    pthread_t thread;
+    atomic_bool cancel;
+    const struct json_object *owner; /* the list it continues */
+    size_t start;                    /* where its first element begins */
+    enum filter f;
+    struct pruner p;
+    struct ndp_jscan s;
+    struct json_object *kept;        /* its kept elements, in order */
+    size_t count;                    /* elements it walked */
+    struct json_object *rest;        /* top-level members after the list */
+    int rc;
+};
+
+/* Texts from this size on are split, at the first element boundary after
+ * this share of what is left (ndp_prune_tune_split() for tests). */
+static size_t split_min_bytes = (size_t)8 << 20;
+static unsigned split_percent = 45;
+
+void ndp_prune_tune_split(size_t min_bytes, unsigned percent)
+{
+    split_min_bytes = min_bytes;
+    split_percent = percent < 100 ? percent : 99;
+}
 
 /* Streaming: how far ahead of the cursor the bytes should be. */
 #define STREAM_AHEAD ((size_t)1 << 20)
@@ -198,69 +256,205 @@ static bool keep_element(struct pruner *p, enum filter f, bool found,
     return keep_plan_type(value);
 }
 
-/* The next element of a filtered list, scanned; '*found': its 'key'. */
-static int next_element(struct ndp_jscan *s, const char *key,
-                        struct ndp_buf *value, bool *found, size_t *start,
-                        bool *done)
+/* Scans the element at the cursor; '*found': its 'key' was a string. */
+static int scan_one(struct ndp_jscan *s, const char *key,
+                    struct ndp_buf *value, bool *found)
 {
-    int rc = ndp_jscan_array_next(s, done);
-
     *found = false;
-    if (rc || *done)
-        return rc;
-    *start = s->pos;
     if (ndp_jscan_peek(s) == NDP_JSCAN_OBJECT)
         return scan_element(s, key, value, found);
     return ndp_jscan_skip_value(s, NULL, NULL);
 }
 
-static int filter_array(struct pruner *p, struct ndp_jscan *s, enum filter f,
-                        bool count, struct json_object **out)
+static int prune_members(struct pruner *p, struct ndp_jscan *s,
+                         enum context ctx, struct json_object *obj);
+
+static void split_free(struct split *sp)
+{
+    json_object_put(sp->kept);
+    json_object_put(sp->rest);
+    free(sp);
+}
+
+static void split_discard(struct pruner *p)
+{
+    struct split *sp = p->split;
+
+    if (!sp)
+        return;
+    p->split = NULL;
+    atomic_store(&sp->cancel, true);
+    pthread_join(sp->thread, NULL);
+    split_free(sp);
+}
+
+static int filter_elements(struct pruner *p, struct ndp_jscan *s,
+                           enum filter f, struct json_object *list,
+                           size_t *count, bool at_element);
+
+/* The second thread: the rest of the list, then of the document. */
+static void *run_second(void *arg)
+{
+    struct split *sp = arg;
+
+    sp->rc = filter_elements(&sp->p, &sp->s, sp->f, sp->kept, &sp->count,
+                             true);
+    if (!sp->rc)
+        sp->rc = prune_members(&sp->p, &sp->s, CTX_TOP, sp->rest);
+    return NULL;
+}
+
+/* Starts a second thread on the far part of 'list' when it pays. */
+static void split_list(struct pruner *p, const struct ndp_jscan *s,
+                       enum filter f, const struct json_object *list)
+{
+    const char *from, *hit;
+    struct split *sp;
+
+    if (p->src || p->second || p->split || s->depth != 2 ||
+        p->len - s->pos < split_min_bytes || p->len - s->pos < 8)
+        return;
+    from = p->text + s->pos + (p->len - s->pos) / 100 * split_percent;
+    hit = memmem(from, (size_t)(p->text + p->len - from), "},{\"", 4);
+    if (!hit)
+        return;
+    sp = ndp_xcalloc(1, sizeof(*sp));
+    atomic_init(&sp->cancel, false);
+    sp->owner = list;
+    sp->start = (size_t)(hit - p->text) + 2;
+    sp->f = f;
+    sp->p.text = p->text;
+    sp->p.len = p->len;
+    sp->p.complete = true;
+    sp->p.second = true;
+    sp->p.cancel = &sp->cancel;
+    ndp_jscan_init_inside(&sp->s, p->text, p->len, NDP_MAX_JSON_DEPTH, "{[",
+                          sp->start);
+    sp->kept = json_object_new_array();
+    sp->rest = json_object_new_object();
+    if (pthread_create(&sp->thread, NULL, run_second, sp) != 0) {
+        split_free(sp);
+        return;
+    }
+    p->split = sp;
+}
+
+/*
+ * The first thread has reached the second one's start: takes its kept
+ * elements, count, cursor and the members after the list.  False when the
+ * second thread gave up (the first goes on alone).
+ */
+static bool adopt_second(struct pruner *p, struct ndp_jscan *s,
+                         struct json_object *list, size_t *count, int *rc)
+{
+    struct split *sp = p->split;
+    size_t i, n;
+
+    p->split = NULL;
+    pthread_join(sp->thread, NULL);
+    if (sp->p.gave_up) {
+        split_free(sp);
+        return false;
+    }
+    n = json_object_array_length(sp->kept);
+    for (i = 0; i < n; i++)
+        json_object_array_add(list, json_object_get(
+                                        json_object_array_get_idx(sp->kept, i)));
+    *count += sp->count;
+    s->pos = sp->s.pos;
+    s->depth = sp->s.depth;
+    s->first = sp->s.first;
+    s->err_pos = sp->s.err_pos;
+    s->err_msg = sp->s.err_msg;
+    p->adopted = true;
+    p->rest = sp->rest;
+    sp->rest = NULL;
+    *rc = sp->rc;
+    split_free(sp);
+    return true;
+}
+
+/* The second thread stops where its work would depend on the first's. */
+static int give_up(struct pruner *p)
+{
+    p->gave_up = true;
+    return NDP_EPARSE;
+}
+
+/*
+ * Walks a filtered list from the cursor to its end, adding the kept
+ * elements to 'list' and counting all of them in '*count'.  'at_element':
+ * the cursor is at an element already (where a second thread starts).
+ */
+static int filter_elements(struct pruner *p, struct ndp_jscan *s,
+                           enum filter f, struct json_object *list,
+                           size_t *count, bool at_element)
 {
     const char *key = f == FILTER_WHATIF_CHANGES ? "resourceId" : "type";
-    struct json_object *list = json_object_new_array();
     struct ndp_buf value = NDP_BUF_INIT;
-    size_t index = 0, start = 0;
     bool done = false, found;
-    int rc = ndp_jscan_array_begin(s);
+    int rc = 0;
 
     while (!rc) {
         struct ndp_jscan_mark m;
+        size_t start;
 
         stream_ahead(p, s);
         ndp_jscan_mark(s, &m);
-        rc = next_element(s, key, &value, &found, &start, &done);
+        if (!at_element)
+            rc = ndp_jscan_array_next(s, &done);
+        at_element = false;
+        start = s->pos;
+        if (!rc && !done && p->split && p->split->owner == list &&
+            p->split->start == start &&
+            adopt_second(p, s, list, count, &rc))
+            break;
+        if (!rc && !done)
+            rc = scan_one(s, key, &value, &found);
         if (rc && stream_retry(p, s, &m)) {
             rc = 0;
             continue;
         }
         if (rc || done)
             break;
-        if (keep_element(p, f, found, value.buf, index)) {
+        if (p->second && (!found || atomic_load(p->cancel))) {
+            rc = give_up(p);
+            break;
+        }
+        if (keep_element(p, f, found, value.buf, *count)) {
             struct json_object *kept = build(p, start, s->pos);
             ndp_document_mark_entry(kept, start);
             json_object_array_add(list, kept);
         }
-        index++;
+        (*count)++;
     }
+    ndp_buf_release(&value);
+    return rc;
+}
+
+static int filter_array(struct pruner *p, struct ndp_jscan *s, enum filter f,
+                        bool count, struct json_object **out)
+{
+    struct json_object *list = json_object_new_array();
+    size_t index = 0;
+    int rc = ndp_jscan_array_begin(s);
+
+    if (count && p->second)
+        rc = give_up(p);
+    if (!rc && count)
+        split_list(p, s, f, list);
+    if (!rc)
+        rc = filter_elements(p, s, f, list, &index, false);
+    if (p->split && p->split->owner == list)
+        split_discard(p);
     if (count && !rc) {
         p->seen += index;
         p->filtered = true;
     }
-    ndp_buf_release(&value);
     *out = list;
     return rc;
 }
 
-/* Where in the document an object is: decides how its members are kept. */
-enum context {
-    CTX_TOP,        /* the document */
-    CTX_PROPERTIES, /* REST what-if: {"properties": {"changes": ...}} */
-    CTX_CONFIG,     /* configuration, or a module of it */
-    CTX_CALLS,      /* configuration module_calls */
-    CTX_CALL,       /* one module call */
-    CTX_PLANNED     /* planned_values, or a module of it */
-};
 
 static int prune_object(struct pruner *p, struct ndp_jscan *s,
                         enum context ctx, struct json_object **out);
@@ -384,14 +578,23 @@ static struct json_object *decoded_key(const struct pruner *p,
     return k;
 }
 
-static int prune_object(struct pruner *p, struct ndp_jscan *s,
-                        enum context ctx, struct json_object **out)
+/* Adds the members the second thread read after its list to 'obj'. */
+static void add_rest(struct pruner *p, struct json_object *obj)
 {
-    struct json_object *obj = json_object_new_object();
+    json_object_object_foreach(p->rest, key, v)
+        json_object_object_add(obj, key, json_object_get(v));
+    json_object_put(p->rest);
+    p->rest = NULL;
+}
+
+/* The members of the object at the cursor, from there to its end. */
+static int prune_members(struct pruner *p, struct ndp_jscan *s,
+                         enum context ctx, struct json_object *obj)
+{
     const char *key;
     size_t klen;
     bool done = false;
-    int rc = ndp_jscan_object_begin(s);
+    int rc = 0;
 
     while (!rc) {
         struct json_object *v = NULL, *k;
@@ -410,10 +613,30 @@ static int prune_object(struct pruner *p, struct ndp_jscan *s,
         }
         if (done)
             break;
+        if (p->second && atomic_load(p->cancel)) {
+            json_object_put(v);
+            rc = give_up(p);
+            break;
+        }
         k = decoded_key(p, key, klen);
         json_object_object_add(obj, json_object_get_string(k), v);
         json_object_put(k);
+        if (p->adopted && p->rest) {
+            add_rest(p, obj); /* the second thread read the rest */
+            break;
+        }
     }
+    return rc;
+}
+
+static int prune_object(struct pruner *p, struct ndp_jscan *s,
+                        enum context ctx, struct json_object **out)
+{
+    struct json_object *obj = json_object_new_object();
+    int rc = ndp_jscan_object_begin(s);
+
+    if (!rc)
+        rc = prune_members(p, s, ctx, obj);
     *out = obj;
     return rc;
 }
@@ -444,6 +667,9 @@ static int parse(struct pruner *p, struct json_object **out, size_t *seen,
     enum ndp_jscan_type type;
     int rc = prune_document(p, &s, &root, &type);
 
+    split_discard(p);
+    json_object_put(p->rest);
+    p->rest = NULL;
     /* Streamed text cut before the first value: start again with it all. */
     if (rc && p->src && !p->complete && ndp_jscan_truncated(&s)) {
         json_object_put(root);
@@ -473,7 +699,7 @@ int ndp_parse_pruned(struct json_object **out, size_t *seen,
                      const char *text, size_t len, size_t *err_pos,
                      const char **err_msg)
 {
-    struct pruner p = { text, len, 0, false, false, NULL, true };
+    struct pruner p = { .text = text, .len = len, .complete = true };
 
     return parse(&p, out, seen, err_pos, err_msg);
 }
@@ -483,7 +709,7 @@ int ndp_parse_pruned_stream(struct json_object **out, size_t *seen,
                             const struct ndp_text_source *src,
                             size_t *err_pos, const char **err_msg)
 {
-    struct pruner p = { text, 0, 0, false, false, src, false };
+    struct pruner p = { .text = text, .src = src };
 
     p.len = src->wait(src->ctx, 1, &p.complete);
     return parse(&p, out, seen, err_pos, err_msg);

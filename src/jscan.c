@@ -854,6 +854,16 @@ int ndp_jscan_string(struct ndp_jscan *s, struct ndp_buf *out)
     return 0;
 }
 
+void ndp_jscan_init_inside(struct ndp_jscan *s, const char *buf, size_t len,
+                           int max_depth, const char *kinds, size_t pos)
+{
+    ndp_jscan_init(s, buf, len, max_depth);
+    for (; *kinds; kinds++)
+        set_kind(s, s->depth++, *kinds == '{');
+    s->pos = pos;
+    s->first = false;
+}
+
 void ndp_jscan_mark(const struct ndp_jscan *s, struct ndp_jscan_mark *m)
 {
     m->pos = s->pos;

@@ -141,6 +141,17 @@ struct ndp_jscan_mark {
     bool first;
 };
 void ndp_jscan_mark(const struct ndp_jscan *s, struct ndp_jscan_mark *m);
+
+/*
+ * Starts a cursor in the middle of a document, at 'pos', inside the open
+ * containers 'kinds' ("{[" : an array in the top-level object), each past
+ * its first member: where another cursor that read the document from the
+ * start would be at an element of that array.  Scanning from the same
+ * state gives the same results, which is what lets a second thread take
+ * the far part of a long list.
+ */
+void ndp_jscan_init_inside(struct ndp_jscan *s, const char *buf, size_t len,
+                           int max_depth, const char *kinds, size_t pos);
 /* Back to 'm', the error forgotten (levels below the mark are intact). */
 void ndp_jscan_rewind(struct ndp_jscan *s, const struct ndp_jscan_mark *m);
 /* Did the scan fail only because it reached 'len'? */

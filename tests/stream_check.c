@@ -3,7 +3,8 @@
  * (standard input) against the same reader on the whole text: for every
  * file named and for several piece sizes, the result must be the same:
  * the tree (as JSON), the entry count, and for a bad document the error
- * and its byte offset (see stream_pieces.h).
+ * and its byte offset (see stream_pieces.h).  Likewise with a long list
+ * split between two threads at several points.
  *   usage: stream_check FILE...
  */
 #include "common.h"
@@ -28,6 +29,7 @@ static bool read_all(struct ndp_buf *out, const char *path)
 static int check_file(const char *path)
 {
     static const size_t pieces[] = { 1, 3, 17, 4096, 1 << 20 };
+    static const int splits[] = { 0, 10, 25, 45, 60, 80, 95 };
     struct ndp_buf text = NDP_BUF_INIT;
     char *whole;
     size_t i;
@@ -37,13 +39,13 @@ static int check_file(const char *path)
         fprintf(stderr, "stream_check: cannot read %s\n", path);
         return 1;
     }
-    whole = summary(text.buf, text.len, 0);
+    whole = summary(text.buf, text.len, 0, -1);
     for (i = 0; i < NDP_ARRAY_SIZE(pieces); i++) {
         char *streamed;
 
         if (pieces[i] < 4096 && text.len > (256 << 10))
             continue;
-        streamed = summary(text.buf, text.len, pieces[i]);
+        streamed = summary(text.buf, text.len, pieces[i], -1);
         if (strcmp(whole, streamed) != 0) {
             fprintf(stderr, "stream_check: %s in pieces of %zu differs:\n"
                     "  whole:    %.300s\n  streamed: %.300s\n", path,
@@ -51,6 +53,17 @@ static int check_file(const char *path)
             failed = 1;
         }
         free(streamed);
+    }
+    for (i = 0; i < NDP_ARRAY_SIZE(splits); i++) {
+        char *split = summary(text.buf, text.len, 0, splits[i]);
+
+        if (strcmp(whole, split) != 0) {
+            fprintf(stderr, "stream_check: %s split after %d%% differs:\n"
+                    "  one thread:  %.300s\n  two threads: %.300s\n", path,
+                    splits[i], whole, split);
+            failed = 1;
+        }
+        free(split);
     }
     free(whole);
     ndp_buf_release(&text);

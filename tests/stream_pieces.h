@@ -3,7 +3,9 @@
  * summed up as one string, for stream_check.c and the input fuzz target:
  * the source reveals a few more bytes on each wait, whatever was asked
  * for, so every scan runs out of bytes again and again and has to go back
- * to its mark.  Piece size 0 parses the whole text at once.
+ * to its mark.  Piece size 0 parses the whole text at once; then 'split'
+ * >= 0 has a second thread take the far part of a long list, starting
+ * after 'split' percent of the rest, and -1 keeps it to one thread.
  */
 #ifndef NDP_STREAM_PIECES_H
 #define NDP_STREAM_PIECES_H
@@ -32,7 +34,7 @@ static size_t reveal(void *ctx, size_t want, bool *complete)
 }
 
 /* One parse, summed up as text: "rc pos msg seen tree". */
-static char *summary(const char *text, size_t len, size_t piece)
+static char *summary(const char *text, size_t len, size_t piece, int split)
 {
     struct json_object *root = NULL;
     struct pieces src = { len, 0, piece };
@@ -42,6 +44,8 @@ static char *summary(const char *text, size_t len, size_t piece)
     const char *msg = NULL;
     int rc;
 
+    ndp_prune_tune_split(split >= 0 ? 0 : SIZE_MAX,
+                         split >= 0 ? (unsigned)split : 0);
     if (piece)
         rc = ndp_parse_pruned_stream(&root, &seen, text, &source, &pos,
                                      &msg);

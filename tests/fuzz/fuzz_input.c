@@ -44,20 +44,25 @@ static void report(const struct ndp_changeset *set,
 }
 
 /* The pruned reader gives the same result on the text in pieces (as
- * standard input arrives) as on the whole text. */
+ * standard input arrives), and with a list split between two threads, as
+ * on the whole text with one. */
 static void check_streaming(const uint8_t *data, size_t size)
 {
     size_t piece = size ? 1 + data[size - 1] % 61 : 1;
-    char *whole = summary((const char *)data, size, 0);
-    char *streamed = summary((const char *)data, size, piece);
+    int split = size ? data[0] % 100 : 0;
+    char *whole = summary((const char *)data, size, 0, -1);
+    char *streamed = summary((const char *)data, size, piece, -1);
+    char *two = summary((const char *)data, size, 0, split);
 
-    if (strcmp(whole, streamed) != 0) {
-        fprintf(stderr, "pieces of %zu differ:\n  whole:    %.300s\n"
-                "  streamed: %.300s\n", piece, whole, streamed);
+    if (strcmp(whole, streamed) != 0 || strcmp(whole, two) != 0) {
+        fprintf(stderr, "pieces of %zu or a split at %d%% differ:\n"
+                "  whole:    %.300s\n  streamed: %.300s\n  split:    "
+                "%.300s\n", piece, split, whole, streamed, two);
         abort();
     }
     free(whole);
     free(streamed);
+    free(two);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
