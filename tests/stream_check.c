@@ -24,6 +24,20 @@ static bool read_all(struct ndp_buf *out, const char *path)
     return true;
 }
 
+/* Compares a result with the whole-text one (and frees it). */
+static int differs(const char *path, const char *how, const char *whole,
+                   char *other)
+{
+    int rc = strcmp(whole, other) != 0;
+
+    if (rc)
+        fprintf(stderr, "stream_check: %s %s differs:\n  whole text, one "
+                "thread: %.300s\n  this way:              %.300s\n",
+                path, how, whole, other);
+    free(other);
+    return rc;
+}
+
 /* Small pieces cost a rescan of the current entry each: large files get
  * the larger sizes only. */
 static int check_file(const char *path)
@@ -32,6 +46,7 @@ static int check_file(const char *path)
     static const int splits[] = { 0, 10, 25, 45, 60, 80, 95 };
     struct ndp_buf text = NDP_BUF_INIT;
     char *whole;
+    char how[64];
     size_t i;
     int failed = 0;
 
@@ -41,29 +56,16 @@ static int check_file(const char *path)
     }
     whole = summary(text.buf, text.len, 0, -1);
     for (i = 0; i < NDP_ARRAY_SIZE(pieces); i++) {
-        char *streamed;
-
         if (pieces[i] < 4096 && text.len > (256 << 10))
             continue;
-        streamed = summary(text.buf, text.len, pieces[i], -1);
-        if (strcmp(whole, streamed) != 0) {
-            fprintf(stderr, "stream_check: %s in pieces of %zu differs:\n"
-                    "  whole:    %.300s\n  streamed: %.300s\n", path,
-                    pieces[i], whole, streamed);
-            failed = 1;
-        }
-        free(streamed);
+        snprintf(how, sizeof(how), "in pieces of %zu", pieces[i]);
+        failed |= differs(path, how, whole,
+                          summary(text.buf, text.len, pieces[i], -1));
     }
     for (i = 0; i < NDP_ARRAY_SIZE(splits); i++) {
-        char *split = summary(text.buf, text.len, 0, splits[i]);
-
-        if (strcmp(whole, split) != 0) {
-            fprintf(stderr, "stream_check: %s split after %d%% differs:\n"
-                    "  one thread:  %.300s\n  two threads: %.300s\n", path,
-                    splits[i], whole, split);
-            failed = 1;
-        }
-        free(split);
+        snprintf(how, sizeof(how), "split after %d%%", splits[i]);
+        failed |= differs(path, how, whole,
+                          summary(text.buf, text.len, 0, splits[i]));
     }
     free(whole);
     ndp_buf_release(&text);
