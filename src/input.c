@@ -1,12 +1,13 @@
 /*
  * input.c - first stage of the pipeline: bytes in, reader chosen.
  *
- * Loads an input with a byte cap, refuses what is plainly not a JSON
- * document with a message that says what it is instead (a binary plan, an
- * empty file, a directory, a terraform error message), re-encodes UTF-16
- * to UTF-8, parses the JSON with a depth limit, sniffs the format and calls
- * the reader.  Everything a reader keeps is copied into the change set, so
- * the parse tree is released before returning.
+ * Has the bytes loaded (input_load.c: mapped, or standard input read by a
+ * thread while the scanner already works on it), refuses what is plainly
+ * not a JSON document with a message that says what it is instead (a
+ * binary plan, an empty file, a directory, a terraform error message),
+ * parses the JSON with a depth limit, sniffs the format and calls the
+ * reader.  Everything a reader keeps is copied into the change set, so the
+ * parse tree is released before returning.
  */
 #define _GNU_SOURCE /* memmem */
 #include "common.h"
