@@ -18,11 +18,6 @@
 #include "error.h"
 #include "jsonutil.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 static bool is_blank(const char *s, size_t len)
 {
     size_t i;

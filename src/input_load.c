@@ -31,7 +31,6 @@ static int read_fd(struct ndp_buf *out, int fd, const char *path,
     for (;;) {
         ssize_t n;
 
-        /* Grow only when full: a buffer sized from fstat is not copied. */
         if (out->alloc < out->len + 2)
             ndp_buf_grow(out, 65536);
         n = read(fd, out->buf + out->len, out->alloc - out->len - 1);
@@ -210,23 +209,33 @@ int ndp_input_bytes_finish(struct ndp_input_bytes *in, size_t max_bytes,
     return rc;
 }
 
-/* Reads what cannot be mapped; a pipe or other stream is read by a
- * thread of its own, and then owns 'fd'. */
-static int load_stream(struct ndp_input_bytes *in, int fd, const char *path,
-                       size_t max_bytes, bool *owned, struct ndp_error *err)
+/*
+ * Loads from 'fd', which 'st' describes (NULL: fstat failed): a regular
+ * file read from its start is mapped; a pipe or other stream is read by a
+ * thread of its own, which then owns 'fd' ('*owned'); anything else, or
+ * when mapping or reserving fails, is read here.
+ */
+static int load_fd(struct ndp_input_bytes *in, int fd, const struct stat *st,
+                   const char *name, size_t max_bytes, bool *owned,
+                   struct ndp_error *err)
 {
-    struct stat st;
+    bool regular = st && S_ISREG(st->st_mode) && st->st_size > 0;
     int rc;
 
     *owned = false;
-    if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (regular && (uint64_t)st->st_size > max_bytes)
+        return too_large(name, max_bytes, err);
+    if (regular && lseek(fd, 0, SEEK_CUR) == 0 &&
+        map_file(in, fd, (size_t)st->st_size))
+        return 0;
+    if (st && !S_ISREG(st->st_mode)) {
         (void)fcntl(fd, F_SETPIPE_SZ, PIPE_BYTES); /* fails harmlessly */
-        if (start_stream(in, fd, path, max_bytes)) {
+        if (start_stream(in, fd, name, max_bytes)) {
             *owned = true;
             return 0;
         }
     }
-    rc = read_fd(&in->owned, fd, path, max_bytes, err);
+    rc = read_fd(&in->owned, fd, name, max_bytes, err);
     in->text = in->owned;
     return rc;
 }
@@ -235,34 +244,24 @@ int ndp_input_bytes_load(struct ndp_input_bytes *in, const char *path,
                          size_t max_bytes, struct ndp_error *err)
 {
     struct stat st;
-    bool owned = false;
+    bool known, owned;
     int fd, rc;
 
-    if (strcmp(path, "-") == 0) {
-        if (fstat(0, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-            (uint64_t)st.st_size <= max_bytes && lseek(0, 0, SEEK_CUR) == 0 &&
-            map_file(in, 0, (size_t)st.st_size))
-            return 0;
-        return load_stream(in, 0, "(stdin)", max_bytes, &owned, err);
-    }
+    if (strcmp(path, "-") == 0)
+        return load_fd(in, 0, fstat(0, &st) == 0 ? &st : NULL, "(stdin)",
+                       max_bytes, &owned, err);
     fd = open(path, O_RDONLY);
     if (fd < 0)
         return ndp_error_set(err, NDP_EIO, "cannot open '%s': %s", path,
                              strerror(errno));
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    known = fstat(fd, &st) == 0;
+    if (known && S_ISDIR(st.st_mode)) {
         close(fd);
         return ndp_error_set(err, NDP_EIO,
                              "'%s' is a directory; expected a plan or "
                              "what-if JSON file", path);
     }
-    if (S_ISREG(st.st_mode) && st.st_size > 0 &&
-        (uint64_t)st.st_size > max_bytes)
-        rc = too_large(path, max_bytes, err);
-    else if (S_ISREG(st.st_mode) && st.st_size > 0 &&
-             map_file(in, fd, (size_t)st.st_size))
-        rc = 0;
-    else
-        rc = load_stream(in, fd, path, max_bytes, &owned, err);
+    rc = load_fd(in, fd, known ? &st : NULL, path, max_bytes, &owned, err);
     if (!owned)
         close(fd);
     return rc;

@@ -61,9 +61,8 @@ struct pruner {
     const struct ndp_text_source *src; /* NULL: all of the text is there */
     bool complete;          /* no more bytes will come */
     struct split *split;    /* a second thread on the far part of a list */
-    bool adopted;           /* its work was taken: 'rest' holds the members
-                               of the top-level object after the list */
-    struct json_object *rest;
+    struct json_object *rest; /* its work was taken: the members of the
+                                 top-level object after the list */
     bool second;            /* this is the second thread's pruner */
     bool gave_up;           /* the second thread met what it cannot do */
     atomic_bool *cancel;    /* the second thread is no longer wanted */
@@ -312,7 +311,7 @@ static void split_list(struct pruner *p, const struct ndp_jscan *s,
     struct split *sp;
 
     if (p->src || p->second || p->split || s->depth != 2 ||
-        p->len - s->pos < split_min_bytes || p->len - s->pos < 8)
+        p->len - s->pos < split_min_bytes)
         return;
     from = p->text + s->pos + (p->len - s->pos) / 100 * split_percent;
     hit = memmem(from, (size_t)(p->text + p->len - from), "},{\"", 4);
@@ -361,12 +360,7 @@ static bool adopt_second(struct pruner *p, struct ndp_jscan *s,
         json_object_array_add(list, json_object_get(
                                         json_object_array_get_idx(sp->kept, i)));
     *count += sp->count;
-    s->pos = sp->s.pos;
-    s->depth = sp->s.depth;
-    s->first = sp->s.first;
-    s->err_pos = sp->s.err_pos;
-    s->err_msg = sp->s.err_msg;
-    p->adopted = true;
+    *s = sp->s; /* same text, same levels below the list */
     p->rest = sp->rest;
     sp->rest = NULL;
     *rc = sp->rc;
@@ -621,7 +615,7 @@ static int prune_members(struct pruner *p, struct ndp_jscan *s,
         k = decoded_key(p, key, klen);
         json_object_object_add(obj, json_object_get_string(k), v);
         json_object_put(k);
-        if (p->adopted && p->rest) {
+        if (p->rest) {
             add_rest(p, obj); /* the second thread read the rest */
             break;
         }
@@ -667,8 +661,7 @@ static int parse(struct pruner *p, struct json_object **out, size_t *seen,
     enum ndp_jscan_type type;
     int rc = prune_document(p, &s, &root, &type);
 
-    split_discard(p);
-    json_object_put(p->rest);
+    json_object_put(p->rest); /* left over when the second thread failed */
     p->rest = NULL;
     /* Streamed text cut before the first value: start again with it all. */
     if (rc && p->src && !p->complete && ndp_jscan_truncated(&s)) {
