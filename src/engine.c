@@ -45,8 +45,27 @@ static void add_hit(struct walker *w, const struct ndp_rule *rule,
     h->before = before;
     h->after = unknown ? NULL : after;
     h->after_unknown = unknown;
+    h->before_unknown = w->change->before_unknown;
     h->before_sensitive = m->all_bsens || ndp_json_any_true(m->bsens);
     h->after_sensitive = m->all_asens || ndp_json_any_true(m->asens);
+}
+
+/* Does 'rule' see a (possible) reimage in this node's change? */
+static bool rule_fires(const struct walker *w, const struct ndp_rule *rule,
+                       const struct json_object *before,
+                       const struct json_object *after,
+                       const struct node_masks *m, bool unknown)
+{
+    if (w->change->before_unknown) {
+        /* Only what the setter sets, compared with nothing known. */
+        if (unknown)
+            return true;
+        return after && ndp_rule_may_reach(rule, after);
+    }
+    if (unknown)
+        return ndp_rule_may_reimage(rule, before);
+    return ndp_rule_reimages(rule, before, after, m->parent_before,
+                             m->parent_after);
 }
 
 static void test_rules(struct walker *w, const char *path, const char *pool,
@@ -61,9 +80,7 @@ static void test_rules(struct walker *w, const char *path, const char *pool,
         const struct ndp_rule *rule = w->rules[i];
         if (!ndp_rule_watches_path_in(rule, w->watches[i], path))
             continue;
-        if (unknown ? ndp_rule_may_reimage(rule, before)
-                    : ndp_rule_reimages(rule, before, after, m->parent_before,
-                                        m->parent_after))
+        if (rule_fires(w, rule, before, after, m, unknown))
             add_hit(w, rule, path, pool, before, after, m, unknown);
     }
 }
@@ -357,13 +374,20 @@ static void walk_change(struct ndp_hits *out, const struct ndp_ruleset *rs,
     free(w.watches);
 }
 
+/* Updates, and setters applied for the first time (spec §11). */
+static bool is_judged(const struct ndp_change *ch)
+{
+    return ch->action == NDP_ACTION_UPDATE ||
+           (ch->kind == NDP_KIND_SETTER && ch->action == NDP_ACTION_CREATE);
+}
+
 void ndp_engine_run(struct ndp_hits *out, const struct ndp_ruleset *rs,
                     const struct ndp_changeset *set)
 {
     size_t i;
 
     for (i = 0; i < set->nr; i++)
-        if (set->items[i]->action == NDP_ACTION_UPDATE)
+        if (is_judged(set->items[i]))
             walk_change(out, rs, set->items[i], i);
 }
 

@@ -28,6 +28,7 @@ struct ndp_hit {
     const struct json_object *before; /* borrowed from the change; NULL = absent */
     const struct json_object *after;
     bool after_unknown;               /* the new value is known only after apply */
+    bool before_unknown;              /* the old value is not in the input */
     bool before_sensitive, after_sensitive;
 };
 

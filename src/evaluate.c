@@ -36,7 +36,9 @@ struct evaluator {
     const struct ndp_hits *hits;
     const struct ndp_ruleset *rs;
     const struct ndp_eval_options *opt;
-    bool *upgrades; /* per change: it sets a new version or node image */
+    /* per change: its first known upgrade hit (a new version or node
+     * image), or NULL */
+    const struct ndp_hit **upgrades;
 };
 
 int ndp_profile_parse(const char *name)
@@ -136,12 +138,40 @@ static int config_profile(const struct evaluator *ev,
     return ev->opt->config->profile;
 }
 
+/*
+ * The profile known outside the input: live state, then --profile, then
+ * the settings file; -1 when none.  '*source' names where it came from.
+ */
+static int outside_profile(const struct evaluator *ev,
+                           const struct ndp_cluster *c, const char **source)
+{
+    if (c->state && c->state->profile >= 0) {
+        *source = "state";
+        return c->state->profile;
+    }
+    if (ev->opt->have_profile) {
+        *source = "option";
+        return ev->opt->profile;
+    }
+    *source = "config";
+    return config_profile(ev, c);
+}
+
+/*
+ * Spec §11: the stricter of the profile before the apply and after it.
+ * When the input declares no value before (a setter created by this
+ * apply, a body that gains the property), the profile in force now is the
+ * one known from live state, --profile or the settings file, so a new
+ * setter that relaxes it does not beat it.
+ */
 static void resolve_profile(const struct evaluator *ev, size_t index)
 {
     struct ndp_cluster *c = &ev->clusters->items[index];
     struct profile_votes v = { -1, -1, NULL, false };
     struct ndp_buf note = NDP_BUF_INIT;
-    int p;
+    const char *outside_source = NULL;
+    int outside = outside_profile(ev, c, &outside_source);
+    int before, p;
 
     if (c->profile_note) {
         /* Keep what matching the live state had to say. */
@@ -150,26 +180,30 @@ static void resolve_profile(const struct evaluator *ev, size_t index)
         c->profile_note = NULL;
     }
     collect_profile_votes(ev, index, &v);
-    p = v.before > v.after ? v.before : v.after;
-    if (p >= 0) {
+    before = v.before >= 0 ? v.before : outside;
+    p = before > v.after ? before : v.after;
+    if (v.after >= 0 && v.before < 0 && outside > v.after) {
+        c->profile = (enum ndp_profile)outside;
+        c->profile_source = outside_source;
+        ndp_buf_addf(&note, "%sthe input sets %s, but %s is in force now "
+                     "and the order of the apply is not known; judged "
+                     "under the stricter, %s", note.len ? "; " : "",
+                     ndp_profile_name((enum ndp_profile)v.after),
+                     ndp_profile_name(c->profile),
+                     ndp_profile_name(c->profile));
+    } else if (v.before >= 0 || v.after >= 0) {
         c->profile = (enum ndp_profile)p;
         c->profile_source = "input";
-        if (v.before >= 0 && v.after >= 0 && v.before != v.after)
+        if (before >= 0 && v.after >= 0 && before != v.after)
             ndp_buf_addf(&note, "%sthe input changes the profile from %s to "
                          "%s; judged under the stricter, %s",
                          note.len ? "; " : "",
-                         ndp_profile_name((enum ndp_profile)v.before),
+                         ndp_profile_name((enum ndp_profile)before),
                          ndp_profile_name((enum ndp_profile)v.after),
                          ndp_profile_name(c->profile));
-    } else if (c->state && c->state->profile >= 0) {
-        c->profile = (enum ndp_profile)c->state->profile;
-        c->profile_source = "state";
-    } else if (ev->opt->have_profile) {
-        c->profile = ev->opt->profile;
-        c->profile_source = "option";
-    } else if (config_profile(ev, c) >= 0) {
-        c->profile = (enum ndp_profile)config_profile(ev, c);
-        c->profile_source = "config";
+    } else if (outside >= 0) {
+        c->profile = (enum ndp_profile)outside;
+        c->profile_source = outside_source;
     } else {
         c->profile = NDP_PROFILE_ALLOW;
         c->profile_source = "default";
@@ -712,24 +746,38 @@ static void unseen_finding(const struct evaluator *ev,
  * Spec §5: a covered change in the same configuration change as a
  * cluster or node pool version upgrade is not controlled by the policy.
  */
-static bool is_bypassed(const struct evaluator *ev, const struct ndp_hit *h)
+static const struct ndp_hit *bundled_upgrade(const struct evaluator *ev,
+                                            const struct ndp_hit *h)
 {
     return ev->upgrades[h->change];
 }
 
-static bool *find_upgrades(const struct ndp_changeset *set,
-                           const struct ndp_hits *hits)
+static const struct ndp_hit **find_upgrades(const struct ndp_changeset *set,
+                                            const struct ndp_hits *hits)
 {
-    bool *upgrades = ndp_xcalloc(set->nr ? set->nr : 1, sizeof(*upgrades));
+    const struct ndp_hit **upgrades =
+        ndp_xcalloc(set->nr ? set->nr : 1, sizeof(*upgrades));
     size_t i;
 
     for (i = 0; i < hits->nr; i++) {
         const struct ndp_hit *u = &hits->items[i];
         /* An upgrade known only after apply is no proof of a bypass. */
-        if (u->rule->class_ == NDP_CLASS_UPGRADE && !u->after_unknown)
-            upgrades[u->change] = true;
+        if (u->rule->class_ == NDP_CLASS_UPGRADE && !u->after_unknown &&
+            !upgrades[u->change])
+            upgrades[u->change] = u;
     }
     return upgrades;
+}
+
+/* "kubernetes_version "1.36" -> "1.37"" for a message. */
+static void describe_upgrade(struct ndp_buf *msg, const struct ndp_hit *u)
+{
+    char *before = value_text(u->before, u->before_sensitive, false, u->rule);
+    char *after = value_text(u->after, u->after_sensitive, false, u->rule);
+
+    ndp_buf_addf(msg, "%s %s -> %s", u->path, before, after);
+    free(before);
+    free(after);
 }
 
 static void describe_target(struct ndp_buf *msg, const struct ndp_hit *h)
@@ -804,6 +852,33 @@ static enum ndp_verdict gated_verdict(const struct ndp_cluster *c,
     }
 }
 
+/*
+ * Spec §5 and §11: a covered change in the same resource change as an
+ * upgrade is not gated.  That matters only where the policy would have
+ * refused it (bypassed); where it would have let it through, it is
+ * allowed, and the message names the upgrade either way.
+ */
+static enum ndp_verdict bundled_verdict(const struct evaluator *ev,
+                                        const struct ndp_hit *h,
+                                        const struct ndp_cluster *c,
+                                        struct ndp_buf *msg)
+{
+    struct ndp_buf gate = NDP_BUF_INIT;
+    enum ndp_verdict gated = gated_verdict(c, &gate);
+
+    ndp_buf_release(&gate);
+    ndp_buf_adds(msg, "; bundled with an upgrade in the same change (");
+    describe_upgrade(msg, bundled_upgrade(ev, h));
+    if (gated == NDP_VERDICT_ALLOWED) {
+        ndp_buf_addf(msg, "), which the node disruption policy (%s) would "
+                     "have let through anyway", ndp_profile_name(c->profile));
+        return NDP_VERDICT_ALLOWED;
+    }
+    ndp_buf_addf(msg, "), so the node disruption policy (%s) does not gate "
+                 "it", ndp_profile_name(c->profile));
+    return NDP_VERDICT_BYPASSED;
+}
+
 static enum ndp_verdict hit_verdict(const struct evaluator *ev,
                                     const struct ndp_hit *h,
                                     const struct ndp_cluster *c,
@@ -833,13 +908,16 @@ static enum ndp_verdict hit_verdict(const struct evaluator *ev,
         describe_target(msg, h);
         return NDP_VERDICT_MAY_REIMAGE;
     }
-    describe_target(msg, h);
-    if (is_bypassed(ev, h)) {
-        ndp_buf_addf(msg, "; bundled with a version or node image upgrade "
-                     "in the same change, so the node disruption policy "
-                     "(%s) does not gate it", ndp_profile_name(c->profile));
-        return NDP_VERDICT_BYPASSED;
+    if (h->before_unknown) {
+        ndp_buf_adds(msg, "this setter is applied for the first time and "
+                     "the cluster's current value is not in the input; if "
+                     "it differs, the change ");
+        describe_target(msg, h);
+        return NDP_VERDICT_MAY_REIMAGE;
     }
+    describe_target(msg, h);
+    if (bundled_upgrade(ev, h))
+        return bundled_verdict(ev, h, c, msg);
     if (h->rule->class_ == NDP_CLASS_VERSION_GATED && minor >= 0 &&
         minor < FIRST_GATED_MINOR) {
         ndp_buf_addf(msg, "; on Kubernetes %s it is not gated and takes "
@@ -883,7 +961,10 @@ static void hit_finding(const struct evaluator *ev, const struct ndp_hit *h)
     free(f->before);
     free(f->after);
     f->path = ndp_xstrdup(h->path);
-    f->before = value_text(h->before, h->before_sensitive, false, h->rule);
+    f->before = h->before_unknown
+                    ? ndp_xstrdup("\"(current value not in the input)\"")
+                    : value_text(h->before, h->before_sensitive, false,
+                                 h->rule);
     f->after = value_text(h->after, h->after_sensitive, h->after_unknown,
                           h->rule);
     f->message = ndp_buf_detach(&msg);

@@ -12,6 +12,7 @@
 #include "linker.h"
 #include "buf.h"
 #include "change.h"
+#include "jsonutil.h"
 #include "window.h"
 
 static size_t add_cluster(struct ndp_clusters *cl, const char *id,
@@ -113,6 +114,59 @@ static size_t link_one(struct ndp_clusters *cl, const struct ndp_change *ch)
     return i;
 }
 
+/*
+ * The part of 'current' that 'body' sets: for every member of 'body', the
+ * value 'current' holds at the same place (whole values below the first
+ * non-object).  NULL when 'current' holds none of it.
+ */
+static struct json_object *project(const struct json_object *body,
+                                   const struct json_object *current)
+{
+    struct json_object *out;
+
+    if (ndp_json_is_unset(current))
+        return NULL;
+    if (!body || !json_object_is_type(body, json_type_object) ||
+        !json_object_is_type(current, json_type_object)) {
+        out = NULL;
+        json_object_deep_copy((struct json_object *)(uintptr_t)current, &out, NULL);
+        return out;
+    }
+    out = json_object_new_object();
+    json_object_object_foreach((struct json_object *)(uintptr_t)body, key,
+                               value) {
+        struct json_object *part = project(value, ndp_json_get(current, key));
+        if (part)
+            json_object_object_add(out, key, part);
+    }
+    return out;
+}
+
+/*
+ * Spec §11: the first apply of an azapi_update_resource has no 'before'.
+ * The cluster's current values are taken from the cluster resource in the
+ * same input (its 'before', when it is in ARM terms too); otherwise the
+ * setter's values are compared with nothing known and may reimage.
+ */
+static void first_apply_of_setter(struct ndp_change *ch,
+                                  const struct ndp_clusters *cl,
+                                  const struct ndp_changeset *set)
+{
+    const struct ndp_cluster *c = &cl->items[ch->cluster];
+    const struct ndp_change *own = c->change != SIZE_MAX
+                                       ? set->items[c->change] : NULL;
+
+    if (ch->kind != NDP_KIND_SETTER || ch->action != NDP_ACTION_CREATE ||
+        ch->before)
+        return;
+    if (own && own->notation == NDP_NOTATION_ARM && own->before)
+        ch->before = project(ch->after, own->before);
+    else
+        ch->before_unknown = true;
+    if (!ch->before)
+        ch->before = json_object_new_object();
+}
+
 void ndp_link(struct ndp_clusters *out, struct ndp_changeset *set)
 {
     size_t i;
@@ -128,6 +182,8 @@ void ndp_link(struct ndp_clusters *out, struct ndp_changeset *set)
         if (ch->kind != NDP_KIND_CLUSTER)
             ch->cluster = link_one(out, ch);
     }
+    for (i = 0; i < set->nr; i++)
+        first_apply_of_setter(set->items[i], out, set);
 }
 
 void ndp_clusters_release(struct ndp_clusters *clusters)

@@ -1213,3 +1213,20 @@ void ndp_rule_describe(struct ndp_buf *out, const struct ndp_rule *rule)
     }
     ndp_buf_addch(out, '\n');
 }
+
+bool ndp_rule_may_reach(const struct ndp_rule *rule,
+                        const struct json_object *after)
+{
+    const struct rule_impl *r = logic_of(rule);
+    size_t i, n;
+
+    if (r->any_change)
+        return true;
+    after = normalise(r, after);
+    n = r->transitions ? json_object_array_length(r->transitions) : 0;
+    for (i = 0; i < n; i++)
+        if (matcher_holds(r, ndp_json_get(json_object_array_get_idx(
+                                 r->transitions, i), "to"), after))
+            return true;
+    return false;
+}

@@ -137,6 +137,13 @@ bool ndp_rule_reimages(const struct ndp_rule *rule,
 bool ndp_rule_may_reimage(const struct ndp_rule *rule,
                           const struct json_object *before);
 
+/*
+ * With the old value unknown (the first apply of a setter): could some
+ * transition end at 'after'?
+ */
+bool ndp_rule_may_reach(const struct ndp_rule *rule,
+                        const struct json_object *after);
+
 /* Appends the rule in plain words: what it watches, which changes count. */
 struct ndp_buf;
 void ndp_rule_describe(struct ndp_buf *out, const struct ndp_rule *rule);

@@ -54,10 +54,12 @@ static const struct engine_case cases[] = {
     { "arm np case only", ARM, MC, ANP("'networkPolicy':'azure'"), ANP("'networkPolicy':'Azure'"), "" },
     /* network-policy: Azure CNI -> Azure CNI Overlay */
     { "cni azure->overlay", TF, AZ, NP("'network_plugin':'azure','network_plugin_mode':''"), NP("'network_plugin':'azure','network_plugin_mode':'overlay'"), "NDP102" },
-    { "cni kubenet->overlay", TF, AZ, NP("'network_plugin':'kubenet','network_plugin_mode':''"), NP("'network_plugin':'azure','network_plugin_mode':'overlay'"), "" },
+    /* spec §11: kubenet -> Azure CNI Overlay is the same covered operation */
+    { "cni kubenet->overlay", TF, AZ, NP("'network_plugin':'kubenet','network_plugin_mode':''"), NP("'network_plugin':'azure','network_plugin_mode':'overlay'"), "NDP102" },
+    { "cni none->overlay", TF, AZ, NP("'network_plugin':'none','network_plugin_mode':''"), NP("'network_plugin':'azure','network_plugin_mode':'overlay'"), "" },
     { "cni overlay unchanged", TF, AZ, NP("'network_plugin':'azure','network_plugin_mode':'overlay'"), NP("'network_plugin':'azure','network_plugin_mode':'overlay'"), "" },
     { "arm cni azure->overlay", ARM, MC, ANP("'networkPlugin':'azure'"), ANP("'networkPlugin':'azure','networkPluginMode':'overlay'"), "NDP102" },
-    { "arm cni kubenet->overlay", ARM, MC, ANP("'networkPlugin':'kubenet'"), ANP("'networkPlugin':'azure','networkPluginMode':'overlay'"), "" },
+    { "arm cni kubenet->overlay", ARM, MC, ANP("'networkPlugin':'kubenet'"), ANP("'networkPlugin':'azure','networkPluginMode':'overlay'"), "NDP102" },
     /* node-os-upgrade-channel: every move into or out of Unmanaged */
     { "os Unmanaged->None", TF, AZ, "{'node_os_upgrade_channel':'Unmanaged'}", "{'node_os_upgrade_channel':'None'}", "NDP103" },
     { "os unset->Unmanaged", TF, AZ, "{'node_os_upgrade_channel':''}", "{'node_os_upgrade_channel':'Unmanaged'}", "NDP103" },
@@ -89,7 +91,9 @@ static const struct engine_case cases[] = {
     { "proxy enabled (block added)", TF, AZ, "{'http_proxy_config':[]}", "{'http_proxy_config':[{'http_proxy':'http://p:3128','https_proxy':'','no_proxy':[],'trusted_ca':''}]}", "NDP106" },
     { "proxy disabled (block removed)", TF, AZ, "{'http_proxy_config':[{'https_proxy':'http://p:3128','no_proxy':['a']}]}", "{'http_proxy_config':[]}", "NDP106,NDP106" },
     { "proxy no_proxy added", TF, AZ, "{'http_proxy_config':[{'no_proxy':['a','b']}]}", "{'http_proxy_config':[{'no_proxy':['a','b','c']}]}", "NDP106" },
-    { "proxy no_proxy reordered", TF, AZ, "{'http_proxy_config':[{'no_proxy':['a','b']}]}", "{'http_proxy_config':[{'no_proxy':['b','a']}]}", "" },
+    /* spec §11: list order is a change (AKS compares what it is sent) */
+    { "proxy no_proxy reordered", TF, AZ, "{'http_proxy_config':[{'no_proxy':['a','b']}]}", "{'http_proxy_config':[{'no_proxy':['b','a']}]}", "NDP106" },
+    { "proxy no_proxy unchanged", TF, AZ, "{'http_proxy_config':[{'no_proxy':['a','b']}]}", "{'http_proxy_config':[{'no_proxy':['a','b']}]}", "" },
     { "proxy trusted ca", TF, AZ, "{'http_proxy_config':[{'trusted_ca':'AAAA'}]}", "{'http_proxy_config':[{'trusted_ca':'BBBB'}]}", "NDP107" },
     { "arm proxy disabled", ARM, MC, APROP("'httpProxyConfig':{'httpProxy':'http://p'}"), APROP("'httpProxyConfig':{'httpProxy':'http://p','enabled':false}"), "NDP108" },
     { "arm proxy re-enabled", ARM, MC, APROP("'httpProxyConfig':{'httpProxy':'http://p','enabled':false}"), APROP("'httpProxyConfig':{'httpProxy':'http://p','enabled':true}"), "NDP108" },
