@@ -269,17 +269,21 @@ static struct ndp_window *read_window(const struct window_decl *d,
 }
 
 /* Problems of the window the plan asks for, so a bad new window is seen. */
-static void check_planned(const struct window_decl *d, struct ndp_buf *problems)
+/* The window the change sets, when it reads; its problems otherwise. */
+static struct ndp_window *read_planned(const struct window_decl *d,
+                                       struct ndp_buf *problems)
 {
     struct ndp_buf planned = NDP_BUF_INIT;
+    struct ndp_window *w;
 
     if (!d->planned || ndp_json_has_expression(d->planned))
-        return;
-    ndp_window_free(read_window(d, d->planned, &planned));
+        return NULL;
+    w = read_window(d, d->planned, &planned);
     if (planned.len)
         ndp_buf_addf(problems, "%sthe window this change sets: %s",
                      problems->len ? "; " : "", planned.buf);
     ndp_buf_release(&planned);
+    return w;
 }
 
 static void set_window(struct ndp_cluster *c, const struct window_decl *d)
@@ -297,7 +301,7 @@ static void set_window(struct ndp_cluster *c, const struct window_decl *d)
     w = read_window(d, d->in_force, &problems);
     if (!w && !problems.len)
         ndp_buf_adds(&problems, "the window cannot be evaluated");
-    check_planned(d, &problems);
+    c->new_window = read_planned(d, &problems);
     c->window = w;
     c->window_resource = ndp_xstrdup(d->resource);
     c->window_path = ndp_xstrdup(d->path);
@@ -306,6 +310,11 @@ static void set_window(struct ndp_cluster *c, const struct window_decl *d)
         c->window_problems = ndp_buf_detach(&problems);
     if (w) {
         ndp_window_describe(&b, w);
+        if (c->new_window) {
+            ndp_buf_adds(&b, "; this apply replaces it with ");
+            ndp_window_describe(&b, c->new_window);
+            ndp_buf_adds(&b, ", and only where both are open counts");
+        }
         c->window_text = ndp_buf_detach(&b);
         ndp_window_to_json(&b, w);
         c->window_json = ndp_buf_detach(&b);
@@ -427,6 +436,28 @@ static void config_window(const struct evaluator *ev, struct ndp_cluster *c)
     set_window(c, &d);
 }
 
+/*
+ * Spec §11: the apply also replaces the window, and the order in which
+ * Terraform applies the two is not known, so an instant counts as inside
+ * only when the old and the new window are both open.
+ */
+static void judge_both_windows(struct ndp_cluster *c, int64_t at)
+{
+    int64_t start, end;
+
+    c->in_window = 0;
+    c->has_next_window = ndp_window_next_common(c->window, c->new_window, at,
+                                                &start, &end);
+    if (c->has_next_window && start == at) {
+        c->in_window = 1;
+        c->window_closes_at = end;
+        c->has_next_window = ndp_window_next_common(c->window, c->new_window,
+                                                    end, &start, &end);
+    }
+    c->next_window_start = start;
+    c->next_window_end = end;
+}
+
 static void resolve_window(const struct evaluator *ev, size_t index)
 {
     struct ndp_cluster *c = &ev->clusters->items[index];
@@ -447,6 +478,10 @@ static void resolve_window(const struct evaluator *ev, size_t index)
     config_window(ev, c);
     if (c->profile != NDP_PROFILE_WINDOW || !c->window)
         return;
+    if (c->new_window) {
+        judge_both_windows(c, ev->opt->at);
+        return;
+    }
     c->in_window = ndp_window_is_open(c->window, ev->opt->at, &closes);
     c->window_closes_at = closes;
     c->has_next_window = ndp_window_next(c->window, ev->opt->at,
@@ -814,6 +849,14 @@ static void describe_next_window(struct ndp_buf *msg,
                              3600));
 }
 
+static void note_both_windows(struct ndp_buf *msg, const struct ndp_cluster *c)
+{
+    if (c->new_window)
+        ndp_buf_adds(msg, " (this apply also replaces the window, so only "
+                     "an instant inside both the old and the new one "
+                     "counts)");
+}
+
 /* Verdict of a change the policy gates, under the cluster's profile. */
 static enum ndp_verdict gated_verdict(const struct ndp_cluster *c,
                                       struct ndp_buf *msg)
@@ -839,11 +882,13 @@ static enum ndp_verdict gated_verdict(const struct ndp_cluster *c,
             ndp_buf_adds(msg, "; inside the maintenance window, which "
                          "closes ");
             ndp_time_format_utc(msg, c->window_closes_at);
+            note_both_windows(msg, c);
             return NDP_VERDICT_ALLOWED;
         }
         ndp_buf_adds(msg, "; outside the aksManagedNodeOSUpgradeSchedule "
                      "window, so AKS refuses it; ");
         describe_next_window(msg, c);
+        note_both_windows(msg, c);
         return NDP_VERDICT_OUTSIDE_WINDOW;
     case NDP_PROFILE_ALLOW:
     default:

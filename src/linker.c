@@ -196,6 +196,7 @@ void ndp_clusters_release(struct ndp_clusters *clusters)
         free(c->arm_id);
         free(c->profile_note);
         ndp_window_free(c->window);
+        ndp_window_free(c->new_window);
         free(c->window_json);
         free(c->window_text);
         free(c->window_resource);

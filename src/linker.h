@@ -40,7 +40,10 @@ struct ndp_cluster {
     char *window_text;          /* plain words, or NULL */
     char *window_resource;      /* the resource that declares it */
     char *window_path;          /* its path in that resource */
-    bool window_changes;        /* the input replaces it (judged: the old one) */
+    bool window_changes;        /* the input replaces it */
+    struct ndp_window *new_window; /* what replaces it, when readable: a
+                                      change is inside only where both are
+                                      open (spec §11) */
     char *window_problems;      /* window-invalid reasons, or NULL */
     bool window_expression;     /* declared with template expressions: not known */
     char *other_windows;        /* maintenance configurations that do not count */

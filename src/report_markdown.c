@@ -154,8 +154,8 @@ static void write_window(struct ndp_buf *out, const struct ndp_report *r,
         return;
     }
     md_text(out, c->window_text);
-    ndp_buf_adds(out, c->window_changes ? " (in force before this change)"
-                                        : "");
+    ndp_buf_adds(out, c->window_changes && !c->new_window
+                          ? " (in force before this change)" : "");
     ndp_buf_addch(out, '\n');
     if (c->in_window == 1) {
         ndp_buf_adds(out, "- Open at ");

@@ -1189,3 +1189,39 @@ void ndp_window_to_json(struct ndp_buf *out, const struct ndp_window *w)
     ndp_buf_adds(out, "]}");
     ndp_buf_release(&text);
 }
+
+/* The window interval holding 'at', else the next one. */
+static bool interval_at_or_after(const struct ndp_window *w, int64_t at,
+                                 int64_t *start, int64_t *end)
+{
+    if (ndp_window_is_open(w, at, end)) {
+        *start = at;
+        return true;
+    }
+    return ndp_window_next(w, at, start, end);
+}
+
+bool ndp_window_next_common(const struct ndp_window *a,
+                            const struct ndp_window *b, int64_t at,
+                            int64_t *start, int64_t *end)
+{
+    int64_t t = at;
+
+    while (t - at < (int64_t)HORIZON_DAYS * SECONDS_PER_DAY) {
+        int64_t sa, ea, sb, eb, s, e;
+
+        if (!interval_at_or_after(a, t, &sa, &ea) ||
+            !interval_at_or_after(b, t, &sb, &eb))
+            return false;
+        s = sa > sb ? sa : sb;
+        e = ea < eb ? ea : eb;
+        if (s < e) {
+            *start = s;
+            *end = e;
+            return true;
+        }
+        /* Past the interval that ends first: t grows every time round. */
+        t = e;
+    }
+    return false;
+}

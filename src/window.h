@@ -59,6 +59,15 @@ bool ndp_window_is_open(const struct ndp_window *w, int64_t at,
 bool ndp_window_next(const struct ndp_window *w, int64_t at, int64_t *start,
                      int64_t *end);
 
+/*
+ * The first interval at or after 'at' during which both 'a' and 'b' are
+ * open (spec §11: a window changed by the same apply counts only where the
+ * old and the new one overlap); false when none within the horizon.
+ */
+bool ndp_window_next_common(const struct ndp_window *a,
+                            const struct ndp_window *b, int64_t at,
+                            int64_t *start, int64_t *end);
+
 /* The window's fixed UTC offset in minutes (e.g. -300 for -05:00). */
 int ndp_window_utc_offset_minutes(const struct ndp_window *w);
 

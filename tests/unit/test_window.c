@@ -800,6 +800,85 @@ static void relative_monthly_year_sweep__is_open_agrees_with_next(void **state)
     ndp_window_free(w);
 }
 
+/*
+ * The first minute from 'at' (within 'minutes') when both are open, and
+ * the end of that stretch (the earlier close of the two occurrences).
+ */
+static bool brute_common(const struct ndp_window *a,
+                         const struct ndp_window *b, int64_t at,
+                         int64_t minutes, int64_t *start, int64_t *end)
+{
+    int64_t t;
+
+    for (t = at; t < at + minutes * 60; t += 60) {
+        int64_t ca, cb;
+        if (ndp_window_is_open(a, t, &ca) && ndp_window_is_open(b, t, &cb)) {
+            /* Ends where the first of the two occurrences closes. */
+            *start = t;
+            *end = ca < cb ? ca : cb;
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * ndp_window_next_common() against a minute-by-minute scan over 16 days,
+ * for every pair of the windows above and several starting instants.
+ */
+static void next_common__agrees_with_a_minute_scan(void **state)
+{
+    static const char *const windows[] = {
+        W_SAT_EST, W_MON_TOKYO, W_DAILY_22, W_DAILY_24,
+        W_DAILY_3(", \"startDate\": \"2026-11-30\""),
+        W_SAT_2W(", \"startDate\": \"2026-11-28\""),
+        "{\"schedule\": {\"weekly\": {\"intervalWeeks\": 1, "
+        "\"dayOfWeek\": \"Sunday\"}}, \"durationHours\": 4, "
+        "\"startTime\": \"03:00\"}",
+    };
+    static const char *const starts[] = {
+        "2026-12-01T00:00:00Z", "2026-12-06T03:30:00Z", "2026-12-06T04:59:00Z",
+    };
+    size_t i, j, k, found = 0;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(windows); i++) {
+        for (j = 0; j < NDP_ARRAY_SIZE(windows); j++) {
+            struct ndp_window *a = parse_window(ARM, windows[i], NULL);
+            struct ndp_window *b = parse_window(ARM, windows[j], NULL);
+            for (k = 0; k < NDP_ARRAY_SIZE(starts); k++) {
+                int64_t at = instant(starts[k]), s = 0, e = 0, bs, be;
+                bool got = ndp_window_next_common(a, b, at, &s, &e);
+                bool want = brute_common(a, b, at, 16 * 24 * 60, &bs, &be);
+                if (want) {
+                    found++;
+                    assert_true(got);
+                    assert_int_equal(s, bs);
+                    assert_int_equal(e, be);
+                } else {
+                    assert_true(!got || s >= at + 16 * 24 * 3600);
+                }
+            }
+            ndp_window_free(a);
+            ndp_window_free(b);
+        }
+    }
+    assert_true(found > 20);
+}
+
+/* Windows that never meet: no common opening. */
+static void next_common__none_when_windows_never_overlap(void **state)
+{
+    struct ndp_window *a = parse_window(ARM, W_SAT_EST, NULL);
+    struct ndp_window *b = parse_window(ARM, W_MON_TOKYO, NULL);
+    int64_t s, e;
+
+    (void)state;
+    assert_false(ndp_window_next_common(a, b, instant("2026-12-01T00:00:00Z"),
+                                        &s, &e));
+    ndp_window_free(a);
+    ndp_window_free(b);
+}
 
 int main(void)
 {
@@ -815,6 +894,8 @@ int main(void)
     ADD_TEST(&list, null_arguments__accepted);
     ADD_TEST(&list, instant_out_of_range__closed_without_next);
     ADD_TEST(&list, relative_monthly_year_sweep__is_open_agrees_with_next);
+    ADD_TEST(&list, next_common__agrees_with_a_minute_scan);
+    ADD_TEST(&list, next_common__none_when_windows_never_overlap);
     failed = _cmocka_run_group_tests("window", list.items, list.n, NULL,
                                      NULL);
     free(list.items);
