@@ -279,9 +279,13 @@ static struct ndp_window *read_planned(const struct window_decl *d,
     if (!d->planned || ndp_json_has_expression(d->planned))
         return NULL;
     w = read_window(d, d->planned, &planned);
-    if (planned.len)
+    if (planned.len) {
+        /* AKS refuses it, so the old window stays in force. */
         ndp_buf_addf(problems, "%sthe window this change sets: %s",
                      problems->len ? "; " : "", planned.buf);
+        ndp_window_free(w);
+        w = NULL;
+    }
     ndp_buf_release(&planned);
     return w;
 }
