@@ -118,6 +118,18 @@ static void walk_object_key(struct walker *w, struct ndp_buf *path,
     ndp_buf_setlen(path, len);
 }
 
+/* True when object 'o' has member 'key', even one whose value is null. */
+static bool has_key(const struct json_object *o, const char *key)
+{
+    return o && json_object_is_type(o, json_type_object) &&
+           json_object_object_get_ex(o, key, NULL);
+}
+
+/*
+ * Every key of either side once: before's keys, then after's keys that
+ * before lacks.  Presence, not value, decides ("k": null is present), so a
+ * null on one side does not walk the key a second time.
+ */
 static void walk_object(struct walker *w, struct ndp_buf *path,
                         const char *pool, const struct json_object *before,
                         const struct json_object *after,
@@ -134,7 +146,7 @@ static void walk_object(struct walker *w, struct ndp_buf *path,
         json_object_object_foreach((struct json_object *)(uintptr_t)after,
                                    key, v) {
             (void)v;
-            if (!ndp_json_get(before, key))
+            if (!has_key(before, key))
                 walk_object_key(w, path, pool, key, before, after, m);
         }
     }

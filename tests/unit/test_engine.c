@@ -368,6 +368,40 @@ static void sensitive_mask__marks_the_hit(void **state)
     ndp_changeset_release(&set);
 }
 
+/*
+ * JSON null, an absent key and "" are all unset: each gives the same hits,
+ * and each hit once (a null on one side must not walk the key twice).
+ */
+static const struct engine_case unset_cases[] = {
+    { "np null->calico", TF, AZ, NP("'network_policy':null"), NP("'network_policy':'calico'"), "NDP101" },
+    { "np absent->calico", TF, AZ, NP("'network_plugin':'azure'"), NP("'network_plugin':'azure','network_policy':'calico'"), "NDP101" },
+    { "np empty->calico", TF, AZ, NP("'network_policy':''"), NP("'network_policy':'calico'"), "NDP101" },
+    { "np calico->null", TF, AZ, NP("'network_policy':'calico'"), NP("'network_policy':null"), "NDP101" },
+    { "np calico->absent", TF, AZ, NP("'network_policy':'calico','network_plugin':'azure'"), NP("'network_plugin':'azure'"), "NDP101" },
+    { "np null->null", TF, AZ, NP("'network_policy':null"), NP("'network_policy':null"), "" },
+    { "np null->empty", TF, AZ, NP("'network_policy':null"), NP("'network_policy':''"), "" },
+    { "arm np null->calico", ARM, MC, ANP("'networkPolicy':null"), ANP("'networkPolicy':'calico'"), "NDP101" },
+    { "arm vtpm null->true", ARM, MC, POOL1("'securityProfile':{'enableVTPM':null}"), POOL1("'securityProfile':{'enableVTPM':true}"), "NDP202" },
+    { "arm block null->set", ARM, MC, APROP("'httpProxyConfig':null"), APROP("'httpProxyConfig':{'trustedCa':'QQ=='}"), "NDP107" },
+};
+
+static void null_absent_and_empty__same_hits_once(void **state)
+{
+    size_t i, failures = 0;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(unset_cases); i++) {
+        char *got = run_case(&unset_cases[i]);
+        if (strcmp(got, unset_cases[i].expect) != 0) {
+            print_error("case '%s': expected [%s], got [%s]\n",
+                        unset_cases[i].name, unset_cases[i].expect, got);
+            failures++;
+        }
+        free(got);
+    }
+    assert_int_equal(failures, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -375,6 +409,7 @@ int main(void)
         cmocka_unit_test(every_rule__has_a_positive_case),
         cmocka_unit_test(unknown_after__may_reimage_only_when_a_transition_can_start),
         cmocka_unit_test(sensitive_mask__marks_the_hit),
+        cmocka_unit_test(null_absent_and_empty__same_hits_once),
     };
 
     int failed = cmocka_run_group_tests_name("rule files", tests, load_rules,
