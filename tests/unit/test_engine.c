@@ -402,6 +402,68 @@ static void null_absent_and_empty__same_hits_once(void **state)
     assert_int_equal(failures, 0);
 }
 
+/*
+ * Spec §11: a pool added to or removed from agentPoolProfiles is created or
+ * deleted, not reimaged; only pools on both sides (by name, any case) are
+ * compared.  Elements with no name on either side match by position.
+ */
+#define POOLS(x) "{'properties':{'agentPoolProfiles':[" x "]}}"
+static const struct engine_case pool_cases[] = {
+    { "pool added with vtpm", ARM, MC, POOLS("{'name':'a'}"), POOLS("{'name':'a'},{'name':'conf2','securityProfile':{'enableVTPM':true}}"), "" },
+    { "pool removed with vtpm", ARM, MC, POOLS("{'name':'a'},{'name':'conf2','securityProfile':{'enableVTPM':true}}"), POOLS("{'name':'a'}"), "" },
+    { "pool added first", ARM, MC, POOLS("{'name':'a'}"), POOLS("{'name':'conf2','securityProfile':{'enableSecureBoot':true}},{'name':'a'}"), "" },
+    { "pool added with version", ARM, MC, POOLS("{'name':'a','orchestratorVersion':'1.37.0'}"), POOLS("{'name':'a','orchestratorVersion':'1.37.0'},{'name':'b','orchestratorVersion':'1.37.1'}"), "" },
+    { "pool added beside a change", ARM, MC, POOLS("{'name':'a','securityProfile':{'enableVTPM':false}}"), POOLS("{'name':'b','orchestratorVersion':'1.38.0','securityProfile':{'enableVTPM':true}},{'name':'a','securityProfile':{'enableVTPM':true}}"), "NDP202" },
+    { "pool renamed", ARM, MC, POOLS("{'name':'a','securityProfile':{'enableVTPM':false}}"), POOLS("{'name':'b','securityProfile':{'enableVTPM':true}}"), "" },
+    { "pool name case differs", ARM, MC, POOLS("{'name':'NP1','securityProfile':{'enableVTPM':false}}"), POOLS("{'name':'np1','securityProfile':{'enableVTPM':true}}"), "NDP202" },
+    { "unnamed pools by position", ARM, MC, POOLS("null,{'securityProfile':{'enableVTPM':false}}"), POOLS("null,{'securityProfile':{'enableVTPM':true}}"), "NDP202" },
+    { "unnamed pool added", ARM, MC, POOLS("null"), POOLS("null,{'securityProfile':{'enableVTPM':true}}"), "" },
+    { "unnamed facing named", ARM, MC, POOLS("{'securityProfile':{'enableVTPM':false}}"), POOLS("{'name':'a','securityProfile':{'enableVTPM':true}}"), "" },
+};
+
+static void pool_added_or_removed__not_compared(void **state)
+{
+    size_t i, failures = 0;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(pool_cases); i++) {
+        char *got = run_case(&pool_cases[i]);
+        if (strcmp(got, pool_cases[i].expect) != 0) {
+            print_error("case '%s': expected [%s], got [%s]\n",
+                        pool_cases[i].name, pool_cases[i].expect, got);
+            failures++;
+        }
+        free(got);
+    }
+    assert_int_equal(failures, 0);
+}
+
+/* An unnamed pool element is printed by position and names no pool. */
+static void unnamed_pool__printed_by_position(void **state)
+{
+    struct ndp_changeset set = NDP_CHANGESET_INIT;
+    struct ndp_hits hits = NDP_HITS_INIT;
+    struct ndp_change *ch;
+
+    (void)state;
+    ndp_changeset_add_input(&set, "t.json");
+    ch = ndp_changeset_add(&set, 0);
+    ch->address = ndp_xstrdup("r");
+    ch->resource_type = ndp_xstrdup(MC);
+    ch->notation = ARM;
+    ch->action = NDP_ACTION_UPDATE;
+    ch->before = test_json(POOLS("null,{'securityProfile':{'enableVTPM':false}}"));
+    ch->after = test_json(POOLS("null,{'securityProfile':{'enableVTPM':true}}"));
+    ndp_engine_run(&hits, ruleset, &set);
+    assert_int_equal(hits.nr, 1);
+    assert_string_equal(hits.items[0].path,
+                        "properties.agentPoolProfiles[1].securityProfile."
+                        "enableVTPM");
+    assert_null(hits.items[0].pool);
+    ndp_hits_release(&hits);
+    ndp_changeset_release(&set);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -410,6 +472,8 @@ int main(void)
         cmocka_unit_test(unknown_after__may_reimage_only_when_a_transition_can_start),
         cmocka_unit_test(sensitive_mask__marks_the_hit),
         cmocka_unit_test(null_absent_and_empty__same_hits_once),
+        cmocka_unit_test(pool_added_or_removed__not_compared),
+        cmocka_unit_test(unnamed_pool__printed_by_position),
     };
 
     int failed = cmocka_run_group_tests_name("rule files", tests, load_rules,
