@@ -72,6 +72,14 @@ static const struct equiv_case cases[] = {
       "NDP202/rejected" },
     { "pool reorder only", NULL, BLOCK "'agentPoolProfiles':[{'name':'a','count':2},{'name':'b','count':3}]",
       BLOCK "'agentPoolProfiles':[{'name':'b','count':3},{'name':'a','count':2}]", "" },
+    { "pool added in body", NULL, BLOCK "'agentPoolProfiles':[{'name':'a','count':2}]",
+      BLOCK "'agentPoolProfiles':[{'name':'a','count':2},{'name':'conf2','securityProfile':{'enableVTPM':true}}]", "" },
+    { "pool removed from body", NULL, BLOCK "'agentPoolProfiles':[{'name':'a','count':2},{'name':'conf2','securityProfile':{'enableVTPM':true}}]",
+      BLOCK "'agentPoolProfiles':[{'name':'a','count':2}]", "" },
+    { "pool added with a version beside a change: not bundled", NULL,
+      BLOCK "'agentPoolProfiles':[{'name':'a','orchestratorVersion':'1.37.1','securityProfile':{'enableVTPM':false}}]",
+      BLOCK "'agentPoolProfiles':[{'name':'conf2','orchestratorVersion':'1.38.0'},{'name':'A','orchestratorVersion':'1.37.1','securityProfile':{'enableVTPM':true}}]",
+      "NDP202/rejected" },
     { "localdns child", "np1", "'count':3", "'count':3,'localDNSProfile':{'mode':'Preferred'}", "NDP201/rejected" },
     { "streaming child", "np1", "'count':3", "'count':3,'artifactStreamingProfile':{'enabled':true}", "NDP203/rejected" },
     { "crg child", "np1", "'count':3", "'count':3,'capacityReservationGroupID':'/x/crg'", "NDP206/rejected" },
@@ -181,8 +189,11 @@ static void whatif_result(struct ndp_buf *out, const struct equiv_case *c,
     ndp_buf_adds(out, rest ? ",\"delta\":[]}]}}" : ",\"delta\":[]}]}");
 }
 
-/* Runs the pipeline over 'text' as a file; returns "RULE/verdict/severity,...". */
-static char *judge(const char *text)
+/*
+ * Runs the pipeline over 'text' as a file; returns "RULE/verdict,...".
+ * With 'impact', also the first cluster's impact JSON ("null" for none).
+ */
+static char *judge_impact(const char *text, char **impact)
 {
     char path[] = "/tmp/ndp-pipeline-XXXXXX";
     int fd = mkstemp(path);
@@ -205,11 +216,19 @@ static char *judge(const char *text)
     for (i = 0; i < findings.nr; i++)
         ndp_buf_addf(&out, "%s%s/%s", i ? "," : "", findings.items[i].rule_id,
                      ndp_verdict_name(findings.items[i].verdict));
+    if (impact)
+        *impact = ndp_xstrdup(clusters.nr && clusters.items[0].impact_json
+                                  ? clusters.items[0].impact_json : "null");
     ndp_findings_release(&findings);
     ndp_clusters_release(&clusters);
     ndp_changeset_release(&set);
     unlink(path);
     return ndp_buf_detach(&out);
+}
+
+static char *judge(const char *text)
+{
+    return judge_impact(text, NULL);
 }
 
 static void same_change__same_verdict_from_plan_and_whatif(void **state)
@@ -452,9 +471,48 @@ static void snapshots_with_nested_no_effect__unchanged(void **state)
     }
 }
 
+/*
+ * A cluster-wide change under Allow rebuilds every pool the cluster keeps;
+ * a pool the same apply adds is named as created, and neither it nor a
+ * removed pool is counted.  Plan and what-if say the same.
+ */
+static void created_pool__named_not_rebuilt(void **state)
+{
+    static const struct equiv_case c = {
+        "pool added beside a cluster-wide change", NULL,
+        "'kubernetesVersion':'1.37.1','networkProfile':{'networkPolicy':'none'},"
+        "'agentPoolProfiles':[{'name':'system','count':3},{'name':'old','count':4}]",
+        "'kubernetesVersion':'1.37.1','networkProfile':{'networkPolicy':'calico'},"
+        "'agentPoolProfiles':[{'name':'system','count':3},{'name':'conf2','count':5,'orchestratorVersion':'1.38.0'}]",
+        "NDP101/allowed"
+    };
+    struct ndp_buf plan = NDP_BUF_INIT, cli = NDP_BUF_INIT;
+    char *impact_plan, *impact_cli, *got;
+
+    (void)state;
+    terraform_plan(&plan, &c);
+    whatif_result(&cli, &c, false);
+    got = judge_impact(plan.buf, &impact_plan);
+    assert_string_equal(got, c.expect);
+    free(got);
+    got = judge_impact(cli.buf, &impact_cli);
+    assert_string_equal(got, c.expect);
+    free(got);
+    assert_string_equal(impact_plan, impact_cli);
+    assert_non_null(strstr(impact_plan, "\"pools\":[{\"name\":\"system\""));
+    assert_null(strstr(impact_plan, "\"name\":\"conf2\""));
+    assert_null(strstr(impact_plan, "\"name\":\"old\""));
+    assert_non_null(strstr(impact_plan, "\"nodes\":3,\"created\":[\"conf2\"]"));
+    free(impact_plan);
+    free(impact_cli);
+    ndp_buf_release(&plan);
+    ndp_buf_release(&cli);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(created_pool__named_not_rebuilt),
         cmocka_unit_test(snapshots_with_nested_no_effect__unchanged),
         cmocka_unit_test(same_change__same_verdict_from_plan_and_whatif),
         cmocka_unit_test(delta_only__array_changes_judged),
