@@ -402,6 +402,33 @@ static void null_absent_and_empty__same_hits_once(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* A null before and an unknown (null) after: one may-reimage hit. */
+static void null_before_unknown_after__one_hit(void **state)
+{
+    struct ndp_changeset set = NDP_CHANGESET_INIT;
+    struct ndp_hits hits = NDP_HITS_INIT;
+    struct ndp_change *ch;
+
+    (void)state;
+    ndp_changeset_add_input(&set, "t.json");
+    ch = ndp_changeset_add(&set, 0);
+    ch->address = ndp_xstrdup("r");
+    ch->resource_type = ndp_xstrdup(AZ);
+    ch->notation = TF;
+    ch->action = NDP_ACTION_UPDATE;
+    ch->before = test_json(NP("'network_policy':null"));
+    ch->after = test_json(NP("'network_policy':null"));
+    ch->after_unknown = test_json(NP("'network_policy':true"));
+    ch->before_sensitive = test_json(NP("'network_policy':null"));
+    ndp_engine_run(&hits, ruleset, &set);
+    assert_int_equal(hits.nr, 1);
+    assert_string_equal(hits.items[0].rule->id, "NDP101");
+    assert_true(hits.items[0].after_unknown);
+    assert_false(hits.items[0].before_sensitive);
+    ndp_hits_release(&hits);
+    ndp_changeset_release(&set);
+}
+
 /*
  * Spec §11: a pool added to or removed from agentPoolProfiles is created or
  * deleted, not reimaged; only pools on both sides (by name, any case) are
@@ -472,6 +499,7 @@ int main(void)
         cmocka_unit_test(unknown_after__may_reimage_only_when_a_transition_can_start),
         cmocka_unit_test(sensitive_mask__marks_the_hit),
         cmocka_unit_test(null_absent_and_empty__same_hits_once),
+        cmocka_unit_test(null_before_unknown_after__one_hit),
         cmocka_unit_test(pool_added_or_removed__not_compared),
         cmocka_unit_test(unnamed_pool__printed_by_position),
     };
