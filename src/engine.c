@@ -19,7 +19,8 @@ struct walker {
     const struct ndp_rule **rules; /* rules that watch this resource type */
     uint32_t *watches;             /* ... and which of their watches apply */
     size_t nr_rules;
-    size_t unnamed_pool_at;        /* path offset of an "[N]" pool step, or SIZE_MAX */
+    size_t unnamed_pool_at;        /* where an "[N]" pool step starts in
+                                      the path, or SIZE_MAX */
 };
 
 /* The masks and flags that travel with a node. */
