@@ -19,6 +19,8 @@ struct walker {
     const struct ndp_rule **rules; /* rules that watch this resource type */
     uint32_t *watches;             /* ... and which of their watches apply */
     size_t nr_rules;
+    size_t unnamed_pool_at;        /* where an "[N]" pool step starts in
+                                      the path, or SIZE_MAX */
 };
 
 /* The masks and flags that travel with a node. */
@@ -68,21 +70,42 @@ static bool rule_fires(const struct walker *w, const struct ndp_rule *rule,
                              m->parent_after);
 }
 
+/*
+ * The path rules match: a pool element without a name, printed "[N]", is
+ * matched as the "[name=...]" step the rules watch for pools.
+ */
+static const char *rule_path(const struct walker *w, const char *path,
+                             struct ndp_buf *scratch)
+{
+    const char *close;
+
+    if (w->unnamed_pool_at == SIZE_MAX)
+        return path;
+    close = strchr(path + w->unnamed_pool_at, ']');
+    ndp_buf_add(scratch, path, w->unnamed_pool_at);
+    ndp_buf_adds(scratch, "[name=?]");
+    ndp_buf_adds(scratch, close ? close + 1 : "");
+    return scratch->buf;
+}
+
 static void test_rules(struct walker *w, const char *path, const char *pool,
                        const struct json_object *before,
                        const struct json_object *after,
                        const struct node_masks *m)
 {
     bool unknown = m->all_unknown || ndp_json_any_true(m->unknown);
+    struct ndp_buf scratch = NDP_BUF_INIT;
+    const char *matched = rule_path(w, path, &scratch);
     size_t i;
 
     for (i = 0; i < w->nr_rules; i++) {
         const struct ndp_rule *rule = w->rules[i];
-        if (!ndp_rule_watches_path_in(rule, w->watches[i], path))
+        if (!ndp_rule_watches_path_in(rule, w->watches[i], matched))
             continue;
         if (rule_fires(w, rule, before, after, m, unknown))
             add_hit(w, rule, path, pool, before, after, m, unknown);
     }
+    ndp_buf_release(&scratch);
 }
 
 static void walk(struct walker *w, struct ndp_buf *path, const char *pool,
@@ -135,6 +158,18 @@ static void walk_object_key(struct walker *w, struct ndp_buf *path,
     ndp_buf_setlen(path, len);
 }
 
+/* True when object 'o' has member 'key', even one whose value is null. */
+static bool has_key(const struct json_object *o, const char *key)
+{
+    return o && json_object_is_type(o, json_type_object) &&
+           json_object_object_get_ex(o, key, NULL);
+}
+
+/*
+ * Every key of either side once: before's keys, then after's keys that
+ * before lacks.  Presence, not value, decides ("k": null is present), so a
+ * null on one side does not walk the key a second time.
+ */
 static void walk_object(struct walker *w, struct ndp_buf *path,
                         const char *pool, const struct json_object *before,
                         const struct json_object *after,
@@ -151,7 +186,7 @@ static void walk_object(struct walker *w, struct ndp_buf *path,
         json_object_object_foreach((struct json_object *)(uintptr_t)after,
                                    key, v) {
             (void)v;
-            if (!ndp_json_get(before, key))
+            if (!has_key(before, key))
                 walk_object_key(w, path, pool, key, before, after, m);
         }
     }
@@ -253,29 +288,54 @@ static void walk_named_element(struct walker *w, struct ndp_buf *path,
     ndp_buf_setlen(path, len);
 }
 
-/* Every name in either list once, in before's order then after's. */
+/*
+ * An element without a name on either side (a what-if delta rebuilt into
+ * snapshots names no pool), matched by position and printed "[N]".
+ */
+static void walk_unnamed_element(struct walker *w, struct ndp_buf *path,
+                                 size_t i, const struct json_object *before,
+                                 const struct json_object *after,
+                                 const struct node_masks *m)
+{
+    size_t len = path->len, outer = w->unnamed_pool_at;
+    struct node_masks cm = descend_masks(m, NULL, i, i, false, before, after);
+
+    w->unnamed_pool_at = len;
+    ndp_buf_addf(path, "[%zu]", i);
+    walk(w, path, NULL, ndp_json_index(before, i), ndp_json_index(after, i),
+         &cm);
+    ndp_buf_setlen(path, len);
+    w->unnamed_pool_at = outer;
+}
+
+/*
+ * Only pools present before and after are compared, matched by name
+ * (case-insensitively), in before's order: a pool in one list only is
+ * created or deleted by this apply, which reimages no existing node
+ * (spec §11).  Elements that have no name on either side are matched by
+ * position; a named element facing an unnamed one is not judged.
+ */
 static void walk_pool_array(struct walker *w, struct ndp_buf *path,
                             const struct json_object *before,
                             const struct json_object *after,
                             const struct node_masks *m)
 {
     struct name_index bix, aix;
-    size_t i;
+    size_t i, both = array_len(before) < array_len(after) ? array_len(before)
+                                                         : array_len(after);
 
     index_names(&bix, before);
     index_names(&aix, after);
     for (i = 0; i < array_len(before); i++) {
         const char *name = element_name(json_object_array_get_idx(before, i));
-        if (name && lookup_name(&bix, name) == i)
-            walk_named_element(w, path, name, i, lookup_name(&aix, name),
-                               before, after, m);
+        size_t ai = name ? lookup_name(&aix, name) : SIZE_MAX;
+        if (ai != SIZE_MAX && lookup_name(&bix, name) == i)
+            walk_named_element(w, path, name, i, ai, before, after, m);
     }
-    for (i = 0; i < array_len(after); i++) {
-        const char *name = element_name(json_object_array_get_idx(after, i));
-        if (name && lookup_name(&bix, name) == SIZE_MAX &&
-            lookup_name(&aix, name) == i)
-            walk_named_element(w, path, name, SIZE_MAX, i, before, after, m);
-    }
+    for (i = 0; i < both; i++)
+        if (!element_name(json_object_array_get_idx(before, i)) &&
+            !element_name(json_object_array_get_idx(after, i)))
+            walk_unnamed_element(w, path, i, before, after, m);
     release_names(&bix);
     release_names(&aix);
 }
@@ -346,7 +406,7 @@ static void walk(struct walker *w, struct ndp_buf *path, const char *pool,
 static void walk_change(struct ndp_hits *out, const struct ndp_ruleset *rs,
                         const struct ndp_change *ch, size_t index)
 {
-    struct walker w = { out, ch, index, NULL, NULL, 0 };
+    struct walker w = { out, ch, index, NULL, NULL, 0, SIZE_MAX };
     struct node_masks m = { ch->after_unknown, ch->before_sensitive,
                             ch->after_sensitive, false, false, false,
                             NULL, NULL };

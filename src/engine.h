@@ -4,7 +4,9 @@
  *
  * For each updated resource the engine walks the union of the 'before' and
  * 'after' documents, prints each node's path in the input's notation
- * (agentPoolProfiles elements are keyed by name, not by position) and asks
+ * (agentPoolProfiles elements are keyed by name, not by position; a pool
+ * in one list only is created or deleted, and not compared; elements
+ * without a name on either side are matched by position, "[N]") and asks
  * every rule that watches the resource type whether the path is watched
  * and whether the transition reimages.  The result is a list of hits; the
  * evaluator turns hits into verdicts.

@@ -8,6 +8,12 @@
  * for a cluster-level change, the Windows pools for gMSA, the pool itself
  * for a pool-level one.  A rolling rebuild replaces 'surge' nodes at a
  * time, so a pool of N nodes takes ceil(N / surge) batches.
+ *
+ * A pool this apply creates (only in the after list of a cluster body, or
+ * a node pool resource being created) starts on new nodes, and a pool it
+ * deletes is gone: neither is rebuilt or counted.  Created pools are named
+ * in the impact ("created" in JSON) so that a reader does not look for
+ * them among the rebuilt ones.
  */
 #include "common.h"
 #include "impact.h"
@@ -24,6 +30,7 @@ struct pool_info {
     long nodes, min_nodes, max_nodes;
     bool autoscale;
     const char *surge;      /* borrowed */
+    bool created, deleted;  /* by this apply: never rebuilt */
     bool rebuilt;
     struct ndp_buf because; /* rule ids */
 };
@@ -74,14 +81,15 @@ static struct pool_info *add_pool(struct inventory *inv, const char *name)
 }
 
 /* An azurerm pool block or node pool resource. */
-static void azurerm_pool(struct inventory *inv, const struct json_object *o,
-                         const char *name, const char *os_type)
+static struct pool_info *azurerm_pool(struct inventory *inv,
+                                      const struct json_object *o,
+                                      const char *name, const char *os_type)
 {
     struct pool_info *p;
     const struct json_object *upgrade;
 
     if (!o || !name)
-        return;
+        return NULL;
     p = add_pool(inv, name);
     p->nodes = number(o, "node_count");
     p->min_nodes = number(o, "min_count");
@@ -91,16 +99,18 @@ static void azurerm_pool(struct inventory *inv, const struct json_object *o,
     p->os_type = os_type ? os_type : string(o, "os_type");
     upgrade = ndp_json_index(ndp_json_get(o, "upgrade_settings"), 0);
     p->surge = string(upgrade, "max_surge");
+    return p;
 }
 
 /* An ARM agent pool: an agentPoolProfiles element or a child's properties. */
-static void arm_pool(struct inventory *inv, const struct json_object *o,
-                     const char *name)
+static struct pool_info *arm_pool(struct inventory *inv,
+                                  const struct json_object *o,
+                                  const char *name)
 {
     struct pool_info *p;
 
     if (!o || !name)
-        return;
+        return NULL;
     p = add_pool(inv, name);
     p->nodes = number(o, "count");
     p->min_nodes = number(o, "minCount");
@@ -108,6 +118,7 @@ static void arm_pool(struct inventory *inv, const struct json_object *o,
     p->autoscale = ndp_json_is_true(ndp_json_get(o, "enableAutoScaling"));
     p->os_type = string(o, "osType");
     p->surge = string(ndp_json_get(o, "upgradeSettings"), "maxSurge");
+    return p;
 }
 
 static const struct json_object *current(const struct ndp_change *ch)
@@ -115,11 +126,67 @@ static const struct json_object *current(const struct ndp_change *ch)
     return ch->after ? ch->after : ch->before;
 }
 
+/* A node pool resource that this apply creates or deletes. */
+static void mark_fate(struct pool_info *p, const struct ndp_change *ch)
+{
+    if (p && ch->action == NDP_ACTION_CREATE)
+        p->created = true;
+    if (p && ch->action == NDP_ACTION_DELETE)
+        p->deleted = true;
+}
+
+/* agentPoolProfiles of an ARM cluster body, or NULL when it has none. */
+static const struct json_object *pool_list(const struct json_object *doc)
+{
+    const struct json_object *list =
+        ndp_json_path(doc, "properties.agentPoolProfiles");
+
+    return list && json_object_is_type(list, json_type_array) ? list : NULL;
+}
+
+static bool lists_pool(const struct json_object *list, const char *name)
+{
+    size_t i, n = list ? json_object_array_length(list) : 0;
+
+    for (i = 0; name && i < n; i++) {
+        const char *other = string(json_object_array_get_idx(list, i), "name");
+        if (other && ndp_strcasecmp(other, name) == 0)
+            return true;
+    }
+    return false;
+}
+
+/*
+ * The pools of an ARM cluster body.  When both sides list pools, a name
+ * in after only is created by this apply and a name in before only is
+ * deleted (spec §11); without a before list every pool counts as kept.
+ */
+static void arm_cluster_pools(struct inventory *inv,
+                              const struct ndp_change *ch)
+{
+    const struct json_object *before = pool_list(ch->before);
+    const struct json_object *after = pool_list(ch->after);
+    const struct json_object *list = ch->after ? after : before;
+    size_t i, n = list ? json_object_array_length(list) : 0;
+
+    for (i = 0; i < n; i++) {
+        const struct json_object *e = json_object_array_get_idx(list, i);
+        struct pool_info *p = arm_pool(inv, e, string(e, "name"));
+        if (p && list == after && before && !lists_pool(before, p->name))
+            p->created = true;
+    }
+    n = before && after ? json_object_array_length(before) : 0;
+    for (i = 0; i < n; i++) {
+        const struct json_object *e = json_object_array_get_idx(before, i);
+        const char *name = string(e, "name");
+        if (name && !lists_pool(after, name))
+            arm_pool(inv, e, name)->deleted = true;
+    }
+}
+
 static void pools_of_change(struct inventory *inv, const struct ndp_change *ch)
 {
     const struct json_object *doc = current(ch);
-    const struct json_object *list;
-    size_t i, n;
 
     if (ch->notation == NDP_NOTATION_AZURERM) {
         if (ch->kind == NDP_KIND_CLUSTER) {
@@ -127,23 +194,15 @@ static void pools_of_change(struct inventory *inv, const struct ndp_change *ch)
                 ndp_json_get(doc, "default_node_pool"), 0);
             azurerm_pool(inv, d, string(d, "name"), "Linux");
         } else if (ch->kind == NDP_KIND_NODEPOOL) {
-            azurerm_pool(inv, doc, ch->name, NULL);
+            mark_fate(azurerm_pool(inv, doc, ch->name, NULL), ch);
         }
         return;
     }
-    if (ch->kind == NDP_KIND_NODEPOOL) {
-        arm_pool(inv, ndp_json_get(doc, "properties"), ch->name);
-        return;
-    }
-    if (ch->kind != NDP_KIND_CLUSTER)
-        return;
-    list = ndp_json_path(doc, "properties.agentPoolProfiles");
-    n = list && json_object_is_type(list, json_type_array)
-            ? json_object_array_length(list) : 0;
-    for (i = 0; i < n; i++) {
-        const struct json_object *e = json_object_array_get_idx(list, i);
-        arm_pool(inv, e, string(e, "name"));
-    }
+    if (ch->kind == NDP_KIND_NODEPOOL)
+        mark_fate(arm_pool(inv, ndp_json_get(doc, "properties"), ch->name),
+                  ch);
+    else if (ch->kind == NDP_KIND_CLUSTER)
+        arm_cluster_pools(inv, ch);
 }
 
 /* Pools the input does not describe, from 'az aks show' / nodepool list. */
@@ -181,6 +240,8 @@ static void mark(struct pool_info *p, const char *rule)
     const char *b = p->because.buf;
     size_t n = strlen(rule);
 
+    if (p->created || p->deleted)
+        return;
     p->rebuilt = true;
     while ((b = strstr(b, rule)) != NULL) {
         if (b[n] == '\0' || b[n] == ',')
@@ -310,6 +371,43 @@ static void pool_text(struct ndp_buf *out, const struct pool_info *p)
     ndp_buf_addch(out, ')');
 }
 
+static size_t count_created(const struct inventory *inv)
+{
+    size_t i, nr = 0;
+
+    for (i = 0; i < inv->nr; i++)
+        nr += inv->items[i].created;
+    return nr;
+}
+
+/*
+ * The pools this apply creates, after the rebuilt ones: JSON ',"created":
+ * [names]' and text "; pool 'x' is created (not rebuilt)"; nothing when
+ * none is created, so such impacts read as they always did.
+ */
+static void describe_created(struct ndp_buf *json, struct ndp_buf *text,
+                             const struct inventory *inv)
+{
+    size_t i, seen = 0, nr = count_created(inv);
+
+    if (!nr)
+        return;
+    ndp_buf_adds(json, ",\"created\":[");
+    ndp_buf_adds(text, nr == 1 ? "; pool " : "; pools ");
+    for (i = 0; i < inv->nr; i++) {
+        const struct pool_info *p = &inv->items[i];
+        if (!p->created)
+            continue;
+        ndp_buf_adds(json, seen ? "," : "");
+        ndp_buf_add_json_string(json, p->name);
+        ndp_buf_addf(text, "%s'%s'", seen ? ", " : "", p->name);
+        seen++;
+    }
+    ndp_buf_adds(json, "]");
+    ndp_buf_adds(text, nr == 1 ? " is created (not rebuilt)"
+                               : " are created (not rebuilt)");
+}
+
 static void describe(struct ndp_cluster *c, const struct inventory *inv)
 {
     struct ndp_buf json = NDP_BUF_INIT, text = NDP_BUF_INIT;
@@ -341,6 +439,7 @@ static void describe(struct ndp_cluster *c, const struct inventory *inv)
     }
     ndp_buf_adds(&json, "],\"nodes\":");
     add_number(&json, known ? total : -1);
+    describe_created(&json, &text, inv);
     ndp_buf_adds(&json, ",\"note\":\"node-local ephemeral storage (emptyDir, "
                         "hostPath) on these nodes is lost\"}");
     ndp_buf_adds(&text, "; node-local ephemeral storage (emptyDir, "

@@ -15,8 +15,10 @@ struct ndp_findings;
  * Fills 'cluster->impact_json' and 'impact_text' from the findings of
  * cluster number 'index' that rebuild nodes when applied (allowed,
  * bypassed, rotate, may-reimage; a refused change rebuilds nothing) and
- * from the pools the input and the cluster state describe.  Leaves both
- * NULL when nothing is rebuilt.
+ * from the pools the input and the cluster state describe.  A pool this
+ * apply creates or deletes is never rebuilt nor counted; created ones are
+ * listed ("created" in the JSON, "pool 'x' is created (not rebuilt)" in
+ * the text).  Leaves both NULL when nothing is rebuilt.
  */
 void ndp_impact_compute(struct ndp_cluster *cluster, size_t index,
                         const struct ndp_changeset *set,

@@ -8,9 +8,11 @@
  * .../maintenanceConfigurations changes (types compare case-insensitively,
  * as ARM does) and hands their 'before' and 'after' snapshots to the
  * ARM-notation rules.  'delta' is used where the snapshots are missing
- * (rebuilt from the delta's paths) and to drop paths whose
- * propertyChangeType is NoEffect.  A change what-if cannot show (Deploy,
- * Unsupported) is kept with action "other" so the evaluator warns about it.
+ * (partial snapshots rebuilt from the delta tree, Array entries and their
+ * element children at every depth) and to keep before's value wherever a
+ * propertyChangeType is NoEffect, at any depth.  A change what-if cannot
+ * show (Deploy, Unsupported) is kept with action "other" so the evaluator
+ * warns about it.
  */
 #include "common.h"
 #include "input.h"
@@ -129,9 +131,41 @@ static enum ndp_action parse_change_type(const char *t)
     return NDP_ACTION_OTHER; /* Deploy, Unsupported, unknown */
 }
 
-/* Sets 'value' at a dotted path in 'doc', creating objects on the way. */
-static void set_at_path(struct json_object *doc, const char *path,
-                        struct json_object *value)
+static struct json_object *copy(const struct json_object *v)
+{
+    struct json_object *out = NULL;
+
+    if (ndp_json_is_unset(v))
+        return NULL;
+    json_object_deep_copy((struct json_object *)(uintptr_t)v, &out, NULL);
+    return out;
+}
+
+static bool kind_is(const struct json_object *d, const char *kind)
+{
+    const char *k = ndp_json_get_string(d, "propertyChangeType");
+
+    return k && ndp_strcasecmp(k, kind) == 0;
+}
+
+/* The entry's "children" when it is a list ("children": null is none). */
+static const struct json_object *children_of(const struct json_object *d)
+{
+    const struct json_object *c = ndp_json_get(d, "children");
+
+    return c && json_object_is_type(c, json_type_array) ? c : NULL;
+}
+
+/*
+ * The member at dotted 'path' of object 'doc', created on the way: objects
+ * for the steps, and for the last one an object or an array ('type').
+ * A step that holds something else is replaced.  Takes over 'value'
+ * (which may be NULL) as the last step's value when given.  Returns the
+ * last step's value (borrowed), or NULL when 'doc' is not an object.
+ */
+static struct json_object *member_at(struct json_object *doc,
+                                     const char *path, enum json_type type,
+                                     struct json_object *value)
 {
     struct json_object *cur = doc;
     char key[256];
@@ -139,52 +173,278 @@ static void set_at_path(struct json_object *doc, const char *path,
     for (;;) {
         size_t n = strcspn(path, ".");
         struct json_object *next;
+        bool last = path[n] == '\0';
 
-        if (n >= sizeof(key))
+        if (n >= sizeof(key) || !cur ||
+            !json_object_is_type(cur, json_type_object))
             break;
         memcpy(key, path, n);
         key[n] = '\0';
-        if (path[n] == '\0') {
-            json_object_object_add(cur, key, json_object_get(value));
-            return;
-        }
         next = ndp_json_get(cur, key);
-        if (!next || !json_object_is_type(next, json_type_object)) {
-            next = json_object_new_object();
+        if (last && value) {
+            json_object_object_add(cur, key, value);
+            return value;
+        }
+        if (!next || !json_object_is_type(next, last ? type
+                                                     : json_type_object)) {
+            next = last && type == json_type_array ? json_object_new_array()
+                                                   : json_object_new_object();
             json_object_object_add(cur, key, next);
         }
+        if (last)
+            return next;
         cur = next;
         path += n + 1;
     }
+    json_object_put(value);
+    return NULL;
 }
 
 /*
- * Without snapshots, rebuild partial ones from the top-level delta entries
- * that carry values (array element changes need the snapshots).
+ * Partial snapshots rebuilt from a delta when what-if gives none.  An
+ * entry's path is dotted from its container: the resource, or an array
+ * element for the children of a Modify element.  The children of an
+ * Array entry are its elements, by decimal index:
+ *   Create   the element is only in after (its whole value in 'after');
+ *   Delete   the element is only in before;
+ *   Modify   in both; its value, or its own children relative to it;
+ *   Array    in both, itself an array with children of its own;
+ *   NoEffect in both, unchanged (before's value on both sides).
+ * An index no child names is unchanged but unknown: null on both sides,
+ * so it compares equal and starts no transition.  A slot that is absent
+ * on one side (Create, Delete) is null there too, so the elements after
+ * it keep their index; at the end of the list it is left out.
+ *
+ * No AKS list comes near NDP_WHATIF_MAX_INDEX elements, nor a change near
+ * NDP_WHATIF_MAX_SLOTS rebuilt elements in all; a delta beyond either is
+ * not rebuilt (a few bytes of "path": "4000" must not cost megabytes),
+ * and the change is kept as one what-if cannot show.
  */
+#define NDP_WHATIF_MAX_INDEX 4095
+#define NDP_WHATIF_MAX_SLOTS 65536
+
+struct rebuild {
+    size_t slots_left;
+    bool too_big;
+};
+
+struct slot {
+    const struct json_object *bsrc, *asrc; /* the children giving each side */
+    bool named;                            /* some child names this index */
+};
+
+static void rebuild_object(struct rebuild *rb, struct json_object *b,
+                           struct json_object *a,
+                           const struct json_object *entries);
+static void rebuild_array(struct rebuild *rb, struct json_object *b,
+                          struct json_object *a,
+                          const struct json_object *children);
+
+/* Decimal index of an element child, or -1. */
+static long element_index(const struct json_object *child)
+{
+    const char *p = ndp_json_get_string(child, "path");
+    long v = 0;
+
+    if (!p || !*p || strlen(p) > 9)
+        return -1;
+    for (; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return -1;
+        v = v * 10 + (*p - '0');
+    }
+    return v;
+}
+
+static bool in_before(const struct slot *s)
+{
+    return !s->named || s->bsrc;
+}
+
+static bool in_after(const struct slot *s)
+{
+    return !s->named || s->asrc;
+}
+
+/* A Modify or Array element described by its own children. */
+static bool has_parts(const struct json_object *e)
+{
+    return children_of(e) && (kind_is(e, "Modify") || kind_is(e, "Array"));
+}
+
+/* One side's value of a slot (NULL for JSON null): owned by the caller. */
+static struct json_object *slot_value(const struct slot *s, bool before)
+{
+    const struct json_object *e = before ? s->bsrc : s->asrc;
+
+    if (!e)
+        return NULL;
+    if (kind_is(e, "NoEffect"))
+        return copy(ndp_json_get(e, "before"));
+    if (has_parts(e))
+        return kind_is(e, "Array") ? json_object_new_array()
+                                   : json_object_new_object();
+    return copy(ndp_json_get(e, before ? "before" : "after"));
+}
+
+/* Appends slot 'i' to the sides that hold it; recurses into its parts. */
+static void fill_slot(struct rebuild *rb, struct json_object *b,
+                      struct json_object *a, const struct slot *s, size_t i,
+                      size_t nb, size_t na)
+{
+    struct json_object *bv = NULL, *av = NULL;
+
+    if (i < nb && in_before(s))
+        json_object_array_add(b, bv = slot_value(s, true));
+    else if (i < nb)
+        json_object_array_add(b, NULL);
+    if (i < na && in_after(s))
+        json_object_array_add(a, av = slot_value(s, false));
+    else if (i < na)
+        json_object_array_add(a, NULL);
+    if (!bv || !av || s->bsrc != s->asrc || !has_parts(s->bsrc))
+        return;
+    if (kind_is(s->bsrc, "Array"))
+        rebuild_array(rb, bv, av, children_of(s->bsrc));
+    else
+        rebuild_object(rb, bv, av, children_of(s->bsrc));
+}
+
+static void rebuild_array(struct rebuild *rb, struct json_object *b,
+                          struct json_object *a,
+                          const struct json_object *children)
+{
+    size_t i, n = children ? json_object_array_length(children) : 0;
+    size_t nslots = 0, nb = 0, na = 0;
+    struct slot *slots;
+
+    if (!b || !a || rb->too_big)
+        return;
+    for (i = 0; i < n; i++) {
+        long k = element_index(json_object_array_get_idx(children, i));
+        if (k >= 0 && (size_t)k + 1 > nslots)
+            nslots = (size_t)k + 1;
+    }
+    if (nslots > NDP_WHATIF_MAX_INDEX + 1 || nslots > rb->slots_left) {
+        rb->too_big = true;
+        return;
+    }
+    rb->slots_left -= nslots;
+    slots = ndp_xcalloc(nslots ? nslots : 1, sizeof(*slots));
+    for (i = 0; i < n; i++) {
+        const struct json_object *c = json_object_array_get_idx(children, i);
+        long k = element_index(c);
+        if (k < 0)
+            continue;
+        slots[k].named = true;
+        if (!kind_is(c, "Create"))
+            slots[k].bsrc = c;
+        if (!kind_is(c, "Delete"))
+            slots[k].asrc = c;
+    }
+    /* A slot absent on one side at the end of the list is left out. */
+    for (i = 0; i < nslots; i++) {
+        if (in_before(&slots[i]))
+            nb = i + 1;
+        if (in_after(&slots[i]))
+            na = i + 1;
+    }
+    for (i = 0; i < nslots; i++)
+        fill_slot(rb, b, a, &slots[i], i, nb, na);
+    free(slots);
+}
+
+/* One entry whose path is relative to objects 'b' and 'a'. */
+static void rebuild_entry(struct rebuild *rb, struct json_object *b,
+                          struct json_object *a, const struct json_object *d)
+{
+    const char *path = ndp_json_get_string(d, "path");
+    const struct json_object *children = children_of(d);
+    const struct json_object *bv = ndp_json_get(d, "before");
+    const struct json_object *av = ndp_json_get(d, "after");
+
+    if (!path || !*path)
+        return;
+    if (has_parts(d) && kind_is(d, "Array")) {
+        rebuild_array(rb, member_at(b, path, json_type_array, NULL),
+                      member_at(a, path, json_type_array, NULL), children);
+        return;
+    }
+    if (has_parts(d)) {
+        rebuild_object(rb, member_at(b, path, json_type_object, NULL),
+                       member_at(a, path, json_type_object, NULL), children);
+        return;
+    }
+    if (kind_is(d, "NoEffect"))
+        av = bv;
+    if (!ndp_json_is_unset(bv))
+        member_at(b, path, json_type_object, copy(bv));
+    if (!ndp_json_is_unset(av))
+        member_at(a, path, json_type_object, copy(av));
+}
+
+static void rebuild_object(struct rebuild *rb, struct json_object *b,
+                           struct json_object *a,
+                           const struct json_object *entries)
+{
+    size_t i, n = entries ? json_object_array_length(entries) : 0;
+
+    if (!b || !a || !json_object_is_type(b, json_type_object) ||
+        !json_object_is_type(a, json_type_object))
+        return;
+    for (i = 0; i < n; i++)
+        rebuild_entry(rb, b, a, json_object_array_get_idx(entries, i));
+}
+
 static void snapshots_from_delta(struct ndp_change *c,
                                  const struct json_object *delta)
 {
-    size_t i, n = json_object_array_length(delta);
+    struct rebuild rb = { NDP_WHATIF_MAX_SLOTS, false };
 
     c->before = json_object_new_object();
     c->after = json_object_new_object();
-    for (i = 0; i < n; i++) {
-        struct json_object *d = json_object_array_get_idx(delta, i);
-        const char *path = ndp_json_get_string(d, "path");
-        struct json_object *b = ndp_json_get(d, "before");
-        struct json_object *a = ndp_json_get(d, "after");
+    rebuild_object(&rb, c->before, c->after, delta);
+    if (rb.too_big)
+        c->action = NDP_ACTION_OTHER;
+}
 
-        if (!path)
+/*
+ * NoEffect, at any depth: what-if says nothing will be set there, so
+ * after keeps before's value (or lacks it, as before does).  The walk
+ * follows the delta into the snapshots: an Array entry's children into
+ * the elements by index, a Modify element's children into the element.
+ */
+static void no_effect_in_object(struct json_object *b, struct json_object *a,
+                                const struct json_object *entries);
+
+static void no_effect_in_array(struct json_object *b, struct json_object *a,
+                               const struct json_object *children)
+{
+    size_t i, n = children ? json_object_array_length(children) : 0;
+
+    if (!b || !a || !json_object_is_type(b, json_type_array) ||
+        !json_object_is_type(a, json_type_array))
+        return;
+    for (i = 0; i < n; i++) {
+        const struct json_object *c = json_object_array_get_idx(children, i);
+        long k = element_index(c);
+        struct json_object *be, *ae;
+
+        if (k < 0 || (size_t)k >= json_object_array_length(b) ||
+            (size_t)k >= json_object_array_length(a))
             continue;
-        if (!ndp_json_is_unset(b))
-            set_at_path(c->before, path, b);
-        if (!ndp_json_is_unset(a))
-            set_at_path(c->after, path, a);
+        be = ndp_json_index(b, (size_t)k);
+        ae = ndp_json_index(a, (size_t)k);
+        if (kind_is(c, "NoEffect"))
+            json_object_array_put_idx(a, (size_t)k, copy(be));
+        else if (kind_is(c, "Array"))
+            no_effect_in_array(be, ae, children_of(c));
+        else
+            no_effect_in_object(be, ae, children_of(c));
     }
 }
 
-/* Removes the value at 'path' from 'doc' (a NoEffect delta entry). */
+/* Removes the value at 'path' from 'doc'. */
 static void drop_path(struct json_object *doc, const char *path)
 {
     const char *dot = strrchr(path, '.');
@@ -200,37 +460,33 @@ static void drop_path(struct json_object *doc, const char *path)
     ndp_buf_release(&parent);
 }
 
-static void apply_no_effect(struct ndp_change *c,
-                            const struct json_object *delta)
+static void no_effect_in_object(struct json_object *b, struct json_object *a,
+                                const struct json_object *entries)
 {
-    size_t i, n = json_object_array_length(delta);
+    size_t i, n = entries ? json_object_array_length(entries) : 0;
 
+    if (!a || !json_object_is_type(a, json_type_object))
+        return;
     for (i = 0; i < n; i++) {
-        struct json_object *d = json_object_array_get_idx(delta, i);
-        const char *kind = ndp_json_get_string(d, "propertyChangeType");
+        const struct json_object *d = json_object_array_get_idx(entries, i);
         const char *path = ndp_json_get_string(d, "path");
+        struct json_object *old;
 
-        if (!kind || !path || ndp_strcasecmp(kind, "NoEffect") != 0)
+        if (!path || !*path)
             continue;
-        /* What-if says nothing will be set here: keep the old value. */
-        if (c->before && c->after) {
-            struct json_object *old = ndp_json_path(c->before, path);
-            if (old)
-                set_at_path(c->after, path, old);
+        old = ndp_json_path(b, path);
+        if (kind_is(d, "NoEffect")) {
+            if (!ndp_json_is_unset(old))
+                member_at(a, path, json_type_object, copy(old));
             else
-                drop_path(c->after, path);
+                drop_path(a, path);
+        } else if (kind_is(d, "Array")) {
+            no_effect_in_array(old, ndp_json_path(a, path), children_of(d));
+        } else if (children_of(d)) {
+            no_effect_in_object(old, ndp_json_path(a, path),
+                                children_of(d));
         }
     }
-}
-
-static struct json_object *copy(const struct json_object *v)
-{
-    struct json_object *out = NULL;
-
-    if (ndp_json_is_unset(v))
-        return NULL;
-    json_object_deep_copy((struct json_object *)(uintptr_t)v, &out, NULL);
-    return out;
 }
 
 static void read_change(struct whatif_reader *r, const struct json_object *ch)
@@ -265,8 +521,9 @@ static void read_change(struct whatif_reader *r, const struct json_object *ch)
     if (c->action == NDP_ACTION_UPDATE && !c->before && !c->after && delta &&
         json_object_is_type(delta, json_type_array))
         snapshots_from_delta(c, delta);
-    if (delta && json_object_is_type(delta, json_type_array))
-        apply_no_effect(c, delta);
+    if (c->before && c->after && delta &&
+        json_object_is_type(delta, json_type_array))
+        no_effect_in_object(c->before, c->after, delta);
 }
 
 int ndp_whatif_read(struct ndp_changeset *set, size_t input_index,

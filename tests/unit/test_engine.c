@@ -372,6 +372,129 @@ static void sensitive_mask__marks_the_hit(void **state)
     ndp_changeset_release(&set);
 }
 
+/*
+ * JSON null, an absent key and "" are all unset: each gives the same hits,
+ * and each hit once (a null on one side must not walk the key twice).
+ */
+static const struct engine_case unset_cases[] = {
+    { "np null->calico", TF, AZ, NP("'network_policy':null"), NP("'network_policy':'calico'"), "NDP101" },
+    { "np absent->calico", TF, AZ, NP("'network_plugin':'azure'"), NP("'network_plugin':'azure','network_policy':'calico'"), "NDP101" },
+    { "np empty->calico", TF, AZ, NP("'network_policy':''"), NP("'network_policy':'calico'"), "NDP101" },
+    { "np calico->null", TF, AZ, NP("'network_policy':'calico'"), NP("'network_policy':null"), "NDP101" },
+    { "np calico->absent", TF, AZ, NP("'network_policy':'calico','network_plugin':'azure'"), NP("'network_plugin':'azure'"), "NDP101" },
+    { "np null->null", TF, AZ, NP("'network_policy':null"), NP("'network_policy':null"), "" },
+    { "np null->empty", TF, AZ, NP("'network_policy':null"), NP("'network_policy':''"), "" },
+    { "arm np null->calico", ARM, MC, ANP("'networkPolicy':null"), ANP("'networkPolicy':'calico'"), "NDP101" },
+    { "arm vtpm null->true", ARM, MC, POOL1("'securityProfile':{'enableVTPM':null}"), POOL1("'securityProfile':{'enableVTPM':true}"), "NDP202" },
+    { "arm block null->set", ARM, MC, APROP("'httpProxyConfig':null"), APROP("'httpProxyConfig':{'trustedCa':'QQ=='}"), "NDP107" },
+};
+
+static void null_absent_and_empty__same_hits_once(void **state)
+{
+    size_t i, failures = 0;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(unset_cases); i++) {
+        char *got = run_case(&unset_cases[i]);
+        if (strcmp(got, unset_cases[i].expect) != 0) {
+            print_error("case '%s': expected [%s], got [%s]\n",
+                        unset_cases[i].name, unset_cases[i].expect, got);
+            failures++;
+        }
+        free(got);
+    }
+    assert_int_equal(failures, 0);
+}
+
+/* A null before and an unknown (null) after: one may-reimage hit. */
+static void null_before_unknown_after__one_hit(void **state)
+{
+    struct ndp_changeset set = NDP_CHANGESET_INIT;
+    struct ndp_hits hits = NDP_HITS_INIT;
+    struct ndp_change *ch;
+
+    (void)state;
+    ndp_changeset_add_input(&set, "t.json");
+    ch = ndp_changeset_add(&set, 0);
+    ch->address = ndp_xstrdup("r");
+    ch->resource_type = ndp_xstrdup(AZ);
+    ch->notation = TF;
+    ch->action = NDP_ACTION_UPDATE;
+    ch->before = test_json(NP("'network_policy':null"));
+    ch->after = test_json(NP("'network_policy':null"));
+    ch->after_unknown = test_json(NP("'network_policy':true"));
+    ch->before_sensitive = test_json(NP("'network_policy':null"));
+    ndp_engine_run(&hits, ruleset, &set);
+    assert_int_equal(hits.nr, 1);
+    assert_string_equal(hits.items[0].rule->id, "NDP101");
+    assert_true(hits.items[0].after_unknown);
+    assert_false(hits.items[0].before_sensitive);
+    ndp_hits_release(&hits);
+    ndp_changeset_release(&set);
+}
+
+/*
+ * Spec §11: a pool added to or removed from agentPoolProfiles is created or
+ * deleted, not reimaged; only pools on both sides (by name, any case) are
+ * compared.  Elements with no name on either side match by position.
+ */
+#define POOLS(x) "{'properties':{'agentPoolProfiles':[" x "]}}"
+static const struct engine_case pool_cases[] = {
+    { "pool added with vtpm", ARM, MC, POOLS("{'name':'a'}"), POOLS("{'name':'a'},{'name':'conf2','securityProfile':{'enableVTPM':true}}"), "" },
+    { "pool removed with vtpm", ARM, MC, POOLS("{'name':'a'},{'name':'conf2','securityProfile':{'enableVTPM':true}}"), POOLS("{'name':'a'}"), "" },
+    { "pool added first", ARM, MC, POOLS("{'name':'a'}"), POOLS("{'name':'conf2','securityProfile':{'enableSecureBoot':true}},{'name':'a'}"), "" },
+    { "pool added with version", ARM, MC, POOLS("{'name':'a','orchestratorVersion':'1.37.0'}"), POOLS("{'name':'a','orchestratorVersion':'1.37.0'},{'name':'b','orchestratorVersion':'1.37.1'}"), "" },
+    { "pool added beside a change", ARM, MC, POOLS("{'name':'a','securityProfile':{'enableVTPM':false}}"), POOLS("{'name':'b','orchestratorVersion':'1.38.0','securityProfile':{'enableVTPM':true}},{'name':'a','securityProfile':{'enableVTPM':true}}"), "NDP202" },
+    { "pool renamed", ARM, MC, POOLS("{'name':'a','securityProfile':{'enableVTPM':false}}"), POOLS("{'name':'b','securityProfile':{'enableVTPM':true}}"), "" },
+    { "pool name case differs", ARM, MC, POOLS("{'name':'NP1','securityProfile':{'enableVTPM':false}}"), POOLS("{'name':'np1','securityProfile':{'enableVTPM':true}}"), "NDP202" },
+    { "unnamed pools by position", ARM, MC, POOLS("null,{'securityProfile':{'enableVTPM':false}}"), POOLS("null,{'securityProfile':{'enableVTPM':true}}"), "NDP202" },
+    { "unnamed pool added", ARM, MC, POOLS("null"), POOLS("null,{'securityProfile':{'enableVTPM':true}}"), "" },
+    { "unnamed facing named", ARM, MC, POOLS("{'securityProfile':{'enableVTPM':false}}"), POOLS("{'name':'a','securityProfile':{'enableVTPM':true}}"), "" },
+};
+
+static void pool_added_or_removed__not_compared(void **state)
+{
+    size_t i, failures = 0;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(pool_cases); i++) {
+        char *got = run_case(&pool_cases[i]);
+        if (strcmp(got, pool_cases[i].expect) != 0) {
+            print_error("case '%s': expected [%s], got [%s]\n",
+                        pool_cases[i].name, pool_cases[i].expect, got);
+            failures++;
+        }
+        free(got);
+    }
+    assert_int_equal(failures, 0);
+}
+
+/* An unnamed pool element is printed by position and names no pool. */
+static void unnamed_pool__printed_by_position(void **state)
+{
+    struct ndp_changeset set = NDP_CHANGESET_INIT;
+    struct ndp_hits hits = NDP_HITS_INIT;
+    struct ndp_change *ch;
+
+    (void)state;
+    ndp_changeset_add_input(&set, "t.json");
+    ch = ndp_changeset_add(&set, 0);
+    ch->address = ndp_xstrdup("r");
+    ch->resource_type = ndp_xstrdup(MC);
+    ch->notation = ARM;
+    ch->action = NDP_ACTION_UPDATE;
+    ch->before = test_json(POOLS("null,{'securityProfile':{'enableVTPM':false}}"));
+    ch->after = test_json(POOLS("null,{'securityProfile':{'enableVTPM':true}}"));
+    ndp_engine_run(&hits, ruleset, &set);
+    assert_int_equal(hits.nr, 1);
+    assert_string_equal(hits.items[0].path,
+                        "properties.agentPoolProfiles[1].securityProfile."
+                        "enableVTPM");
+    assert_null(hits.items[0].pool);
+    ndp_hits_release(&hits);
+    ndp_changeset_release(&set);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -379,6 +502,10 @@ int main(void)
         cmocka_unit_test(every_rule__has_a_positive_case),
         cmocka_unit_test(unknown_after__may_reimage_only_when_a_transition_can_start),
         cmocka_unit_test(sensitive_mask__marks_the_hit),
+        cmocka_unit_test(null_absent_and_empty__same_hits_once),
+        cmocka_unit_test(null_before_unknown_after__one_hit),
+        cmocka_unit_test(pool_added_or_removed__not_compared),
+        cmocka_unit_test(unnamed_pool__printed_by_position),
     };
 
     int failed = cmocka_run_group_tests_name("rule files", tests, load_rules,

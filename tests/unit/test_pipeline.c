@@ -13,6 +13,7 @@
 #include "evaluate.h"
 #include "finding.h"
 #include "input.h"
+#include "jsonutil.h"
 #include "linker.h"
 #include "rules.h"
 #include "timeutil.h"
@@ -71,6 +72,14 @@ static const struct equiv_case cases[] = {
       "NDP202/rejected" },
     { "pool reorder only", NULL, BLOCK "'agentPoolProfiles':[{'name':'a','count':2},{'name':'b','count':3}]",
       BLOCK "'agentPoolProfiles':[{'name':'b','count':3},{'name':'a','count':2}]", "" },
+    { "pool added in body", NULL, BLOCK "'agentPoolProfiles':[{'name':'a','count':2}]",
+      BLOCK "'agentPoolProfiles':[{'name':'a','count':2},{'name':'conf2','securityProfile':{'enableVTPM':true}}]", "" },
+    { "pool removed from body", NULL, BLOCK "'agentPoolProfiles':[{'name':'a','count':2},{'name':'conf2','securityProfile':{'enableVTPM':true}}]",
+      BLOCK "'agentPoolProfiles':[{'name':'a','count':2}]", "" },
+    { "pool added with a version beside a change: not bundled", NULL,
+      BLOCK "'agentPoolProfiles':[{'name':'a','orchestratorVersion':'1.37.1','securityProfile':{'enableVTPM':false}}]",
+      BLOCK "'agentPoolProfiles':[{'name':'conf2','orchestratorVersion':'1.38.0'},{'name':'A','orchestratorVersion':'1.37.1','securityProfile':{'enableVTPM':true}}]",
+      "NDP202/rejected" },
     { "localdns child", "np1", "'count':3", "'count':3,'localDNSProfile':{'mode':'Preferred'}", "NDP201/rejected" },
     { "streaming child", "np1", "'count':3", "'count':3,'artifactStreamingProfile':{'enabled':true}", "NDP203/rejected" },
     { "crg child", "np1", "'count':3", "'count':3,'capacityReservationGroupID':'/x/crg'", "NDP206/rejected" },
@@ -180,8 +189,11 @@ static void whatif_result(struct ndp_buf *out, const struct equiv_case *c,
     ndp_buf_adds(out, rest ? ",\"delta\":[]}]}}" : ",\"delta\":[]}]}");
 }
 
-/* Runs the pipeline over 'text' as a file; returns "RULE/verdict/severity,...". */
-static char *judge(const char *text)
+/*
+ * Runs the pipeline over 'text' as a file; returns "RULE/verdict,...".
+ * With 'impact', also the first cluster's impact JSON ("null" for none).
+ */
+static char *judge_impact(const char *text, char **impact)
 {
     char path[] = "/tmp/ndp-pipeline-XXXXXX";
     int fd = mkstemp(path);
@@ -204,11 +216,19 @@ static char *judge(const char *text)
     for (i = 0; i < findings.nr; i++)
         ndp_buf_addf(&out, "%s%s/%s", i ? "," : "", findings.items[i].rule_id,
                      ndp_verdict_name(findings.items[i].verdict));
+    if (impact)
+        *impact = ndp_xstrdup(clusters.nr && clusters.items[0].impact_json
+                                  ? clusters.items[0].impact_json : "null");
     ndp_findings_release(&findings);
     ndp_clusters_release(&clusters);
     ndp_changeset_release(&set);
     unlink(path);
     return ndp_buf_detach(&out);
+}
+
+static char *judge(const char *text)
+{
+    return judge_impact(text, NULL);
 }
 
 static void same_change__same_verdict_from_plan_and_whatif(void **state)
@@ -245,10 +265,258 @@ static void same_change__same_verdict_from_plan_and_whatif(void **state)
     assert_int_equal(failures, 0);
 }
 
+/*
+ * A what-if Modify with only a delta (the CLI writes "before": null and
+ * "after": null): the snapshots are rebuilt from the delta tree at every
+ * depth, Array entries included.  The profile comes from a NoEffect entry,
+ * as the CLI shows an unchanged property it was sent.
+ */
+struct delta_case {
+    const char *name;
+    const char *delta;   /* delta entries, ' for " */
+    const char *expect;  /* "RULE/verdict" list */
+};
+
+#define ARR(path, kids) "{'path':'" path "','propertyChangeType':'Array','children':[" kids "]}"
+#define ELEM(i, kind, value) "{'path':'" i "','propertyChangeType':'" kind "'," value ",'children':null}"
+#define PARTS(i, kids) "{'path':'" i "','propertyChangeType':'Modify','before':null,'after':null,'children':[" kids "]}"
+#define MOD(path, b, a) "{'path':'" path "','propertyChangeType':'Modify','before':" b ",'after':" a ",'children':null}"
+#define NOEFFECT(path, b, a) "{'path':'" path "','propertyChangeType':'NoEffect','before':" b ",'after':" a "}"
+#define POLICY_BLOCK NOEFFECT("properties.nodeDisruptionProfile.nodeDisruptionPolicy", "'Block'", "'Block'")
+
+static const struct delta_case delta_cases[] = {
+    { "ipFamilies element created",
+      ARR("properties.networkProfile.ipFamilies", ELEM("1", "Create", "'after':'IPv6'")),
+      "NDP104/rejected" },
+    { "ipFamilies element created (REST, no before key)",
+      ARR("properties.networkProfile.ipFamilies", "{'path':'1','propertyChangeType':'Create','after':'IPv6'}"),
+      "NDP104/rejected" },
+    { "custom CA certificate added",
+      ARR("properties.securityProfile.customCATrustCertificates", ELEM("2", "Create", "'before':null,'after':'Qg=='")),
+      "NDP109/rejected" },
+    { "custom CA certificate replaced",
+      ARR("properties.securityProfile.customCATrustCertificates", ELEM("0", "Modify", "'before':'QQ==','after':'Qg=='")),
+      "NDP109/rejected" },
+    { "custom CA certificate deleted and created at one index",
+      ARR("properties.securityProfile.customCATrustCertificates", ELEM("0", "Delete", "'before':'QQ=='") "," ELEM("0", "Create", "'after':'Qg=='")),
+      "NDP109/rejected" },
+    { "noProxy element removed",
+      ARR("properties.httpProxyConfig.noProxy", ELEM("3", "Delete", "'before':'.corp.example','after':null")),
+      "NDP106/rejected" },
+    { "ssh key replaced (object element, relative child path)",
+      ARR("properties.linuxProfile.ssh.publicKeys", PARTS("0", MOD("keyData", "'ssh-rsa A'", "'ssh-rsa B'"))),
+      "NDP302/rejected" },
+    { "pool element modified, no name",
+      ARR("properties.agentPoolProfiles", PARTS("1", MOD("securityProfile.enableVTPM", "false", "true"))),
+      "NDP202/rejected" },
+    { "pool element modified, array inside the element",
+      ARR("properties.agentPoolProfiles", PARTS("0", ARR("nodeTaints", ELEM("0", "Create", "'after':'a=b:NoSchedule'")) "," MOD("artifactStreamingProfile.enabled", "null", "true"))),
+      "NDP203/rejected" },
+    { "pool created",
+      ARR("properties.agentPoolProfiles", ELEM("2", "Create", "'after':{'name':'conf2','orchestratorVersion':'1.38.0','securityProfile':{'enableVTPM':true}}")),
+      "" },
+    { "pool deleted",
+      ARR("properties.agentPoolProfiles", ELEM("0", "Delete", "'before':{'name':'old','securityProfile':{'enableVTPM':true}}")),
+      "" },
+    { "pool created beside a modified pool: not bundled",
+      ARR("properties.agentPoolProfiles", PARTS("0", MOD("securityProfile.enableVTPM", "false", "true")) "," ELEM("3", "Create", "'after':{'name':'conf2','orchestratorVersion':'1.38.0'}")),
+      "NDP202/rejected" },
+    { "NoEffect inside a pool element",
+      ARR("properties.agentPoolProfiles", PARTS("1", NOEFFECT("securityProfile.enableVTPM", "false", "true"))),
+      "" },
+    { "NoEffect array element",
+      ARR("properties.networkProfile.ipFamilies", "{'path':'1','propertyChangeType':'NoEffect','before':null,'after':'IPv6'}"),
+      "" },
+    { "index beyond any AKS list: kept as a change what-if cannot show",
+      ARR("properties.securityProfile.customCATrustCertificates", ELEM("4096", "Create", "'after':'Qg=='")),
+      "NDP004/may-reimage" },
+    { "Array with children null",
+      "{'path':'properties.networkProfile.ipFamilies','propertyChangeType':'Array','before':null,'after':null,'children':null}",
+      "" },
+};
+
+static void delta_result(struct ndp_buf *out, const char *delta)
+{
+    ndp_buf_adds(out, "{\"status\":\"Succeeded\",\"error\":null,\"changes\":"
+                 "[{\"resourceId\":\"" MC_ID "\",\"changeType\":\"Modify\","
+                 "\"before\":null,\"after\":null,\"delta\":[");
+    add_quoted(out, POLICY_BLOCK);
+    ndp_buf_addch(out, ',');
+    add_quoted(out, delta);
+    ndp_buf_adds(out, "]}]}");
+}
+
+static void delta_only__array_changes_judged(void **state)
+{
+    size_t i, failures = 0;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(delta_cases); i++) {
+        struct ndp_buf text = NDP_BUF_INIT;
+        char *got;
+
+        delta_result(&text, delta_cases[i].delta);
+        got = judge(text.buf);
+        if (strcmp(got, delta_cases[i].expect) != 0) {
+            print_error("case '%s': expected [%s], got [%s]\n",
+                        delta_cases[i].name, delta_cases[i].expect, got);
+            failures++;
+        }
+        free(got);
+        ndp_buf_release(&text);
+    }
+    assert_int_equal(failures, 0);
+}
+
+/* The rebuilt snapshots themselves, for the shapes that nest. */
+static const struct {
+    const char *name, *delta, *before, *after;
+} rebuilt_cases[] = {
+    { "unnamed indexes are null on both sides",
+      ARR("p.l", ELEM("2", "Modify", "'before':'a','after':'b'")),
+      "{'p':{'l':[null,null,'a']}}", "{'p':{'l':[null,null,'b']}}" },
+    { "created at the end: left out of before",
+      ARR("p.l", ELEM("1", "Create", "'after':'x'")),
+      "{'p':{'l':[null]}}", "{'p':{'l':[null,'x']}}" },
+    { "deleted in the middle: null in after",
+      ARR("p.l", ELEM("0", "Delete", "'before':'x'") "," ELEM("1", "Modify", "'before':'a','after':'b'")),
+      "{'p':{'l':['x','a']}}", "{'p':{'l':[null,'b']}}" },
+    { "array in an element in an array",
+      ARR("p.l", PARTS("1", ARR("q.m", PARTS("0", MOD("r.s", "1", "2"))))),
+      "{'p':{'l':[null,{'q':{'m':[{'r':{'s':1}}]}}]}}",
+      "{'p':{'l':[null,{'q':{'m':[{'r':{'s':2}}]}}]}}" },
+    { "array of arrays",
+      ARR("p.l", "{'path':'0','propertyChangeType':'Array','children':[" ELEM("1", "Create", "'after':7") "]}"),
+      "{'p':{'l':[[null]]}}", "{'p':{'l':[[null,7]]}}" },
+    { "NoEffect at depth keeps before",
+      ARR("p.l", PARTS("0", NOEFFECT("k", "1", "2") "," MOD("j", "null", "3"))),
+      "{'p':{'l':[{'k':1}]}}", "{'p':{'l':[{'k':1,'j':3}]}}" },
+};
+
+static char *quoted(const char *s)
+{
+    struct ndp_buf b = NDP_BUF_INIT;
+
+    add_quoted(&b, s);
+    return ndp_buf_detach(&b);
+}
+
+static void delta_only__snapshots_rebuilt_at_every_depth(void **state)
+{
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rebuilt_cases); i++) {
+        struct ndp_changeset set = NDP_CHANGESET_INIT;
+        struct ndp_input_options in = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL,
+                                        false };
+        struct ndp_error err = NDP_ERROR_INIT;
+        struct ndp_buf text = NDP_BUF_INIT, b = NDP_BUF_INIT, a = NDP_BUF_INIT;
+        char *want_b = quoted(rebuilt_cases[i].before);
+        char *want_a = quoted(rebuilt_cases[i].after);
+
+        ndp_buf_adds(&text, "{\"changes\":[{\"resourceId\":\"" MC_ID "\","
+                     "\"changeType\":\"Modify\",\"delta\":[");
+        add_quoted(&text, rebuilt_cases[i].delta);
+        ndp_buf_adds(&text, "]}]}");
+        if (ndp_input_read_bytes(&set, "t.json", text.buf, text.len, &in,
+                                 &err) != 0)
+            fail_msg("%s: %s", rebuilt_cases[i].name, err.msg);
+        assert_int_equal(set.nr, 1);
+        ndp_json_to_buf(&b, set.items[0]->before);
+        ndp_json_to_buf(&a, set.items[0]->after);
+        if (strcmp(b.buf, want_b) != 0 || strcmp(a.buf, want_a) != 0)
+            fail_msg("case '%s': expected %s -> %s, got %s -> %s",
+                     rebuilt_cases[i].name, want_b, want_a, b.buf, a.buf);
+        free(want_b);
+        free(want_a);
+        ndp_buf_release(&text);
+        ndp_buf_release(&b);
+        ndp_buf_release(&a);
+        ndp_changeset_release(&set);
+    }
+}
+
+/* With snapshots, a NoEffect inside an Array entry still keeps before. */
+static void snapshots_with_nested_no_effect__unchanged(void **state)
+{
+    static const struct {
+        const char *kind, *expect;
+    } rows[] = {
+        { "NoEffect", "" },
+        { "Modify", "NDP202/rejected" },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        struct ndp_buf text = NDP_BUF_INIT;
+        char *got;
+
+        ndp_buf_adds(&text, "{\"changes\":[{\"resourceId\":\"" MC_ID "\","
+                     "\"changeType\":\"Modify\",\"before\":");
+        add_quoted(&text, "{'properties':{" BLOCK "'agentPoolProfiles':[{'name':'a'},{'name':'b','securityProfile':{'enableVTPM':false}}]}}");
+        ndp_buf_adds(&text, ",\"after\":");
+        add_quoted(&text, "{'properties':{" BLOCK "'agentPoolProfiles':[{'name':'a'},{'name':'b','securityProfile':{'enableVTPM':true}}]}}");
+        ndp_buf_addf(&text, ",\"delta\":[{\"path\":\"properties."
+                     "agentPoolProfiles\",\"propertyChangeType\":\"Array\","
+                     "\"children\":[{\"path\":\"1\",\"propertyChangeType\":"
+                     "\"Modify\",\"children\":[{\"path\":\"securityProfile."
+                     "enableVTPM\",\"propertyChangeType\":\"%s\",\"before\":"
+                     "false,\"after\":true}]}]}]}]}", rows[i].kind);
+        got = judge(text.buf);
+        assert_string_equal(got, rows[i].expect);
+        free(got);
+        ndp_buf_release(&text);
+    }
+}
+
+/*
+ * A cluster-wide change under Allow rebuilds every pool the cluster keeps;
+ * a pool the same apply adds is named as created, and neither it nor a
+ * removed pool is counted.  Plan and what-if say the same.
+ */
+static void created_pool__named_not_rebuilt(void **state)
+{
+    static const struct equiv_case c = {
+        "pool added beside a cluster-wide change", NULL,
+        "'kubernetesVersion':'1.37.1','networkProfile':{'networkPolicy':'none'},"
+        "'agentPoolProfiles':[{'name':'system','count':3},{'name':'old','count':4}]",
+        "'kubernetesVersion':'1.37.1','networkProfile':{'networkPolicy':'calico'},"
+        "'agentPoolProfiles':[{'name':'system','count':3},{'name':'conf2','count':5,'orchestratorVersion':'1.38.0'}]",
+        "NDP101/allowed"
+    };
+    struct ndp_buf plan = NDP_BUF_INIT, cli = NDP_BUF_INIT;
+    char *impact_plan, *impact_cli, *got;
+
+    (void)state;
+    terraform_plan(&plan, &c);
+    whatif_result(&cli, &c, false);
+    got = judge_impact(plan.buf, &impact_plan);
+    assert_string_equal(got, c.expect);
+    free(got);
+    got = judge_impact(cli.buf, &impact_cli);
+    assert_string_equal(got, c.expect);
+    free(got);
+    assert_string_equal(impact_plan, impact_cli);
+    assert_non_null(strstr(impact_plan, "\"pools\":[{\"name\":\"system\""));
+    assert_null(strstr(impact_plan, "\"name\":\"conf2\""));
+    assert_null(strstr(impact_plan, "\"name\":\"old\""));
+    assert_non_null(strstr(impact_plan, "\"nodes\":3,\"created\":[\"conf2\"]"));
+    free(impact_plan);
+    free(impact_cli);
+    ndp_buf_release(&plan);
+    ndp_buf_release(&cli);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(created_pool__named_not_rebuilt),
+        cmocka_unit_test(snapshots_with_nested_no_effect__unchanged),
         cmocka_unit_test(same_change__same_verdict_from_plan_and_whatif),
+        cmocka_unit_test(delta_only__array_changes_judged),
+        cmocka_unit_test(delta_only__snapshots_rebuilt_at_every_depth),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
