@@ -1152,6 +1152,10 @@ def judge(ndplint, path, fmt):
     return got, problems
 
 
+def slug(text):
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in text)
+
+
 def fmt_set(s):
     if s is None:
         return "(no report)"
@@ -1199,8 +1203,8 @@ def main():
             if isinstance(text, Skip):
                 skips.append((row["name"], shape, str(text)))
                 continue
-            fname = "%03d-%s.json" % (ri, shape.replace(":", "_")
-                                      .replace("+", "_"))
+            fname = "%03d-%s--%s.json" % (ri, slug(row["name"]),
+                                          slug(shape))
             path = os.path.join(outdir, fname)
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
