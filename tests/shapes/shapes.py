@@ -773,9 +773,10 @@ def tf_shapes(row):
             b, a = rewrite_unset(before, after, rep)
             key = json.dumps([b, a], sort_keys=True)
             if key in seen:
-                # The row has no unset value this representation can stand
-                # for (or it is already written this way).
-                raise Skip("no unset value of a kind '%s' can stand for" % rep)
+                # The row has no unset value of a kind this representation
+                # can stand for, or writes each one this way already.
+                raise Skip("the same document as another tf shape: no unset "
+                           "value to write as %s" % rep)
             seen.add(key)
             return plan_text([tf_change(rtype, b, a)])
         add("tf-" + rep, variant)
@@ -1219,11 +1220,16 @@ def main():
     for (ri, shape, path, fmt), (got, problems) in zip(jobs, results):
         by_row.setdefault(ri, []).append((shape, path, got, problems))
 
-    failures = []        # (row name, message)
+    failures = []        # (row name, message, document)
     bad_paths = set()
     for ri, row in enumerate(rows):
         expect = expected_set(row, rules)
         docs = by_row.get(ri, [])
+        if len(docs) < 2:
+            # Every row has at least its own shape and one more; fewer means
+            # the generator lost the row.
+            failures.append((row["name"], "only %d documents written" %
+                             len(docs), args.table))
         agree = [d for d in docs if d[2] == expect and not d[3]]
         for shape, path, got, problems in docs:
             if got == expect and not problems:
