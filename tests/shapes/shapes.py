@@ -673,6 +673,19 @@ def delta_only_skip(row, b, a):
     return None
 
 
+def reordered_by_name(b, a):
+    """True when an array of named objects (agentPoolProfiles) lists the
+    same names in another order."""
+    if isinstance(b, dict) and isinstance(a, dict):
+        return any(reordered_by_name(b[k], a[k]) for k in b if k in a)
+    if isinstance(b, list) and isinstance(a, list) and \
+            all(isinstance(e, dict) and "name" in e for e in b + a):
+        nb = [e["name"] for e in b]
+        na = [e["name"] for e in a]
+        return [n for n in nb if n in na] != [n for n in na if n in nb]
+    return False
+
+
 def noeffect_entries(arm_type, b, a):
     """NoEffect entries for a version bump (judged as a bundled upgrade if
     taken for a change) and a covered change the row does not touch."""
@@ -688,6 +701,13 @@ def noeffect_entries(arm_type, b, a):
             out.append((path, pb, pa))
             break
     return out
+
+
+# Without snapshots what-if compares agentPoolProfiles by index, so a
+# reorder shows as property changes of the pools at those indexes, which no
+# reader can tell from real ones.  (As one Modify of the whole array, in
+# delta-modify, the names are there and the pools can be matched.)
+REORDER_WHY = "a reorder cannot be told from changes in a delta-only Array"
 
 
 class Noise:
@@ -923,6 +943,8 @@ def arm_shapes(row):
                                       for p, vb, va in ne]
                         if mode != "snapshots" and delta_only_skip(row, b, a):
                             raise Skip(delta_only_skip(row, b, a))
+                        if mode == "delta-array" and reordered_by_name(b, a):
+                            raise Skip(REORDER_WHY)
                         if mode == "delta-array" and \
                                 delta_of(sb, sa, True) == delta_of(sb, sa, False):
                             # No array on the changed path: the same
@@ -1012,6 +1034,8 @@ def whatif_noise(noise, row, arm_type, rid, b, a, cli, mode):
     raw = None
     if not snaps and delta_only_skip(row, b, a):
         raise Skip(delta_only_skip(row, b, a))
+    if arrays and not snaps and reordered_by_name(b, a):
+        raise Skip(REORDER_WHY)
 
     def change(rid_, ctype, sb, sa):
         delta = delta_of(sb or {}, sa or {}, arrays) if ctype == "Modify" \
@@ -1025,11 +1049,7 @@ def whatif_noise(noise, row, arm_type, rid, b, a, cli, mode):
     nb = noisy_bodies(noise, arm_type, b, a)
     if nb:
         if noise == "pools-reordered" and not snaps:
-            # Without snapshots what-if compares agentPoolProfiles by index,
-            # so a reorder shows as property changes of the pools at those
-            # indexes, which no reader can tell from real ones.
-            raise Skip("a reorder cannot be told from changes in a "
-                       "delta-only array")
+            raise Skip(REORDER_WHY)
         changes = [change(rid, "Modify", snapshot(arm_type, rid, nb[0]),
                           snapshot(arm_type, rid, nb[1]))]
     elif noise in ("pool-added", "pool-removed", "pools-reordered"):
