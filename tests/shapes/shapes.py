@@ -1273,6 +1273,8 @@ def main():
                 msg = "shape '%s'" % shape
             if problems:
                 msg += "; " + "; ".join(problems)
+            if got != expect and row.get("spec"):
+                msg += " -- the row follows " + row["spec"]
             failures.append((row["name"], msg, path))
 
     if args.list_skips:

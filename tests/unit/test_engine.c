@@ -32,6 +32,7 @@ struct engine_case {
     struct json_object *before;
     struct json_object *after;
     char *expect;            /* rule ids, ','-joined, "" for none */
+    const char *spec;        /* why the row differs from the old table */
 };
 
 static struct json_object *table;
@@ -85,6 +86,7 @@ static void load_table(void)
 
         for (r = 0; r < json_object_array_length(rows); r++) {
             struct json_object *row = json_object_array_get_idx(rows, r);
+            struct json_object *spec;
             struct json_object *expect =
                 row_member(row, "expect", json_type_array);
             const char *notation = row_string(row, "notation");
@@ -105,6 +107,8 @@ static void load_table(void)
                 exit(1);
             }
             c->type = row_string(row, "type");
+            c->spec = json_object_object_get_ex(row, "spec", &spec)
+                          ? json_object_get_string(spec) : NULL;
             c->before = row_member(row, "before", json_type_object);
             c->after = row_member(row, "after", json_type_object);
             for (k = 0; k < json_object_array_length(expect); k++)
@@ -198,8 +202,10 @@ static void every_transition__reimages_or_not_as_the_spec_says(void **state)
     for (i = 0; i < ncases; i++) {
         char *got = run_case(&cases[i]);
         if (strcmp(got, cases[i].expect) != 0) {
-            print_error("case '%s': expected [%s], got [%s]\n",
-                        cases[i].name, cases[i].expect, got);
+            print_error("case '%s': expected [%s], got [%s]%s%s\n",
+                        cases[i].name, cases[i].expect, got,
+                        cases[i].spec ? " -- " : "",
+                        cases[i].spec ? cases[i].spec : "");
             failures++;
         }
         free(got);
