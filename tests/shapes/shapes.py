@@ -174,7 +174,8 @@ def rewrite_unset(b, a, rep):
     def sub(xv, yv):
         if isinstance(xv, dict):
             return side(xv, yv if isinstance(yv, dict) else MISSING)
-        if isinstance(xv, list) and xv and all(isinstance(e, dict) for e in xv):
+        if isinstance(xv, list) and xv and \
+                all(isinstance(e, dict) for e in xv):
             res = []
             for i, e in enumerate(xv):
                 other = (yv[i] if isinstance(yv, list) and i < len(yv)
@@ -187,7 +188,7 @@ def rewrite_unset(b, a, rep):
 
 
 def merge_skeleton(skel, doc):
-    """doc with every attribute of skel it lacks; blocks merged element-wise."""
+    """doc with every attribute of skel it lacks; blocks merged by element."""
     out = {}
     for k, sv in skel.items():
         if k not in doc:
@@ -223,6 +224,10 @@ def changed_paths(b, a, prefix=""):
 # writes them after a refresh: unset strings and numbers null, unset blocks
 # [], a few defaults filled in by the provider.
 
+FQDN = "aks-8x2k1q7f.hcp.westeurope.azmk8s.io"
+NODE_RG_ID = "/subscriptions/%s/resourceGroups/MC_rg_aks_westeurope" % SUB
+CRG = RG_ID + "/providers/Microsoft.Compute/capacityReservationGroups/"
+
 CLUSTER_SKELETON = {
     "aci_connector_linux": [], "api_server_access_profile": [],
     "auto_scaler_profile": [], "automatic_upgrade_channel": None,
@@ -234,7 +239,7 @@ CLUSTER_SKELETON = {
     "default_node_pool": [{}],
     "disk_encryption_set_id": None, "dns_prefix": "aks",
     "dns_prefix_private_cluster": None, "edge_zone": None,
-    "fqdn": "aks-8x2k1q7f.hcp.westeurope.azmk8s.io",
+    "fqdn": FQDN,
     "http_application_routing_enabled": None,
     "http_application_routing_zone_name": None, "http_proxy_config": [],
     "identity": [{"identity_ids": None,
@@ -244,17 +249,16 @@ CLUSTER_SKELETON = {
     "image_cleaner_enabled": None, "image_cleaner_interval_hours": None,
     "ingress_application_gateway": [], "key_management_service": [],
     "key_vault_secrets_provider": [], "kube_admin_config": [],
-    "kube_admin_config_raw": "", "kube_config": [{"client_certificate": "",
-                                                  "client_key": "",
-                                                  "cluster_ca_certificate": "LS0t",
-                                                  "host": "https://aks-8x2k1q7f.hcp.westeurope.azmk8s.io:443",
-                                                  "password": "x",
-                                                  "username": "clusterUser_rg_aks"}],
+    "kube_admin_config_raw": "",
+    "kube_config": [{"client_certificate": "", "client_key": "",
+                     "cluster_ca_certificate": "LS0t",
+                     "host": "https://" + FQDN + ":443", "password": "x",
+                     "username": "clusterUser_rg_aks"}],
     "kube_config_raw": "apiVersion: v1\n", "kubelet_identity": [
         {"client_id": "3c9e1a7b-0f2d-4b6e-8a15-9d7c2e4f6a81",
          "object_id": "e4a7c2d1-9b3f-4e8a-a6d5-1c2b3a4d5e6f",
-         "user_assigned_identity_id": RG_ID.replace("/rg", "/MC_rg_aks_westeurope")
-         + "/providers/Microsoft.ManagedIdentity/userAssignedIdentities/aks-agentpool"}],
+         "user_assigned_identity_id": NODE_RG_ID + "/providers/"
+         "Microsoft.ManagedIdentity/userAssignedIdentities/aks-agentpool"}],
     "kubernetes_version": "1.37.1", "linux_profile": [],
     "local_account_disabled": None, "location": "westeurope",
     "maintenance_window": [], "maintenance_window_auto_upgrade": [],
@@ -262,7 +266,7 @@ CLUSTER_SKELETON = {
     "monitor_metrics": [], "name": "aks", "network_profile": [{}],
     "node_os_upgrade_channel": None,
     "node_resource_group": "MC_rg_aks_westeurope",
-    "node_resource_group_id": "/subscriptions/%s/resourceGroups/MC_rg_aks_westeurope" % SUB,
+    "node_resource_group_id": NODE_RG_ID,
     "oidc_issuer_enabled": None, "oidc_issuer_url": None, "oms_agent": [],
     "open_service_mesh_enabled": None, "portal_fqdn": None,
     "private_cluster_enabled": False,
@@ -348,14 +352,6 @@ CLUSTER_SENSITIVE = {"kube_admin_config": True, "kube_admin_config_raw": True,
 
 
 # ------------------------------------------------------------- documents
-
-class Doc:
-    """One input document: its shape name, its JSON text, the input format
-    ndplint must report for it."""
-
-    def __init__(self, shape, text, fmt):
-        self.shape, self.text, self.fmt = shape, text, fmt
-
 
 def plan_text(resource_changes, raw=None):
     plan = {
@@ -596,8 +592,10 @@ def arm_forms(row):
     if row["type"] == AP_TYPE:
         b = dict({"name": POOL}, **row["before"].get("properties", {}))
         a = dict({"name": POOL}, **row["after"].get("properties", {}))
-        forms.append((MC_TYPE, MC_ID, {"properties": {"agentPoolProfiles": [b]}},
-                      {"properties": {"agentPoolProfiles": [a]}}, "in-cluster-body"))
+        forms.append((MC_TYPE, MC_ID,
+                      {"properties": {"agentPoolProfiles": [b]}},
+                      {"properties": {"agentPoolProfiles": [a]}},
+                      "in-cluster-body"))
     elif row["type"] == MC_TYPE:
         pools = []
         for side in (row["before"], row["after"]):
@@ -620,7 +618,8 @@ NOEFFECT_CANDIDATES = {
     # (path, before, after): what-if says these will not change, though the
     # values differ; the first one the row does not touch is used.
     MC_TYPE: [
-        ("properties.autoUpgradeProfile.nodeOSUpgradeChannel", "Unmanaged", "NodeImage"),
+        ("properties.autoUpgradeProfile.nodeOSUpgradeChannel", "Unmanaged",
+         "NodeImage"),
         ("properties.networkProfile.networkDataplane", "azure", "cilium"),
     ],
     AP_TYPE: [
@@ -697,7 +696,8 @@ def noeffect_entries(arm_type, b, a):
     for path, pb, pa in NOEFFECT_CANDIDATES[arm_type]:
         if not any(t == path or path.startswith(t + ".") or
                    t.startswith(path.rsplit(".", 1)[0]) for t in touched) \
-                and get_path(b, path) is MISSING and get_path(a, path) is MISSING:
+                and get_path(b, path) is MISSING \
+                and get_path(a, path) is MISSING:
             out.append((path, pb, pa))
             break
     return out
@@ -716,17 +716,19 @@ class Noise:
              "duplicated-key", "cluster-no-op"]
 
 
-EXTRA_POOL_ADDED = {"name": "np9", "count": 2, "vmSize": "Standard_D4ds_v5",
-                    "mode": "User", "securityProfile": {"enableVTPM": True,
-                                                        "enableSecureBoot": True},
-                    "artifactStreamingProfile": {"enabled": True},
-                    "localDNSProfile": {"mode": "Preferred"},
-                    "capacityReservationGroupID": RG_ID + "/providers/Microsoft.Compute/capacityReservationGroups/crg9"}
-EXTRA_POOL_REMOVED = {"name": "np8", "count": 2, "vmSize": "Standard_D4ds_v5",
-                      "mode": "User", "securityProfile": {"enableVTPM": True,
-                                                          "sshAccess": "Disabled"},
-                      "artifactStreamingProfile": {"enabled": True},
-                      "localDNSProfile": {"mode": "Required"}}
+# The pools that come and go carry every pool-level setting that reimages
+# when it changes, so a reader that compares them with nothing shows it.
+EXTRA_POOL_ADDED = {
+    "name": "np9", "count": 2, "vmSize": "Standard_D4ds_v5", "mode": "User",
+    "securityProfile": {"enableVTPM": True, "enableSecureBoot": True},
+    "artifactStreamingProfile": {"enabled": True},
+    "localDNSProfile": {"mode": "Preferred"},
+    "capacityReservationGroupID": CRG + "crg9"}
+EXTRA_POOL_REMOVED = {
+    "name": "np8", "count": 2, "vmSize": "Standard_D4ds_v5", "mode": "User",
+    "securityProfile": {"enableVTPM": True, "sshAccess": "Disabled"},
+    "artifactStreamingProfile": {"enabled": True},
+    "localDNSProfile": {"mode": "Required"}}
 SYSTEM_POOL = {"name": "system", "count": 3, "vmSize": "Standard_D4ds_v5",
                "mode": "System", "osType": "Linux"}
 USER_POOL = {"name": "user", "count": 2, "vmSize": "Standard_D8ds_v5",
@@ -767,7 +769,8 @@ def noisy_bodies(noise, arm_type, b, a):
                 return None
             b["tags"], a["tags"] = {"env": "a"}, {"env": "b"}
         else:
-            pb, pa = b.setdefault("properties", {}), a.setdefault("properties", {})
+            pb = b.setdefault("properties", {})
+            pa = a.setdefault("properties", {})
             if "tags" in pb or "tags" in pa:
                 return None
             pb["tags"], pa["tags"] = {"env": "a"}, {"env": "b"}
@@ -818,7 +821,8 @@ def tf_shapes(row):
             a = {k: v for k, v in pa[0].items() if k != "name"}
             bad = (set(b) | set(a)) & {"only_critical_addons_enabled", "type"}
             if bad:
-                raise Skip("default_node_pool-only attributes %s" % sorted(bad))
+                raise Skip("default_node_pool-only attributes %s" %
+                           sorted(bad))
             return plan_text([tf_noop_cluster(), tf_change(AZP, b, a)])
         add("tf-node-pool-resource", as_pool)
     else:
@@ -827,11 +831,10 @@ def tf_shapes(row):
             if any(s and s.startswith("Windows") for s in sku):
                 # AKS requires the default (system) pool to be Linux.
                 raise Skip("a Windows os_sku cannot be the default pool's")
-            bad = (set(before) | set(after)) & {"mode", "os_type", "priority",
-                                                "eviction_policy",
-                                                "spot_max_price", "node_taints",
-                                                "windows_profile",
-                                                "node_image_version"}
+            bad = (set(before) | set(after)) & {
+                "mode", "os_type", "priority", "eviction_policy",
+                "spot_max_price", "node_taints", "windows_profile",
+                "node_image_version"}
             if bad:
                 raise Skip("node-pool-only attributes %s" % sorted(bad))
             b = {"default_node_pool": [dict({"name": "system"}, **before)]}
@@ -847,12 +850,12 @@ def tf_shapes(row):
             raw = None
             if noise == "pool-added":
                 entries.append(tf_extra_pool("np9", ["create"], {
-                    "capacity_reservation_group_id": RG_ID + "/providers/Microsoft.Compute/capacityReservationGroups/crg9",
+                    "capacity_reservation_group_id": CRG + "crg9",
                     "os_sku": "Windows2022", "os_type": "Windows",
                     "kubelet_config": [{"pod_max_pid": 4096}]}))
             elif noise == "pool-removed":
                 entries.append(tf_extra_pool("np8", ["delete"], {
-                    "capacity_reservation_group_id": RG_ID + "/providers/Microsoft.Compute/capacityReservationGroups/crg8",
+                    "capacity_reservation_group_id": CRG + "crg8",
                     "max_pods": 50}))
             elif noise == "pools-reordered":
                 # Terraform lists resources by address; the pools before the
@@ -945,13 +948,14 @@ def arm_shapes(row):
                             raise Skip(delta_only_skip(row, b, a))
                         if mode == "delta-array" and reordered_by_name(b, a):
                             raise Skip(REORDER_WHY)
-                        if mode == "delta-array" and \
-                                delta_of(sb, sa, True) == delta_of(sb, sa, False):
+                        if mode == "delta-array" and delta_of(
+                                sb, sa, True) == delta_of(sb, sa, False):
                             # No array on the changed path: the same
                             # document as delta-modify.
                             raise Skip("no array on the changed path")
                         if mode == "snapshots":
-                            ch = whatif_change(rid, "Modify", sb, sa, delta, cli)
+                            ch = whatif_change(rid, "Modify", sb, sa, delta,
+                                               cli)
                         else:
                             ch = whatif_change(rid, "Modify", None, None,
                                                delta, cli)
@@ -963,7 +967,8 @@ def arm_shapes(row):
         # delta-only Array shape.
         for noise in Noise.KINDS:
             add(pre + "azapi_resource+" + noise,
-                lambda noise=noise: azapi_noise(noise, arm_type, rid, addr, b, a))
+                lambda noise=noise: azapi_noise(noise, arm_type, rid, addr,
+                                                b, a))
             for cli, mode in ((True, "snapshots"), (False, "delta-array")):
                 wrap = "whatif-cli" if cli else "whatif-rest"
                 add(pre + wrap + "-" + mode + "+" + noise,
@@ -1001,15 +1006,16 @@ def azapi_noise(noise, arm_type, rid, addr, b, a):
         entries = extra + entries if noise == "pools-reordered" \
             else entries + extra
     elif noise == "duplicated-key":
+        sat = "Microsoft.Storage/storageAccounts@2023-05-01"
         sa = {"address": "azapi_resource.sa", "mode": "managed",
               "__raw_0__": 0, "name": "sa", "provider_name": AZAPI,
               "change": {"actions": ["update"],
                          "before": {"id": SA_ID, "name": "sa1",
-                                    "type": "Microsoft.Storage/storageAccounts@2023-05-01",
-                                    "body": {"properties": {"minimumTlsVersion": "TLS1_0"}}},
+                                    "type": sat, "body": {"properties": {
+                                        "minimumTlsVersion": "TLS1_0"}}},
                          "after": {"id": SA_ID, "name": "sa1",
-                                   "type": "Microsoft.Storage/storageAccounts@2023-05-01",
-                                   "body": {"properties": {"minimumTlsVersion": "TLS1_2"}}},
+                                   "type": sat, "body": {"properties": {
+                                       "minimumTlsVersion": "TLS1_2"}}},
                          "after_unknown": {}, "before_sensitive": {},
                          "after_sensitive": {}}}
         entries = [sa, main]
@@ -1108,7 +1114,8 @@ def load_rules(rules_dir):
             tr = r.get("transitions")
             if isinstance(tr, list) and any(
                     isinstance(t, dict) and (
-                        {"siblings_before", "siblings_after", "changed"} & set(t)
+                        {"siblings_before", "siblings_after",
+                         "changed"} & set(t)
                         or "fields" in t.get("from", {})
                         or "fields" in t.get("to", {})) for t in tr):
                 CONTEXT_RULES.add(r["id"])
@@ -1190,7 +1197,7 @@ def main():
                                                     "transitions.json"))
     ap.add_argument("--rules", default=os.path.join(SOURCE, "rules"))
     ap.add_argument("--keep", metavar="DIR",
-                    help="write the documents (and reports) to DIR and keep them")
+                    help="write the documents and reports to DIR, keep them")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--row", help="only rows whose name contains this")
     ap.add_argument("--list-skips", action="store_true",
