@@ -713,7 +713,7 @@ REORDER_WHY = "a reorder cannot be told from changes in a delta-only Array"
 class Noise:
     """Unrelated changes added to a shape's document."""
     KINDS = ["pool-added", "pool-removed", "pools-reordered", "tags-changed",
-             "duplicated-key", "cluster-no-op"]
+             "duplicated-key", "duplicated-type", "cluster-no-op"]
 
 
 # The pools that come and go carry every pool-level setting that reimages
@@ -742,6 +742,16 @@ DUP_TF = ('"type": "azurerm_storage_account", '
 DUP_ARM = ('"type": "Microsoft.Storage/storageAccounts", '
            '"type": "Microsoft.Storage/storageAccounts"')
 SA_ID = RG_ID + "/providers/Microsoft.Storage/storageAccounts/sa1"
+# A non-AKS resource whose "type" (what-if: "resourceId") is written twice,
+# first with an AKS value: the last one is the one that counts (json-c, and
+# most parsers, keep the last), so it is not a cluster, though its values
+# would reimage one.
+SA2_ID = RG_ID + "/providers/Microsoft.Storage/storageAccounts/sa2"
+CONFLICT_TF = '"type": "%s", "type": "azurerm_storage_account"' % AZ
+CONFLICT_AZAPI = '"type": "%s@%s", "type": "%s"' % (
+    MC_TYPE, API, "Microsoft.Storage/storageAccounts@2023-05-01")
+CONFLICT_ARM = '"resourceId": "%s", "resourceId": "%s"' % (
+    RG_ID + "/providers/" + MC_TYPE + "/aks2", SA2_ID)
 
 
 def noisy_bodies(noise, arm_type, b, a):
@@ -882,6 +892,16 @@ def tf_shapes(row):
                                  "after_sensitive": {}}}
                 entries = [sa, main]
                 raw = [DUP_TF]
+            elif noise == "duplicated-type":
+                sb = rc_entry("azurerm_storage_account.sa2", "", ["update"],
+                              {"id": SA2_ID, "name": "sa2", "network_profile":
+                               [{"network_policy": ""}]},
+                              {"id": SA2_ID, "name": "sa2", "network_profile":
+                               [{"network_policy": "azure"}]}, AZURERM, {}, {})
+                del sb["type"]
+                sb["__raw_0__"] = 0
+                entries = [sb, main]
+                raw = [CONFLICT_TF]
             elif noise == "cluster-no-op":
                 if rtype == AZ:
                     # The cluster's own entry is the change; its no-op
@@ -1020,6 +1040,17 @@ def azapi_noise(noise, arm_type, rid, addr, b, a):
                          "after_sensitive": {}}}
         entries = [sa, main]
         raw = ['"type": "azapi_resource", "type": "azapi_resource"']
+    elif noise == "duplicated-type":
+        sb = azapi_entry("azapi_resource", "sa2", MC_TYPE, SA2_ID,
+                         {"properties": {"networkProfile": {
+                             "networkPolicy": "none"}}},
+                         {"properties": {"networkProfile": {
+                             "networkPolicy": "azure"}}}, False)
+        for side in ("before", "after"):
+            del sb["change"][side]["type"]
+            sb["change"][side]["__raw_0__"] = 0
+        entries = [sb, main]
+        raw = [CONFLICT_AZAPI]
     elif noise == "cluster-no-op":
         body = {"properties": {"nodeDisruptionProfile": {
             "nodeDisruptionPolicy": "Block"}}}
@@ -1085,6 +1116,15 @@ def whatif_noise(noise, row, arm_type, rid, b, a, cli, mode):
               "propertyChangeType": "Modify", "before": "TLS1_0",
               "after": "TLS1_2"}], cli))
         raw = [DUP_ARM]
+    elif noise == "duplicated-type":
+        pb = {"properties": {"networkProfile": {"networkPolicy": "none"}}}
+        pa = {"properties": {"networkProfile": {"networkPolicy": "azure"}}}
+        ch = whatif_change(SA2_ID, "Modify", pb, pa, delta_of(pb, pa, True),
+                           cli)
+        del ch["resourceId"]
+        ch["__raw_0__"] = 0
+        changes.insert(0, ch)
+        raw = [CONFLICT_ARM]
     elif noise == "cluster-no-op":
         if arm_type == MC_TYPE:
             # what-if lists each resource once: the cluster's entry is the
