@@ -40,7 +40,7 @@ report naming the input format.  Where a shape cannot express a transition
 the generator skips it and the comment at the skip says why.
 
 Usage: shapes.py NDPLINT [--table FILE] [--rules DIR] [--keep DIR]
-                 [--jobs N] [--row TEXT]
+                 [--work DIR] [--jobs N] [--row TEXT] [--list-skips]
 Exit 0 when every document agrees, 1 otherwise (the failures are listed,
 each with the row, the two shapes that disagree and a file to reproduce
 with), 2 on a usage error.
@@ -1238,6 +1238,9 @@ def main():
     ap.add_argument("--rules", default=os.path.join(SOURCE, "rules"))
     ap.add_argument("--keep", metavar="DIR",
                     help="write the documents and reports to DIR, keep them")
+    ap.add_argument("--work", metavar="DIR",
+                    help="write the documents to DIR (emptied first) instead "
+                    "of a temporary directory; only failing ones stay")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--row", help="only rows whose name contains this")
     ap.add_argument("--list-skips", action="store_true",
@@ -1257,6 +1260,11 @@ def main():
     if args.keep:
         outdir = os.path.abspath(args.keep)
         os.makedirs(outdir, exist_ok=True)
+    elif args.work:
+        # A fixed place (ctest's build directory), emptied on every run.
+        outdir = os.path.abspath(args.work)
+        shutil.rmtree(outdir, ignore_errors=True)
+        os.makedirs(outdir)
     else:
         outdir = tempfile.mkdtemp(prefix="ndplint-shapes-")
 
