@@ -190,6 +190,16 @@ static void walk_object(struct walker *w, struct ndp_buf *path,
                 walk_object_key(w, path, pool, key, before, after, m);
         }
     }
+    /* Terraform leaves an unknown value out of 'after' and marks it in
+     * after_unknown: a key only the mask names is still a change. */
+    if (m->unknown && json_object_is_type(m->unknown, json_type_object)) {
+        json_object_object_foreach((struct json_object *)(uintptr_t)
+                                       m->unknown, key, v) {
+            if (!has_key(before, key) && !has_key(after, key) &&
+                (ndp_json_is_true(v) || ndp_json_any_true(v)))
+                walk_object_key(w, path, pool, key, before, after, m);
+        }
+    }
 }
 
 static const char *element_name(const struct json_object *e)

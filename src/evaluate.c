@@ -1080,9 +1080,10 @@ void ndp_evaluate(struct ndp_findings *out, struct ndp_clusters *clusters,
     for (i = 0; i < hits->nr; i++)
         hit_finding(&ev, &hits->items[i]);
     free(ev.upgrades);
+    /* Sorted first, so the impact lists its causes in report order. */
+    ndp_findings_sort(out);
     for (i = 0; i < clusters->nr; i++)
         ndp_impact_compute(&clusters->items[i], i, set, out);
-    ndp_findings_sort(out);
 }
 
 void ndp_judge(struct ndp_findings *out, struct ndp_clusters *clusters,
