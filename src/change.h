@@ -61,6 +61,10 @@ struct ndp_change {
                                to the root module ("" for the root); NULL
                                when the module is not local */
     long line;              /* 1-based line of the resource in the input, 0 if unknown */
+    char *deferred_reason;  /* Terraform deferred the change to a later
+                               round (deferred_changes): its "reason" as
+                               the plan gives it ("" when absent); NULL
+                               for a change applied now */
     size_t cluster;         /* index into the linker's cluster list */
 };
 

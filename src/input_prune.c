@@ -8,6 +8,8 @@
  * and builds json-c objects only for what the readers use:
  *
  *   - resource_changes[]: entries whose "type" is an AKS or azapi type;
+ *   - deferred_changes[] (a plan with "complete": false): entries whose
+ *     "resource_change" has such a type;
  *   - changes[] / potentialChanges[] (also under "properties"): what-if
  *     changes whose resourceId names a managedClusters resource;
  *   - configuration: module resources of those types, for linking;
@@ -43,6 +45,7 @@
 
 enum filter {
     FILTER_PLAN_RESOURCES,  /* resource_changes[] by "type" */
+    FILTER_DEFERRED,        /* deferred_changes[] by resource_change.type */
     FILTER_WHATIF_CHANGES,  /* changes[] by "resourceId" */
     FILTER_CONFIG_RESOURCES,/* configuration resources[] by "type" */
     FILTER_FIRST_ONLY       /* keep one element: "is there any?" */
@@ -129,7 +132,7 @@ static const char *const plan_types[] = {
 static const char *const skipped_members[] = {
     "prior_state", "resource_drift", "output_changes", "variables",
     "relevant_attributes", "checks", "condition_results", "provider_schemas",
-    "values", "deferred_changes", "action_invocations", "diagnostics"
+    "values", "action_invocations", "diagnostics"
 };
 
 /* The filtered lists: where they are, and how their elements are kept. */
@@ -142,6 +145,8 @@ static const struct filtered_list {
 } filtered_lists[] = {
     { CTX_TOP, "resource_changes", FILTER_PLAN_RESOURCES,
       "an entry of 'resource_changes'", "the top-level object" },
+    { CTX_TOP, "deferred_changes", FILTER_DEFERRED,
+      "an entry of 'deferred_changes'", "the top-level object" },
     { CTX_TOP, "changes", FILTER_WHATIF_CHANGES,
       "an entry of 'changes'", "the top-level object" },
     { CTX_TOP, "potentialChanges", FILTER_WHATIF_CHANGES,
@@ -333,14 +338,45 @@ static bool keep_element(struct pruner *p, enum filter f, bool found,
     return keep_plan_type(value);
 }
 
+/*
+ * A deferred change: {"reason": ..., "resource_change": {"type": ...}};
+ * '*found': the inner "type" was a string.
+ */
+static int scan_deferred(struct pruner *p, struct ndp_jscan *s,
+                         struct ndp_buf *value, bool *found)
+{
+    const char *k;
+    size_t klen;
+    bool done = false, met = false;
+    int rc = ndp_jscan_object_begin(s);
+
+    while (!rc && !(rc = ndp_jscan_object_next(s, &k, &klen, &done)) &&
+           !done) {
+        if (!ndp_jscan_key_is(k, klen, "resource_change")) {
+            rc = ndp_jscan_skip_value(s, NULL, NULL);
+        } else if (met) {
+            rc = duplicate(p, k, p->list);
+        } else if (ndp_jscan_peek(s) == NDP_JSCAN_OBJECT) {
+            met = true;
+            rc = scan_element(p, s, "type", value, found);
+        } else {
+            met = true;
+            rc = ndp_jscan_skip_value(s, NULL, NULL);
+        }
+    }
+    return rc;
+}
+
 /* Scans the element at the cursor; '*found': its 'key' was a string. */
-static int scan_one(struct pruner *p, struct ndp_jscan *s, const char *key,
-                    struct ndp_buf *value, bool *found)
+static int scan_one(struct pruner *p, struct ndp_jscan *s, enum filter f,
+                    const char *key, struct ndp_buf *value, bool *found)
 {
     *found = false;
-    if (ndp_jscan_peek(s) == NDP_JSCAN_OBJECT)
-        return scan_element(p, s, key, value, found);
-    return ndp_jscan_skip_value(s, NULL, NULL);
+    if (ndp_jscan_peek(s) != NDP_JSCAN_OBJECT)
+        return ndp_jscan_skip_value(s, NULL, NULL);
+    if (f == FILTER_DEFERRED)
+        return scan_deferred(p, s, value, found);
+    return scan_element(p, s, key, value, found);
 }
 
 static int prune_members(struct pruner *p, struct ndp_jscan *s,
@@ -563,7 +599,7 @@ static int filter_elements(struct pruner *p, struct ndp_jscan *s,
             adopt_second(p, s, list, count, &rc))
             break;
         if (!rc && !done)
-            rc = scan_one(p, s, key, &value, &found);
+            rc = scan_one(p, s, f, key, &value, &found);
         if (rc && stream_retry(p, s, &m)) {
             rc = 0;
             continue;

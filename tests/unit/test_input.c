@@ -129,6 +129,16 @@ static const struct input_case cases[] = {
       "\"change\":{\"actions\":[\"update\"],\"before\":{\"type\":"
       "\"Microsoft.ContainerService/managedClusters@2024-02-01\",\"body\":\"{not json\"},"
       "\"after\":{}}}]}", 0, NULL, NDP_ESCHEMA, "'body' is a string that is not valid JSON" },
+    { "deferred_changes not array", "{\"format_version\":\"1.2\","
+      "\"resource_changes\":[],\"deferred_changes\":{}}", 0, NULL, NDP_ESCHEMA,
+      "'deferred_changes' is not an array" },
+    { "deferred change without resource_change", "{\"format_version\":\"1.2\","
+      "\"complete\":false,\"deferred_changes\":[{\"reason\":\"absent_prereq\"}]}",
+      0, NULL, NDP_ESCHEMA, "deferred_changes entry without a 'resource_change'" },
+    { "deferred change without type", "{\"format_version\":\"1.2\","
+      "\"deferred_changes\":[{\"reason\":\"unknown\",\"resource_change\":"
+      "{\"address\":\"a.b\"}}]}", 0, NULL, NDP_ESCHEMA,
+      "deferred_changes entry a.b has no 'type' or 'change'" },
     { "failed what-if", "{\"status\":\"Failed\",\"error\":{\"code\":\"InvalidTemplate\","
       "\"message\":\"bad\"},\"changes\":[]}", 0, NULL, NDP_ESCHEMA,
       "failed what-if (error InvalidTemplate: bad)" },
@@ -452,6 +462,24 @@ static const struct input_case duplicate_cases[] = {
       "\"1.2\",\"planned_values\":{\"root_module\":{\"resources\":[{\"type\":"
       "\"a\",\"type\":\"b\"}]}},\"resource_changes\":[{\"type\":\"a\","
       "\"change\":{}}]}", 0, NULL, 0, NULL },
+    { "resource_change twice in a deferred change", "{\"format_version\":"
+      "\"1.2\",\"deferred_changes\":[{\"reason\":\"absent_prereq\","
+      "\"resource_change\":{\"type\":\"null_resource\",\"change\":{}},"
+      "\"resource_change\":{\"type\":\"azurerm_kubernetes_cluster\","
+      "\"change\":{}}}]}", 0, NULL, NDP_ESCHEMA,
+      "'resource_change' twice in an entry of 'deferred_changes'" },
+    { "type twice in a deferred change", "{\"format_version\":\"1.2\","
+      "\"deferred_changes\":[{\"reason\":\"absent_prereq\",\"resource_change\":"
+      "{\"type\":\"null_resource\",\"change\":{},\"type\":"
+      "\"azurerm_kubernetes_cluster\"}}]}", 0, NULL, NDP_ESCHEMA,
+      "'type' twice in an entry of 'deferred_changes'" },
+    { "reason twice in a deferred cluster change", "{\"format_version\":\"1.2\","
+      "\"deferred_changes\":[{\"reason\":\"absent_prereq\",\"resource_change\":"
+      "{\"type\":\"azurerm_kubernetes_cluster\",\"change\":{}},\"reason\":"
+      "\"unknown\"}]}", 0, NULL, NDP_ESCHEMA, "'reason' twice" },
+    { "deferred_changes twice", "{\"format_version\":\"1.2\",\"deferred_changes\":"
+      "[],\"resource_changes\":[],\"deferred_changes\":[]}", 0, NULL, NDP_ESCHEMA,
+      "'deferred_changes' twice in the top-level object" },
     { "resource_changes twice", "{\"format_version\":\"1.2\",\"resource_changes\":"
       "[{\"type\":\"azurerm_kubernetes_cluster\",\"change\":{}}],"
       "\"resource_changes\":[]}", 0, NULL, NDP_ESCHEMA,

@@ -3,7 +3,8 @@
  * written as a Terraform plan (azapi_resource) and as an 'az deployment
  * group what-if --no-pretty-print' result must give the same category,
  * verdict and severity, for every ARM-notation category, cluster-level and
- * agentPools child resources alike.
+ * agentPools child resources alike; and the same change deferred by
+ * Terraform (deferred_changes) is judged the same, its findings saying so.
  */
 #include "test_common.h"
 #include "buf.h"
@@ -180,7 +181,49 @@ static void whatif_result(struct ndp_buf *out, const struct equiv_case *c,
     ndp_buf_adds(out, rest ? ",\"delta\":[]}]}}" : ",\"delta\":[]}]}");
 }
 
-/* Runs the pipeline over 'text' as a file; returns "RULE/verdict/severity,...". */
+/*
+ * The plan with its last resource change moved to deferred_changes, as
+ * Terraform 1.10 writes a change it defers to a later round.
+ */
+static void deferred_plan(struct ndp_buf *out, const struct equiv_case *c)
+{
+    struct ndp_buf plan = NDP_BUF_INIT;
+    const char *last;
+    size_t head;
+
+    terraform_plan(&plan, c);
+    last = strstr(plan.buf, "{\"address\":\"azapi_resource.r\"");
+    assert_non_null(last);
+    head = (size_t)(last - plan.buf);
+    ndp_buf_add(out, plan.buf, plan.buf[head - 1] == ',' ? head - 1 : head);
+    ndp_buf_adds(out, "],\"deferred_changes\":[{\"reason\":"
+                 "\"resource_config_unknown\",\"resource_change\":");
+    ndp_buf_add(out, last, plan.len - head - 2); /* without "]}" */
+    ndp_buf_adds(out, "}],\"applyable\":true,\"complete\":false}");
+    ndp_buf_release(&plan);
+}
+
+#define DEFERRED_NOTE "; Terraform deferred this change to a later plan " \
+                      "and apply round (reason 'resource_config_unknown')"
+
+/* "RULE/verdict" for each finding; "/deferred" after it when its message
+ * ends by saying that the change is deferred. */
+static void describe(struct ndp_buf *out, const struct ndp_findings *findings)
+{
+    size_t i, n = strlen(DEFERRED_NOTE);
+
+    for (i = 0; i < findings->nr; i++) {
+        const char *msg = findings->items[i].message;
+        size_t len = strlen(msg);
+        ndp_buf_addf(out, "%s%s/%s%s", i ? "," : "",
+                     findings->items[i].rule_id,
+                     ndp_verdict_name(findings->items[i].verdict),
+                     len >= n && strcmp(msg + len - n, DEFERRED_NOTE) == 0
+                         ? "/deferred" : "");
+    }
+}
+
+/* Runs the pipeline over 'text' as a file; returns "RULE/verdict,...". */
 static char *judge(const char *text)
 {
     char path[] = "/tmp/ndp-pipeline-XXXXXX";
@@ -192,7 +235,6 @@ static char *judge(const char *text)
     struct ndp_eval_options eo = { 0, false, NDP_PROFILE_ALLOW, NULL, NULL };
     struct ndp_error err = NDP_ERROR_INIT;
     struct ndp_buf out = NDP_BUF_INIT;
-    size_t i;
 
     assert_true(fd >= 0);
     assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
@@ -201,9 +243,7 @@ static char *judge(const char *text)
     if (ndp_input_read(&set, path, &in, &err) != 0)
         fail_msg("%s\n%s", err.msg, text);
     ndp_judge(&findings, &clusters, &set, ruleset, &eo);
-    for (i = 0; i < findings.nr; i++)
-        ndp_buf_addf(&out, "%s%s/%s", i ? "," : "", findings.items[i].rule_id,
-                     ndp_verdict_name(findings.items[i].verdict));
+    describe(&out, &findings);
     ndp_findings_release(&findings);
     ndp_clusters_release(&clusters);
     ndp_changeset_release(&set);
@@ -245,10 +285,42 @@ static void same_change__same_verdict_from_plan_and_whatif(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* Spec 11: judged like resource changes, and the finding says so. */
+static void deferred_change__judged_and_marked_deferred(void **state)
+{
+    size_t i, failures = 0;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(cases); i++) {
+        struct ndp_buf plan = NDP_BUF_INIT, want = NDP_BUF_INIT;
+        const char *p = cases[i].expect;
+        char *got;
+
+        while (*p) {
+            size_t n = strcspn(p, ",");
+            ndp_buf_addf(&want, "%s%.*s/deferred", want.len ? "," : "",
+                         (int)n, p);
+            p += n + (p[n] == ',');
+        }
+        deferred_plan(&plan, &cases[i]);
+        got = judge(plan.buf);
+        if (strcmp(got, want.buf) != 0) {
+            print_error("case '%s' deferred: expected [%s], got [%s]\n",
+                        cases[i].name, want.buf, got);
+            failures++;
+        }
+        free(got);
+        ndp_buf_release(&plan);
+        ndp_buf_release(&want);
+    }
+    assert_int_equal(failures, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_change__same_verdict_from_plan_and_whatif),
+        cmocka_unit_test(deferred_change__judged_and_marked_deferred),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
