@@ -9,8 +9,9 @@
  * change's documents are the ARM request body (decoded first when azapi
  * <= 1.15 stored it as a JSON string), so the ARM-notation rules apply.
  * Changes Terraform deferred to a later round (deferred_changes) are read
- * the same way and keep their reason.  Links to the owning cluster are recorded both as ARM ids from the values
- * and as Terraform addresses from the plan's 'configuration' section.
+ * the same way and keep their reason.  Links to the owning cluster are
+ * recorded both as ARM ids from the values and as Terraform addresses from
+ * the plan's 'configuration' section.
  */
 #include "common.h"
 #include "input.h"
