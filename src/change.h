@@ -63,6 +63,10 @@ struct ndp_change {
     bool before_unknown;    /* the values it replaces are not in the input
                                (first apply of a setter, spec §11) */
     long line;              /* 1-based line of the resource in the input, 0 if unknown */
+    char *deferred_reason;  /* Terraform deferred the change to a later
+                               round (deferred_changes): its "reason" as
+                               the plan gives it ("" when absent); NULL
+                               for a change applied now */
     size_t cluster;         /* index into the linker's cluster list */
 };
 

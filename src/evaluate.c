@@ -732,6 +732,20 @@ static void cluster_findings(const struct evaluator *ev, size_t index)
     ndp_buf_release(&msg);
 }
 
+/*
+ * Spec 11: a change Terraform deferred to a later round (deferred_changes)
+ * is judged like the others, and its finding says that it is deferred.
+ */
+static void add_deferred(struct ndp_buf *msg, const struct ndp_change *ch)
+{
+    if (!ch->deferred_reason)
+        return;
+    ndp_buf_adds(msg, "; Terraform deferred this change to a later plan "
+                 "and apply round");
+    if (*ch->deferred_reason)
+        ndp_buf_addf(msg, " (reason '%s')", ch->deferred_reason);
+}
+
 static void replace_finding(const struct evaluator *ev,
                             const struct ndp_change *ch)
 {
@@ -757,6 +771,7 @@ static void replace_finding(const struct evaluator *ev,
                  ch->replace_paths ? " (because of " : "",
                  ch->replace_paths ? ch->replace_paths : "",
                  ch->replace_paths ? ")" : "");
+    add_deferred(&msg, ch);
     f->message = ndp_buf_detach(&msg);
 }
 
@@ -1003,6 +1018,7 @@ static void hit_finding(const struct evaluator *ev, const struct ndp_hit *h)
         state_has_no_windows_pool(c->state))
         return;
     verdict = hit_verdict(ev, h, c, &msg);
+    add_deferred(&msg, ch);
     f = new_finding(ev, h->rule, verdict, ch->cluster, ch->input, ch->address);
     f->line = ch->line;
     f->pool = h->pool ? ndp_xstrdup(h->pool) : NULL;

@@ -310,22 +310,88 @@ static int parse_lenient_template(struct json_object **out,
 }
 
 /*
- * The scanner refused the text: a NUL byte says binary, an ARM template
- * may hold comments, anything else is reported where it went wrong.
+ * Appends the raw key whose quote is at 'pos' (escapes shown as written),
+ * control bytes as '?', at most 48 bytes of it.
+ */
+static void add_raw_key(struct ndp_buf *out, const struct ndp_buf *text,
+                        size_t pos)
+{
+    char quote = text->buf[pos];
+    size_t i, n = 0;
+
+    for (i = pos + 1; i < text->len && text->buf[i] != quote; i++, n++) {
+        unsigned char c = (unsigned char)text->buf[i];
+        if (n == 48) {
+            ndp_buf_adds(out, "...");
+            return;
+        }
+        if (c == '\\' && i + 1 < text->len) {
+            ndp_buf_addch(out, '\\');
+            c = (unsigned char)text->buf[++i];
+        }
+        ndp_buf_addch(out, (c < 0x20 || c == 0x7f) ? '?' : (char)c);
+    }
+}
+
+/*
+ * The pruned reader met a key twice where it decides what is judged (see
+ * input_prune.c): 'pos' is the second one's quote, 'where' says in what.
+ */
+static int duplicate_key(const struct ndp_buf *text, const char *path,
+                         size_t pos, const char *where, struct ndp_error *err)
+{
+    struct ndp_document doc = { path, text->buf, text->len, NULL, SIZE_MAX };
+    struct ndp_buf key = NDP_BUF_INIT;
+    int rc;
+
+    add_raw_key(&key, text, pos);
+    rc = ndp_error_set(err, NDP_ESCHEMA, "'%s' has the key '%s' twice in %s "
+                       "at line %ld (byte %zu); which one counts depends on "
+                       "the JSON reader, so the file is refused",
+                       path, key.buf, where, ndp_document_line(&doc, pos),
+                       pos);
+    ndp_buf_release(&key);
+    return rc;
+}
+
+/*
+ * The scanner refused the text ('rc'): a NUL byte says binary, a key twice
+ * is named, an ARM template may hold comments, anything else is reported
+ * where it went wrong.
  */
 static int refused_by_scanner(struct json_object **out, size_t *seen,
                               const struct ndp_buf *text, const char *path,
-                              size_t pos, const char *msg,
+                              int rc, size_t pos, const char *msg,
                               struct ndp_error *err)
 {
-    int rc = refuse_nul(text, path, err);
+    int nul = refuse_nul(text, path, err);
 
     *seen = SIZE_MAX;
-    if (rc)
-        return rc;
+    if (nul)
+        return nul;
+    if (rc == NDP_ESCHEMA)
+        return duplicate_key(text, path, pos, msg, err);
     if (parse_lenient_template(out, text, path) == 0)
         return 0;
     return scan_error(text, path, pos, msg, err);
+}
+
+/*
+ * The whole-tree reader (json-c) keeps the last of two equal keys without
+ * a word: the pruned reader's check runs too, so that both refuse the same
+ * documents.
+ */
+static int check_duplicates(const struct ndp_buf *text, const char *path,
+                            struct ndp_error *err)
+{
+    struct json_object *pruned = NULL;
+    const char *msg = NULL;
+    size_t pos = 0, seen;
+    int rc = ndp_parse_pruned(&pruned, &seen, text->buf, text->len, &pos,
+                              &msg);
+
+    json_object_put(pruned);
+    return rc == NDP_ESCHEMA ? duplicate_key(text, path, pos, msg, err) : 0;
 }
 
 /*
@@ -340,22 +406,30 @@ static int parse_document(struct json_object **out, size_t *seen,
                           bool whole_tree, struct ndp_error *err)
 {
     struct ndp_error strict_err = NDP_ERROR_INIT;
+    bool object = text->buf[strspn(text->buf, " \t\r\n")] == '{';
     const char *msg = NULL;
     size_t pos = 0;
     int rc;
 
     *seen = SIZE_MAX;
-    if (whole_tree || text->buf[strspn(text->buf, " \t\r\n")] != '{') {
+    if (whole_tree || !object) {
         rc = refuse_nul(text, path, err);
         if (rc)
             return rc;
         rc = parse_json(out, text, path, false, &strict_err);
-        return rc ? ndp_error_set(err, rc, "%s", strict_err.msg) : 0;
+        if (rc)
+            return ndp_error_set(err, rc, "%s", strict_err.msg);
+        rc = object ? check_duplicates(text, path, err) : 0;
+        if (rc) {
+            json_object_put(*out);
+            *out = NULL;
+        }
+        return rc;
     }
     rc = ndp_parse_pruned(out, seen, text->buf, text->len, &pos, &msg);
     if (rc == 0)
         return 0;
-    return refused_by_scanner(out, seen, text, path, pos, msg, err);
+    return refused_by_scanner(out, seen, text, path, rc, pos, msg, err);
 }
 
 /* Is standard input a JSON object in UTF-8?  Waits for its first byte
@@ -401,7 +475,8 @@ static int parse_streamed(struct json_object **out, size_t *seen,
     }
     if (rc || !parsed)
         return rc;
-    return refused_by_scanner(out, seen, &in->text, path, pos, msg, err);
+    return refused_by_scanner(out, seen, &in->text, path, parsed, pos, msg,
+                              err);
 }
 
 /* "$schema": ".../deploymentTemplate.json#" (or subscriptionDeploymentTemplate, ...) */

@@ -55,8 +55,11 @@ int ndp_input_read_bytes(struct ndp_changeset *set, const char *name,
  * Validates 'text' with the scanner and builds the pruned tree the readers
  * use (input_prune.c).  Returns 0 with '*out' (owned by the caller) and
  * '*seen' (entries of the filtered lists; SIZE_MAX when the document was
- * built whole and the reader counts), or NDP_EPARSE with the byte
- * offset and a static description of the syntax error.
+ * built whole and the reader counts), NDP_EPARSE with the byte offset and
+ * a static description of the syntax error, or NDP_ESCHEMA for a key met
+ * twice where it decides what is judged: the offset of the second one's
+ * quote and a static description of where it is ("an entry of
+ * 'resource_changes'").
  */
 int ndp_parse_pruned(struct json_object **out, size_t *seen,
                      const char *text, size_t len, size_t *err_pos,

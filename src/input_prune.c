@@ -8,6 +8,8 @@
  * and builds json-c objects only for what the readers use:
  *
  *   - resource_changes[]: entries whose "type" is an AKS or azapi type;
+ *   - deferred_changes[] (a plan with "complete": false): entries whose
+ *     "resource_change" has such a type;
  *   - changes[] / potentialChanges[] (also under "properties"): what-if
  *     changes whose resourceId names a managedClusters resource;
  *   - configuration: module resources of those types, for linking;
@@ -20,6 +22,12 @@
  * ARM templates and x-ms-examples wrappers keep their members whole (they
  * match none of the filters).  The first malformed entry of a filtered
  * list is kept so that the reader still reports it.
+ *
+ * A key twice in one object is refused (NDP_ESCHEMA) where it would decide
+ * what is judged: the discriminating key of any element of a filtered
+ * list, any key at any depth of a kept element, and a counted list's own
+ * key.  json-c keeps the last of two equal keys, this walk would decide on
+ * the first; refusing means no reader's choice is ever silently taken.
  */
 #define _GNU_SOURCE /* memmem */
 #include "common.h"
@@ -37,6 +45,7 @@
 
 enum filter {
     FILTER_PLAN_RESOURCES,  /* resource_changes[] by "type" */
+    FILTER_DEFERRED,        /* deferred_changes[] by resource_change.type */
     FILTER_WHATIF_CHANGES,  /* changes[] by "resourceId" */
     FILTER_CONFIG_RESOURCES,/* configuration resources[] by "type" */
     FILTER_FIRST_ONLY       /* keep one element: "is there any?" */
@@ -66,6 +75,11 @@ struct pruner {
     bool second;            /* this is the second thread's pruner */
     bool gave_up;           /* the second thread met what it cannot do */
     atomic_bool *cancel;    /* the second thread is no longer wanted */
+    const char *list;       /* where the filtered list being walked is,
+                               in words, for a duplicated key */
+    const char *dup_where;  /* a duplicated key was met (NDP_ESCHEMA):
+                               where, in words; NULL: none */
+    size_t dup_pos;         /* ... and where its second occurrence is */
 };
 
 /*
@@ -118,8 +132,39 @@ static const char *const plan_types[] = {
 static const char *const skipped_members[] = {
     "prior_state", "resource_drift", "output_changes", "variables",
     "relevant_attributes", "checks", "condition_results", "provider_schemas",
-    "values", "deferred_changes", "action_invocations", "diagnostics"
+    "values", "action_invocations", "diagnostics"
 };
+
+/* The filtered lists: where they are, and how their elements are kept. */
+static const struct filtered_list {
+    int ctx;            /* enum context */
+    const char *key;
+    enum filter f;
+    const char *where;  /* its elements, in words (messages) */
+    const char *in;     /* the object that holds it, in words */
+} filtered_lists[] = {
+    { CTX_TOP, "resource_changes", FILTER_PLAN_RESOURCES,
+      "an entry of 'resource_changes'", "the top-level object" },
+    { CTX_TOP, "deferred_changes", FILTER_DEFERRED,
+      "an entry of 'deferred_changes'", "the top-level object" },
+    { CTX_TOP, "changes", FILTER_WHATIF_CHANGES,
+      "an entry of 'changes'", "the top-level object" },
+    { CTX_TOP, "potentialChanges", FILTER_WHATIF_CHANGES,
+      "an entry of 'potentialChanges'", "the top-level object" },
+    { CTX_PROPERTIES, "changes", FILTER_WHATIF_CHANGES,
+      "an entry of 'properties.changes'", "'properties'" },
+    { CTX_PROPERTIES, "potentialChanges", FILTER_WHATIF_CHANGES,
+      "an entry of 'properties.potentialChanges'", "'properties'" },
+    { CTX_CONFIG, "resources", FILTER_CONFIG_RESOURCES,
+      "a resource of 'configuration'", "a module of 'configuration'" },
+    { CTX_PLANNED, "resources", FILTER_FIRST_ONLY, NULL, NULL },
+};
+
+/* Lists whose elements are counted and judged (not only looked up). */
+static bool is_counted(enum filter f)
+{
+    return f != FILTER_CONFIG_RESOURCES && f != FILTER_FIRST_ONLY;
+}
 
 static bool in_list(const char *key, size_t key_len,
                     const char *const *list, size_t n)
@@ -147,6 +192,22 @@ static struct json_object *build(const struct pruner *p, size_t start,
     v = json_tokener_parse_ex(tok, p->text + start, (int)n);
     json_tokener_free(tok);
     return v;
+}
+
+/* The key as json-c decodes it (escapes, and ' quotes as raw text). */
+static struct json_object *decoded_key(const struct pruner *p,
+                                       const char *key, size_t klen)
+{
+    size_t start = (size_t)(key - 1 - p->text);
+    struct json_object *k = NULL;
+
+    if (p->text[start] == '"')
+        k = build(p, start, start + klen + 2);
+    if (!k || !json_object_is_type(k, json_type_string)) {
+        json_object_put(k);
+        k = json_object_new_string_len(key, (int)klen);
+    }
+    return k;
 }
 
 static struct json_object *placeholder(enum ndp_jscan_type type)
@@ -183,25 +244,47 @@ static bool keep_whatif_id(const char *id)
 }
 
 /*
- * Reads one element's discriminating member ('key') while skipping the
- * rest; '*found' tells whether it was there as a string.
+ * A key met twice in one object: json-c, and every other reader, keeps the
+ * last value and drops the first one unseen, while a walk that stops at
+ * the first would judge another entry.  Either way something in the entry
+ * goes unjudged, so the document is refused.  'key' is the raw key of the
+ * second occurrence (it points into the text, after its quote).
  */
-static int scan_element(struct ndp_jscan *s, const char *key,
-                        struct ndp_buf *value, bool *found)
+static int duplicate(struct pruner *p, const char *key, const char *where)
+{
+    if (!p->dup_where) {
+        p->dup_where = where;
+        p->dup_pos = (size_t)(key - 1 - p->text);
+    }
+    return NDP_ESCHEMA;
+}
+
+/*
+ * Reads one element's discriminating member ('key') while skipping the
+ * rest; '*found' tells whether it was there as a string.  The member
+ * twice is refused in a list that is judged ('p->list' set).
+ */
+static int scan_element(struct pruner *p, struct ndp_jscan *s,
+                        const char *key, struct ndp_buf *value, bool *found)
 {
     const char *k;
     size_t klen;
-    bool done = false;
+    bool done = false, met = false;
     int rc = ndp_jscan_object_begin(s);
 
     *found = false;
     while (!rc && !(rc = ndp_jscan_object_next(s, &k, &klen, &done)) &&
            !done) {
-        if (!*found && ndp_jscan_key_is(k, klen, key) &&
-            ndp_jscan_peek(s) == NDP_JSCAN_STRING) {
+        if (!ndp_jscan_key_is(k, klen, key) || (met && !p->list)) {
+            rc = ndp_jscan_skip_value(s, NULL, NULL);
+        } else if (met) {
+            rc = duplicate(p, k, p->list);
+        } else if (ndp_jscan_peek(s) == NDP_JSCAN_STRING) {
+            met = true;
             rc = ndp_jscan_string(s, value);
             *found = rc == 0;
         } else {
+            met = true;
             rc = ndp_jscan_skip_value(s, NULL, NULL);
         }
     }
@@ -255,14 +338,45 @@ static bool keep_element(struct pruner *p, enum filter f, bool found,
     return keep_plan_type(value);
 }
 
+/*
+ * A deferred change: {"reason": ..., "resource_change": {"type": ...}};
+ * '*found': the inner "type" was a string.
+ */
+static int scan_deferred(struct pruner *p, struct ndp_jscan *s,
+                         struct ndp_buf *value, bool *found)
+{
+    const char *k;
+    size_t klen;
+    bool done = false, met = false;
+    int rc = ndp_jscan_object_begin(s);
+
+    while (!rc && !(rc = ndp_jscan_object_next(s, &k, &klen, &done)) &&
+           !done) {
+        if (!ndp_jscan_key_is(k, klen, "resource_change")) {
+            rc = ndp_jscan_skip_value(s, NULL, NULL);
+        } else if (met) {
+            rc = duplicate(p, k, p->list);
+        } else if (ndp_jscan_peek(s) == NDP_JSCAN_OBJECT) {
+            met = true;
+            rc = scan_element(p, s, "type", value, found);
+        } else {
+            met = true;
+            rc = ndp_jscan_skip_value(s, NULL, NULL);
+        }
+    }
+    return rc;
+}
+
 /* Scans the element at the cursor; '*found': its 'key' was a string. */
-static int scan_one(struct ndp_jscan *s, const char *key,
-                    struct ndp_buf *value, bool *found)
+static int scan_one(struct pruner *p, struct ndp_jscan *s, enum filter f,
+                    const char *key, struct ndp_buf *value, bool *found)
 {
     *found = false;
-    if (ndp_jscan_peek(s) == NDP_JSCAN_OBJECT)
-        return scan_element(s, key, value, found);
-    return ndp_jscan_skip_value(s, NULL, NULL);
+    if (ndp_jscan_peek(s) != NDP_JSCAN_OBJECT)
+        return ndp_jscan_skip_value(s, NULL, NULL);
+    if (f == FILTER_DEFERRED)
+        return scan_deferred(p, s, value, found);
+    return scan_element(p, s, key, value, found);
 }
 
 static int prune_members(struct pruner *p, struct ndp_jscan *s,
@@ -327,6 +441,7 @@ static void split_list(struct pruner *p, const struct ndp_jscan *s,
     sp->p.complete = true;
     sp->p.second = true;
     sp->p.cancel = &sp->cancel;
+    sp->p.list = p->list;
     ndp_jscan_init_inside(&sp->s, p->text, p->len, NDP_MAX_JSON_DEPTH, "{[",
                           sp->start);
     sp->kept = json_object_new_array();
@@ -361,6 +476,10 @@ static bool adopt_second(struct pruner *p, struct ndp_jscan *s,
                                         json_object_array_get_idx(sp->kept, i)));
     *count += sp->count;
     *s = sp->s; /* same text, same levels below the list */
+    if (sp->p.dup_where) {
+        p->dup_where = sp->p.dup_where;
+        p->dup_pos = sp->p.dup_pos;
+    }
     p->rest = sp->rest;
     sp->rest = NULL;
     *rc = sp->rc;
@@ -373,6 +492,82 @@ static int give_up(struct pruner *p)
 {
     p->gave_up = true;
     return NDP_EPARSE;
+}
+
+/* The key as json-c stores it: escapes decoded, cut at a NUL byte. */
+static void key_name(const struct pruner *p, const char *key, size_t klen,
+                     struct ndp_buf *out)
+{
+    struct json_object *k;
+
+    ndp_buf_reset(out);
+    if (!memchr(key, '\\', klen)) {
+        ndp_buf_add(out, key, klen);
+        return;
+    }
+    k = decoded_key(p, key, klen);
+    ndp_buf_adds(out, json_object_get_string(k));
+    json_object_put(k);
+}
+
+static int unique_value(struct pruner *p, struct ndp_jscan *c);
+
+/* The object at 'c' and everything in it hold each key once. */
+static int unique_members(struct pruner *p, struct ndp_jscan *c)
+{
+    struct json_object *names = json_object_new_object();
+    struct ndp_buf name = NDP_BUF_INIT;
+    const char *k;
+    size_t klen;
+    bool done = false;
+    int rc = ndp_jscan_object_begin(c);
+
+    while (!rc && !(rc = ndp_jscan_object_next(c, &k, &klen, &done)) &&
+           !done) {
+        key_name(p, k, klen, &name);
+        if (json_object_object_get_ex(names, name.buf, NULL)) {
+            rc = duplicate(p, k, p->list);
+        } else {
+            json_object_object_add(names, name.buf, NULL);
+            rc = unique_value(p, c);
+        }
+    }
+    ndp_buf_release(&name);
+    json_object_put(names);
+    return rc;
+}
+
+static int unique_value(struct pruner *p, struct ndp_jscan *c)
+{
+    bool done = false;
+    int rc;
+
+    switch (ndp_jscan_peek(c)) {
+    case NDP_JSCAN_OBJECT:
+        return unique_members(p, c);
+    case NDP_JSCAN_ARRAY:
+        rc = ndp_jscan_array_begin(c);
+        while (!rc && !(rc = ndp_jscan_array_next(c, &done)) && !done)
+            rc = unique_value(p, c);
+        return rc;
+    default:
+        return ndp_jscan_skip_value(c, NULL, NULL);
+    }
+}
+
+/*
+ * A kept element is what a reader judges, so a key twice anywhere in it
+ * (a second "change", "actions" or "mode") is refused as well.  Kept
+ * elements are few (AKS resources), so walking them again costs little.
+ */
+static int check_kept(struct pruner *p, size_t start, size_t end)
+{
+    struct ndp_jscan c;
+
+    if (p->text[start] != '{')
+        return 0;
+    ndp_jscan_init(&c, p->text + start, end - start, NDP_MAX_JSON_DEPTH);
+    return unique_members(p, &c);
 }
 
 /*
@@ -404,7 +599,7 @@ static int filter_elements(struct pruner *p, struct ndp_jscan *s,
             adopt_second(p, s, list, count, &rc))
             break;
         if (!rc && !done)
-            rc = scan_one(s, key, &value, &found);
+            rc = scan_one(p, s, f, key, &value, &found);
         if (rc && stream_retry(p, s, &m)) {
             rc = 0;
             continue;
@@ -416,7 +611,11 @@ static int filter_elements(struct pruner *p, struct ndp_jscan *s,
             break;
         }
         if (keep_element(p, f, found, value.buf, *count)) {
-            struct json_object *kept = build(p, start, s->pos);
+            struct json_object *kept;
+            if (f != FILTER_FIRST_ONLY &&
+                (rc = check_kept(p, start, s->pos)) != 0)
+                break;
+            kept = build(p, start, s->pos);
             ndp_document_mark_entry(kept, start);
             json_object_array_add(list, kept);
         }
@@ -426,29 +625,33 @@ static int filter_elements(struct pruner *p, struct ndp_jscan *s,
     return rc;
 }
 
-static int filter_array(struct pruner *p, struct ndp_jscan *s, enum filter f,
-                        bool count, struct json_object **out)
+static int filter_array(struct pruner *p, struct ndp_jscan *s,
+                        const struct filtered_list *fl,
+                        struct json_object **out)
 {
     struct json_object *list = json_object_new_array();
+    bool count = is_counted(fl->f);
+    const char *outer = p->list;
     size_t index = 0;
     int rc = ndp_jscan_array_begin(s);
 
+    p->list = fl->where;
     if (count && p->second)
         rc = give_up(p);
     if (!rc && count)
-        split_list(p, s, f, list);
+        split_list(p, s, fl->f, list);
     if (!rc)
-        rc = filter_elements(p, s, f, list, &index, false);
+        rc = filter_elements(p, s, fl->f, list, &index, false);
     if (p->split && p->split->owner == list)
         split_discard(p);
     if (count && !rc) {
         p->seen += index;
         p->filtered = true;
     }
+    p->list = outer;
     *out = list;
     return rc;
 }
-
 
 static int prune_object(struct pruner *p, struct ndp_jscan *s,
                         enum context ctx, struct json_object **out);
@@ -507,21 +710,17 @@ static int child_context(enum context ctx, const char *key, size_t klen,
 #undef IS
 }
 
-/* The filter for an array member 'key' inside 'ctx', or -1 to build it. */
-static int array_filter(enum context ctx, const char *key, size_t klen)
+/* The filtered list that member 'key' of a 'ctx' object is, or NULL. */
+static const struct filtered_list *find_list(enum context ctx, const char *key,
+                                            size_t klen)
 {
-#define IS(name) ndp_jscan_key_is(key, klen, (name))
-    if (ctx == CTX_TOP && IS("resource_changes"))
-        return FILTER_PLAN_RESOURCES;
-    if ((ctx == CTX_TOP || ctx == CTX_PROPERTIES) &&
-        (IS("changes") || IS("potentialChanges")))
-        return FILTER_WHATIF_CHANGES;
-    if (ctx == CTX_CONFIG && IS("resources"))
-        return FILTER_CONFIG_RESOURCES;
-    if (ctx == CTX_PLANNED && IS("resources"))
-        return FILTER_FIRST_ONLY;
-    return -1;
-#undef IS
+    size_t i;
+
+    for (i = 0; i < NDP_ARRAY_SIZE(filtered_lists); i++)
+        if (filtered_lists[i].ctx == (int)ctx &&
+            ndp_jscan_key_is(key, klen, filtered_lists[i].key))
+            return &filtered_lists[i];
+    return NULL;
 }
 
 static int prune_member(struct pruner *p, struct ndp_jscan *s,
@@ -530,17 +729,15 @@ static int prune_member(struct pruner *p, struct ndp_jscan *s,
 {
     enum ndp_jscan_type type = ndp_jscan_peek(s);
     int child = child_context(ctx, key, klen, type);
-    int filter = type == NDP_JSCAN_ARRAY ? array_filter(ctx, key, klen) : -1;
+    const struct filtered_list *fl =
+        type == NDP_JSCAN_ARRAY ? find_list(ctx, key, klen) : NULL;
     size_t start, end;
     int rc;
 
     if (child >= 0)
         return prune_object(p, s, (enum context)child, out);
-    if (filter >= 0)
-        return filter_array(p, s, (enum filter)filter,
-                            filter != FILTER_CONFIG_RESOURCES &&
-                                filter != FILTER_FIRST_ONLY,
-                            out);
+    if (fl)
+        return filter_array(p, s, fl, out);
     if (ctx == CTX_PLANNED && type == NDP_JSCAN_ARRAY &&
         ndp_jscan_key_is(key, klen, "child_modules"))
         return prune_list_of_objects(p, s, CTX_PLANNED, out);
@@ -556,22 +753,6 @@ static int prune_member(struct pruner *p, struct ndp_jscan *s,
     return 0;
 }
 
-/* The key as json-c decodes it (escapes, and ' quotes as raw text). */
-static struct json_object *decoded_key(const struct pruner *p,
-                                       const char *key, size_t klen)
-{
-    size_t start = (size_t)(key - 1 - p->text);
-    struct json_object *k = NULL;
-
-    if (p->text[start] == '"')
-        k = build(p, start, start + klen + 2);
-    if (!k || !json_object_is_type(k, json_type_string)) {
-        json_object_put(k);
-        k = json_object_new_string_len(key, (int)klen);
-    }
-    return k;
-}
-
 /* Adds the members the second thread read after its list to 'obj'. */
 static void add_rest(struct pruner *p, struct json_object *obj)
 {
@@ -581,6 +762,27 @@ static void add_rest(struct pruner *p, struct json_object *obj)
     p->rest = NULL;
 }
 
+/*
+ * A judged list's key met again in the same object ('*met': the ones met
+ * so far): every reader keeps the last list and never sees the first.
+ * The second thread leaves such a key to the first one, which knows the
+ * members before the split.
+ */
+static int check_list_key(struct pruner *p, enum context ctx,
+                          const char *key, size_t klen, unsigned met,
+                          unsigned *bit)
+{
+    const struct filtered_list *fl = find_list(ctx, key, klen);
+
+    *bit = 0;
+    if (!fl || !is_counted(fl->f))
+        return 0;
+    if (p->second)
+        return give_up(p);
+    *bit = 1u << (fl - filtered_lists);
+    return met & *bit ? duplicate(p, key, fl->in) : 0;
+}
+
 /* The members of the object at the cursor, from there to its end. */
 static int prune_members(struct pruner *p, struct ndp_jscan *s,
                          enum context ctx, struct json_object *obj)
@@ -588,6 +790,7 @@ static int prune_members(struct pruner *p, struct ndp_jscan *s,
     const char *key;
     size_t klen;
     bool done = false;
+    unsigned met = 0, bit = 0;
     int rc = 0;
 
     while (!rc) {
@@ -597,6 +800,8 @@ static int prune_members(struct pruner *p, struct ndp_jscan *s,
         stream_ahead(p, s);
         ndp_jscan_mark(s, &m);
         rc = ndp_jscan_object_next(s, &key, &klen, &done);
+        if (!rc && !done)
+            rc = check_list_key(p, ctx, key, klen, met, &bit);
         if (!rc && !done)
             rc = prune_member(p, s, ctx, key, klen, &v);
         if (rc) {
@@ -612,6 +817,7 @@ static int prune_members(struct pruner *p, struct ndp_jscan *s,
             rc = give_up(p);
             break;
         }
+        met |= bit;
         k = decoded_key(p, key, klen);
         json_object_object_add(obj, json_object_get_string(k), v);
         json_object_put(k);
@@ -676,9 +882,10 @@ static int parse(struct pruner *p, struct json_object **out, size_t *seen,
     if (rc) {
         /* An error anywhere throws the tree away. */
         json_object_put(root);
-        *err_pos = s.err_pos;
-        *err_msg = s.err_msg ? s.err_msg : "syntax error";
-        return NDP_EPARSE;
+        *err_pos = p->dup_where ? p->dup_pos : s.err_pos;
+        *err_msg = p->dup_where ? p->dup_where
+                   : s.err_msg ? s.err_msg : "syntax error";
+        return p->dup_where ? NDP_ESCHEMA : NDP_EPARSE;
     }
     if (type != NDP_JSCAN_OBJECT)
         root = placeholder(type);

@@ -8,8 +8,10 @@
  * api-version), and turns each into a struct ndp_change.  For azapi the
  * change's documents are the ARM request body (decoded first when azapi
  * <= 1.15 stored it as a JSON string), so the ARM-notation rules apply.
- * Links to the owning cluster are recorded both as ARM ids from the values
- * and as Terraform addresses from the plan's 'configuration' section.
+ * Changes Terraform deferred to a later round (deferred_changes) are read
+ * the same way and keep their reason.  Links to the owning cluster are
+ * recorded both as ARM ids from the values and as Terraform addresses from
+ * the plan's 'configuration' section.
  */
 #include "common.h"
 #include "input.h"
@@ -256,7 +258,16 @@ static void print_replace_paths(struct ndp_change *c,
     ndp_buf_release(&out);
 }
 
-static int read_resource(struct plan_reader *r, const struct json_object *rc_entry)
+/*
+ * One resource change: an entry of resource_changes, or the resource_change
+ * of a deferred_changes entry ('deferred': its reason; NULL for the
+ * former).  'located' is the list entry, whose offset the pruned reader
+ * recorded.
+ */
+static int read_resource(struct plan_reader *r,
+                         const struct json_object *rc_entry,
+                         const struct json_object *located,
+                         const char *deferred)
 {
     const char *type = ndp_json_get_string(rc_entry, "type");
     const char *address = ndp_json_get_string(rc_entry, "address");
@@ -270,8 +281,9 @@ static int read_resource(struct plan_reader *r, const struct json_object *rc_ent
     r->set->inputs[r->input_index].resources_seen++;
     if (!type || !change || !json_object_is_type(change, json_type_object))
         return ndp_error_set(r->err, NDP_ESCHEMA,
-                             "'%s': resource_changes entry %s has no 'type' "
-                             "or 'change'", r->doc->path,
+                             "'%s': %s entry %s has no 'type' or 'change'",
+                             r->doc->path, deferred ? "deferred_changes"
+                                                    : "resource_changes",
                              address ? address : "(without address)");
     if (mode && strcmp(mode, "managed") != 0)
         return 0;
@@ -293,8 +305,9 @@ static int read_resource(struct plan_reader *r, const struct json_object *rc_ent
     c->kind = kind;
     c->action = parse_actions(ndp_json_get(change, "actions"));
     c->resource_type = arm_type ? arm_type : ndp_xstrdup(type);
-    c->line = ndp_document_locate(r->doc, &r->locator, rc_entry, "address",
+    c->line = ndp_document_locate(r->doc, &r->locator, located, "address",
                                   c->address);
+    c->deferred_reason = deferred ? ndp_xstrdup(deferred) : NULL;
     print_replace_paths(c, change);
     if (arm_type)
         rc = fill_azapi(c, change, r);
@@ -476,12 +489,50 @@ static size_t section_offset(const struct ndp_document *doc, const char *key)
     return p ? (size_t)(p - doc->text) : 0;
 }
 
+/* A top-level list of the plan, or NULL; '*n': its length. */
+static int plan_list(struct json_object **out, size_t *n,
+                     const struct plan_reader *r, const char *key)
+{
+    struct json_object *list = ndp_json_get(r->doc->root, key);
+
+    *out = NULL;
+    *n = 0;
+    if (!list)
+        return 0;
+    if (!json_object_is_type(list, json_type_array))
+        return ndp_error_set(r->err, NDP_ESCHEMA, "'%s': '%s' is not an "
+                             "array", r->doc->path, key);
+    *out = list;
+    *n = json_object_array_length(list);
+    return 0;
+}
+
+/*
+ * deferred_changes (Terraform 1.10 and later, "complete": false): changes
+ * Terraform will plan and apply in a later round.  They are judged like
+ * resource changes (spec 11), and each keeps its reason.
+ */
+static int read_deferred(struct plan_reader *r, const struct json_object *d)
+{
+    struct json_object *change = ndp_json_get(d, "resource_change");
+    const char *reason = ndp_json_get_string(d, "reason");
+
+    if (!change || !json_object_is_type(change, json_type_object)) {
+        r->set->inputs[r->input_index].resources_seen++;
+        return ndp_error_set(r->err, NDP_ESCHEMA, "'%s': deferred_changes "
+                             "entry without a 'resource_change' object",
+                             r->doc->path);
+    }
+    return read_resource(r, change, d, reason ? reason : "");
+}
+
 int ndp_tfplan_read(struct ndp_changeset *set, size_t input_index,
                     const struct ndp_document *doc, struct ndp_error *err)
 {
     struct plan_reader r = { set, input_index, doc, err, NDP_LOCATOR_INIT };
-    struct json_object *changes;
-    size_t i, n, first = set->nr;
+    struct ndp_locator later = NDP_LOCATOR_INIT;
+    struct json_object *changes, *deferred;
+    size_t i, n, nd, first = set->nr;
     int rc;
 
     rc = check_format_version(&r);
@@ -492,19 +543,24 @@ int ndp_tfplan_read(struct ndp_changeset *set, size_t input_index,
                              "'%s' is the plan of a failed 'terraform plan' "
                              "(\"errored\": true); fix the plan errors first",
                              doc->path);
-    changes = ndp_json_get(doc->root, "resource_changes");
-    if (changes && !json_object_is_type(changes, json_type_array))
-        return ndp_error_set(err, NDP_ESCHEMA,
-                             "'%s': 'resource_changes' is not an array",
-                             doc->path);
-    n = changes ? json_object_array_length(changes) : 0;
+    rc = plan_list(&changes, &n, &r, "resource_changes");
+    if (!rc)
+        rc = plan_list(&deferred, &nd, &r, "deferred_changes");
+    if (rc)
+        return rc;
     /* Pruned to nothing is not empty: the plan has only other resources. */
-    if (n == 0 && (doc->entries == 0 || doc->entries == SIZE_MAX))
+    if (n + nd == 0 && (doc->entries == 0 || doc->entries == SIZE_MAX))
         return check_empty_plan(&r);
     /* planned_values, earlier in the file, lists the same addresses. */
     r.locator.from = section_offset(doc, "\"resource_changes\"");
-    for (i = 0; i < n && !rc; i++)
-        rc = read_resource(&r, json_object_array_get_idx(changes, i));
+    for (i = 0; i < n && !rc; i++) {
+        struct json_object *entry = json_object_array_get_idx(changes, i);
+        rc = read_resource(&r, entry, entry, NULL);
+    }
+    later.from = section_offset(doc, "\"deferred_changes\"");
+    r.locator = later;
+    for (i = 0; i < nd && !rc; i++)
+        rc = read_deferred(&r, json_object_array_get_idx(deferred, i));
     for (i = first; i < set->nr && !rc; i++) {
         if (set->items[i]->kind != NDP_KIND_CLUSTER)
             link_by_configuration(&r, set->items[i]);

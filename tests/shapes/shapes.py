@@ -29,7 +29,10 @@ complete input documents in every shape it can take:
     an array sits on the path; each of these with NoEffect entries alongside.
   Noise, added to tf, azapi_resource and two what-if shapes: a pool added, a
   pool removed, pools reordered, tags changed, a non-AKS resource with a
-  duplicated key, a no-op entry for the cluster.
+  duplicated key, a no-op entry for the cluster.  One more noise, a
+  resource whose "type" (what-if: "resourceId") is written twice with two
+  values, must be refused instead (exit 2 naming the key): readers disagree
+  on which one counts.
 
 Each document is judged by the ndplint binary with --profile Block and a
 fixed --at.  The test checks, per row: every shape gives the same set of
@@ -737,8 +740,9 @@ USER_POOL = {"name": "user", "count": 2, "vmSize": "Standard_D8ds_v5",
 
 # A non-AKS resource whose object carries a key twice (JSON allows it; the
 # last one wins in most parsers).  The value is the same both times.
+# A non-AKS resource with a key written twice that decides nothing.
 DUP_TF = ('"type": "azurerm_storage_account", '
-          '"type": "azurerm_storage_account"')
+          '"index_key": "a", "index_key": "b"')
 DUP_ARM = ('"type": "Microsoft.Storage/storageAccounts", '
            '"type": "Microsoft.Storage/storageAccounts"')
 SA_ID = RG_ID + "/providers/Microsoft.Storage/storageAccounts/sa1"
@@ -1039,7 +1043,11 @@ def azapi_noise(noise, arm_type, rid, addr, b, a):
                          "after_unknown": {}, "before_sensitive": {},
                          "after_sensitive": {}}}
         entries = [sa, main]
-        raw = ['"type": "azapi_resource", "type": "azapi_resource"']
+        # Not an azapi_resource: every azapi entry is read whole (its body
+        # decides), and a key twice anywhere in an entry read whole is
+        # refused; a resource of another provider is skipped unread.
+        sa["address"] = "azurerm_storage_account.sa"
+        raw = [DUP_TF]
     elif noise == "duplicated-type":
         sb = azapi_entry("azapi_resource", "sa2", MC_TYPE, SA2_ID,
                          {"properties": {"networkProfile": {
@@ -1174,8 +1182,32 @@ def expected_set(row, rules):
     return out
 
 
+# A discriminating key written twice with two values: json-c keeps the
+# last, a streaming reader would see the first, so ndplint refuses the
+# document (exit 2, naming the key) instead of judging either reading.
+REFUSED = frozenset([("refused", "exit 2", "duplicated key")])
+
+
+def judge_refusal(ndplint, path):
+    """(REFUSED, problems) for a document that must be refused."""
+    try:
+        p = subprocess.run([ndplint] + NDPLINT_ARGS + [path],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return None, ["cannot run: %s" % e]
+    err = p.stderr.decode(errors="replace")
+    if p.returncode != 2 or "twice" not in err or \
+            not ("'type'" in err or "'resourceId'" in err):
+        return None, ["exit status %d, stderr %r: not refused naming the "
+                      "key written twice" % (p.returncode, err[:200])]
+    return REFUSED, []
+
+
 def judge(ndplint, path, fmt):
     """(set of (category, verdict, scope), problems) for one document."""
+    if path.endswith("_duplicated-type.json"):
+        return judge_refusal(ndplint, path)
     report = path + ".report.json"
     if os.path.exists(report):
         os.unlink(report)
@@ -1308,6 +1340,8 @@ def main():
         agree = [d for d in docs if d[2] == expect and not d[3]]
         for shape, path, got, problems in docs:
             if got == expect and not problems:
+                continue
+            if got == REFUSED and not problems:
                 continue
             bad_paths.add(path)
             if got != expect:

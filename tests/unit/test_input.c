@@ -15,6 +15,9 @@
 #include <unistd.h>
 
 #define PLAN "{\"format_version\":\"1.2\",\"resource_changes\":[]}"
+#define DUPLICATE_TYPE "{\"format_version\":\"1.2\",\"resource_changes\":[{" \
+    "\"type\":\"null_resource\",\"change\":{},\"type\":" \
+    "\"azurerm_kubernetes_cluster\"}]}"
 
 struct input_case {
     const char *name;
@@ -129,6 +132,16 @@ static const struct input_case cases[] = {
       "\"change\":{\"actions\":[\"update\"],\"before\":{\"type\":"
       "\"Microsoft.ContainerService/managedClusters@2024-02-01\",\"body\":\"{not json\"},"
       "\"after\":{}}}]}", 0, NULL, NDP_ESCHEMA, "'body' is a string that is not valid JSON" },
+    { "deferred_changes not array", "{\"format_version\":\"1.2\","
+      "\"resource_changes\":[],\"deferred_changes\":{}}", 0, NULL, NDP_ESCHEMA,
+      "'deferred_changes' is not an array" },
+    { "deferred change without resource_change", "{\"format_version\":\"1.2\","
+      "\"complete\":false,\"deferred_changes\":[{\"reason\":\"absent_prereq\"}]}",
+      0, NULL, NDP_ESCHEMA, "deferred_changes entry without a 'resource_change'" },
+    { "deferred change without type", "{\"format_version\":\"1.2\","
+      "\"deferred_changes\":[{\"reason\":\"unknown\",\"resource_change\":"
+      "{\"address\":\"a.b\"}}]}", 0, NULL, NDP_ESCHEMA,
+      "deferred_changes entry a.b has no 'type' or 'change'" },
     { "failed what-if", "{\"status\":\"Failed\",\"error\":{\"code\":\"InvalidTemplate\","
       "\"message\":\"bad\"},\"changes\":[]}", 0, NULL, NDP_ESCHEMA,
       "failed what-if (error InvalidTemplate: bad)" },
@@ -184,13 +197,13 @@ static const struct input_case cases[] = {
       "\"planned_values\":{\"root_module\":{}}}", 0, NULL, 0, NULL },
 };
 
-static int read_bytes(const char *bytes, size_t len, struct ndp_error *err,
-                      size_t max_bytes)
+static int read_file_as(const char *bytes, size_t len, struct ndp_error *err,
+                        size_t max_bytes, bool whole_tree)
 {
     char path[] = "/tmp/ndp-input-XXXXXX";
     int fd = mkstemp(path);
     struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_input_options opt = { max_bytes, NULL, false };
+    struct ndp_input_options opt = { max_bytes, NULL, whole_tree };
     int rc;
 
     assert_true(fd >= 0);
@@ -202,6 +215,12 @@ static int read_bytes(const char *bytes, size_t len, struct ndp_error *err,
     ndp_changeset_release(&set);
     unlink(path);
     return rc;
+}
+
+static int read_bytes(const char *bytes, size_t len, struct ndp_error *err,
+                      size_t max_bytes)
+{
+    return read_file_as(bytes, len, err, max_bytes, false);
 }
 
 static void bad_inputs__refused_with_a_message_that_says_what_they_are(void **state)
@@ -320,6 +339,18 @@ static int pipe_holding(const char *text)
     return fds[0];
 }
 
+static int read_one_way(const char *bytes, struct ndp_error *err, int how)
+{
+    int rc;
+
+    ndp_prune_tune_split(how == 2 || how == 3 ? 0 : (size_t)8 << 20,
+                         how == 3 ? 50 : 45);
+    rc = read_file_as(bytes, strlen(bytes), err, NDP_DEFAULT_MAX_INPUT_BYTES,
+                      how == 1);
+    ndp_prune_tune_split((size_t)8 << 20, 45);
+    return rc;
+}
+
 /* Standard input: a pipe is read, a redirected file is mapped; both are
  * checked like a named file, limit included. */
 static void standard_input__pipe_and_file(void **state)
@@ -341,6 +372,12 @@ static void standard_input__pipe_and_file(void **state)
                      NDP_EPARSE);
     assert_non_null(strstr(err.msg, "ends in the middle"));
     ndp_error_clear(&err);
+    assert_int_equal(read_stdin_from(pipe_holding(DUPLICATE_TYPE),
+                                     NDP_DEFAULT_MAX_INPUT_BYTES, &err),
+                     NDP_ESCHEMA);
+    assert_non_null(strstr(err.msg, "'-' has the key 'type' twice in an "
+                                    "entry of 'resource_changes'"));
+    ndp_error_clear(&err);
     fd = mkstemp(path);
     assert_true(fd >= 0);
     assert_int_equal(write(fd, PLAN, strlen(PLAN)), (ssize_t)strlen(PLAN));
@@ -348,6 +385,165 @@ static void standard_input__pipe_and_file(void **state)
     assert_int_equal(read_stdin_from(fd, NDP_DEFAULT_MAX_INPUT_BYTES, &err),
                      0);
     unlink(path);
+}
+
+/*
+ * A key twice where it decides what is judged: json-c (and so the readers)
+ * keeps the last one, a scan that stopped at the first would judge another
+ * entry.  Refused the same way by every reader: the pruned one on a file,
+ * with a list split between two threads, and json-c on the whole tree
+ * (standard input: below, and stream_check over fixtures/bad and the
+ * corpus).
+ */
+#define TF_ENTRY(type, rest) "{\"format_version\":\"1.2\",\"resource_changes\":[" \
+    "{\"address\":\"azurerm_kubernetes_cluster.main\",\"mode\":\"managed\"," \
+    "\"type\":\"" type "\",\"name\":\"main\",\"change\":{\"actions\":" \
+    "[\"update\"],\"before\":{\"sku_tier\":\"Free\"},\"after\":" \
+    "{\"sku_tier\":\"Standard\"}}" rest "}]}"
+#define AKS_ID "/subscriptions/s/resourceGroups/rg/providers/" \
+    "Microsoft.ContainerService/managedClusters/aks"
+#define WHATIF_ENTRY(rest) "{\"changes\":[{\"resourceId\":\"" AKS_ID "\"," \
+    "\"changeType\":\"Modify\",\"before\":{},\"after\":{}" rest "}]}"
+
+/* Many entries, the type twice in the last: a second thread finds it. */
+static void duplicate_in_last_of_many(struct ndp_buf *out)
+{
+    int i;
+
+    ndp_buf_adds(out, "{\"format_version\":\"1.2\",\"resource_changes\":[");
+    for (i = 0; i < 40; i++)
+        ndp_buf_addf(out, "{\"address\":\"null_resource.n%d\",\"mode\":"
+                     "\"managed\",\"type\":\"null_resource\",\"change\":"
+                     "{\"actions\":[\"no-op\"]}},", i);
+    ndp_buf_adds(out, "{\"type\":\"null_resource\",\"change\":{},\"type\":"
+                 "\"azurerm_kubernetes_cluster\"}],\"complete\":true}");
+}
+
+/* Many entries, then the list's key again, with an object this time. */
+static void list_again_after_many(struct ndp_buf *out)
+{
+    duplicate_in_last_of_many(out);
+    ndp_buf_setlen(out, out->len - strlen("{\"type\":\"null_resource\","
+                   "\"change\":{},\"type\":\"azurerm_kubernetes_cluster\"}],"
+                   "\"complete\":true}") - 1);
+    ndp_buf_adds(out, "],\"resource_changes\":{}}");
+}
+
+static const struct input_case duplicate_cases[] = {
+    { "resource_changes again after many entries", NULL, 0,
+      list_again_after_many, NDP_ESCHEMA,
+      "'resource_changes' twice in the top-level object" },
+    { "type twice in the last of many entries", NULL, 0,
+      duplicate_in_last_of_many, NDP_ESCHEMA,
+      "'type' twice in an entry of 'resource_changes' at line 1" },
+    { "type twice, the AKS type last", TF_ENTRY("null_resource",
+      ",\"type\":\"azurerm_kubernetes_cluster\""), 0, NULL, NDP_ESCHEMA,
+      "has the key 'type' twice in an entry of 'resource_changes' at line 1" },
+    { "type twice, the AKS type first", TF_ENTRY("azurerm_kubernetes_cluster",
+      ",\"type\":\"null_resource\""), 0, NULL, NDP_ESCHEMA,
+      "'type' twice in an entry of 'resource_changes'" },
+    { "type twice in an entry that is not AKS", TF_ENTRY("null_resource",
+      ",\"type\":\"null_resource\""), 0, NULL, NDP_ESCHEMA, "'type' twice" },
+    { "type twice, once escaped", TF_ENTRY("null_resource",
+      ",\"typ\\u0065\":\"azurerm_kubernetes_cluster\""), 0, NULL,
+      NDP_ESCHEMA, "'typ\\u0065' twice" },
+    { "type twice, the first not a string", "{\"format_version\":\"1.2\",\"resource_changes\":[{"
+      "\"type\":7,\"type\":\"azurerm_kubernetes_cluster\",\"change\":{}}]}",
+      0, NULL, NDP_ESCHEMA, "'type' twice" },
+    { "change twice in a cluster entry", TF_ENTRY("azurerm_kubernetes_cluster",
+      ",\"change\":{\"actions\":[\"no-op\"],\"before\":{},\"after\":{}}"),
+      0, NULL, NDP_ESCHEMA, "'change' twice in an entry of 'resource_changes'" },
+    { "actions twice in a cluster change", "{\"format_version\":\"1.2\","
+      "\"resource_changes\":[{\"type\":\"azurerm_kubernetes_cluster\","
+      "\"change\":{\"actions\":[\"update\"],\"actions\":[\"no-op\"]}}]}",
+      0, NULL, NDP_ESCHEMA, "'actions' twice" },
+    { "an attribute twice in a cluster's after", "{\"format_version\":\"1.2\","
+      "\"resource_changes\":[{\"type\":\"azurerm_kubernetes_cluster\","
+      "\"change\":{\"actions\":[\"update\"],\"after\":{\"network_profile\":"
+      "[{\"network_policy\":\"calico\",\"network_policy\":\"azure\"}]}}}]}",
+      0, NULL, NDP_ESCHEMA, "'network_policy' twice" },
+    { "mode twice in an entry that is not AKS (read)", TF_ENTRY("null_resource",
+      ",\"mode\":\"data\""), 0, NULL, 0, NULL },
+    { "type twice in a planned_values resource (read)", "{\"format_version\":"
+      "\"1.2\",\"planned_values\":{\"root_module\":{\"resources\":[{\"type\":"
+      "\"a\",\"type\":\"b\"}]}},\"resource_changes\":[{\"type\":\"a\","
+      "\"change\":{}}]}", 0, NULL, 0, NULL },
+    { "resource_change twice in a deferred change", "{\"format_version\":"
+      "\"1.2\",\"deferred_changes\":[{\"reason\":\"absent_prereq\","
+      "\"resource_change\":{\"type\":\"null_resource\",\"change\":{}},"
+      "\"resource_change\":{\"type\":\"azurerm_kubernetes_cluster\","
+      "\"change\":{}}}]}", 0, NULL, NDP_ESCHEMA,
+      "'resource_change' twice in an entry of 'deferred_changes'" },
+    { "type twice in a deferred change", "{\"format_version\":\"1.2\","
+      "\"deferred_changes\":[{\"reason\":\"absent_prereq\",\"resource_change\":"
+      "{\"type\":\"null_resource\",\"change\":{},\"type\":"
+      "\"azurerm_kubernetes_cluster\"}}]}", 0, NULL, NDP_ESCHEMA,
+      "'type' twice in an entry of 'deferred_changes'" },
+    { "reason twice in a deferred cluster change", "{\"format_version\":\"1.2\","
+      "\"deferred_changes\":[{\"reason\":\"absent_prereq\",\"resource_change\":"
+      "{\"type\":\"azurerm_kubernetes_cluster\",\"change\":{}},\"reason\":"
+      "\"unknown\"}]}", 0, NULL, NDP_ESCHEMA, "'reason' twice" },
+    { "deferred_changes twice", "{\"format_version\":\"1.2\",\"deferred_changes\":"
+      "[],\"resource_changes\":[],\"deferred_changes\":[]}", 0, NULL, NDP_ESCHEMA,
+      "'deferred_changes' twice in the top-level object" },
+    { "resource_changes twice", "{\"format_version\":\"1.2\",\"resource_changes\":"
+      "[{\"type\":\"azurerm_kubernetes_cluster\",\"change\":{}}],"
+      "\"resource_changes\":[]}", 0, NULL, NDP_ESCHEMA,
+      "'resource_changes' twice in the top-level object" },
+    { "resourceId twice in a what-if change", WHATIF_ENTRY(
+      ",\"resourceId\":\"/subscriptions/s/resourceGroups/rg/providers/"
+      "Microsoft.Storage/storageAccounts/st\""), 0, NULL, NDP_ESCHEMA,
+      "'resourceId' twice in an entry of 'changes'" },
+    { "changeType twice in an AKS what-if change", WHATIF_ENTRY(
+      ",\"changeType\":\"NoChange\""), 0, NULL, NDP_ESCHEMA,
+      "'changeType' twice in an entry of 'changes'" },
+    { "resourceId twice in a REST what-if change", "{\"status\":\"Succeeded\","
+      "\"properties\":{\"changes\":[{\"resourceId\":\"/x\",\"resourceId\":\""
+      AKS_ID "\",\"changeType\":\"Modify\"}]}}", 0, NULL, NDP_ESCHEMA,
+      "'resourceId' twice in an entry of 'properties.changes'" },
+    { "type twice in a configuration resource", "{\"format_version\":\"1.2\","
+      "\"resource_changes\":[],\"configuration\":{\"root_module\":{"
+      "\"resources\":[{\"address\":\"a.b\",\"type\":\"a\",\"type\":"
+      "\"azurerm_kubernetes_cluster_node_pool\"}]}}}", 0, NULL, NDP_ESCHEMA,
+      "'type' twice in a resource of 'configuration'" },
+};
+
+/* 'how': 0 a file, 1 the whole tree, 2 and 3 a split list. */
+static int read_one_way(const char *bytes, struct ndp_error *err, int how);
+
+static void duplicated_keys__refused_by_every_reader(void **state)
+{
+    static const char *const ways[] = { "file", "whole tree",
+                                        "split at 0%", "split at 50%" };
+    size_t i, failures = 0;
+    int how;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(duplicate_cases); i++) {
+        const struct input_case *c = &duplicate_cases[i];
+        struct ndp_buf bytes = NDP_BUF_INIT;
+
+        if (c->build)
+            c->build(&bytes);
+        else
+            ndp_buf_adds(&bytes, c->bytes);
+        for (how = 0; how < 4; how++) {
+            struct ndp_error err = NDP_ERROR_INIT;
+            int rc = read_one_way(bytes.buf, &err, how);
+            if (rc != c->code ||
+                (c->fragment && !strstr(err.msg, c->fragment)) ||
+                strchr(err.msg, '\n')) {
+                print_error("case '%s', %s: code %d (want %d), message '%s' "
+                            "(want '%s')\n", c->name, ways[how], rc,
+                            c->code, err.msg, c->fragment ? c->fragment : "");
+                failures++;
+            }
+        }
+        ndp_buf_release(&bytes);
+    }
+    print_message("%zu duplicate-key cases checked\n",
+                  NDP_ARRAY_SIZE(duplicate_cases));
+    assert_int_equal(failures, 0);
 }
 
 int main(void)
@@ -358,6 +554,7 @@ int main(void)
         cmocka_unit_test(directory_and_missing_file__refused),
         cmocka_unit_test(file_of_whole_pages__read_to_its_end),
         cmocka_unit_test(standard_input__pipe_and_file),
+        cmocka_unit_test(duplicated_keys__refused_by_every_reader),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -190,6 +190,48 @@ static void whatif_result(struct ndp_buf *out, const struct equiv_case *c,
 }
 
 /*
+ * The plan with its last resource change moved to deferred_changes, as
+ * Terraform 1.10 writes a change it defers to a later round.
+ */
+static void deferred_plan(struct ndp_buf *out, const struct equiv_case *c)
+{
+    struct ndp_buf plan = NDP_BUF_INIT;
+    const char *last;
+    size_t head;
+
+    terraform_plan(&plan, c);
+    last = strstr(plan.buf, "{\"address\":\"azapi_resource.r\"");
+    assert_non_null(last);
+    head = (size_t)(last - plan.buf);
+    ndp_buf_add(out, plan.buf, plan.buf[head - 1] == ',' ? head - 1 : head);
+    ndp_buf_adds(out, "],\"deferred_changes\":[{\"reason\":"
+                 "\"resource_config_unknown\",\"resource_change\":");
+    ndp_buf_add(out, last, plan.len - head - 2); /* without "]}" */
+    ndp_buf_adds(out, "}],\"applyable\":true,\"complete\":false}");
+    ndp_buf_release(&plan);
+}
+
+#define DEFERRED_NOTE "; Terraform deferred this change to a later plan " \
+                      "and apply round (reason 'resource_config_unknown')"
+
+/* "RULE/verdict" for each finding; "/deferred" after it when its message
+ * ends by saying that the change is deferred. */
+static void describe(struct ndp_buf *out, const struct ndp_findings *findings)
+{
+    size_t i, n = strlen(DEFERRED_NOTE);
+
+    for (i = 0; i < findings->nr; i++) {
+        const char *msg = findings->items[i].message;
+        size_t len = strlen(msg);
+        ndp_buf_addf(out, "%s%s/%s%s", i ? "," : "",
+                     findings->items[i].rule_id,
+                     ndp_verdict_name(findings->items[i].verdict),
+                     len >= n && strcmp(msg + len - n, DEFERRED_NOTE) == 0
+                         ? "/deferred" : "");
+    }
+}
+
+/*
  * Runs the pipeline over 'text' as a file; returns "RULE/verdict,...".
  * With 'impact', also the first cluster's impact JSON ("null" for none).
  */
@@ -204,7 +246,6 @@ static char *judge_impact(const char *text, char **impact)
     struct ndp_eval_options eo = { 0, false, NDP_PROFILE_ALLOW, NULL, NULL };
     struct ndp_error err = NDP_ERROR_INIT;
     struct ndp_buf out = NDP_BUF_INIT;
-    size_t i;
 
     assert_true(fd >= 0);
     assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
@@ -213,9 +254,7 @@ static char *judge_impact(const char *text, char **impact)
     if (ndp_input_read(&set, path, &in, &err) != 0)
         fail_msg("%s\n%s", err.msg, text);
     ndp_judge(&findings, &clusters, &set, ruleset, &eo);
-    for (i = 0; i < findings.nr; i++)
-        ndp_buf_addf(&out, "%s%s/%s", i ? "," : "", findings.items[i].rule_id,
-                     ndp_verdict_name(findings.items[i].verdict));
+    describe(&out, &findings);
     if (impact)
         *impact = ndp_xstrdup(clusters.nr && clusters.items[0].impact_json
                                   ? clusters.items[0].impact_json : "null");
@@ -509,6 +548,37 @@ static void created_pool__named_not_rebuilt(void **state)
     ndp_buf_release(&cli);
 }
 
+/* Spec 11: judged like resource changes, and the finding says so. */
+static void deferred_change__judged_and_marked_deferred(void **state)
+{
+    size_t i, failures = 0;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(cases); i++) {
+        struct ndp_buf plan = NDP_BUF_INIT, want = NDP_BUF_INIT;
+        const char *p = cases[i].expect;
+        char *got;
+
+        while (*p) {
+            size_t n = strcspn(p, ",");
+            ndp_buf_addf(&want, "%s%.*s/deferred", want.len ? "," : "",
+                         (int)n, p);
+            p += n + (p[n] == ',');
+        }
+        deferred_plan(&plan, &cases[i]);
+        got = judge(plan.buf);
+        if (strcmp(got, want.buf) != 0) {
+            print_error("case '%s' deferred: expected [%s], got [%s]\n",
+                        cases[i].name, want.buf, got);
+            failures++;
+        }
+        free(got);
+        ndp_buf_release(&plan);
+        ndp_buf_release(&want);
+    }
+    assert_int_equal(failures, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -517,6 +587,7 @@ int main(void)
         cmocka_unit_test(same_change__same_verdict_from_plan_and_whatif),
         cmocka_unit_test(delta_only__array_changes_judged),
         cmocka_unit_test(delta_only__snapshots_rebuilt_at_every_depth),
+        cmocka_unit_test(deferred_change__judged_and_marked_deferred),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
