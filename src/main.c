@@ -16,6 +16,7 @@
 #include "input.h"
 #include "linker.h"
 #include "locate.h"
+#include "outfile.h"
 #include "report.h"
 #include "report_util.h"
 #include "rules.h"
@@ -114,43 +115,12 @@ static int explain(const struct ndp_ruleset *rs, const char *name)
     return NDP_EXIT_CLEAN;
 }
 
-/* Writes 'text' to 'path' through a temporary file and a rename. */
-static int write_atomically(const char *path, const struct ndp_buf *text,
-                            struct ndp_error *err)
-{
-    struct ndp_buf tmp = NDP_BUF_INIT;
-    FILE *f;
-    int rc = 0;
-
-    ndp_buf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-    f = fopen(tmp.buf, "wb");
-    if (!f) {
-        rc = ndp_error_set(err, NDP_EIO, "cannot write '%s': %s", path,
-                           strerror(errno));
-        goto out;
-    }
-    if (fwrite(text->buf, 1, text->len, f) != text->len)
-        rc = ndp_error_set(err, NDP_EIO, "cannot write '%s': %s", path,
-                           strerror(errno));
-    if (fclose(f) != 0 && !rc)
-        rc = ndp_error_set(err, NDP_EIO, "cannot write '%s': %s", path,
-                           strerror(errno));
-    if (!rc && rename(tmp.buf, path) != 0)
-        rc = ndp_error_set(err, NDP_EIO, "cannot write '%s': %s", path,
-                           strerror(errno));
-    if (rc)
-        remove(tmp.buf);
-out:
-    ndp_buf_release(&tmp);
-    return rc;
-}
-
 /* Writes 'text' to 'path', or to standard output when 'path' is NULL. */
 static int emit(const char *path, const struct ndp_buf *text,
                 struct ndp_error *err)
 {
     if (path)
-        return write_atomically(path, text, err);
+        return ndp_outfile_write(path, text->buf, text->len, NULL, err);
     if (fwrite(text->buf, 1, text->len, stdout) != text->len ||
         fflush(stdout) != 0)
         return ndp_error_set(err, NDP_EIO, "cannot write the report to "

@@ -36,7 +36,8 @@ check "standard error of the combined run" [ ! -s "$tmp/err" ]
 for f in text json sarif github junit markdown; do
     check "$f differs when written with others" cmp -s "$tmp/alone.$f" "$tmp/r.$f"
 done
-check "no temporary file left" [ -z "$(find "$tmp" -name '*.tmp.*')" ]
+check "no temporary file left" \
+    [ -z "$(find "$tmp" -name '*.tmp.*' -o -name '*ndplint-*')" ]
 
 # -o FILE takes the report without a PATH; '-' is standard output.
 # shellcheck disable=SC2086
