@@ -36,12 +36,28 @@ static int fail(const struct ndp_error *err)
     return NDP_EXIT_ERROR;
 }
 
+/*
+ * The rules: --rules DIR, else the settings file's "rules", else the
+ * built-in ones.  A settings file is the pull request's to write, and one
+ * that names a directory of a single rule would narrow every run in
+ * silence, so how many rules were loaded from where is said on stderr.
+ */
 static int load_rules(struct ndp_ruleset **out, const struct ndp_options *o,
-                      struct ndp_error *err)
+                      const struct ndp_config *config, struct ndp_error *err)
 {
-    if (o->rules_dir)
-        return ndp_rules_load_dir(out, o->rules_dir, err);
-    return ndp_rules_load_embedded(out, err);
+    size_t n;
+    int rc;
+
+    if (!o->rules_dir)
+        return ndp_rules_load_embedded(out, err);
+    rc = ndp_rules_load_dir(out, o->rules_dir, err);
+    if (rc || !config || o->rules_dir != config->rules_dir)
+        return rc;
+    n = ndp_ruleset_count(*out);
+    fprintf(stderr, "ndplint: %zu rule%s loaded from '%s' (\"rules\" in "
+            "the settings file '%s'), not the built-in rules\n", n,
+            n == 1 ? "" : "s", o->rules_dir, config->path);
+    return 0;
 }
 
 static void list_rules(const struct ndp_ruleset *rs)
@@ -382,7 +398,7 @@ int main(int argc, char **argv)
             ndp_cli_short_usage(stderr);
         goto out;
     }
-    if (load_rules(&rs, &o, &err) != 0) {
+    if (load_rules(&rs, &o, have_config ? &config : NULL, &err) != 0) {
         status = fail(&err);
         goto out;
     }
