@@ -32,7 +32,7 @@ check "the reference report is not empty" [ -s "$tmp/want.json" ]
 # A FIFO: written straight, read by a background cat, still a FIFO (the
 # timeouts end a reader nothing writes to, and a writer nothing reads).
 mkfifo "$tmp/fifo"
-timeout 10 cat "$tmp/fifo" > "$tmp/got.fifo" &
+timeout 5 cat "$tmp/fifo" > "$tmp/got.fifo" &
 reader=$!
 timeout 20 "$ndplint" --at 2026-12-05T12:00:00Z --no-config --format json \
     -o "$tmp/fifo" "$plan"
@@ -43,7 +43,7 @@ check "-o FIFO is still a FIFO" [ -p "$tmp/fifo" ]
 
 # A link to a FIFO, through --format FMT:PATH.
 ln -s fifo "$tmp/to-fifo"
-timeout 10 cat "$tmp/fifo" > "$tmp/got.to-fifo" &
+timeout 5 cat "$tmp/fifo" > "$tmp/got.to-fifo" &
 reader=$!
 timeout 20 "$ndplint" --at 2026-12-05T12:00:00Z --no-config \
     --format "json:$tmp/to-fifo" "$plan"
