@@ -3,7 +3,8 @@
 # reads only regular files under the root: twenty *.tf links to
 # /dev/zero, a FIFO named x.tf, a link to a file outside the root and a
 # module directory that is a link leaving the root are all passed over
-# (quickly, in little memory); a file over 16 MiB is skipped, the files
+# (quickly, in little memory), and so is a module source of "../..";
+# a file over 16 MiB is skipped, the files
 # of one run share a 64 MiB budget, and a link that stays inside the root
 # is followed.
 #   usage: run_source_lookup.sh NDPLINT SOURCE_DIR
@@ -68,6 +69,19 @@ check "hostile root: standard error is empty" [ ! -s "$tmp/err" ]
 check "hostile root: no finding points into a file outside the root" \
     [ -z "$(grep 'at .*\.tf:' "$tmp/out")" ]
 check "hostile root: under 50 MB more memory" rss_below 50000
+
+# A module call whose local source climbs out of the root.
+root=$tmp/climb
+mkdir "$root"
+sed 's|"source": "./modules/aks"|"source": "../outside/modules/aks"|' \
+    "$tmp/root/plan.json" > "$root/plan.json"
+cp "$src/fixtures/tfrepo/main.tf" "$root/main.tf"
+run "$root"
+check "climbing module source: exit 0" [ "$(status)" = 0 ]
+check "climbing module source: the root module is still found" \
+    grep -q "at $root/main.tf:22" "$tmp/out"
+check "climbing module source: nothing outside the root is read" \
+    [ -z "$(grep 'at .*outside' "$tmp/out")" ]
 
 # A file over 16 MiB is skipped; with it, ten files of 15 MiB (more than
 # the 64 MiB budget) cost at most the budget.
