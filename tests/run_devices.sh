@@ -3,7 +3,9 @@
 # not after the 4 GiB input limit: /dev/zero and /dev/urandom named as
 # inputs or on standard input, 'yes' and /dev/zero behind a pipe, a '{'
 # followed by NUL bytes or by text the scanner refuses, and a
-# --cluster-state that is /dev/zero all exit 2 within seconds and in
+# --cluster-state or --baseline that is /dev/zero, a .ndplint.json linked
+# to it and a rules directory (named by a settings file) holding such a
+# link, a FIFO or a 2 MB file, all exit 2 within seconds and in
 # little memory, with a message saying what the bytes look like; a file of
 # NUL bytes is not called empty, and UTF-16 (whose NUL bytes are its own)
 # still reads on a pipe.
@@ -24,6 +26,15 @@ check() { # description, then a command that must succeed
 lint() {
     /usr/bin/time -f %M -o "$tmp/rss" timeout 10 "$ndplint" \
         --at 2026-12-05T12:00:00Z --no-config "$@" > "$tmp/out" 2> "$tmp/err"
+    echo $? > "$tmp/status"
+}
+# lint_config SETTINGS ARGS...: the same, with a settings file
+lint_config() {
+    settings=$1
+    shift
+    /usr/bin/time -f %M -o "$tmp/rss" timeout 10 "$ndplint" \
+        --at 2026-12-05T12:00:00Z --config "$settings" "$@" \
+        > "$tmp/out" 2> "$tmp/err"
     echo $? > "$tmp/status"
 }
 refused() { # description, pattern the message must hold
@@ -55,6 +66,32 @@ refused "'{' then /dev/zero" "contains a NUL byte at offset 9"
 refused "'{' then text refused" "not valid JSON"
 lint --cluster-state /dev/zero fixtures/example-plan.json
 refused "--cluster-state /dev/zero" "contains a NUL byte at offset 0"
+
+lint --baseline /dev/zero fixtures/example-plan.json
+refused "--baseline /dev/zero" "contains a NUL byte at offset 0"
+
+# What a pull request can plant: a .ndplint.json that is a link to
+# /dev/zero, and a settings file whose rules directory holds a link to
+# /dev/zero or a FIFO (which must not block the run).
+mkdir -p "$tmp/repo/.git" "$tmp/repo/rules"
+ln -s /dev/zero "$tmp/repo/.ndplint.json"
+(cd "$tmp/repo" && exec /usr/bin/time -f %M -o "$tmp/rss" timeout 10 \
+    "$ndplint" "$src/fixtures/example-plan.json") > "$tmp/out" 2> "$tmp/err"
+echo $? > "$tmp/status"
+refused "a discovered .ndplint.json linked to /dev/zero" \
+    ".ndplint.json' contains a NUL byte at offset 0"
+printf '{"rules": "%s"}\n' "$tmp/repo/rules" > "$tmp/settings.json"
+ln -s /dev/zero "$tmp/repo/rules/zero.json"
+lint_config "$tmp/settings.json" fixtures/example-plan.json
+refused "a rule file linked to /dev/zero" "zero.json': not a regular file"
+rm "$tmp/repo/rules/zero.json"
+mkfifo "$tmp/repo/rules/fifo.json"
+lint_config "$tmp/settings.json" fixtures/example-plan.json
+refused "a rule file that is a FIFO" "fifo.json': not a regular file"
+rm "$tmp/repo/rules/fifo.json"
+head -c 2000000 /dev/zero | tr '\0' ' ' > "$tmp/repo/rules/big.json"
+lint_config "$tmp/settings.json" fixtures/example-plan.json
+refused "a rule file of 2 MB" "big.json': larger than 1048576 bytes"
 
 head -c 4096 /dev/zero > "$tmp/zeros.json"
 lint "$tmp/zeros.json"
