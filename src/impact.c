@@ -24,6 +24,8 @@
 #include "linker.h"
 #include "state.h"
 
+#include <limits.h>
+
 struct pool_info {
     char *name;
     const char *os_type;    /* borrowed from a document or the state */
@@ -446,8 +448,9 @@ static void describe(struct ndp_cluster *c, const struct inventory *inv)
         pool_text(&text, p);
         if (pool_nodes(p) < 0)
             known = false;
-        else
-            total += pool_nodes(p);
+        else /* saturates: counts near 2^63 come from the input */
+            total = pool_nodes(p) > LONG_MAX - total ? LONG_MAX
+                                                     : total + pool_nodes(p);
         first = false;
     }
     if (first) {
