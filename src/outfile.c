@@ -41,8 +41,12 @@ static int write_all(int fd, const char *p, size_t len)
     return 0;
 }
 
-/* Is 'st' the file behind our own standard output or error? */
-static bool is_own_stream(const struct stat *st)
+/*
+ * Standard output or error, when 'st' is the file behind it; else -1.
+ * Written through the descriptor itself, so that 'ndplint -o /dev/stdout
+ * >> log' appends as the shell asked instead of writing over the start.
+ */
+static int own_stream(const struct stat *st)
 {
     struct stat s;
     int fd;
@@ -50,17 +54,22 @@ static bool is_own_stream(const struct stat *st)
     for (fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++)
         if (fstat(fd, &s) == 0 && s.st_dev == st->st_dev &&
             s.st_ino == st->st_ino)
-            return true;
-    return false;
+            return fd;
+    return -1;
 }
 
 /* A FIFO, a device or one of our streams: written in place, never made. */
-static int write_straight(const char *path, const char *data, size_t len,
-                          const char *what, struct ndp_error *err)
+static int write_straight(const char *path, const struct stat *st,
+                          const char *data, size_t len, const char *what,
+                          struct ndp_error *err)
 {
-    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-    int e;
+    int fd = own_stream(st), e;
 
+    if (fd >= 0) {
+        e = write_all(fd, data, len);
+        return e ? failed(err, what, path, e) : 0;
+    }
+    fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
     if (fd < 0)
         return failed(err, what, path, errno);
     e = write_all(fd, data, len);
@@ -137,8 +146,8 @@ int ndp_outfile_write(const char *path, const void *data, size_t len,
                            : "", path);
     } else if (S_ISDIR(st.st_mode)) {
         rc = failed(err, what, path, EISDIR);
-    } else if (!S_ISREG(st.st_mode) || is_own_stream(&st)) {
-        rc = write_straight(path, data, len, what, err);
+    } else if (!S_ISREG(st.st_mode) || own_stream(&st) >= 0) {
+        rc = write_straight(path, &st, data, len, what, err);
     } else if (!S_ISLNK(lst.st_mode)) {
         rc = write_replacing(path, &st, data, len, what, path, err);
     } else if ((real = realpath(path, NULL)) == NULL) {

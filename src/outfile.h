@@ -7,7 +7,8 @@
  * is renamed over the path; a reader sees the old file or the new one,
  * never a part, and a failed write leaves the old file and no temporary.
  * Anything else (a FIFO, a character device, /dev/stdout, ndplint's own
- * standard output or error) is written straight, never replaced.  A
+ * standard output or error, written through its descriptor) is written
+ * straight, never replaced.  A
  * symbolic link is followed: the file it names is replaced in that file's
  * directory and the link itself stays; a link to nothing is refused.
  */

@@ -60,6 +60,12 @@ check "-o LINK-TO-STDOUT exits 1" [ $? = 1 ]
 check "link to /dev/stdout: the report is on standard output" \
     cmp -s "$tmp/want.json" "$tmp/got.stdout"
 check "the link to /dev/stdout is still a link" [ -L "$tmp/stdout" ]
+echo first > "$tmp/got.append"
+run --format json -o "$tmp/stdout" "$plan" >> "$tmp/got.append"
+appended=no
+[ "$(head -n 1 "$tmp/got.append")" = first ] &&
+    tail -n +2 "$tmp/got.append" | cmp -s - "$tmp/want.json" && appended=yes
+check "link to /dev/stdout opened for appending: appended" [ "$appended" = yes ]
 run --format json -o "$tmp/stdout" "$plan" | cat > "$tmp/got.pipe"
 check "link to /dev/stdout, a pipe: the report went through it" \
     cmp -s "$tmp/want.json" "$tmp/got.pipe"
