@@ -8,9 +8,9 @@
  * never a part, and a failed write leaves the old file and no temporary.
  * Anything else (a FIFO, a character device, /dev/stdout, ndplint's own
  * standard output or error, written through its descriptor) is written
- * straight, never replaced.  A
- * symbolic link is followed: the file it names is replaced in that file's
- * directory and the link itself stays; a link to nothing is refused.
+ * straight, never replaced.  A symbolic link is followed: the file it
+ * names is replaced in that file's directory and the link itself stays; a
+ * link to nothing is refused.
  */
 #ifndef NDP_OUTFILE_H
 #define NDP_OUTFILE_H
