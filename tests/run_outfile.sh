@@ -23,7 +23,9 @@ check() { # description, then a command that must succeed
     if "$@"; then passed=$((passed + 1)); else
         echo "outfile: $what"; failed=$((failed + 1)); fi
 }
-no_temporary() { [ -z "$(find "$tmp" -name '*ndplint-*' -o -name '*.tmp.*')" ]; }
+no_temporary() {
+    [ -z "$(find "$tmp" -name '*ndplint-*' -o -name '*.tmp.*')" ]
+}
 
 run --format json "$plan" > "$tmp/want.json"
 check "the reference report exits 1" [ $? = 1 ]
@@ -38,7 +40,8 @@ timeout 20 "$ndplint" --at 2026-12-05T12:00:00Z --no-config --format json \
     -o "$tmp/fifo" "$plan"
 check "-o FIFO exits 1" [ $? = 1 ]
 wait "$reader"
-check "-o FIFO: the reader got the report" cmp -s "$tmp/want.json" "$tmp/got.fifo"
+check "-o FIFO: the reader got the report" \
+    cmp -s "$tmp/want.json" "$tmp/got.fifo"
 check "-o FIFO is still a FIFO" [ -p "$tmp/fifo" ]
 
 # A link to a FIFO, through --format FMT:PATH.
@@ -164,7 +167,8 @@ fi
 # The baseline itself: written, valid, then replaced atomically.
 run --write-baseline "$tmp/base.json" "$plan" > /dev/null
 check "--write-baseline exits 1" [ $? = 1 ]
-check "--write-baseline wrote fingerprints" grep -q '"[0-9a-f]\{64\}"' "$tmp/base.json"
+check "--write-baseline wrote fingerprints" \
+    grep -q '"[0-9a-f]\{64\}"' "$tmp/base.json"
 check "no temporary left after the baseline" no_temporary
 
 echo "outfile: $passed passed, $failed failed"
