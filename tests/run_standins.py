@@ -16,7 +16,9 @@ not with the real programs skips because of the program, which is passing
 in disguise, and fails this test.  Tests that name no built program (the
 pre-commit hook, which builds its own) cannot be given a stand-in and are
 listed as such; so are programs built in BUILD_DIR that are run directly
-(unit tests, fuzz replays: they are the test).
+(unit tests, fuzz replays: they are the test).  NDP_UPDATE_GOLDEN is
+removed from the stand-ins' environment, and a '--work DIR' (a directory
+the real test owns) is left out of their arguments.
 
     usage: run_standins.py CTEST BUILD_DIR [NAME_REGEX]
 """
@@ -64,7 +66,24 @@ def environment(test):
     for item in properties(test).get("ENVIRONMENT", []):
         key, _, value = item.partition("=")
         env[key] = value
+    # A stand-in must never rewrite the golden expectations.
+    env.pop("NDP_UPDATE_GOLDEN", None)
     return env
+
+
+def private(argv):
+    """'argv' without '--work DIR': a fixed directory the real test empties
+    and fills (shapes.py), which a stand-in run beside it must not share;
+    without it the test uses a temporary directory of its own."""
+    out, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--work":
+            skip = True
+        else:
+            out.append(arg)
+    return out
 
 
 def main():
@@ -89,11 +108,11 @@ def main():
             argv = list(command)
             for i in programs:
                 argv[i] = standin
-            status, log = run(argv, cwd, env)
+            status, log = run(private(argv), cwd, env)
             checked += 1
             if status == 77:
                 if real is None:
-                    real, _ = run(command, cwd, env)
+                    real, _ = run(private(command), cwd, env)
                 if real == 77:
                     notes.append(f"{name}: skipped with {standin} and with "
                                  "the real program (not about the program)")
