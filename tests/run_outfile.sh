@@ -129,6 +129,10 @@ run --format json -o "$tmp/plain.json" --format "sarif:$tmp/new.sarif" \
 check "-o FILE exits 1" [ $? = 1 ]
 check "-o FILE replaced" cmp -s "$tmp/want.json" "$tmp/plain.json"
 check "--format sarif:NEW made" [ -s "$tmp/new.sarif" ]
+(umask 027 && exec "$ndplint" --at 2026-12-05T12:00:00Z --no-config \
+    --format json -o "$tmp/masked.json" "$plan")
+check "a new file: 0666 less the umask, as a shell's > makes it" \
+    [ "$(stat -c %a "$tmp/masked.json")" = 640 ]
 check "no temporary left after success" no_temporary
 
 # A write that fails (no room: a file size limit of 0) keeps the old
