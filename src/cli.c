@@ -13,7 +13,9 @@
 #include "report.h"
 #include "timeutil.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <sys/stat.h>
 
 enum option_id {
     OPT_HELP = 'h',
@@ -274,6 +276,29 @@ static int check_outputs(struct ndp_options *o, struct ndp_error *err)
     return 0;
 }
 
+/*
+ * A path option that names nothing, or the wrong kind of thing, would
+ * otherwise be passed over in silence (no source location found).
+ */
+static int check_path(const char *option, const char *path, bool want_dir,
+                      struct ndp_error *err)
+{
+    struct stat st;
+
+    if (!path)
+        return 0;
+    if (stat(path, &st) != 0)
+        return ndp_error_set(err, NDP_EUSAGE, "%s '%s': %s", option, path,
+                             strerror(errno));
+    if (want_dir && !S_ISDIR(st.st_mode))
+        return ndp_error_set(err, NDP_EUSAGE, "%s '%s' is not a directory",
+                             option, path);
+    if (!want_dir && !S_ISREG(st.st_mode))
+        return ndp_error_set(err, NDP_EUSAGE, "%s '%s' is not a regular "
+                             "file", option, path);
+    return 0;
+}
+
 int ndp_cli_finish(struct ndp_options *o, const struct ndp_config *config,
                    struct ndp_error *err)
 {
@@ -294,7 +319,10 @@ int ndp_cli_finish(struct ndp_options *o, const struct ndp_config *config,
                              "format", config->path, i - 1,
                              config->formats[i - 1]);
     }
-    return check_outputs(o, err);
+    rc = check_path("--source-root", o->source_root, true, err);
+    if (!rc)
+        rc = check_path("--template", o->template_path, false, err);
+    return rc ? rc : check_outputs(o, err);
 }
 
 static int parse_one(struct ndp_options *o, int id, const char *arg,

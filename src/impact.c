@@ -24,6 +24,8 @@
 #include "linker.h"
 #include "state.h"
 
+#include <limits.h>
+
 struct pool_info {
     char *name;
     const char *os_type;    /* borrowed from a document or the state */
@@ -274,6 +276,18 @@ static void mark_rebuilt(struct inventory *inv, const struct ndp_finding *f)
             mark(&inv->items[i], f->rule_id);
 }
 
+/*
+ * ceil(nodes * percent / 100) without the product, which overflows for a
+ * node count near 2^63 (both come from the input): nodes = 100q + r.
+ * A percentage of 100 or more is every node.
+ */
+static long percent_of(long nodes, long percent)
+{
+    if (percent >= 100)
+        return nodes;
+    return nodes / 100 * percent + (nodes % 100 * percent + 99) / 100;
+}
+
 long ndp_impact_surge_nodes(const char *surge, long nodes)
 {
     long s = 1;
@@ -282,7 +296,7 @@ long ndp_impact_surge_nodes(const char *surge, long nodes)
     if (surge && *surge) {
         long v = strtol(surge, &end, 10);
         if (end != surge && *end == '%' && v > 0 && nodes > 0)
-            s = (nodes * v + 99) / 100;
+            s = percent_of(nodes, v);
         else if (end != surge && *end == '\0' && v > 0)
             s = v;
     }
@@ -291,6 +305,13 @@ long ndp_impact_surge_nodes(const char *surge, long nodes)
     if (nodes > 0 && s > nodes)
         s = nodes;
     return s;
+}
+
+long ndp_impact_batches(long nodes, long surge)
+{
+    if (nodes <= 0 || surge <= 0)
+        return -1;
+    return nodes / surge + (nodes % surge != 0);
 }
 
 /* Nodes the rebuild goes through: the autoscaler's maximum at worst. */
@@ -330,7 +351,7 @@ static void pool_json(struct ndp_buf *out, const struct pool_info *p)
     ndp_buf_adds(out, ",\"max_surge\":");
     ndp_buf_add_json_string(out, p->surge ? p->surge : "1");
     ndp_buf_addf(out, ",\"surge_nodes\":%ld,\"batches\":", surge);
-    add_number(out, nodes > 0 ? (nodes + surge - 1) / surge : -1);
+    add_number(out, ndp_impact_batches(nodes, surge));
     ndp_buf_adds(out, ",\"because\":[");
     {
         const char *r = p->because.buf;
@@ -366,8 +387,8 @@ static void pool_text(struct ndp_buf *out, const struct pool_info *p)
                                                                  : "1",
                  surge);
     if (nodes > 0)
-        ndp_buf_addf(out, ", %ld batch%s", (nodes + surge - 1) / surge,
-                     (nodes + surge - 1) / surge == 1 ? "" : "es");
+        ndp_buf_addf(out, ", %ld batch%s", ndp_impact_batches(nodes, surge),
+                     ndp_impact_batches(nodes, surge) == 1 ? "" : "es");
     ndp_buf_addch(out, ')');
 }
 
@@ -427,8 +448,9 @@ static void describe(struct ndp_cluster *c, const struct inventory *inv)
         pool_text(&text, p);
         if (pool_nodes(p) < 0)
             known = false;
-        else
-            total += pool_nodes(p);
+        else /* saturates: counts near 2^63 come from the input */
+            total = pool_nodes(p) > LONG_MAX - total ? LONG_MAX
+                                                     : total + pool_nodes(p);
         first = false;
     }
     if (first) {

@@ -31,4 +31,10 @@ void ndp_impact_compute(struct ndp_cluster *cluster, size_t index,
  */
 long ndp_impact_surge_nodes(const char *surge, long nodes);
 
+/*
+ * Batches of 'surge' nodes a rolling rebuild of 'nodes' takes (rounded
+ * up, without overflow for any count), or -1 when 'nodes' is unknown.
+ */
+long ndp_impact_batches(long nodes, long surge);
+
 #endif

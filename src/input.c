@@ -23,7 +23,7 @@ static bool is_blank(const char *s, size_t len)
     size_t i;
 
     for (i = 0; i < len; i++)
-        if (!strchr(" \t\r\n", s[i]))
+        if (s[i] == '\0' || !strchr(" \t\r\n", s[i]))
             return false;
     return true;
 }
@@ -456,7 +456,8 @@ static bool stream_is_object(struct ndp_input_bytes *in)
 /*
  * Standard input that is a JSON object: validated and pruned while the
  * rest of it is still coming in, then judged like a file once all of it
- * is there (a read error or the size limit come first).
+ * is there (a read error or the size limit come first).  Once the scanner
+ * has refused it, the rest is not read.
  */
 static int parse_streamed(struct json_object **out, size_t *seen,
                           struct ndp_input_bytes *in, const char *path,
@@ -467,7 +468,12 @@ static int parse_streamed(struct json_object **out, size_t *seen,
     size_t pos = 0;
     int parsed = ndp_parse_pruned_stream(out, seen, in->text.buf, &src,
                                          &pos, &msg);
-    int rc = ndp_input_bytes_finish(in, max_bytes, err);
+    int rc;
+
+    /* Refused: the rest (/dev/zero after '{'?) need not be read. */
+    if (parsed)
+        ndp_input_bytes_stop(in);
+    rc = ndp_input_bytes_finish(in, max_bytes, err);
 
     if (rc && !parsed) {
         json_object_put(*out);

@@ -97,16 +97,73 @@ struct ndp_stream {
     bool done;        /* end of input, error or limit (under 'lock') */
     int error;        /* errno of a failed read */
     bool started;     /* 'thread' runs and must be joined */
+    bool stop;        /* the reader asks for no more (under 'lock') */
     char *name;       /* for messages: "(stdin)" or the path */
+    int start;        /* what the first bytes say (enum stream_start) */
+    size_t checked;   /* bytes looked at by hopeless() */
 };
+
+/* What the first bytes of a stream say about the rest. */
+enum stream_start {
+    START_UNKNOWN, /* only whitespace so far, or too few bytes */
+    START_UTF16,   /* a UTF-16 byte order mark: NUL bytes are its own */
+    START_TEXT     /* can start a JSON text: no NUL byte may follow */
+};
+
+/* Can a JSON text (or a byte order mark) start with 'c'? */
+static bool json_start(unsigned char c)
+{
+    return c != '\0' && (strchr("{[\"-0123456789tfn", c) || c == 0xEF ||
+                         c == 0xFE || c == 0xFF);
+}
+
+/*
+ * Has the stream, 'len' bytes so far, shown that it is no JSON text?  A
+ * first byte (after whitespace) that starts no JSON value and no byte
+ * order mark, or a NUL byte outside UTF-16, says so: /dev/zero,
+ * /dev/urandom or 'yes' is refused after its first bytes instead of after
+ * 4 GiB.  The caller's checks then say what the bytes read look like.
+ * Each byte is looked at once.
+ */
+static bool hopeless(struct ndp_stream *st, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)st->base;
+
+    if (st->start == START_UNKNOWN) {
+        while (st->checked < len && strchr(" \t\r\n", p[st->checked]) &&
+               p[st->checked] != '\0')
+            st->checked++;
+        if (st->checked == len)
+            return false;
+        if (!json_start(p[st->checked]))
+            return true;
+        if (st->checked + 1 == len && p[st->checked] >= 0xFE)
+            return false; /* half a UTF-16 byte order mark */
+        st->start = st->checked + 1 < len && p[st->checked] >= 0xFE &&
+                            p[st->checked] != p[st->checked + 1] &&
+                            p[st->checked + 1] >= 0xFE
+                        ? START_UTF16
+                        : START_TEXT;
+    }
+    if (st->start == START_UTF16 || st->checked >= len)
+        return false;
+    if (memchr(p + st->checked, '\0', len - st->checked))
+        return true;
+    st->checked = len;
+    return false;
+}
 
 static void *read_stream(void *arg)
 {
     struct ndp_stream *st = arg;
     size_t len = 0;
+    bool stop = false;
 
-    while (len < st->room) {
-        ssize_t n = read(st->fd, st->base + len, st->room - len);
+    while (len < st->room && !stop) {
+        /* A device fills any count at once: look at each megabyte. */
+        size_t want = st->room - len < PIPE_BYTES ? st->room - len
+                                                  : PIPE_BYTES;
+        ssize_t n = read(st->fd, st->base + len, want);
 
         if (n < 0 && errno == EINTR)
             continue;
@@ -115,10 +172,9 @@ static void *read_stream(void *arg)
             st->len = len += (size_t)n;
         else
             st->error = n < 0 ? errno : 0;
+        stop = n <= 0 || st->stop || hopeless(st, len);
         pthread_cond_broadcast(&st->grown);
         pthread_mutex_unlock(&st->lock);
-        if (n <= 0)
-            break;
     }
     pthread_mutex_lock(&st->lock);
     st->done = true;
@@ -181,6 +237,17 @@ size_t ndp_input_bytes_wait(void *ctx, size_t want, bool *complete)
 bool ndp_input_bytes_streaming(const struct ndp_input_bytes *in)
 {
     return in->stream != NULL;
+}
+
+void ndp_input_bytes_stop(struct ndp_input_bytes *in)
+{
+    struct ndp_stream *st = in->stream;
+
+    if (!st)
+        return;
+    pthread_mutex_lock(&st->lock);
+    st->stop = true;
+    pthread_mutex_unlock(&st->lock);
 }
 
 int ndp_input_bytes_finish(struct ndp_input_bytes *in, size_t max_bytes,

@@ -39,6 +39,13 @@ int ndp_input_bytes_load(struct ndp_input_bytes *in, const char *path,
                          size_t max_bytes, struct ndp_error *err);
 bool ndp_input_bytes_streaming(const struct ndp_input_bytes *in);
 size_t ndp_input_bytes_wait(void *ctx, size_t want, bool *complete);
+/*
+ * Asks the reading thread to read no more (the text already read cannot
+ * be a document); ndp_input_bytes_finish() then waits only for the read
+ * under way.  The thread stops by itself too, on the first bytes that no
+ * JSON text starts with and on a NUL byte outside UTF-16.
+ */
+void ndp_input_bytes_stop(struct ndp_input_bytes *in);
 /* Waits for the whole input; does nothing when it is all there. */
 int ndp_input_bytes_finish(struct ndp_input_bytes *in, size_t max_bytes,
                            struct ndp_error *err);

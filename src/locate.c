@@ -9,7 +9,18 @@
  * shallower one.  Templates: the first line quoting the resource's name,
  * else its type.  No HCL or Bicep parser: lines and braces only, which is
  * what resource blocks written by people look like.
+ *
+ * The files are the pull request's, so reading them is bounded: only
+ * regular files are read (a FIFO, a device or a directory named *.tf is
+ * skipped, and is opened without blocking to find out), nothing whose
+ * real path (symbolic links resolved) leaves the source root is read
+ * (module directories come from the plan and may say "../.."), a file
+ * over FILE_LIMIT is skipped, and the files read in one run share a
+ * budget of TOTAL_LIMIT bytes and FILES_LIMIT files; past it, findings
+ * keep the input file's line.  --template names its file on the command
+ * line, so it need not be under the root, but it is read the same way.
  */
+#define _DEFAULT_SOURCE /* realpath */
 #include "common.h"
 #include "locate.h"
 #include "buf.h"
@@ -17,6 +28,14 @@
 #include "finding.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define FILE_LIMIT ((size_t)16 << 20)  /* bytes of one .tf file or template */
+#define TOTAL_LIMIT ((size_t)64 << 20) /* bytes of all files read in a run */
+#define FILES_LIMIT 10000              /* files opened in a run */
 
 struct text_file {
     char *path;
@@ -26,14 +45,80 @@ struct text_file {
 struct file_cache {
     struct text_file *items;
     size_t nr, alloc;
+    char *root;         /* real path of the source root, or NULL */
+    size_t bytes_left;  /* of TOTAL_LIMIT */
+    size_t files_left;  /* of FILES_LIMIT */
 };
 
-static const struct ndp_buf *load(struct file_cache *cache, const char *path)
+/* Is 'real' (a real path) the source root or under it? */
+static bool inside_root(const struct file_cache *cache, const char *real)
+{
+    size_t n = cache->root ? strlen(cache->root) : 0;
+
+    if (!cache->root)
+        return false;
+    if (n == 1) /* the root is "/" */
+        return true;
+    return strncmp(real, cache->root, n) == 0 &&
+           (real[n] == '/' || real[n] == '\0');
+}
+
+/* Does 'path' resolve (links followed) to a place under the root? */
+static bool confined(const struct file_cache *cache, const char *path)
+{
+    char *real = realpath(path, NULL);
+    bool ok = real && inside_root(cache, real);
+
+    free(real);
+    return ok;
+}
+
+/*
+ * Appends the bytes of the regular file 'path' to 'out' if it fits the
+ * budget: a FIFO opens at once with O_NONBLOCK and is then skipped.
+ */
+static void read_regular(struct ndp_buf *out, const char *path,
+                         struct file_cache *cache)
+{
+    struct stat st;
+    size_t want;
+    int fd;
+
+    if (!cache->files_left)
+        return;
+    cache->files_left--;
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        (uint64_t)st.st_size > FILE_LIMIT ||
+        (size_t)st.st_size > cache->bytes_left)
+        goto out;
+    want = (size_t)st.st_size;
+    ndp_buf_grow(out, want);
+    while (out->len < want) {
+        ssize_t n = read(fd, out->buf + out->len, want - out->len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        out->len += (size_t)n;
+    }
+    out->buf[out->len] = '\0';
+    cache->bytes_left -= out->len;
+out:
+    close(fd);
+}
+
+/*
+ * The text of 'path', read once; empty when it cannot be read, is not a
+ * regular file, is over a limit or ('confine') leaves the source root.
+ */
+static const struct ndp_buf *load(struct file_cache *cache, const char *path,
+                                  bool confine)
 {
     struct text_file *f;
-    FILE *in;
-    char chunk[8192];
-    size_t i, n;
+    size_t i;
 
     for (i = 0; i < cache->nr; i++)
         if (strcmp(cache->items[i].path, path) == 0)
@@ -42,13 +127,8 @@ static const struct ndp_buf *load(struct file_cache *cache, const char *path)
     f = &cache->items[cache->nr++];
     f->path = ndp_xstrdup(path);
     ndp_buf_init(&f->text);
-    in = fopen(path, "rb");
-    if (!in)
-        return &f->text;
-    while ((n = fread(chunk, 1, sizeof(chunk), in)) > 0 &&
-           f->text.len < ((size_t)16 << 20))
-        ndp_buf_add(&f->text, chunk, n);
-    fclose(in);
+    if (!confine || confined(cache, path))
+        read_regular(&f->text, path, cache);
     return &f->text;
 }
 
@@ -61,6 +141,7 @@ static void release_cache(struct file_cache *cache)
         ndp_buf_release(&cache->items[i].text);
     }
     free(cache->items);
+    free(cache->root);
 }
 
 static long line_at(const char *text, const char *at)
@@ -228,7 +309,7 @@ static bool locate_terraform(struct ndp_finding *f,
         return false;
     ndp_buf_addf(&dir, "%s%s%s", root, *ch->source_dir ? "/" : "",
                  ch->source_dir);
-    d = opendir(dir.buf);
+    d = confined(cache, dir.buf) ? opendir(dir.buf) : NULL;
     while (d && !found && (de = readdir(d)) != NULL) {
         size_t len = strlen(de->d_name);
         const struct ndp_buf *text;
@@ -237,7 +318,7 @@ static bool locate_terraform(struct ndp_finding *f,
             continue;
         ndp_buf_reset(&path);
         ndp_buf_addf(&path, "%s/%s", dir.buf, de->d_name);
-        text = load(cache, path.buf);
+        text = load(cache, path.buf, true);
         block = find_block(text->buf, type, name);
         if (!block)
             continue;
@@ -257,7 +338,7 @@ static bool locate_terraform(struct ndp_finding *f,
 static bool locate_template(struct ndp_finding *f, const char *template_path,
                             struct file_cache *cache)
 {
-    const struct ndp_buf *text = load(cache, template_path);
+    const struct ndp_buf *text = load(cache, template_path, false);
     const char *slash = strrchr(f->resource, '/');
     struct ndp_buf needle = NDP_BUF_INIT;
     const char *hit = NULL;
@@ -306,9 +387,11 @@ void ndp_locate_sources(struct ndp_findings *findings,
                         const struct ndp_changeset *set,
                         const char *source_root, const char *template_path)
 {
-    struct file_cache cache = { NULL, 0, 0 };
+    struct file_cache cache = { NULL, 0, 0, NULL, TOTAL_LIMIT, FILES_LIMIT };
     const char *root = source_root ? source_root : ".";
     size_t i;
+
+    cache.root = realpath(root, NULL);
 
     for (i = 0; i < findings->nr; i++) {
         struct ndp_finding *f = &findings->items[i];

@@ -16,6 +16,7 @@
 #include "input.h"
 #include "linker.h"
 #include "locate.h"
+#include "outfile.h"
 #include "report.h"
 #include "report_util.h"
 #include "rules.h"
@@ -35,12 +36,28 @@ static int fail(const struct ndp_error *err)
     return NDP_EXIT_ERROR;
 }
 
+/*
+ * The rules: --rules DIR, else the settings file's "rules", else the
+ * built-in ones.  A settings file is the pull request's to write, and one
+ * that names a directory of a single rule would narrow every run in
+ * silence, so how many rules were loaded from where is said on stderr.
+ */
 static int load_rules(struct ndp_ruleset **out, const struct ndp_options *o,
-                      struct ndp_error *err)
+                      const struct ndp_config *config, struct ndp_error *err)
 {
-    if (o->rules_dir)
-        return ndp_rules_load_dir(out, o->rules_dir, err);
-    return ndp_rules_load_embedded(out, err);
+    size_t n;
+    int rc;
+
+    if (!o->rules_dir)
+        return ndp_rules_load_embedded(out, err);
+    rc = ndp_rules_load_dir(out, o->rules_dir, err);
+    if (rc || !config || o->rules_dir != config->rules_dir)
+        return rc;
+    n = ndp_ruleset_count(*out);
+    fprintf(stderr, "ndplint: %zu rule%s loaded from '%s' (\"rules\" in "
+            "the settings file '%s'), not the built-in rules\n", n,
+            n == 1 ? "" : "s", o->rules_dir, config->path);
+    return 0;
 }
 
 static void list_rules(const struct ndp_ruleset *rs)
@@ -114,43 +131,12 @@ static int explain(const struct ndp_ruleset *rs, const char *name)
     return NDP_EXIT_CLEAN;
 }
 
-/* Writes 'text' to 'path' through a temporary file and a rename. */
-static int write_atomically(const char *path, const struct ndp_buf *text,
-                            struct ndp_error *err)
-{
-    struct ndp_buf tmp = NDP_BUF_INIT;
-    FILE *f;
-    int rc = 0;
-
-    ndp_buf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-    f = fopen(tmp.buf, "wb");
-    if (!f) {
-        rc = ndp_error_set(err, NDP_EIO, "cannot write '%s': %s", path,
-                           strerror(errno));
-        goto out;
-    }
-    if (fwrite(text->buf, 1, text->len, f) != text->len)
-        rc = ndp_error_set(err, NDP_EIO, "cannot write '%s': %s", path,
-                           strerror(errno));
-    if (fclose(f) != 0 && !rc)
-        rc = ndp_error_set(err, NDP_EIO, "cannot write '%s': %s", path,
-                           strerror(errno));
-    if (!rc && rename(tmp.buf, path) != 0)
-        rc = ndp_error_set(err, NDP_EIO, "cannot write '%s': %s", path,
-                           strerror(errno));
-    if (rc)
-        remove(tmp.buf);
-out:
-    ndp_buf_release(&tmp);
-    return rc;
-}
-
 /* Writes 'text' to 'path', or to standard output when 'path' is NULL. */
 static int emit(const char *path, const struct ndp_buf *text,
                 struct ndp_error *err)
 {
     if (path)
-        return write_atomically(path, text, err);
+        return ndp_outfile_write(path, text->buf, text->len, NULL, err);
     if (fwrite(text->buf, 1, text->len, stdout) != text->len ||
         fflush(stdout) != 0)
         return ndp_error_set(err, NDP_EIO, "cannot write the report to "
@@ -412,7 +398,7 @@ int main(int argc, char **argv)
             ndp_cli_short_usage(stderr);
         goto out;
     }
-    if (load_rules(&rs, &o, &err) != 0) {
+    if (load_rules(&rs, &o, have_config ? &config : NULL, &err) != 0) {
         status = fail(&err);
         goto out;
     }

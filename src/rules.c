@@ -37,6 +37,9 @@
 #include <dirent.h>
 #include <stdarg.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define NDP_MAX_RULE_FILE_BYTES (1 << 20)
 #define NDP_PCRE2_MATCH_LIMIT 100000
@@ -575,23 +578,39 @@ static int compare_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * Reads a rule file: a regular file only (a settings file in a pull
+ * request can name the rules directory, whose *.json may be a FIFO or a
+ * link to /dev/zero), opened without blocking, and no more than one byte
+ * over the limit, which load_text() then refuses.
+ */
 static int read_file(struct ndp_buf *out, const char *path,
                      struct ndp_error *err)
 {
-    FILE *f = fopen(path, "rb");
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    struct stat st;
     char chunk[8192];
-    size_t n;
+    ssize_t n = 0;
     int rc = 0;
 
-    if (!f)
+    if (fd < 0)
         return ndp_error_set(err, NDP_ERULE, "rule file '%s': cannot open: "
                              "%s", path, strerror(errno));
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        ndp_buf_add(out, chunk, n);
-    if (ferror(f))
-        rc = ndp_error_set(err, NDP_ERULE, "rule file '%s': read error",
-                           path);
-    fclose(f);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        rc = ndp_error_set(err, NDP_ERULE, "rule file '%s': not a regular "
+                           "file", path);
+        goto out;
+    }
+    while (out->len <= NDP_MAX_RULE_FILE_BYTES &&
+           ((n = read(fd, chunk, sizeof(chunk))) > 0 ||
+            (n < 0 && errno == EINTR)))
+        if (n > 0)
+            ndp_buf_add(out, chunk, (size_t)n);
+    if (n < 0)
+        rc = ndp_error_set(err, NDP_ERULE, "rule file '%s': read error: %s",
+                           path, strerror(errno));
+out:
+    close(fd);
     return rc;
 }
 

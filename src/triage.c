@@ -10,6 +10,7 @@
 #include "input.h"
 #include "jsonutil.h"
 #include "linker.h"
+#include "outfile.h"
 #include "report_util.h"
 #include "rules.h"
 
@@ -132,8 +133,7 @@ int ndp_baseline_write(const char *path, const struct ndp_findings *findings,
                                 sizeof(*prints));
     struct ndp_buf text = NDP_BUF_INIT;
     size_t i, n = 0;
-    FILE *f;
-    int rc = 0;
+    int rc;
 
     for (i = 0; i < findings->nr; i++) {
         struct ndp_buf one = NDP_BUF_INIT;
@@ -150,13 +150,7 @@ int ndp_baseline_write(const char *path, const struct ndp_findings *findings,
     }
     ndp_buf_adds(&text, n ? "\n  ]\n}\n" : "]\n}\n");
     free(prints);
-    f = fopen(path, "wb");
-    if (!f || fwrite(text.buf, 1, text.len, f) != text.len)
-        rc = ndp_error_set(err, NDP_EIO, "cannot write the baseline '%s': %s",
-                           path, strerror(errno));
-    if (f && fclose(f) != 0 && !rc)
-        rc = ndp_error_set(err, NDP_EIO, "cannot write the baseline '%s': %s",
-                           path, strerror(errno));
+    rc = ndp_outfile_write(path, text.buf, text.len, "the baseline", err);
     ndp_buf_release(&text);
     return rc;
 }

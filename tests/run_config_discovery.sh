@@ -9,11 +9,16 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 plan=$src/fixtures/state-plan.json
 passed=0 failed=0
-expect() { # description, directory, pattern, ndplint arguments...
-    desc=$1 dir=$2 pattern=$3
-    shift 3
+expect() { # description, directory, exit status, pattern, arguments...
+    desc=$1 dir=$2 want=$3 pattern=$4
+    shift 4
     out=$(cd "$dir" && "$ndplint" --at 2026-12-05T12:00:00Z "$@" "$plan" 2>&1)
-    if printf '%s\n' "$out" | grep -q -- "$pattern"; then
+    status=$?
+    if [ "$status" != "$want" ]; then
+        echo "config discovery: $desc: exit $status, want $want"
+        printf "%s\n" "$out" | head -3
+        failed=$((failed + 1))
+    elif printf '%s\n' "$out" | grep -q -- "$pattern"; then
         passed=$((passed + 1))
     else
         echo "config discovery: $desc: no '$pattern' in:"
@@ -23,20 +28,20 @@ expect() { # description, directory, pattern, ndplint arguments...
 }
 mkdir -p "$tmp/outer/repo/.git" "$tmp/outer/repo/a/b"
 printf '{"profile": "AllowDuringMaintenanceWindow"}\n' > "$tmp/outer/.ndplint.json"
-expect "above the repository root is not read" "$tmp/outer/repo/a/b" \
+expect "above the repository root is not read" "$tmp/outer/repo/a/b" 0 \
     "profile Allow, AKS default"
 printf '{"profile": "Block", "clusters": [{"match": "*", "profile": "Block", "until": "2027-01-31"}]}\n' \
     > "$tmp/outer/repo/.ndplint.json"
-expect "found in a parent" "$tmp/outer/repo/a/b" \
+expect "found in a parent" "$tmp/outer/repo/a/b" 1 \
     "profile Block, from the settings file"
-expect "found in the current directory" "$tmp/outer/repo" \
+expect "found in the current directory" "$tmp/outer/repo" 1 \
     "profile Block, from the settings file"
-expect "--no-config" "$tmp/outer/repo/a/b" "profile Allow, AKS default" \
+expect "--no-config" "$tmp/outer/repo/a/b" 0 "profile Allow, AKS default" \
     --no-config
 printf '{"fail_on": "bogus"}\n' > "$tmp/outer/repo/a/.ndplint.json"
-expect "the nearest one wins, and is checked" "$tmp/outer/repo/a/b" \
+expect "the nearest one wins, and is checked" "$tmp/outer/repo/a/b" 2 \
     "fail_on: must be error, warning, note or never"
-expect "--config names another" "$tmp/outer/repo/a/b" \
+expect "--config names another" "$tmp/outer/repo/a/b" 1 \
     "profile Block, from the settings file" --config "$tmp/outer/repo/.ndplint.json"
 echo "config discovery: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+[ "$failed" = 0 ] && [ "$passed" = 6 ]

@@ -48,6 +48,11 @@ for fixture in fixtures/*.json; do
     for fail_on in error note; do
         "$ndplint" --at 2026-12-05T12:00:00Z --fail-on "$fail_on" \
             --format junit "$fixture" > "$tmp/report.xml"
+        status=$?
+        if [ "$status" -gt 1 ]; then
+            echo "junit: ndplint exited $status on $fixture"
+            failed=$((failed + 1))
+        fi
         validate "$tmp/report.xml"
     done
 done

@@ -25,6 +25,8 @@ unset GITHUB_STEP_SUMMARY
 for f in text json sarif github junit markdown; do
     # shellcheck disable=SC2086
     NO_COLOR=1 "$ndplint" $at --format "$f" "$plan" > "$tmp/alone.$f"
+    check "exit status of --format $f alone" [ $? = 1 ]
+    check "--format $f alone wrote a report" grep -q NDP101 "$tmp/alone.$f"
 done
 # shellcheck disable=SC2086
 NO_COLOR=1 "$ndplint" $at --format text --format "json:$tmp/r.json" \
@@ -36,7 +38,8 @@ check "standard error of the combined run" [ ! -s "$tmp/err" ]
 for f in text json sarif github junit markdown; do
     check "$f differs when written with others" cmp -s "$tmp/alone.$f" "$tmp/r.$f"
 done
-check "no temporary file left" [ -z "$(find "$tmp" -name '*.tmp.*')" ]
+check "no temporary file left" \
+    [ -z "$(find "$tmp" -name '*.tmp.*' -o -name '*ndplint-*')" ]
 
 # -o FILE takes the report without a PATH; '-' is standard output.
 # shellcheck disable=SC2086

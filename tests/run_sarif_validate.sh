@@ -28,9 +28,11 @@ done
 cd "$src" || exit 1
 for fixture in fixtures/*.json; do
     n=$((n + 1))
-    "$ndplint" --at 2026-12-05T12:00:00Z --format sarif "$fixture" \
-        > "$tmp/fixture-$(basename "$fixture" .json).sarif"
+    report=$tmp/fixture-$(basename "$fixture" .json).sarif
+    "$ndplint" --at 2026-12-05T12:00:00Z --format sarif "$fixture" > "$report"
     [ $? -le 1 ] || { echo "sarif: ndplint failed on $fixture"; exit 1; }
+    grep -q '"runs"' "$report" ||
+        { echo "sarif: no report for $fixture"; exit 1; }
 done
 "$mt" validate "$tmp"/*.sarif --rule-kind "Gh;Sarif" > "$tmp/log" 2>&1
 status=$?

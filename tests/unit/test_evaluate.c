@@ -16,6 +16,8 @@
 #include "rules.h"
 #include "timeutil.h"
 
+#include <limits.h>
+
 #define CLUSTER_ID "/subscriptions/s/resourceGroups/rg/providers/" \
                    "Microsoft.ContainerService/managedClusters/aks"
 
@@ -356,6 +358,14 @@ static void surge__integer_percentage_default_and_bounds(void **state)
         { "33%", 3, 1 }, { "10%", 1, 1 }, { "100%", 7, 7 }, { "50", 5, 5 },
         { "0", 5, 1 }, { "-2", 5, 1 }, { "x", 5, 1 }, { "33%", -1, 1 },
         { "5", -1, 5 },
+        /* Counts and percentages near 2^63 clamp instead of overflowing. */
+        { "50%", LONG_MAX, LONG_MAX / 2 + 1 },
+        { "1%", LONG_MAX, 92233720368547759L },
+        { "99%", LONG_MAX, 9131138316486228049L },
+        { "9223372036854775807%", 10, 10 },
+        { "99999999999999999999%", LONG_MAX, LONG_MAX },
+        { "9223372036854775807%", LONG_MAX, LONG_MAX },
+        { "99999999999999999999", LONG_MAX, LONG_MAX },
     };
     size_t i;
 
@@ -366,6 +376,27 @@ static void surge__integer_percentage_default_and_bounds(void **state)
             fail_msg("surge '%s' of %ld nodes: %ld, want %ld",
                      rows[i].surge ? rows[i].surge : "(null)", rows[i].nodes,
                      ndp_impact_surge_nodes(rows[i].surge, rows[i].nodes),
+                     rows[i].want);
+}
+
+static void batches__round_up_without_overflow(void **state)
+{
+    static const struct {
+        long nodes, surge, want;
+    } rows[] = {
+        { 10, 3, 4 }, { 9, 3, 3 }, { 1, 1, 1 }, { -1, 1, -1 }, { 0, 1, -1 },
+        { LONG_MAX, 1, LONG_MAX }, { LONG_MAX, 2, LONG_MAX / 2 + 1 },
+        { LONG_MAX, LONG_MAX, 1 }, { LONG_MAX - 1, LONG_MAX, 1 },
+        { LONG_MAX, 5, 1844674407370955162L },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++)
+        if (ndp_impact_batches(rows[i].nodes, rows[i].surge) != rows[i].want)
+            fail_msg("%ld nodes, surge %ld: %ld batches, want %ld",
+                     rows[i].nodes, rows[i].surge,
+                     ndp_impact_batches(rows[i].nodes, rows[i].surge),
                      rows[i].want);
 }
 
@@ -448,6 +479,7 @@ int main(void)
         cmocka_unit_test(secrets__never_in_findings),
         cmocka_unit_test(k8s_minor__parses_versions),
         cmocka_unit_test(surge__integer_percentage_default_and_bounds),
+        cmocka_unit_test(batches__round_up_without_overflow),
         cmocka_unit_test(impact__pools_counts_batches_and_refused_changes),
     };
 
