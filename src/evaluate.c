@@ -73,34 +73,39 @@ int ndp_k8s_minor(const char *version)
 
 /* ---- profile ---- */
 
+#define NDP_POLICY_PATH \
+    "properties.nodeDisruptionProfile.nodeDisruptionPolicy"
+
 struct profile_votes {
     int before;  /* strictest value declared before the change, -1 none */
     int after;   /* strictest value declared after it, -1 none */
     char *unrecognised;
+    bool unrecognised_sensitive; /* one under a sensitive mask: not quoted */
     bool expression; /* a template expression stood where a value would */
 };
 
+/* The policy 'doc' declares, under sensitive mask 'mask', as a vote. */
 static void vote(int *slot, const struct json_object *doc,
-                 struct profile_votes *v)
+                 const struct json_object *mask, struct profile_votes *v)
 {
+    const struct json_object *at = ndp_json_path(doc, NDP_POLICY_PATH);
     const char *value;
     int p;
 
-    value = json_object_get_string((struct json_object *)(uintptr_t)
-        ndp_json_path(doc, "properties.nodeDisruptionProfile."
-                           "nodeDisruptionPolicy"));
-    if (!ndp_json_path(doc, "properties.nodeDisruptionProfile."
-                            "nodeDisruptionPolicy") || !value || !*value)
+    value = at ? json_object_get_string((struct json_object *)(uintptr_t)at)
+               : NULL;
+    if (!value || !*value)
         return;
-    if (ndp_json_has_expression(ndp_json_path(doc, "properties."
-                                              "nodeDisruptionProfile."
-                                              "nodeDisruptionPolicy"))) {
+    if (ndp_json_has_expression(at)) {
         v->expression = true; /* not known here */
         return;
     }
     p = ndp_profile_parse(value);
     if (p < 0) {
-        if (!v->unrecognised)
+        /* Never quote what the plan marks sensitive. */
+        if (ndp_json_mask_covers(mask, NDP_POLICY_PATH))
+            v->unrecognised_sensitive = true;
+        else if (!v->unrecognised)
             v->unrecognised = ndp_xstrdup(value);
         return;
     }
@@ -118,9 +123,9 @@ static void collect_profile_votes(const struct evaluator *ev, size_t cluster,
         if (ch->cluster != cluster || ch->notation != NDP_NOTATION_ARM ||
             (ch->kind != NDP_KIND_CLUSTER && ch->kind != NDP_KIND_SETTER))
             continue;
-        vote(&v->before, ch->before, v);
+        vote(&v->before, ch->before, ch->before_sensitive, v);
         if (ch->action != NDP_ACTION_DELETE)
-            vote(&v->after, ch->after, v);
+            vote(&v->after, ch->after, ch->after_sensitive, v);
     }
 }
 
@@ -167,7 +172,7 @@ static int outside_profile(const struct evaluator *ev,
 static void resolve_profile(const struct evaluator *ev, size_t index)
 {
     struct ndp_cluster *c = &ev->clusters->items[index];
-    struct profile_votes v = { -1, -1, NULL, false };
+    struct profile_votes v = { -1, -1, NULL, false, false };
     struct ndp_buf note = NDP_BUF_INIT;
     const char *outside_source = NULL;
     int outside = outside_profile(ev, c, &outside_source);
@@ -211,6 +216,9 @@ static void resolve_profile(const struct evaluator *ev, size_t index)
     if (v.unrecognised)
         ndp_buf_addf(&note, "%sunrecognised nodeDisruptionPolicy '%s' "
                      "ignored", note.len ? "; " : "", v.unrecognised);
+    if (v.unrecognised_sensitive)
+        ndp_buf_addf(&note, "%san unrecognised nodeDisruptionPolicy (sensitive, "
+                     "not shown) ignored", note.len ? "; " : "");
     if (v.expression && p < 0)
         ndp_buf_addf(&note, "%snodeDisruptionPolicy is a template "
                      "expression, known only at deployment; pass --profile "
@@ -258,6 +266,7 @@ struct window_decl {
     const struct json_object *in_force; /* the window the change meets */
     const struct json_object *planned;  /* the window it asks for, if new */
     bool arm;                           /* ARM MaintenanceWindow, else azurerm */
+    bool sensitive;                     /* under a sensitive mask, either side */
 };
 
 static struct ndp_window *read_window(const struct window_decl *d,
@@ -290,6 +299,24 @@ static struct ndp_window *read_planned(const struct window_decl *d,
     return w;
 }
 
+/*
+ * A window under a sensitive mask is judged like any other, but nothing
+ * read from it is printed: not its settings, not what is wrong with them,
+ * not the times it opens and closes (reporters check window_sensitive).
+ */
+static void redact_window(struct ndp_cluster *c, const struct ndp_window *w,
+                          const struct ndp_buf *problems)
+{
+    c->window_sensitive = true;
+    if (problems->len)
+        c->window_problems = ndp_xstrdup("its settings are sensitive (not "
+                                         "shown), and AKS would refuse them");
+    if (w) {
+        c->window_text = ndp_xstrdup("(sensitive)");
+        c->window_json = ndp_xstrdup("\"(sensitive)\"");
+    }
+}
+
 static void set_window(struct ndp_cluster *c, const struct window_decl *d)
 {
     struct ndp_buf b = NDP_BUF_INIT, problems = NDP_BUF_INIT;
@@ -310,6 +337,10 @@ static void set_window(struct ndp_cluster *c, const struct window_decl *d)
     c->window_resource = ndp_xstrdup(d->resource);
     c->window_path = ndp_xstrdup(d->path);
     c->window_changes = d->planned != NULL;
+    if (d->sensitive) {
+        redact_window(c, w, &problems);
+        goto out;
+    }
     if (problems.len)
         c->window_problems = ndp_buf_detach(&problems);
     if (w) {
@@ -323,6 +354,7 @@ static void set_window(struct ndp_cluster *c, const struct window_decl *d)
         ndp_window_to_json(&b, w);
         c->window_json = ndp_buf_detach(&b);
     }
+out:
     ndp_buf_release(&b);
     ndp_buf_release(&problems);
 }
@@ -368,12 +400,16 @@ static bool has_block(const struct ndp_change *ch, const char *key)
 static void azurerm_windows(struct ndp_cluster *c, const struct ndp_change *ch)
 {
     struct window_decl d = { ch->address, "maintenance_window_node_os[0]",
-                             NULL, NULL, false };
+                             NULL, NULL, false, false };
 
     if (has_block(ch, "maintenance_window_auto_upgrade"))
         note_other_window(c, "maintenance_window_auto_upgrade");
     if (has_block(ch, "maintenance_window"))
         note_other_window(c, "maintenance_window");
+    d.sensitive = ndp_json_mask_covers(ch->before_sensitive,
+                                       "maintenance_window_node_os") ||
+                  ndp_json_mask_covers(ch->after_sensitive,
+                                       "maintenance_window_node_os");
     window_sides(&d, ch, first_block(ch->before, "maintenance_window_node_os"),
                  first_block(ch->after, "maintenance_window_node_os"));
     if (d.in_force)
@@ -383,13 +419,17 @@ static void azurerm_windows(struct ndp_cluster *c, const struct ndp_change *ch)
 static void arm_window(struct ndp_cluster *c, const struct ndp_change *ch)
 {
     struct window_decl d = { ch->address, "properties.maintenanceWindow",
-                             NULL, NULL, true };
+                             NULL, NULL, true, false };
     const struct json_object *b, *a;
 
     if (!ch->name || ndp_strcasecmp(ch->name, NODE_OS_WINDOW) != 0) {
         note_other_window(c, ch->name ? ch->name : ch->address);
         return;
     }
+    d.sensitive = ndp_json_mask_covers(ch->before_sensitive,
+                                       "properties.maintenanceWindow") ||
+                  ndp_json_mask_covers(ch->after_sensitive,
+                                       "properties.maintenanceWindow");
     b = ndp_json_path(ch->before, "properties.maintenanceWindow");
     a = ndp_json_path(ch->after, "properties.maintenanceWindow");
     window_sides(&d, ch, ndp_json_is_unset(b) ? NULL : b,
@@ -401,7 +441,8 @@ static void arm_window(struct ndp_cluster *c, const struct ndp_change *ch)
 /* The live window, when the input declares none. */
 static void state_window(struct ndp_cluster *c)
 {
-    struct window_decl d = { NULL, "maintenanceWindow", NULL, NULL, true };
+    struct window_decl d = { NULL, "maintenanceWindow", NULL, NULL, true,
+                             false };
     size_t i, n;
 
     if (!c->state || c->window || c->window_problems || c->window_expression)
@@ -426,7 +467,7 @@ static void state_window(struct ndp_cluster *c)
 /* The window .ndplint.json declares, when neither input nor state does. */
 static void config_window(const struct evaluator *ev, struct ndp_cluster *c)
 {
-    struct window_decl d = { NULL, "window", NULL, NULL, true };
+    struct window_decl d = { NULL, "window", NULL, NULL, true, false };
     const struct ndp_config_cluster *e;
 
     if (!ev->opt->config || c->window || c->window_problems ||
@@ -836,6 +877,11 @@ static void describe_next_window(struct ndp_buf *msg,
 {
     int offset;
 
+    if (c->window_sensitive) {
+        ndp_buf_adds(msg, "when the window opens is not shown: its settings "
+                     "are sensitive");
+        return;
+    }
     if (!c->has_next_window) {
         ndp_buf_adds(msg, "no window opens within ten years");
         return;
@@ -885,7 +931,10 @@ static enum ndp_verdict gated_verdict(const struct ndp_cluster *c,
         if (c->in_window == 1) {
             ndp_buf_adds(msg, "; inside the maintenance window, which "
                          "closes ");
-            ndp_time_format_utc(msg, c->window_closes_at);
+            if (c->window_sensitive)
+                ndp_buf_adds(msg, "at a time not shown (sensitive)");
+            else
+                ndp_time_format_utc(msg, c->window_closes_at);
             note_both_windows(msg, c);
             return NDP_VERDICT_ALLOWED;
         }

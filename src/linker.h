@@ -46,6 +46,8 @@ struct ndp_cluster {
                                       open (spec §11) */
     char *window_problems;      /* window-invalid reasons, or NULL */
     bool window_expression;     /* declared with template expressions: not known */
+    bool window_sensitive;      /* under a sensitive mask: its text, problems
+                                   and opening times are never printed */
     char *other_windows;        /* maintenance configurations that do not count */
     int in_window;              /* -1 not applicable, 0 no, 1 yes */
     bool has_next_window;

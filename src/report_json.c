@@ -48,7 +48,9 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_cluster *c)
     ndp_buf_adds(out, c->in_window < 0 ? "null"
                       : c->in_window ? "true" : "false");
     ndp_buf_adds(out, ",\n      \"next_window_start\": ");
-    if (c->in_window >= 0 && c->has_next_window) {
+    if (c->in_window >= 0 && c->has_next_window && c->window_sensitive) {
+        ndp_buf_adds(out, "\"(sensitive)\"");
+    } else if (c->in_window >= 0 && c->has_next_window) {
         ndp_buf_addch(out, '"');
         ndp_time_format_utc(out, c->next_window_start);
         ndp_buf_addch(out, '"');

@@ -160,13 +160,15 @@ static void write_window(struct ndp_buf *out, const struct ndp_report *r,
     if (c->in_window == 1) {
         ndp_buf_adds(out, "- Open at ");
         ndp_time_format_utc(out, r->evaluated_at);
-        ndp_buf_adds(out, "; closes ");
-        ndp_time_format_utc(out, c->window_closes_at);
+        if (!c->window_sensitive) { /* its times would tell its settings */
+            ndp_buf_adds(out, "; closes ");
+            ndp_time_format_utc(out, c->window_closes_at);
+        }
         ndp_buf_addch(out, '\n');
     } else if (c->in_window == 0) {
         ndp_buf_adds(out, "- Closed at ");
         ndp_time_format_utc(out, r->evaluated_at);
-        if (c->has_next_window) {
+        if (c->has_next_window && !c->window_sensitive) {
             ndp_buf_adds(out, "; next opening ");
             ndp_time_format_utc(out, c->next_window_start);
             ndp_buf_adds(out, " (");
