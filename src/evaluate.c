@@ -536,8 +536,11 @@ static void resolve_window(const struct evaluator *ev, size_t index)
 
 /* ---- Kubernetes version in force ---- */
 
+/* The version 'doc' declares; '*sensitive' set when 'mask' marks it. */
 static const char *version_in(const struct json_object *doc,
-                              enum ndp_notation notation, bool pool)
+                              const struct json_object *mask,
+                              enum ndp_notation notation, bool pool,
+                              bool *sensitive)
 {
     static const char *const azurerm_keys[] = {
         "kubernetes_version", "current_kubernetes_version"
@@ -563,18 +566,23 @@ static const char *version_in(const struct json_object *doc,
                                           : ndp_json_get(doc, keys[i]);
         if (v && json_object_is_type(v, json_type_string) &&
             ndp_k8s_minor(json_object_get_string(
-                (struct json_object *)(uintptr_t)v)) >= 0)
+                (struct json_object *)(uintptr_t)v)) >= 0) {
+            *sensitive = ndp_json_mask_covers(mask, keys[i]);
             return json_object_get_string((struct json_object *)(uintptr_t)v);
+        }
     }
     return NULL;
 }
 
 /* The version before the change, else the one it asks for. */
-static const char *change_version(const struct ndp_change *ch, bool pool)
+static const char *change_version(const struct ndp_change *ch, bool pool,
+                                  bool *sensitive)
 {
-    const char *v = version_in(ch->before, ch->notation, pool);
+    const char *v = version_in(ch->before, ch->before_sensitive, ch->notation,
+                               pool, sensitive);
 
-    return v ? v : version_in(ch->after, ch->notation, pool);
+    return v ? v : version_in(ch->after, ch->after_sensitive, ch->notation,
+                              pool, sensitive);
 }
 
 static void resolve_version(const struct evaluator *ev, size_t index)
@@ -584,7 +592,7 @@ static void resolve_version(const struct evaluator *ev, size_t index)
 
     v = c->change == SIZE_MAX ? NULL
                               : change_version(ev->set->items[c->change],
-                                               false);
+                                               false, &c->version_sensitive);
     if (!v && c->state)
         v = c->state->version;
     c->version = v ? ndp_xstrdup(v) : NULL;
@@ -629,17 +637,20 @@ static bool state_has_no_windows_pool(const struct ndp_state_cluster *st)
  * the cluster's version).
  */
 static const char *hit_version(const struct evaluator *ev,
-                               const struct ndp_hit *h)
+                               const struct ndp_hit *h, bool *sensitive)
 {
     const struct ndp_change *ch = ev->set->items[h->change];
+    const struct ndp_cluster *c = &ev->clusters->items[ch->cluster];
     const char *v = NULL;
 
+    *sensitive = false;
     if (h->rule->scope == NDP_SCOPE_NODEPOOL && ch->kind == NDP_KIND_NODEPOOL)
-        v = change_version(ch, true);
+        v = change_version(ch, true, sensitive);
     if (!v && h->pool)
-        v = state_pool_version(ev->clusters->items[ch->cluster].state,
-                               h->pool);
-    return v ? v : ev->clusters->items[ch->cluster].version;
+        v = state_pool_version(c->state, h->pool);
+    if (!v)
+        *sensitive = c->version_sensitive;
+    return v ? v : c->version;
 }
 
 /* ---- value text for reports ---- */
@@ -984,6 +995,7 @@ static enum ndp_verdict hit_verdict(const struct evaluator *ev,
 {
     int minor = -1;
     const char *version = NULL;
+    bool version_sensitive = false;
     enum ndp_verdict verdict;
 
     ndp_buf_addf(msg, "%s: ", h->rule->title);
@@ -997,7 +1009,7 @@ static enum ndp_verdict hit_verdict(const struct evaluator *ev,
         return h->after_unknown ? NDP_VERDICT_MAY_REIMAGE : NDP_VERDICT_ROTATE;
     }
     if (h->rule->class_ == NDP_CLASS_VERSION_GATED) {
-        version = hit_version(ev, h);
+        version = hit_version(ev, h, &version_sensitive);
         minor = ndp_k8s_minor(version);
     }
     if (h->after_unknown) {
@@ -1021,7 +1033,9 @@ static enum ndp_verdict hit_verdict(const struct evaluator *ev,
         ndp_buf_addf(msg, "; on Kubernetes %s it is not gated and takes "
                      "effect only after 'az aks nodepool upgrade "
                      "--node-image-only', which the policy does not gate "
-                     "(from 1.37 the policy gates it)", version);
+                     "(from 1.37 the policy gates it)",
+                     version_sensitive ? "1.36 or earlier (the version is "
+                                         "sensitive)" : version);
         return NDP_VERDICT_MANUAL_UPGRADE;
     }
     if (h->rule->class_ == NDP_CLASS_VERSION_GATED && minor < 0)

@@ -53,6 +53,7 @@ struct ndp_cluster {
     bool has_next_window;
     int64_t next_window_start, next_window_end, window_closes_at;
     char *version;              /* Kubernetes version in force, or NULL */
+    bool version_sensitive;     /* read under a sensitive mask: not printed */
     struct ndp_state_cluster *state; /* live state from --cluster-state (borrowed) */
     char *impact_json;          /* rebuilt pools as a JSON object, or NULL */
     char *impact_text;          /* the same in words, or NULL */
