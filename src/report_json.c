@@ -120,8 +120,11 @@ static void write_json(struct ndp_buf *out, const struct ndp_report *r)
     }
     ndp_buf_adds(out, r->findings->nr ? "\n  ],\n" : "],\n");
     ndp_buf_addf(out, "  \"summary\": {\"errors\": %d, \"warnings\": %d, "
-                 "\"notes\": %d, \"suppressed\": %d}\n}\n", r->errors,
+                 "\"notes\": %d, \"suppressed\": %d", r->errors,
                  r->warnings, r->notes, r->suppressed);
+    if (r->baseline)
+        ndp_buf_addf(out, ", \"baseline_known\": %zu", r->baseline_known);
+    ndp_buf_adds(out, "}\n}\n");
 }
 
 const struct ndp_reporter ndp_report_json = { "json", write_json };

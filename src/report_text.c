@@ -239,6 +239,9 @@ static void write_summary(struct ndp_buf *out, const struct ndp_report *r)
         ndp_buf_addf(out, "; %d waived%s", r->suppressed,
                      r->show_suppressed ? "" : " (--show-suppressed lists "
                                                "them)");
+    if (r->baseline_known)
+        ndp_buf_addf(out, "; %zu known from the baseline (not listed)",
+                     r->baseline_known);
     ndp_buf_addch(out, '\n');
 }
 
