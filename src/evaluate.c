@@ -39,7 +39,17 @@ struct evaluator {
     /* per change: its first known upgrade hit (a new version or node
      * image), or NULL */
     const struct ndp_hit **upgrades;
+    /* the changes of cluster c: by_cluster[at[c]] .. by_cluster[at[c+1]-1] */
+    size_t *by_cluster, *at;
 };
+
+/* The 'k'th change of cluster 'c', or NULL past the last. */
+static const struct ndp_change *change_of_cluster(const struct evaluator *ev,
+                                                  size_t c, size_t k)
+{
+    return ev->at[c] + k < ev->at[c + 1]
+               ? ev->set->items[ev->by_cluster[ev->at[c] + k]] : NULL;
+}
 
 int ndp_profile_parse(const char *name)
 {
@@ -116,11 +126,11 @@ static void vote(int *slot, const struct json_object *doc,
 static void collect_profile_votes(const struct evaluator *ev, size_t cluster,
                                   struct profile_votes *v)
 {
+    const struct ndp_change *ch;
     size_t i;
 
-    for (i = 0; i < ev->set->nr; i++) {
-        const struct ndp_change *ch = ev->set->items[i];
-        if (ch->cluster != cluster || ch->notation != NDP_NOTATION_ARM ||
+    for (i = 0; (ch = change_of_cluster(ev, cluster, i)) != NULL; i++) {
+        if (ch->notation != NDP_NOTATION_ARM ||
             (ch->kind != NDP_KIND_CLUSTER && ch->kind != NDP_KIND_SETTER))
             continue;
         vote(&v->before, ch->before, ch->before_sensitive, v);
@@ -506,13 +516,11 @@ static void judge_both_windows(struct ndp_cluster *c, int64_t at)
 static void resolve_window(const struct evaluator *ev, size_t index)
 {
     struct ndp_cluster *c = &ev->clusters->items[index];
+    const struct ndp_change *ch;
     int64_t closes = 0;
     size_t i;
 
-    for (i = 0; i < ev->set->nr; i++) {
-        const struct ndp_change *ch = ev->set->items[i];
-        if (ch->cluster != index)
-            continue;
+    for (i = 0; (ch = change_of_cluster(ev, index, i)) != NULL; i++) {
         if (ch->kind == NDP_KIND_CLUSTER &&
             ch->notation == NDP_NOTATION_AZURERM)
             azurerm_windows(c, ch);
@@ -1120,14 +1128,44 @@ static void match_state(const struct evaluator *ev, size_t index)
         c->state->matched = true;
 }
 
+/*
+ * A finding without a line of its own (about a cluster or the window
+ * that declares it) takes the line of its resource's change, found by
+ * index: one lookup per finding, not a scan of the set.
+ */
+static void fill_lines(struct ndp_findings *findings,
+                       const struct ndp_changeset *set)
+{
+    struct ndp_change_index ix;
+    size_t i;
+
+    ndp_change_index_build(&ix, set, true);
+    for (i = 0; i < findings->nr; i++) {
+        struct ndp_finding *f = &findings->items[i];
+        const struct ndp_change *ch =
+            f->line > 0 ? NULL
+                        : ndp_change_index_find(&ix, f->input, f->resource);
+        if (ch)
+            f->line = ch->line;
+    }
+    ndp_change_index_release(&ix);
+}
+
 void ndp_evaluate(struct ndp_findings *out, struct ndp_clusters *clusters,
                   const struct ndp_changeset *set, const struct ndp_hits *hits,
                   const struct ndp_ruleset *rs,
                   const struct ndp_eval_options *opt)
 {
-    struct evaluator ev = { out, clusters, set, hits, rs, opt, NULL };
-    size_t i;
+    struct evaluator ev = { out, clusters, set, hits, rs, opt, NULL, NULL,
+                            NULL };
+    size_t i, *cluster_of = ndp_xcalloc(set->nr ? set->nr : 1,
+                                        sizeof(*cluster_of));
 
+    for (i = 0; i < set->nr; i++)
+        cluster_of[i] = set->items[i]->cluster;
+    ndp_group_indexes(&ev.by_cluster, &ev.at, clusters->nr, set->nr,
+                      cluster_of);
+    free(cluster_of);
     ev.upgrades = find_upgrades(set, hits);
     for (i = 0; i < clusters->nr; i++) {
         match_state(&ev, i);
@@ -1143,10 +1181,12 @@ void ndp_evaluate(struct ndp_findings *out, struct ndp_clusters *clusters,
     for (i = 0; i < hits->nr; i++)
         hit_finding(&ev, &hits->items[i]);
     free(ev.upgrades);
+    free(ev.by_cluster);
+    free(ev.at);
     /* Sorted first, so the impact lists its causes in report order. */
     ndp_findings_sort(out);
-    for (i = 0; i < clusters->nr; i++)
-        ndp_impact_compute(&clusters->items[i], i, set, out);
+    fill_lines(out, set);
+    ndp_impact_compute_all(clusters, set, out);
 }
 
 void ndp_judge(struct ndp_findings *out, struct ndp_clusters *clusters,
