@@ -161,23 +161,39 @@ int ndp_baseline_write(const char *path, const struct ndp_findings *findings,
     return rc;
 }
 
-static bool listed(const struct json_object *prints, const char *fp)
+/*
+ * The baseline's fingerprints, sorted, so that each finding is looked up
+ * by binary search: O((B + F) log B) for B fingerprints and F findings,
+ * whatever the file holds (a non-string entry matches nothing).  The
+ * strings are borrowed from 'prints'.
+ */
+static const char **sorted_prints(const struct json_object *prints,
+                                  size_t *nr)
 {
     size_t i, n = json_object_array_length(prints);
+    const char **out = ndp_xcalloc(n ? n : 1, sizeof(*out));
 
-    for (i = 0; i < n; i++)
-        if (strcmp(json_object_get_string(json_object_array_get_idx(prints,
-                                                                    i)),
-                   fp) == 0)
-            return true;
-    return false;
+    *nr = 0;
+    for (i = 0; i < n; i++) {
+        struct json_object *v = json_object_array_get_idx(prints, i);
+        if (json_object_is_type(v, json_type_string))
+            out[(*nr)++] = json_object_get_string(v);
+    }
+    qsort(out, *nr, sizeof(*out), compare_strings);
+    return out;
+}
+
+static bool listed(const char **prints, size_t nr, const char *fp)
+{
+    return bsearch(&fp, prints, nr, sizeof(*prints), compare_strings) != NULL;
 }
 
 int ndp_baseline_apply(struct ndp_findings *findings, const char *path,
                        size_t *known, struct ndp_error *err)
 {
     struct json_object *root = NULL, *prints;
-    size_t i, kept = 0;
+    const char **sorted;
+    size_t i, kept = 0, nr;
     int rc = ndp_input_load_json(&root, path, NDP_MAX_BASELINE_BYTES,
                                  "a baseline written by --write-baseline",
                                  err);
@@ -193,11 +209,12 @@ int ndp_baseline_apply(struct ndp_findings *findings, const char *path,
                              "baseline (no 'ndplint_baseline' and "
                              "'fingerprints')", path);
     }
+    sorted = sorted_prints(prints, &nr);
     for (i = 0; i < findings->nr; i++) {
         struct ndp_finding *f = &findings->items[i];
         struct ndp_buf fp = NDP_BUF_INIT;
         ndp_baseline_fingerprint(&fp, f);
-        if (listed(prints, fp.buf)) {
+        if (listed(sorted, nr, fp.buf)) {
             /* Known: free what it owns; its slot is taken by the next. */
             struct ndp_findings one = { f, 1, 1 };
             ndp_findings_release_items(&one);
@@ -208,6 +225,7 @@ int ndp_baseline_apply(struct ndp_findings *findings, const char *path,
         ndp_buf_release(&fp);
     }
     findings->nr = kept;
+    free(sorted);
     json_object_put(root);
     return 0;
 }
