@@ -12,22 +12,12 @@
 #include "linker.h"
 #include "report_util.h"
 #include "rules.h"
+#include "waivers.h"
 
 #include <errno.h>
 #include <json-c/json.h>
 
 #define NDP_MAX_BASELINE_BYTES ((size_t)64 << 20)
-
-static bool waiver_covers(const struct ndp_waiver *w,
-                          const struct ndp_finding *f)
-{
-    if (w->rule && ndp_strcasecmp(w->rule, f->rule_id) != 0)
-        return false;
-    if (w->category && strcmp(w->category, f->category) != 0)
-        return false;
-    return !w->match || ndp_glob_match(w->match, f->resource) ||
-           ndp_glob_match(w->match, f->cluster);
-}
 
 static void suppress(struct ndp_finding *f, const struct ndp_config *config,
                      const struct ndp_waiver *w)
@@ -87,23 +77,27 @@ void ndp_triage_waivers(struct ndp_findings *findings,
                         const struct ndp_config *config,
                         const struct ndp_ruleset *rs, int64_t at)
 {
-    size_t i, j, n = findings->nr;
+    size_t i, n = findings->nr, *waiver_of, *first_of;
 
-    for (i = 0; config && i < config->nr_waivers; i++) {
-        const struct ndp_waiver *w = &config->waivers[i];
-        size_t first = SIZE_MAX;
-        for (j = 0; j < n; j++) {
-            struct ndp_finding *f = &findings->items[j];
-            if (!waiver_covers(w, f))
-                continue;
-            if (first == SIZE_MAX)
-                first = j;
-            if (w->expires >= at && !f->suppression)
-                suppress(f, config, w);
-        }
-        if (w->expires < at)
-            expired(findings, clusters, config, rs, w, first);
+    if (!config) {
+        ndp_findings_sort(findings);
+        return;
     }
+    waiver_of = ndp_xcalloc(n ? n : 1, sizeof(*waiver_of));
+    first_of = ndp_xcalloc(config->nr_waivers ? config->nr_waivers : 1,
+                           sizeof(*first_of));
+    /* Through indexes: not every waiver against every finding. */
+    ndp_waivers_match(waiver_of, first_of, findings, config, at);
+    for (i = 0; i < n; i++)
+        if (waiver_of[i] != SIZE_MAX && !findings->items[i].suppression)
+            suppress(&findings->items[i], config,
+                     &config->waivers[waiver_of[i]]);
+    for (i = 0; i < config->nr_waivers; i++)
+        if (config->waivers[i].expires < at)
+            expired(findings, clusters, config, rs, &config->waivers[i],
+                    first_of[i]);
+    free(waiver_of);
+    free(first_of);
     ndp_findings_sort(findings);
 }
 
