@@ -14,6 +14,7 @@ struct group {
     size_t best;                /* first of them in force, or SIZE_MAX */
     size_t first;               /* first finding covered, or SIZE_MAX */
     size_t stamp;               /* last finding it was met for, plus one */
+    bool glob;                  /* its match is a glob: in the run index */
 };
 
 /* The longest literal run a glob is indexed by (a window of it). */
@@ -232,11 +233,12 @@ static void add_waiver(struct index *ix, const struct ndp_waiver *w,
         ix->groups[g].best = SIZE_MAX;
         ix->groups[g].first = SIZE_MAX;
         ix->groups[g].stamp = 0;
+        ix->groups[g].glob = false;
         ix->nr++;
         add_part(&key, w->rule, true);
         add_part(&key, w->category, false);
         if (w->match && is_glob(w->match))
-            ix->groups[g].stamp = 1; /* a glob: indexed once all are in */
+            ix->groups[g].glob = true; /* indexed once all are in */
         else if (w->match)
             add_id(&key, w->match, strlen(w->match));
         if (!w->match || !is_glob(w->match))
@@ -261,9 +263,8 @@ static void build(struct index *ix, const struct ndp_config *config,
         add_waiver(ix, &config->waivers[i], i, at);
     globs = ndp_xcalloc(ix->nr ? ix->nr : 1, sizeof(*globs));
     for (i = 0; i < ix->nr; i++) {
-        if (ix->groups[i].stamp)
+        if (ix->groups[i].glob)
             globs[nr++] = i;
-        ix->groups[i].stamp = 0;
     }
     index_globs(ix, globs, nr);
     free(globs);
