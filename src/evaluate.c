@@ -879,14 +879,24 @@ static void describe_upgrade(struct ndp_buf *msg, const struct ndp_hit *u)
     free(after);
 }
 
-static void describe_target(struct ndp_buf *msg, const struct ndp_hit *h)
+/* The hit's pool name as printed: never one under a sensitive mask. */
+static const char *shown_pool(const struct evaluator *ev,
+                              const struct ndp_hit *h)
+{
+    if (h->pool && ndp_impact_pool_sensitive(ev->set->items[h->change]))
+        return "(sensitive)";
+    return h->pool;
+}
+
+static void describe_target(const struct evaluator *ev, struct ndp_buf *msg,
+                            const struct ndp_hit *h)
 {
     if (h->rule->target)
         ndp_buf_addf(msg, "reimages %s", h->rule->target);
     else if (h->rule->scope == NDP_SCOPE_CLUSTER)
         ndp_buf_adds(msg, "reimages every node pool of the cluster");
     else if (h->pool)
-        ndp_buf_addf(msg, "reimages node pool '%s'", h->pool);
+        ndp_buf_addf(msg, "reimages node pool '%s'", shown_pool(ev, h));
     else
         ndp_buf_adds(msg, "reimages the node pool");
 }
@@ -1013,7 +1023,7 @@ static enum ndp_verdict hit_verdict(const struct evaluator *ev,
                      "documentation without cordon and drain); the node "
                      "disruption policy never sees it",
                      h->pool ? "node pool '" : "the node pool",
-                     h->pool ? h->pool : "", h->pool ? "'" : "");
+                     h->pool ? shown_pool(ev, h) : "", h->pool ? "'" : "");
         return h->after_unknown ? NDP_VERDICT_MAY_REIMAGE : NDP_VERDICT_ROTATE;
     }
     if (h->rule->class_ == NDP_CLASS_VERSION_GATED) {
@@ -1023,17 +1033,17 @@ static enum ndp_verdict hit_verdict(const struct evaluator *ev,
     if (h->after_unknown) {
         ndp_buf_adds(msg, "the new value is known only after apply; if it "
                      "changes this way, it ");
-        describe_target(msg, h);
+        describe_target(ev, msg, h);
         return NDP_VERDICT_MAY_REIMAGE;
     }
     if (h->before_unknown) {
         ndp_buf_adds(msg, "this setter is applied for the first time and "
                      "the cluster's current value is not in the input; if "
                      "it differs, the change ");
-        describe_target(msg, h);
+        describe_target(ev, msg, h);
         return NDP_VERDICT_MAY_REIMAGE;
     }
-    describe_target(msg, h);
+    describe_target(ev, msg, h);
     if (bundled_upgrade(ev, h))
         return bundled_verdict(ev, h, c, msg);
     if (h->rule->class_ == NDP_CLASS_VERSION_GATED && minor >= 0 &&

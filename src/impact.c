@@ -38,6 +38,7 @@ struct pool_info {
     bool autoscale;
     const char *surge;      /* borrowed */
     bool created, deleted;  /* by this apply: never rebuilt */
+    bool sensitive;         /* read under a sensitive mask: not printed */
     bool rebuilt;
     struct ndp_buf because; /* rule ids */
 };
@@ -47,6 +48,7 @@ struct inventory {
     size_t nr, alloc;
     struct ndp_strmap by_name;  /* folded name -> index in 'items' */
     struct ndp_strmap applied;  /* cluster-level rule ids already marked */
+    bool reading_sensitive;     /* the change being read masks its pools */
 };
 
 static long number(const struct json_object *o, const char *key)
@@ -75,13 +77,16 @@ static struct pool_info *add_pool(struct inventory *inv, const char *name)
 {
     struct pool_info *p = find_pool(inv, name);
 
-    if (p)
+    if (p) {
+        p->sensitive |= inv->reading_sensitive;
         return p;
+    }
     NDP_GROW(inv->items, inv->alloc, inv->nr + 1);
     p = &inv->items[inv->nr++];
     memset(p, 0, sizeof(*p));
     p->name = ndp_xstrdup(name);
     ndp_strmap_add(&inv->by_name, p->name, inv->nr - 1);
+    p->sensitive = inv->reading_sensitive;
     p->nodes = p->min_nodes = p->max_nodes = -1;
     ndp_buf_init(&p->because);
     return p;
@@ -202,6 +207,43 @@ static void arm_cluster_pools(struct inventory *inv,
     }
     ndp_strmap_release(&before_names);
     ndp_strmap_release(&after_names);
+}
+
+static bool masked(const struct ndp_change *ch, const char *path)
+{
+    return ndp_json_mask_covers(ch->before_sensitive, path) ||
+           ndp_json_mask_covers(ch->after_sensitive, path);
+}
+
+bool ndp_impact_pool_sensitive(const struct ndp_change *ch)
+{
+    static const char *const azurerm_fields[] = {
+        "name", "node_count", "min_count", "max_count", "upgrade_settings",
+        "os_type", "auto_scaling_enabled", "enable_auto_scaling"
+    };
+    static const char *const arm_fields[] = {
+        "properties.count", "properties.minCount", "properties.maxCount",
+        "properties.upgradeSettings", "properties.osType",
+        "properties.enableAutoScaling"
+    };
+    size_t i;
+
+    if (ch->kind == NDP_KIND_CLUSTER)
+        return masked(ch, ch->notation == NDP_NOTATION_AZURERM
+                              ? "default_node_pool"
+                              : "properties.agentPoolProfiles");
+    if (ch->kind != NDP_KIND_NODEPOOL)
+        return false;
+    if (ch->notation == NDP_NOTATION_AZURERM) {
+        for (i = 0; i < NDP_ARRAY_SIZE(azurerm_fields); i++)
+            if (masked(ch, azurerm_fields[i]))
+                return true;
+        return false;
+    }
+    for (i = 0; i < NDP_ARRAY_SIZE(arm_fields); i++)
+        if (masked(ch, arm_fields[i]))
+            return true;
+    return false;
 }
 
 static void pools_of_change(struct inventory *inv, const struct ndp_change *ch)
@@ -334,11 +376,34 @@ static void add_number(struct ndp_buf *out, long v)
         ndp_buf_addf(out, "%ld", v);
 }
 
+/* A pool under a sensitive mask: its rule ids, nothing read from it. */
+static void sensitive_pool_json(struct ndp_buf *out, const struct pool_info *p)
+{
+    const char *r = p->because.buf;
+    bool first = true;
+
+    ndp_buf_adds(out, "{\"name\":\"(sensitive)\",\"os_type\":null,"
+                      "\"nodes\":null,\"min_nodes\":null,\"max_nodes\":null,"
+                      "\"max_surge\":\"(sensitive)\",\"surge_nodes\":null,"
+                      "\"batches\":null,\"because\":[");
+    while (*r) {
+        size_t n = strcspn(r, ",");
+        ndp_buf_addf(out, "%s\"%.*s\"", first ? "" : ",", (int)n, r);
+        first = false;
+        r += n + (r[n] == ',');
+    }
+    ndp_buf_adds(out, "]}");
+}
+
 static void pool_json(struct ndp_buf *out, const struct pool_info *p)
 {
     long nodes = pool_nodes(p);
     long surge = ndp_impact_surge_nodes(p->surge, nodes);
 
+    if (p->sensitive) {
+        sensitive_pool_json(out, p);
+        return;
+    }
     ndp_buf_adds(out, "{\"name\":");
     ndp_buf_add_json_string(out, p->name);
     ndp_buf_adds(out, ",\"os_type\":");
@@ -378,6 +443,11 @@ static void pool_text(struct ndp_buf *out, const struct pool_info *p)
     long nodes = pool_nodes(p);
     long surge = ndp_impact_surge_nodes(p->surge, nodes);
 
+    if (p->sensitive) {
+        ndp_buf_adds(out, "a pool whose name and size are sensitive (not "
+                          "shown)");
+        return;
+    }
     ndp_buf_addf(out, "%s (", p->name);
     if (nodes < 0)
         ndp_buf_adds(out, "node count unknown");
@@ -424,8 +494,9 @@ static void describe_created(struct ndp_buf *json, struct ndp_buf *text,
         if (!p->created)
             continue;
         ndp_buf_adds(json, seen ? "," : "");
-        ndp_buf_add_json_string(json, p->name);
-        ndp_buf_addf(text, "%s'%s'", seen ? ", " : "", p->name);
+        ndp_buf_add_json_string(json, p->sensitive ? "(sensitive)" : p->name);
+        ndp_buf_addf(text, "%s'%s'", seen ? ", " : "",
+                     p->sensitive ? "(sensitive)" : p->name);
         seen++;
     }
     ndp_buf_adds(json, "]");
@@ -450,7 +521,7 @@ static void describe(struct ndp_cluster *c, const struct inventory *inv)
         ndp_buf_adds(&text, first ? "" : ", ");
         pool_json(&json, p);
         pool_text(&text, p);
-        if (pool_nodes(p) < 0)
+        if (pool_nodes(p) < 0 || p->sensitive)
             known = false;
         else
             total += pool_nodes(p);
@@ -486,8 +557,12 @@ static void compute_one(struct ndp_cluster *cluster,
 
     memset(&inv, 0, sizeof(inv));
     inv.by_name.fold_case = true;
-    for (i = 0; i < nr_changes; i++)
-        pools_of_change(&inv, set->items[changes[i]]);
+    for (i = 0; i < nr_changes; i++) {
+        const struct ndp_change *ch = set->items[changes[i]];
+        inv.reading_sensitive = ndp_impact_pool_sensitive(ch);
+        pools_of_change(&inv, ch);
+    }
+    inv.reading_sensitive = false;
     pools_of_state(&inv, cluster->state);
     for (i = 0; i < nr_found; i++) {
         const struct ndp_finding *f = &findings->items[found[i]];

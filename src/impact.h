@@ -5,8 +5,10 @@
 #ifndef NDP_IMPACT_H
 #define NDP_IMPACT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+struct ndp_change;
 struct ndp_changeset;
 struct ndp_clusters;
 struct ndp_findings;
@@ -23,6 +25,15 @@ struct ndp_findings;
 void ndp_impact_compute_all(struct ndp_clusters *clusters,
                             const struct ndp_changeset *set,
                             const struct ndp_findings *findings);
+
+/*
+ * True when the pools 'ch' describes are (in part) under a sensitive
+ * mask: the names and sizes of its pools are then never printed.  Coarse
+ * on purpose: any marked value in a pool block, in the agentPoolProfiles
+ * of a cluster body, or in a pool resource's name, sizes, surge or OS
+ * counts.
+ */
+bool ndp_impact_pool_sensitive(const struct ndp_change *ch);
 
 /*
  * Surge nodes for a pool of 'nodes' under maxSurge 'surge' ("3", "33%",

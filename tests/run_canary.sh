@@ -7,14 +7,15 @@
 # maintenance_window_node_os start_time, azapi sensitive_body).  The
 # latter also holds a valid window masked whole, at 03:17 UTC+05:45: its
 # times (and the UTC time it opens, 21:32) are secrets too, and so is
-# a masked kubernetes_version, 1.29.  None may
+# a masked kubernetes_version, 1.29, and a default pool whose name,
+# node_count (777) and max_surge (41%) are masked.  None may
 # appear in any output of any format: standard output, standard error, or
 # a report file.  Every run must also exit 0 or 1 and write its report, so
 # a binary that prints nothing fails.
 #   usage: run_canary.sh NDPLINT SOURCE_DIR
 set -u
 ndplint=$1 source_dir=$2
-secrets='CANARY-SECRET-7f3a|03:17|05:45|21:32|1\.29'
+secrets='CANARY-SECRET-7f3a|03:17|05:45|21:32|1\.29|[^0-9a-f]777[^0-9a-f]|41%'
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 

@@ -9,7 +9,7 @@
 #   usage: run_report_canary.sh NDPLINT SOURCE_DIR
 set -u
 ndplint=$1 src=$2
-secrets='CANARY-SECRET-7f3a|03:17|05:45|21:32|1\.29'
+secrets='CANARY-SECRET-7f3a|03:17|05:45|21:32|1\.29|[^0-9a-f]777[^0-9a-f]|41%'
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
