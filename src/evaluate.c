@@ -41,6 +41,9 @@ struct evaluator {
     const struct ndp_hit **upgrades;
     /* the changes of cluster c: by_cluster[at[c]] .. by_cluster[at[c+1]-1] */
     size_t *by_cluster, *at;
+    /* per change: its pools are under a sensitive mask (read once: a
+     * mask can be as long as the input) */
+    bool *pools_masked;
 };
 
 /* The 'k'th change of cluster 'c', or NULL past the last. */
@@ -883,7 +886,7 @@ static void describe_upgrade(struct ndp_buf *msg, const struct ndp_hit *u)
 static const char *shown_pool(const struct evaluator *ev,
                               const struct ndp_hit *h)
 {
-    if (h->pool && ndp_impact_pool_sensitive(ev->set->items[h->change]))
+    if (h->pool && ev->pools_masked[h->change])
         return "(sensitive)";
     return h->pool;
 }
@@ -1167,12 +1170,16 @@ void ndp_evaluate(struct ndp_findings *out, struct ndp_clusters *clusters,
                   const struct ndp_eval_options *opt)
 {
     struct evaluator ev = { out, clusters, set, hits, rs, opt, NULL, NULL,
-                            NULL };
+                            NULL, NULL };
     size_t i, *cluster_of = ndp_xcalloc(set->nr ? set->nr : 1,
                                         sizeof(*cluster_of));
 
-    for (i = 0; i < set->nr; i++)
+    ev.pools_masked = ndp_xcalloc(set->nr ? set->nr : 1,
+                                  sizeof(*ev.pools_masked));
+    for (i = 0; i < set->nr; i++) {
         cluster_of[i] = set->items[i]->cluster;
+        ev.pools_masked[i] = ndp_impact_pool_sensitive(set->items[i]);
+    }
     ndp_group_indexes(&ev.by_cluster, &ev.at, clusters->nr, set->nr,
                       cluster_of);
     free(cluster_of);
@@ -1193,6 +1200,7 @@ void ndp_evaluate(struct ndp_findings *out, struct ndp_clusters *clusters,
     free(ev.upgrades);
     free(ev.by_cluster);
     free(ev.at);
+    free(ev.pools_masked);
     /* Sorted first, so the impact lists its causes in report order. */
     ndp_findings_sort(out);
     fill_lines(out, set);
