@@ -3,6 +3,8 @@
  */
 #include "common.h"
 #include "change.h"
+#include "buf.h"
+#include "strmap.h"
 
 #include <json-c/json.h>
 
@@ -86,3 +88,78 @@ bool ndp_arm_type_kind(const char *type, enum ndp_kind *kind)
         return false;
     return true;
 }
+
+/* "LEN:INPUT" then the address: no two (input, address) pairs share it. */
+static char *index_key(const char *input, const char *address)
+{
+    struct ndp_buf b = NDP_BUF_INIT;
+
+    ndp_buf_addf(&b, "%zu:%s%s", strlen(input), input, address);
+    return ndp_buf_detach(&b);
+}
+
+void ndp_change_index_build(struct ndp_change_index *out,
+                            const struct ndp_changeset *set, bool with_line)
+{
+    size_t i;
+
+    out->set = set;
+    out->nr = 0;
+    out->keys = ndp_xcalloc(set->nr ? set->nr : 1, sizeof(*out->keys));
+    out->map = ndp_xcalloc(1, sizeof(*out->map));
+    for (i = 0; i < set->nr; i++) {
+        const struct ndp_change *ch = set->items[i];
+        char *key;
+        if (!ch->address || (with_line && ch->line <= 0))
+            continue;
+        key = index_key(ch->input, ch->address);
+        if (ndp_strmap_add(out->map, key, i) == i)
+            out->keys[out->nr++] = key;
+        else
+            free(key);
+    }
+}
+
+const struct ndp_change *ndp_change_index_find(
+    const struct ndp_change_index *ix, const char *input, const char *address)
+{
+    char *key = index_key(input, address);
+    size_t i = ndp_strmap_find(ix->map, key);
+
+    free(key);
+    return i == SIZE_MAX ? NULL : ix->set->items[i];
+}
+
+void ndp_change_index_release(struct ndp_change_index *ix)
+{
+    size_t i;
+
+    for (i = 0; i < ix->nr; i++)
+        free(ix->keys[i]);
+    free(ix->keys);
+    if (ix->map)
+        ndp_strmap_release(ix->map);
+    free(ix->map);
+    ix->keys = NULL;
+    ix->map = NULL;
+    ix->nr = 0;
+}
+
+/* A counting sort: linear in 'n' and 'clusters'. */
+void ndp_group_indexes(size_t **out, size_t **start, size_t clusters,
+                       size_t n, const size_t *cluster_of)
+{
+    size_t i, *at = ndp_xcalloc(clusters + 2, sizeof(*at));
+
+    *out = ndp_xcalloc(n ? n : 1, sizeof(**out));
+    for (i = 0; i < n; i++)
+        if (cluster_of[i] < clusters)
+            at[cluster_of[i] + 2]++;
+    for (i = 2; i < clusters + 2; i++)
+        at[i] += at[i - 1];
+    for (i = 0; i < n; i++)
+        if (cluster_of[i] < clusters)
+            (*out)[at[cluster_of[i] + 1]++] = i;
+    *start = at;
+}
+

@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 struct json_object;
+struct ndp_strmap;
 
 enum ndp_notation {
     NDP_NOTATION_AZURERM, /* network_profile[0].network_policy */
@@ -93,6 +94,36 @@ size_t ndp_changeset_add_input(struct ndp_changeset *set, const char *path);
 void ndp_changeset_release(struct ndp_changeset *set);
 
 const char *ndp_action_name(enum ndp_action action);
+
+/*
+ * The changes of a set by input and address, so that a finding finds its
+ * change in O(1) expected, not by a scan of the set (a keyed hash: see
+ * strmap.h).  Holds the first change of each (input, address), or with
+ * 'with_line' the first that has a line.  Borrows 'set', which must
+ * outlive it.
+ */
+struct ndp_change_index {
+    const struct ndp_changeset *set;
+    char **keys;            /* owned: "LEN:INPUT" then the address */
+    size_t nr;
+    struct ndp_strmap *map; /* owned */
+};
+
+void ndp_change_index_build(struct ndp_change_index *out,
+                            const struct ndp_changeset *set, bool with_line);
+/* The indexed change of 'input' with 'address', or NULL. */
+const struct ndp_change *ndp_change_index_find(
+    const struct ndp_change_index *ix, const char *input,
+    const char *address);
+void ndp_change_index_release(struct ndp_change_index *ix);
+
+/*
+ * Indexes 0..n-1 grouped by 'cluster_of[i]' (values >= 'clusters' are left
+ * out), in order within a group: those of cluster c are out[start[c]] ..
+ * out[start[c + 1] - 1].  '*out' and '*start' are returned owned.
+ */
+void ndp_group_indexes(size_t **out, size_t **start, size_t clusters,
+                       size_t n, const size_t *cluster_of);
 
 /*
  * The kind of an ARM resource type ("Microsoft.ContainerService/

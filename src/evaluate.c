@@ -39,7 +39,20 @@ struct evaluator {
     /* per change: its first known upgrade hit (a new version or node
      * image), or NULL */
     const struct ndp_hit **upgrades;
+    /* the changes of cluster c: by_cluster[at[c]] .. by_cluster[at[c+1]-1] */
+    size_t *by_cluster, *at;
+    /* per change: its pools are under a sensitive mask (read once: a
+     * mask can be as long as the input) */
+    bool *pools_masked;
 };
+
+/* The 'k'th change of cluster 'c', or NULL past the last. */
+static const struct ndp_change *change_of_cluster(const struct evaluator *ev,
+                                                  size_t c, size_t k)
+{
+    return ev->at[c] + k < ev->at[c + 1]
+               ? ev->set->items[ev->by_cluster[ev->at[c] + k]] : NULL;
+}
 
 int ndp_profile_parse(const char *name)
 {
@@ -73,34 +86,39 @@ int ndp_k8s_minor(const char *version)
 
 /* ---- profile ---- */
 
+#define NDP_POLICY_PATH \
+    "properties.nodeDisruptionProfile.nodeDisruptionPolicy"
+
 struct profile_votes {
     int before;  /* strictest value declared before the change, -1 none */
     int after;   /* strictest value declared after it, -1 none */
     char *unrecognised;
+    bool unrecognised_sensitive; /* one under a sensitive mask: not quoted */
     bool expression; /* a template expression stood where a value would */
 };
 
+/* The policy 'doc' declares, under sensitive mask 'mask', as a vote. */
 static void vote(int *slot, const struct json_object *doc,
-                 struct profile_votes *v)
+                 const struct json_object *mask, struct profile_votes *v)
 {
+    const struct json_object *at = ndp_json_path(doc, NDP_POLICY_PATH);
     const char *value;
     int p;
 
-    value = json_object_get_string((struct json_object *)(uintptr_t)
-        ndp_json_path(doc, "properties.nodeDisruptionProfile."
-                           "nodeDisruptionPolicy"));
-    if (!ndp_json_path(doc, "properties.nodeDisruptionProfile."
-                            "nodeDisruptionPolicy") || !value || !*value)
+    value = at ? json_object_get_string((struct json_object *)(uintptr_t)at)
+               : NULL;
+    if (!value || !*value)
         return;
-    if (ndp_json_has_expression(ndp_json_path(doc, "properties."
-                                              "nodeDisruptionProfile."
-                                              "nodeDisruptionPolicy"))) {
+    if (ndp_json_has_expression(at)) {
         v->expression = true; /* not known here */
         return;
     }
     p = ndp_profile_parse(value);
     if (p < 0) {
-        if (!v->unrecognised)
+        /* Never quote what the plan marks sensitive. */
+        if (ndp_json_mask_covers(mask, NDP_POLICY_PATH))
+            v->unrecognised_sensitive = true;
+        else if (!v->unrecognised)
             v->unrecognised = ndp_xstrdup(value);
         return;
     }
@@ -111,16 +129,16 @@ static void vote(int *slot, const struct json_object *doc,
 static void collect_profile_votes(const struct evaluator *ev, size_t cluster,
                                   struct profile_votes *v)
 {
+    const struct ndp_change *ch;
     size_t i;
 
-    for (i = 0; i < ev->set->nr; i++) {
-        const struct ndp_change *ch = ev->set->items[i];
-        if (ch->cluster != cluster || ch->notation != NDP_NOTATION_ARM ||
+    for (i = 0; (ch = change_of_cluster(ev, cluster, i)) != NULL; i++) {
+        if (ch->notation != NDP_NOTATION_ARM ||
             (ch->kind != NDP_KIND_CLUSTER && ch->kind != NDP_KIND_SETTER))
             continue;
-        vote(&v->before, ch->before, v);
+        vote(&v->before, ch->before, ch->before_sensitive, v);
         if (ch->action != NDP_ACTION_DELETE)
-            vote(&v->after, ch->after, v);
+            vote(&v->after, ch->after, ch->after_sensitive, v);
     }
 }
 
@@ -167,7 +185,7 @@ static int outside_profile(const struct evaluator *ev,
 static void resolve_profile(const struct evaluator *ev, size_t index)
 {
     struct ndp_cluster *c = &ev->clusters->items[index];
-    struct profile_votes v = { -1, -1, NULL, false };
+    struct profile_votes v = { -1, -1, NULL, false, false };
     struct ndp_buf note = NDP_BUF_INIT;
     const char *outside_source = NULL;
     int outside = outside_profile(ev, c, &outside_source);
@@ -211,6 +229,9 @@ static void resolve_profile(const struct evaluator *ev, size_t index)
     if (v.unrecognised)
         ndp_buf_addf(&note, "%sunrecognised nodeDisruptionPolicy '%s' "
                      "ignored", note.len ? "; " : "", v.unrecognised);
+    if (v.unrecognised_sensitive)
+        ndp_buf_addf(&note, "%san unrecognised nodeDisruptionPolicy (sensitive, "
+                     "not shown) ignored", note.len ? "; " : "");
     if (v.expression && p < 0)
         ndp_buf_addf(&note, "%snodeDisruptionPolicy is a template "
                      "expression, known only at deployment; pass --profile "
@@ -258,6 +279,7 @@ struct window_decl {
     const struct json_object *in_force; /* the window the change meets */
     const struct json_object *planned;  /* the window it asks for, if new */
     bool arm;                           /* ARM MaintenanceWindow, else azurerm */
+    bool sensitive;                     /* under a sensitive mask, either side */
 };
 
 static struct ndp_window *read_window(const struct window_decl *d,
@@ -290,6 +312,24 @@ static struct ndp_window *read_planned(const struct window_decl *d,
     return w;
 }
 
+/*
+ * A window under a sensitive mask is judged like any other, but nothing
+ * read from it is printed: not its settings, not what is wrong with them,
+ * not the times it opens and closes (reporters check window_sensitive).
+ */
+static void redact_window(struct ndp_cluster *c, const struct ndp_window *w,
+                          const struct ndp_buf *problems)
+{
+    c->window_sensitive = true;
+    if (problems->len)
+        c->window_problems = ndp_xstrdup("its settings are sensitive (not "
+                                         "shown), and AKS would refuse them");
+    if (w) {
+        c->window_text = ndp_xstrdup("(sensitive)");
+        c->window_json = ndp_xstrdup("\"(sensitive)\"");
+    }
+}
+
 static void set_window(struct ndp_cluster *c, const struct window_decl *d)
 {
     struct ndp_buf b = NDP_BUF_INIT, problems = NDP_BUF_INIT;
@@ -310,6 +350,10 @@ static void set_window(struct ndp_cluster *c, const struct window_decl *d)
     c->window_resource = ndp_xstrdup(d->resource);
     c->window_path = ndp_xstrdup(d->path);
     c->window_changes = d->planned != NULL;
+    if (d->sensitive) {
+        redact_window(c, w, &problems);
+        goto out;
+    }
     if (problems.len)
         c->window_problems = ndp_buf_detach(&problems);
     if (w) {
@@ -323,6 +367,7 @@ static void set_window(struct ndp_cluster *c, const struct window_decl *d)
         ndp_window_to_json(&b, w);
         c->window_json = ndp_buf_detach(&b);
     }
+out:
     ndp_buf_release(&b);
     ndp_buf_release(&problems);
 }
@@ -368,12 +413,16 @@ static bool has_block(const struct ndp_change *ch, const char *key)
 static void azurerm_windows(struct ndp_cluster *c, const struct ndp_change *ch)
 {
     struct window_decl d = { ch->address, "maintenance_window_node_os[0]",
-                             NULL, NULL, false };
+                             NULL, NULL, false, false };
 
     if (has_block(ch, "maintenance_window_auto_upgrade"))
         note_other_window(c, "maintenance_window_auto_upgrade");
     if (has_block(ch, "maintenance_window"))
         note_other_window(c, "maintenance_window");
+    d.sensitive = ndp_json_mask_covers(ch->before_sensitive,
+                                       "maintenance_window_node_os") ||
+                  ndp_json_mask_covers(ch->after_sensitive,
+                                       "maintenance_window_node_os");
     window_sides(&d, ch, first_block(ch->before, "maintenance_window_node_os"),
                  first_block(ch->after, "maintenance_window_node_os"));
     if (d.in_force)
@@ -383,13 +432,17 @@ static void azurerm_windows(struct ndp_cluster *c, const struct ndp_change *ch)
 static void arm_window(struct ndp_cluster *c, const struct ndp_change *ch)
 {
     struct window_decl d = { ch->address, "properties.maintenanceWindow",
-                             NULL, NULL, true };
+                             NULL, NULL, true, false };
     const struct json_object *b, *a;
 
     if (!ch->name || ndp_strcasecmp(ch->name, NODE_OS_WINDOW) != 0) {
         note_other_window(c, ch->name ? ch->name : ch->address);
         return;
     }
+    d.sensitive = ndp_json_mask_covers(ch->before_sensitive,
+                                       "properties.maintenanceWindow") ||
+                  ndp_json_mask_covers(ch->after_sensitive,
+                                       "properties.maintenanceWindow");
     b = ndp_json_path(ch->before, "properties.maintenanceWindow");
     a = ndp_json_path(ch->after, "properties.maintenanceWindow");
     window_sides(&d, ch, ndp_json_is_unset(b) ? NULL : b,
@@ -401,7 +454,8 @@ static void arm_window(struct ndp_cluster *c, const struct ndp_change *ch)
 /* The live window, when the input declares none. */
 static void state_window(struct ndp_cluster *c)
 {
-    struct window_decl d = { NULL, "maintenanceWindow", NULL, NULL, true };
+    struct window_decl d = { NULL, "maintenanceWindow", NULL, NULL, true,
+                             false };
     size_t i, n;
 
     if (!c->state || c->window || c->window_problems || c->window_expression)
@@ -426,7 +480,7 @@ static void state_window(struct ndp_cluster *c)
 /* The window .ndplint.json declares, when neither input nor state does. */
 static void config_window(const struct evaluator *ev, struct ndp_cluster *c)
 {
-    struct window_decl d = { NULL, "window", NULL, NULL, true };
+    struct window_decl d = { NULL, "window", NULL, NULL, true, false };
     const struct ndp_config_cluster *e;
 
     if (!ev->opt->config || c->window || c->window_problems ||
@@ -465,13 +519,11 @@ static void judge_both_windows(struct ndp_cluster *c, int64_t at)
 static void resolve_window(const struct evaluator *ev, size_t index)
 {
     struct ndp_cluster *c = &ev->clusters->items[index];
+    const struct ndp_change *ch;
     int64_t closes = 0;
     size_t i;
 
-    for (i = 0; i < ev->set->nr; i++) {
-        const struct ndp_change *ch = ev->set->items[i];
-        if (ch->cluster != index)
-            continue;
+    for (i = 0; (ch = change_of_cluster(ev, index, i)) != NULL; i++) {
         if (ch->kind == NDP_KIND_CLUSTER &&
             ch->notation == NDP_NOTATION_AZURERM)
             azurerm_windows(c, ch);
@@ -495,8 +547,11 @@ static void resolve_window(const struct evaluator *ev, size_t index)
 
 /* ---- Kubernetes version in force ---- */
 
+/* The version 'doc' declares; '*sensitive' set when 'mask' marks it. */
 static const char *version_in(const struct json_object *doc,
-                              enum ndp_notation notation, bool pool)
+                              const struct json_object *mask,
+                              enum ndp_notation notation, bool pool,
+                              bool *sensitive)
 {
     static const char *const azurerm_keys[] = {
         "kubernetes_version", "current_kubernetes_version"
@@ -522,18 +577,23 @@ static const char *version_in(const struct json_object *doc,
                                           : ndp_json_get(doc, keys[i]);
         if (v && json_object_is_type(v, json_type_string) &&
             ndp_k8s_minor(json_object_get_string(
-                (struct json_object *)(uintptr_t)v)) >= 0)
+                (struct json_object *)(uintptr_t)v)) >= 0) {
+            *sensitive = ndp_json_mask_covers(mask, keys[i]);
             return json_object_get_string((struct json_object *)(uintptr_t)v);
+        }
     }
     return NULL;
 }
 
 /* The version before the change, else the one it asks for. */
-static const char *change_version(const struct ndp_change *ch, bool pool)
+static const char *change_version(const struct ndp_change *ch, bool pool,
+                                  bool *sensitive)
 {
-    const char *v = version_in(ch->before, ch->notation, pool);
+    const char *v = version_in(ch->before, ch->before_sensitive, ch->notation,
+                               pool, sensitive);
 
-    return v ? v : version_in(ch->after, ch->notation, pool);
+    return v ? v : version_in(ch->after, ch->after_sensitive, ch->notation,
+                              pool, sensitive);
 }
 
 static void resolve_version(const struct evaluator *ev, size_t index)
@@ -543,7 +603,7 @@ static void resolve_version(const struct evaluator *ev, size_t index)
 
     v = c->change == SIZE_MAX ? NULL
                               : change_version(ev->set->items[c->change],
-                                               false);
+                                               false, &c->version_sensitive);
     if (!v && c->state)
         v = c->state->version;
     c->version = v ? ndp_xstrdup(v) : NULL;
@@ -588,17 +648,20 @@ static bool state_has_no_windows_pool(const struct ndp_state_cluster *st)
  * the cluster's version).
  */
 static const char *hit_version(const struct evaluator *ev,
-                               const struct ndp_hit *h)
+                               const struct ndp_hit *h, bool *sensitive)
 {
     const struct ndp_change *ch = ev->set->items[h->change];
+    const struct ndp_cluster *c = &ev->clusters->items[ch->cluster];
     const char *v = NULL;
 
+    *sensitive = false;
     if (h->rule->scope == NDP_SCOPE_NODEPOOL && ch->kind == NDP_KIND_NODEPOOL)
-        v = change_version(ch, true);
+        v = change_version(ch, true, sensitive);
     if (!v && h->pool)
-        v = state_pool_version(ev->clusters->items[ch->cluster].state,
-                               h->pool);
-    return v ? v : ev->clusters->items[ch->cluster].version;
+        v = state_pool_version(c->state, h->pool);
+    if (!v)
+        *sensitive = c->version_sensitive;
+    return v ? v : c->version;
 }
 
 /* ---- value text for reports ---- */
@@ -834,14 +897,24 @@ static void describe_upgrade(struct ndp_buf *msg, const struct ndp_hit *u)
     free(after);
 }
 
-static void describe_target(struct ndp_buf *msg, const struct ndp_hit *h)
+/* The hit's pool name as printed: never one under a sensitive mask. */
+static const char *shown_pool(const struct evaluator *ev,
+                              const struct ndp_hit *h)
+{
+    if (h->pool && ev->pools_masked[h->change])
+        return "(sensitive)";
+    return h->pool;
+}
+
+static void describe_target(const struct evaluator *ev, struct ndp_buf *msg,
+                            const struct ndp_hit *h)
 {
     if (h->rule->target)
         ndp_buf_addf(msg, "reimages %s", h->rule->target);
     else if (h->rule->scope == NDP_SCOPE_CLUSTER)
         ndp_buf_adds(msg, "reimages every node pool of the cluster");
     else if (h->pool)
-        ndp_buf_addf(msg, "reimages node pool '%s'", h->pool);
+        ndp_buf_addf(msg, "reimages node pool '%s'", shown_pool(ev, h));
     else
         ndp_buf_adds(msg, "reimages the node pool");
 }
@@ -851,6 +924,11 @@ static void describe_next_window(struct ndp_buf *msg,
 {
     int offset;
 
+    if (c->window_sensitive) {
+        ndp_buf_adds(msg, "when the window opens is not shown: its settings "
+                     "are sensitive");
+        return;
+    }
     if (!c->has_next_window) {
         ndp_buf_adds(msg, "no window opens within ten years");
         return;
@@ -900,7 +978,10 @@ static enum ndp_verdict gated_verdict(const struct ndp_cluster *c,
         if (c->in_window == 1) {
             ndp_buf_adds(msg, "; inside the maintenance window, which "
                          "closes ");
-            ndp_time_format_utc(msg, c->window_closes_at);
+            if (c->window_sensitive)
+                ndp_buf_adds(msg, "at a time not shown (sensitive)");
+            else
+                ndp_time_format_utc(msg, c->window_closes_at);
             note_both_windows(msg, c);
             return NDP_VERDICT_ALLOWED;
         }
@@ -950,6 +1031,7 @@ static enum ndp_verdict hit_verdict(const struct evaluator *ev,
 {
     int minor = -1;
     const char *version = NULL;
+    bool version_sensitive = false;
     enum ndp_verdict verdict;
 
     ndp_buf_addf(msg, "%s: ", h->rule->title);
@@ -959,27 +1041,27 @@ static enum ndp_verdict hit_verdict(const struct evaluator *ev,
                      "documentation without cordon and drain); the node "
                      "disruption policy never sees it",
                      h->pool ? "node pool '" : "the node pool",
-                     h->pool ? h->pool : "", h->pool ? "'" : "");
+                     h->pool ? shown_pool(ev, h) : "", h->pool ? "'" : "");
         return h->after_unknown ? NDP_VERDICT_MAY_REIMAGE : NDP_VERDICT_ROTATE;
     }
     if (h->rule->class_ == NDP_CLASS_VERSION_GATED) {
-        version = hit_version(ev, h);
+        version = hit_version(ev, h, &version_sensitive);
         minor = ndp_k8s_minor(version);
     }
     if (h->after_unknown) {
         ndp_buf_adds(msg, "the new value is known only after apply; if it "
                      "changes this way, it ");
-        describe_target(msg, h);
+        describe_target(ev, msg, h);
         return NDP_VERDICT_MAY_REIMAGE;
     }
     if (h->before_unknown) {
         ndp_buf_adds(msg, "this setter is applied for the first time and "
                      "the cluster's current value is not in the input; if "
                      "it differs, the change ");
-        describe_target(msg, h);
+        describe_target(ev, msg, h);
         return NDP_VERDICT_MAY_REIMAGE;
     }
-    describe_target(msg, h);
+    describe_target(ev, msg, h);
     if (bundled_upgrade(ev, h))
         return bundled_verdict(ev, h, c, msg);
     if (h->rule->class_ == NDP_CLASS_VERSION_GATED && minor >= 0 &&
@@ -987,7 +1069,9 @@ static enum ndp_verdict hit_verdict(const struct evaluator *ev,
         ndp_buf_addf(msg, "; on Kubernetes %s it is not gated and takes "
                      "effect only after 'az aks nodepool upgrade "
                      "--node-image-only', which the policy does not gate "
-                     "(from 1.37 the policy gates it)", version);
+                     "(from 1.37 the policy gates it)",
+                     version_sensitive ? "1.36 or earlier (the version is "
+                                         "sensitive)" : version);
         return NDP_VERDICT_MANUAL_UPGRADE;
     }
     if (h->rule->class_ == NDP_CLASS_VERSION_GATED && minor < 0)
@@ -1073,14 +1157,48 @@ static void match_state(const struct evaluator *ev, size_t index)
         c->state->matched = true;
 }
 
+/*
+ * A finding without a line of its own (about a cluster or the window
+ * that declares it) takes the line of its resource's change, found by
+ * index: one lookup per finding, not a scan of the set.
+ */
+static void fill_lines(struct ndp_findings *findings,
+                       const struct ndp_changeset *set)
+{
+    struct ndp_change_index ix;
+    size_t i;
+
+    ndp_change_index_build(&ix, set, true);
+    for (i = 0; i < findings->nr; i++) {
+        struct ndp_finding *f = &findings->items[i];
+        const struct ndp_change *ch =
+            f->line > 0 ? NULL
+                        : ndp_change_index_find(&ix, f->input, f->resource);
+        if (ch)
+            f->line = ch->line;
+    }
+    ndp_change_index_release(&ix);
+}
+
 void ndp_evaluate(struct ndp_findings *out, struct ndp_clusters *clusters,
                   const struct ndp_changeset *set, const struct ndp_hits *hits,
                   const struct ndp_ruleset *rs,
                   const struct ndp_eval_options *opt)
 {
-    struct evaluator ev = { out, clusters, set, hits, rs, opt, NULL };
-    size_t i;
+    struct evaluator ev = { out, clusters, set, hits, rs, opt, NULL, NULL,
+                            NULL, NULL };
+    size_t i, *cluster_of = ndp_xcalloc(set->nr ? set->nr : 1,
+                                        sizeof(*cluster_of));
 
+    ev.pools_masked = ndp_xcalloc(set->nr ? set->nr : 1,
+                                  sizeof(*ev.pools_masked));
+    for (i = 0; i < set->nr; i++) {
+        cluster_of[i] = set->items[i]->cluster;
+        ev.pools_masked[i] = ndp_impact_pool_sensitive(set->items[i]);
+    }
+    ndp_group_indexes(&ev.by_cluster, &ev.at, clusters->nr, set->nr,
+                      cluster_of);
+    free(cluster_of);
     ev.upgrades = find_upgrades(set, hits);
     for (i = 0; i < clusters->nr; i++) {
         match_state(&ev, i);
@@ -1096,10 +1214,13 @@ void ndp_evaluate(struct ndp_findings *out, struct ndp_clusters *clusters,
     for (i = 0; i < hits->nr; i++)
         hit_finding(&ev, &hits->items[i]);
     free(ev.upgrades);
+    free(ev.by_cluster);
+    free(ev.at);
+    free(ev.pools_masked);
     /* Sorted first, so the impact lists its causes in report order. */
     ndp_findings_sort(out);
-    for (i = 0; i < clusters->nr; i++)
-        ndp_impact_compute(&clusters->items[i], i, set, out);
+    fill_lines(out, set);
+    ndp_impact_compute_all(clusters, set, out);
 }
 
 void ndp_judge(struct ndp_findings *out, struct ndp_clusters *clusters,

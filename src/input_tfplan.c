@@ -167,6 +167,20 @@ static struct json_object *take(const struct json_object *v)
     return v ? json_object_get((struct json_object *)(uintptr_t)v) : NULL;
 }
 
+/*
+ * The part of mask 'name' that covers 'body': its "body" member, or the
+ * mask itself when it is a boolean (true marks the whole resource).
+ */
+static struct json_object *body_mask(const struct json_object *change,
+                                     const char *name)
+{
+    const struct json_object *mask = ndp_json_get(change, name);
+
+    if (mask && json_object_is_type(mask, json_type_boolean))
+        return take(mask);
+    return take(ndp_json_get(mask, "body"));
+}
+
 static int fill_azapi(struct ndp_change *c, const struct json_object *change,
                       const struct plan_reader *r)
 {
@@ -181,12 +195,9 @@ static int fill_azapi(struct ndp_change *c, const struct json_object *change,
     if (!rc)
         c->after = decode_body(ndp_json_get(ndp_json_get(change, "after"),
                                             "body"), r, c->address, &rc);
-    c->after_unknown = take(ndp_json_get(ndp_json_get(change, "after_unknown"),
-                                         "body"));
-    c->before_sensitive = take(ndp_json_get(
-        ndp_json_get(change, "before_sensitive"), "body"));
-    c->after_sensitive = take(ndp_json_get(
-        ndp_json_get(change, "after_sensitive"), "body"));
+    c->after_unknown = body_mask(change, "after_unknown");
+    c->before_sensitive = body_mask(change, "before_sensitive");
+    c->after_sensitive = body_mask(change, "after_sensitive");
     if (after_or_before(change, "name"))
         c->name = ndp_xstrdup(after_or_before(change, "name"));
     if (c->kind == NDP_KIND_SETTER) {

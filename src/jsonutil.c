@@ -127,6 +127,26 @@ bool ndp_json_any_true(const struct json_object *mask)
     }
 }
 
+bool ndp_json_mask_covers(const struct json_object *mask, const char *dotted)
+{
+    char key[128];
+
+    while (mask && *dotted) {
+        size_t len = strcspn(dotted, ".");
+        if (json_object_is_type(mask, json_type_boolean))
+            return json_object_get_boolean(mask);
+        if (!json_object_is_type(mask, json_type_object))
+            break; /* an array: judged whole, below */
+        if (len >= sizeof(key))
+            return ndp_json_any_true(mask);
+        memcpy(key, dotted, len);
+        key[len] = '\0';
+        mask = ndp_json_get(mask, key);
+        dotted += len + (dotted[len] == '.');
+    }
+    return ndp_json_any_true(mask);
+}
+
 void ndp_json_to_buf(struct ndp_buf *out, const struct json_object *v)
 {
     size_t len = 0;

@@ -31,6 +31,13 @@ bool ndp_json_is_unset(const struct json_object *v);
 bool ndp_json_is_true(const struct json_object *v);
 /* True when any value in 'mask' (a Terraform unknown/sensitive mask) is true. */
 bool ndp_json_any_true(const struct json_object *mask);
+/*
+ * True when the value at '.'-separated path 'dotted' of the document that
+ * 'mask' mirrors is marked in 'mask': a true on the way down covers its
+ * whole subtree, any true below the path marks part of it.  Array steps
+ * are not named: an array on the way is searched whole.
+ */
+bool ndp_json_mask_covers(const struct json_object *mask, const char *dotted);
 
 /*
  * True when 'v' is, or holds, an ARM template expression: a string that

@@ -6,17 +6,91 @@
  * resource_id) against each cluster's own id; then the Terraform address
  * its configuration refers to, exactly or ignoring the count/for_each key
  * when that leaves a single candidate; else a cluster entry of its own,
- * named by the id it refers to (or by its own address).
+ * named by the id it refers to (or by its own address).  Every match is
+ * one lookup in an index of the clusters, so linking is linear in the
+ * changes (bench/scaling.sh 'clusters').
  */
 #include "common.h"
 #include "linker.h"
 #include "buf.h"
 #include "change.h"
 #include "jsonutil.h"
+#include "strmap.h"
 #include "window.h"
 
-static size_t add_cluster(struct ndp_clusters *cl, const char *id,
-                          const char *arm_id, const char *input, size_t change)
+/*
+ * The clusters by what changes name them, so that linking costs one
+ * lookup per change, not a scan of the clusters (keyed hash maps: see
+ * strmap.h).  Keys are "LEN:INPUT" then the id, folded where ids compare
+ * case-insensitively.
+ */
+struct link_index {
+    struct ndp_strmap arm;      /* ARM id, folded -> first cluster */
+    struct ndp_strmap name;     /* cluster id, folded -> first cluster */
+    struct ndp_strmap exact;    /* own cluster id -> first such cluster */
+    struct ndp_strmap base;     /* id less its instance key -> slot */
+    size_t *base_first, *base_count, nr_base, alloc_base;
+    char **keys;
+    size_t nr_keys, alloc_keys;
+};
+
+static const char *index_key(struct link_index *ix, const char *input,
+                             const char *id, size_t len, bool fold)
+{
+    struct ndp_buf b = NDP_BUF_INIT;
+    size_t i;
+
+    ndp_buf_addf(&b, "%zu:%s", strlen(input), input);
+    for (i = 0; i < len; i++)
+        ndp_buf_addch(&b, fold && id[i] >= 'A' && id[i] <= 'Z'
+                              ? (char)(id[i] + 32) : id[i]);
+    NDP_GROW(ix->keys, ix->alloc_keys, ix->nr_keys + 1);
+    ix->keys[ix->nr_keys] = ndp_buf_detach(&b);
+    return ix->keys[ix->nr_keys++];
+}
+
+/* A key for a lookup only: freed by the caller. */
+static char *lookup_key(const char *input, const char *id, size_t len,
+                        bool fold)
+{
+    struct ndp_buf b = NDP_BUF_INIT;
+    size_t i;
+
+    ndp_buf_addf(&b, "%zu:%s", strlen(input), input);
+    for (i = 0; i < len; i++)
+        ndp_buf_addch(&b, fold && id[i] >= 'A' && id[i] <= 'Z'
+                              ? (char)(id[i] + 32) : id[i]);
+    return ndp_buf_detach(&b);
+}
+
+static size_t lookup(const struct ndp_strmap *m, const char *input,
+                     const char *id, size_t len, bool fold)
+{
+    char *key = lookup_key(input, id, len, fold);
+    size_t i = ndp_strmap_find(m, key);
+
+    free(key);
+    return i;
+}
+
+static void release_index(struct link_index *ix)
+{
+    size_t i;
+
+    for (i = 0; i < ix->nr_keys; i++)
+        free(ix->keys[i]);
+    free(ix->keys);
+    free(ix->base_first);
+    free(ix->base_count);
+    ndp_strmap_release(&ix->arm);
+    ndp_strmap_release(&ix->name);
+    ndp_strmap_release(&ix->exact);
+    ndp_strmap_release(&ix->base);
+}
+
+static size_t add_cluster(struct ndp_clusters *cl, struct link_index *ix,
+                          const char *id, const char *arm_id,
+                          const char *input, size_t change)
 {
     struct ndp_cluster *c;
 
@@ -28,24 +102,21 @@ static size_t add_cluster(struct ndp_clusters *cl, const char *id,
     c->input = input;
     c->change = change;
     c->in_window = -1;
+    if (arm_id)
+        ndp_strmap_add(&ix->arm, index_key(ix, input, arm_id, strlen(arm_id),
+                                           true), cl->nr);
+    ndp_strmap_add(&ix->name, index_key(ix, input, id, strlen(id), true),
+                   cl->nr);
     return cl->nr++;
 }
 
-static bool same_input(const struct ndp_cluster *c, const struct ndp_change *ch)
-{
-    return strcmp(c->input, ch->input) == 0;
-}
-
-static size_t find_by_arm_id(const struct ndp_clusters *cl,
+static size_t find_by_arm_id(const struct link_index *ix,
                              const struct ndp_change *ch)
 {
-    size_t i;
-
-    for (i = 0; ch->parent_id && i < cl->nr; i++)
-        if (same_input(&cl->items[i], ch) && cl->items[i].arm_id &&
-            ndp_strcasecmp(cl->items[i].arm_id, ch->parent_id) == 0)
-            return i;
-    return SIZE_MAX;
+    if (!ch->parent_id)
+        return SIZE_MAX;
+    return lookup(&ix->arm, ch->input, ch->parent_id,
+                  strlen(ch->parent_id), true);
 }
 
 /* Address without its trailing instance key: a.b["x"] -> a.b */
@@ -61,56 +132,67 @@ static size_t base_len(const char *address)
     return n;
 }
 
-static size_t find_by_reference(const struct ndp_clusters *cl,
-                                const struct ndp_change *ch)
-{
-    size_t i, found = SIZE_MAX, candidates = 0;
-    size_t ref_len;
-
-    if (!ch->parent_ref)
-        return SIZE_MAX;
-    ref_len = strlen(ch->parent_ref);
-    for (i = 0; i < cl->nr; i++) {
-        const struct ndp_cluster *c = &cl->items[i];
-        if (!same_input(c, ch) || c->change == SIZE_MAX)
-            continue;
-        if (strcmp(c->id, ch->parent_ref) == 0)
-            return i;
-        if (base_len(c->id) == ref_len &&
-            strncmp(c->id, ch->parent_ref, ref_len) == 0) {
-            found = i;
-            candidates++;
-        }
-    }
-    return candidates == 1 ? found : SIZE_MAX;
-}
-
-static size_t find_by_name(const struct ndp_clusters *cl, const char *id,
-                           const char *input)
+/* The clusters the input declares, by id and by id less instance key. */
+static void index_own_clusters(struct link_index *ix,
+                               const struct ndp_clusters *cl)
 {
     size_t i;
 
-    for (i = 0; i < cl->nr; i++)
-        if (strcmp(cl->items[i].input, input) == 0 &&
-            ndp_strcasecmp(cl->items[i].id, id) == 0)
-            return i;
-    return SIZE_MAX;
+    for (i = 0; i < cl->nr; i++) {
+        const struct ndp_cluster *c = &cl->items[i];
+        size_t slot;
+        ndp_strmap_add(&ix->exact, index_key(ix, c->input, c->id,
+                                             strlen(c->id), false), i);
+        slot = ndp_strmap_add(&ix->base, index_key(ix, c->input, c->id,
+                                                   base_len(c->id), false),
+                              ix->nr_base);
+        if (slot == ix->nr_base) {
+            size_t had = ix->alloc_base;
+            NDP_GROW(ix->base_first, ix->alloc_base, ix->nr_base + 1);
+            if (ix->alloc_base != had)
+                ix->base_count = ndp_xrealloc(ix->base_count,
+                                              ix->alloc_base *
+                                                  sizeof(*ix->base_count));
+            ix->base_first[slot] = i;
+            ix->base_count[slot] = 0;
+            ix->nr_base++;
+        }
+        ix->base_count[slot]++;
+    }
 }
 
-static size_t link_one(struct ndp_clusters *cl, const struct ndp_change *ch)
+/* Exactly the address referred to, else the one instance of it. */
+static size_t find_by_reference(const struct link_index *ix,
+                                const struct ndp_change *ch)
 {
-    size_t i = find_by_arm_id(cl, ch);
+    size_t i, len;
+
+    if (!ch->parent_ref)
+        return SIZE_MAX;
+    len = strlen(ch->parent_ref);
+    i = lookup(&ix->exact, ch->input, ch->parent_ref, len, false);
+    if (i != SIZE_MAX)
+        return i;
+    i = lookup(&ix->base, ch->input, ch->parent_ref, len, false);
+    return i != SIZE_MAX && ix->base_count[i] == 1 ? ix->base_first[i]
+                                                    : SIZE_MAX;
+}
+
+static size_t link_one(struct ndp_clusters *cl, struct link_index *ix,
+                       const struct ndp_change *ch)
+{
+    size_t i = find_by_arm_id(ix, ch);
     const char *id;
 
     if (i == SIZE_MAX)
-        i = find_by_reference(cl, ch);
+        i = find_by_reference(ix, ch);
     if (i != SIZE_MAX)
         return i;
     id = ch->parent_id ? ch->parent_id
          : ch->parent_ref ? ch->parent_ref : ch->address;
-    i = find_by_name(cl, id, ch->input);
+    i = lookup(&ix->name, ch->input, id, strlen(id), true);
     if (i == SIZE_MAX)
-        i = add_cluster(cl, id, ch->parent_id, ch->input, SIZE_MAX);
+        i = add_cluster(cl, ix, id, ch->parent_id, ch->input, SIZE_MAX);
     return i;
 }
 
@@ -169,19 +251,24 @@ static void first_apply_of_setter(struct ndp_change *ch,
 
 void ndp_link(struct ndp_clusters *out, struct ndp_changeset *set)
 {
+    struct link_index ix;
     size_t i;
 
+    memset(&ix, 0, sizeof(ix));
+    ix.arm.fold_case = ix.name.fold_case = false; /* folded in the keys */
     for (i = 0; i < set->nr; i++) {
         struct ndp_change *ch = set->items[i];
         if (ch->kind == NDP_KIND_CLUSTER)
-            ch->cluster = add_cluster(out, ch->address, ch->self_id,
+            ch->cluster = add_cluster(out, &ix, ch->address, ch->self_id,
                                       ch->input, i);
     }
+    index_own_clusters(&ix, out);
     for (i = 0; i < set->nr; i++) {
         struct ndp_change *ch = set->items[i];
         if (ch->kind != NDP_KIND_CLUSTER)
-            ch->cluster = link_one(out, ch);
+            ch->cluster = link_one(out, &ix, ch);
     }
+    release_index(&ix);
     for (i = 0; i < set->nr; i++)
         first_apply_of_setter(set->items[i], out, set);
 }

@@ -46,11 +46,14 @@ struct ndp_cluster {
                                       open (spec §11) */
     char *window_problems;      /* window-invalid reasons, or NULL */
     bool window_expression;     /* declared with template expressions: not known */
+    bool window_sensitive;      /* under a sensitive mask: its text, problems
+                                   and opening times are never printed */
     char *other_windows;        /* maintenance configurations that do not count */
     int in_window;              /* -1 not applicable, 0 no, 1 yes */
     bool has_next_window;
     int64_t next_window_start, next_window_end, window_closes_at;
     char *version;              /* Kubernetes version in force, or NULL */
+    bool version_sensitive;     /* read under a sensitive mask: not printed */
     struct ndp_state_cluster *state; /* live state from --cluster-state (borrowed) */
     char *impact_json;          /* rebuilt pools as a JSON object, or NULL */
     char *impact_text;          /* the same in words, or NULL */

@@ -371,31 +371,21 @@ static bool locate_template(struct ndp_finding *f, const char *template_path,
     return true;
 }
 
-static const struct ndp_change *change_of(const struct ndp_changeset *set,
-                                          const struct ndp_finding *f)
-{
-    size_t i;
-
-    for (i = 0; i < set->nr; i++)
-        if (strcmp(set->items[i]->address, f->resource) == 0 &&
-            strcmp(set->items[i]->input, f->input) == 0)
-            return set->items[i];
-    return NULL;
-}
-
 void ndp_locate_sources(struct ndp_findings *findings,
                         const struct ndp_changeset *set,
                         const char *source_root, const char *template_path)
 {
     struct file_cache cache = { NULL, 0, 0, NULL, TOTAL_LIMIT, FILES_LIMIT };
+    struct ndp_change_index changes;
     const char *root = source_root ? source_root : ".";
     size_t i;
 
     cache.root = realpath(root, NULL);
-
+    ndp_change_index_build(&changes, set, false);
     for (i = 0; i < findings->nr; i++) {
         struct ndp_finding *f = &findings->items[i];
-        const struct ndp_change *ch = change_of(set, f);
+        const struct ndp_change *ch =
+            ndp_change_index_find(&changes, f->input, f->resource);
         /* Only the Terraform reader knows module directories. */
         if (ch && ch->source_dir)
             locate_terraform(f, ch, root, &cache);
@@ -403,4 +393,5 @@ void ndp_locate_sources(struct ndp_findings *findings,
             locate_template(f, template_path, &cache);
     }
     release_cache(&cache);
+    ndp_change_index_release(&changes);
 }

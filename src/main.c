@@ -281,7 +281,7 @@ static int load_config(struct ndp_config *config, bool *have,
 }
 
 /* Waivers, then the baseline: which findings count. */
-static int triage(struct ndp_findings *findings,
+static int triage(struct ndp_findings *findings, size_t *known_out,
                   const struct ndp_clusters *clusters,
                   const struct ndp_ruleset *rs, const struct ndp_options *o,
                   const struct ndp_config *config, int64_t at)
@@ -298,6 +298,7 @@ static int triage(struct ndp_findings *findings,
             fprintf(stderr, "ndplint: %zu finding%s listed in the baseline "
                     "'%s' not reported\n", known, known == 1 ? "" : "s",
                     o->baseline);
+        *known_out = known;
     }
     if (o->write_baseline &&
         ndp_baseline_write(o->write_baseline, findings, &err) != 0)
@@ -316,6 +317,7 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
     struct ndp_report report;
     struct ndp_buf text = NDP_BUF_INIT;
     struct ndp_error err = NDP_ERROR_INIT;
+    size_t known = 0;
     int status = read_inputs(&set, o);
 
     if (!status)
@@ -330,7 +332,7 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
     eo.profile = (enum ndp_profile)o->profile;
     ndp_judge(&findings, &clusters, &set, rs, &eo);
     warn_unmatched_states(&states);
-    status = triage(&findings, &clusters, rs, o, config, eo.at);
+    status = triage(&findings, &known, &clusters, rs, o, config, eo.at);
     if (status)
         goto out;
     ndp_locate_sources(&findings, &set, o->source_root, o->template_path);
@@ -343,6 +345,8 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
     report.source_root = o->source_root;
     report.fail_on = o->fail_on;
     report.show_suppressed = o->show_suppressed;
+    report.baseline = o->baseline;
+    report.baseline_known = known;
     ndp_report_count(&report);
     if (o->window_check) {
         report.color = use_color(o, o->output);

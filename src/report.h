@@ -31,6 +31,8 @@ struct ndp_report {
     bool color;                         /* ANSI colour in text output */
     int errors, warnings, notes;
     int suppressed;                     /* waived findings (not counted above) */
+    const char *baseline;               /* --baseline FILE, or NULL */
+    size_t baseline_known;              /* findings it listed, left out */
     bool show_suppressed;               /* text: list them too */
 };
 

@@ -9,7 +9,9 @@
  * and drops the rest without a word.  When a level has more findings, the
  * first ANNOTATION_CAP - 1 are annotated, the others are printed as plain
  * log lines, and the last annotation of that level says how many were left
- * out.
+ * out.  A waived finding is no annotation but a plain log line in its
+ * cluster's group, with the waiver; the group title and the summary line
+ * count the waived findings and those a --baseline left out.
  *
  * Text from the input is escaped as @actions/toolkit escapes command data
  * ('%', CR, LF) and properties (also ':' and ','); other control
@@ -126,7 +128,9 @@ static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
 }
 
 static void write_group_title(struct ndp_buf *out,
-                              const struct ndp_cluster *c, size_t findings)
+                              const struct ndp_report *r,
+                              const struct ndp_cluster *c, size_t findings,
+                              size_t waived)
 {
     struct ndp_buf title = NDP_BUF_INIT;
 
@@ -136,7 +140,11 @@ static void write_group_title(struct ndp_buf *out,
         ndp_buf_addf(&title, "%zu finding%s", findings,
                      findings == 1 ? "" : "s");
     else
-        ndp_buf_adds(&title, "no reimaging change");
+        ndp_buf_addf(&title, "no %sreimaging change%s",
+                     waived ? "unwaived " : "",
+                     r->baseline_known ? " outside the baseline" : "");
+    if (waived)
+        ndp_buf_addf(&title, ", %zu waived", waived);
     ndp_buf_adds(out, "::group::");
     data(out, title.buf);
     ndp_buf_addch(out, '\n');
@@ -148,24 +156,46 @@ static void write_group_title(struct ndp_buf *out,
     ndp_buf_release(&title);
 }
 
-/* A finding of cluster 'c' that counts (waived findings are left out). */
-static bool belongs(const struct ndp_finding *f, const struct ndp_cluster *c)
+/* A finding of cluster 'c', waived or not. */
+static bool of_cluster(const struct ndp_finding *f,
+                       const struct ndp_cluster *c)
 {
-    return !f->suppression && strcmp(f->input, c->input) == 0 &&
-           strcmp(f->cluster, c->id) == 0;
+    return strcmp(f->input, c->input) == 0 && strcmp(f->cluster, c->id) == 0;
+}
+
+/* A waived finding: a log line, never an annotation. */
+static void write_waived(struct ndp_buf *out, const struct ndp_finding *f)
+{
+    ndp_buf_addf(out, "ndplint: waived %s: ", f->rule_id);
+    write_text(out, f);
+    ndp_buf_adds(out, " (");
+    data(out, f->suppression);
+    ndp_buf_adds(out, ")\n");
 }
 
 static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
                           struct gh_state *st, const struct ndp_cluster *c)
 {
-    size_t i, n = 0;
+    size_t i, n = 0, waived = 0;
 
-    for (i = 0; i < r->findings->nr; i++)
-        n += belongs(&r->findings->items[i], c);
-    write_group_title(out, c, n);
-    for (i = 0; i < r->findings->nr; i++)
-        if (belongs(&r->findings->items[i], c))
-            write_finding(out, r, st, &r->findings->items[i]);
+    for (i = 0; i < r->findings->nr; i++) {
+        const struct ndp_finding *f = &r->findings->items[i];
+        if (of_cluster(f, c)) {
+            n += !f->suppression;
+            waived += f->suppression != NULL;
+        }
+    }
+    write_group_title(out, r, c, n, waived);
+    for (i = 0; i < r->findings->nr; i++) {
+        const struct ndp_finding *f = &r->findings->items[i];
+        if (of_cluster(f, c) && !f->suppression)
+            write_finding(out, r, st, f);
+    }
+    for (i = 0; waived && i < r->findings->nr; i++) {
+        const struct ndp_finding *f = &r->findings->items[i];
+        if (of_cluster(f, c) && f->suppression)
+            write_waived(out, f);
+    }
     ndp_buf_adds(out, "::endgroup::\n");
 }
 
@@ -201,8 +231,14 @@ static void write_summary_line(struct ndp_buf *out, const struct ndp_report *r)
                  r->notes == 1 ? "" : "s", r->clusters->nr,
                  r->clusters->nr == 1 ? "" : "s", r->set->nr_inputs,
                  r->set->nr_inputs == 1 ? "" : "s");
-    ndp_buf_addf(out, "; %zu at or above --fail-on %s\n", failing,
+    ndp_buf_addf(out, "; %zu at or above --fail-on %s", failing,
                  ndp_severity_name((enum ndp_severity)r->fail_on));
+    if (r->suppressed)
+        ndp_buf_addf(out, "; %d waived", r->suppressed);
+    if (r->baseline_known)
+        ndp_buf_addf(out, "; %zu known from the baseline (not listed)",
+                     r->baseline_known);
+    ndp_buf_addch(out, '\n');
 }
 
 /* Appends 'text' to 'out' with every "##[" broken up. */

@@ -48,7 +48,9 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_cluster *c)
     ndp_buf_adds(out, c->in_window < 0 ? "null"
                       : c->in_window ? "true" : "false");
     ndp_buf_adds(out, ",\n      \"next_window_start\": ");
-    if (c->in_window >= 0 && c->has_next_window) {
+    if (c->in_window >= 0 && c->has_next_window && c->window_sensitive) {
+        ndp_buf_adds(out, "\"(sensitive)\"");
+    } else if (c->in_window >= 0 && c->has_next_window) {
         ndp_buf_addch(out, '"');
         ndp_time_format_utc(out, c->next_window_start);
         ndp_buf_addch(out, '"');
@@ -118,8 +120,11 @@ static void write_json(struct ndp_buf *out, const struct ndp_report *r)
     }
     ndp_buf_adds(out, r->findings->nr ? "\n  ],\n" : "],\n");
     ndp_buf_addf(out, "  \"summary\": {\"errors\": %d, \"warnings\": %d, "
-                 "\"notes\": %d, \"suppressed\": %d}\n}\n", r->errors,
+                 "\"notes\": %d, \"suppressed\": %d", r->errors,
                  r->warnings, r->notes, r->suppressed);
+    if (r->baseline)
+        ndp_buf_addf(out, ", \"baseline_known\": %zu", r->baseline_known);
+    ndp_buf_adds(out, "}\n}\n");
 }
 
 const struct ndp_reporter ndp_report_json = { "json", write_json };

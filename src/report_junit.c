@@ -4,7 +4,10 @@
  * finding (classname: the cluster), failing when the finding is at or
  * above --fail-on and passing, with the finding in system-out, when it is
  * below; a cluster without findings, and an input without clusters, is one
- * passing testcase, so a clean run still reports what was checked.
+ * passing testcase, so a clean run still reports what was checked.  A
+ * waived finding is a skipped testcase whose message is the waiver and its
+ * reason, and the findings a --baseline left out are one skipped testcase
+ * in the first suite, so every reader shows that something was set aside.
  *
  * Only the attributes every one of those readers accepts are written
  * (tests/junit/junit.xsd is the schema the output is checked against).
@@ -50,15 +53,22 @@ static bool failing(const struct ndp_report *r, const struct ndp_finding *f)
 }
 
 struct suite_counts {
-    size_t tests, failures;
+    size_t tests, failures, skipped;
 };
+
+/* The baseline's skipped testcase goes in the first input's suite. */
+static bool holds_baseline(const struct ndp_report *r, const char *path)
+{
+    return r->baseline_known && r->set->nr_inputs &&
+           strcmp(r->set->inputs[0].path, path) == 0;
+}
 
 /* Tests in input 'path': one per finding, one per clean cluster, and one
  * when the input has no cluster at all. */
 static struct suite_counts count_suite(const struct ndp_report *r,
                                        const char *path)
 {
-    struct suite_counts n = { 0, 0 };
+    struct suite_counts n = { 0, 0, 0 };
     size_t i, j, clusters = 0;
 
     for (i = 0; i < r->clusters->nr; i++) {
@@ -69,15 +79,20 @@ static struct suite_counts count_suite(const struct ndp_report *r,
         clusters++;
         for (j = 0; j < r->findings->nr; j++) {
             const struct ndp_finding *f = &r->findings->items[j];
-            if (!f->suppression && strcmp(f->input, path) == 0 &&
+            if (strcmp(f->input, path) == 0 &&
                 strcmp(f->cluster, c->id) == 0) {
                 found++;
-                n.failures += failing(r, f);
+                n.failures += !f->suppression && failing(r, f);
+                n.skipped += f->suppression != NULL;
             }
         }
         n.tests += found ? found : 1;
     }
     n.tests += clusters ? 0 : 1;
+    if (holds_baseline(r, path)) {
+        n.tests++;
+        n.skipped++;
+    }
     return n;
 }
 
@@ -125,7 +140,13 @@ static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
     write_case_open(out, f->cluster, name.buf);
     ndp_buf_reset(&name);
     ndp_report_describe(&name, f, NDP_ARROW);
-    if (failing(r, f)) {
+    if (f->suppression) {
+        ndp_buf_adds(out, ">\n      <skipped type=\"waived\" message=\"");
+        xml(out, f->suppression);
+        ndp_buf_adds(out, "\">");
+        write_body(out, r, f);
+        ndp_buf_adds(out, "</skipped>\n    </testcase>\n");
+    } else if (failing(r, f)) {
         ndp_buf_addf(out, ">\n      <failure type=\"%s\" message=\"",
                      ndp_verdict_name(f->verdict));
         xml(out, name.buf);
@@ -154,6 +175,23 @@ static void write_clean_cluster(struct ndp_buf *out,
     ndp_buf_release(&name);
 }
 
+static void write_baseline_case(struct ndp_buf *out,
+                                const struct ndp_report *r)
+{
+    struct ndp_buf text = NDP_BUF_INIT;
+
+    ndp_buf_addf(&text, "%zu finding%s known from the baseline",
+                 r->baseline_known, r->baseline_known == 1 ? "" : "s");
+    write_case_open(out, "ndplint", text.buf);
+    ndp_buf_reset(&text);
+    ndp_buf_addf(&text, "listed in the baseline '%s', so not reported",
+                 r->baseline);
+    ndp_buf_adds(out, ">\n      <skipped type=\"baseline\" message=\"");
+    xml(out, text.buf);
+    ndp_buf_adds(out, "\"/>\n    </testcase>\n");
+    ndp_buf_release(&text);
+}
+
 static void write_properties(struct ndp_buf *out, const struct ndp_report *r,
                              const struct ndp_input_info *in)
 {
@@ -177,7 +215,8 @@ static void write_suite(struct ndp_buf *out, const struct ndp_report *r,
     ndp_buf_adds(out, "  <testsuite name=\"");
     xml(out, in->path);
     ndp_buf_addf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
-                 "skipped=\"0\" time=\"0\">\n", n.tests, n.failures);
+                 "skipped=\"%zu\" time=\"0\">\n", n.tests, n.failures,
+                 n.skipped);
     write_properties(out, r, in);
     for (i = 0; i < r->clusters->nr; i++) {
         const struct ndp_cluster *c = &r->clusters->items[i];
@@ -187,7 +226,7 @@ static void write_suite(struct ndp_buf *out, const struct ndp_report *r,
         clusters++;
         for (j = 0; j < r->findings->nr; j++) {
             const struct ndp_finding *f = &r->findings->items[j];
-            if (!f->suppression && strcmp(f->input, in->path) == 0 &&
+            if (strcmp(f->input, in->path) == 0 &&
                 strcmp(f->cluster, c->id) == 0) {
                 write_finding(out, r, f);
                 found++;
@@ -200,12 +239,14 @@ static void write_suite(struct ndp_buf *out, const struct ndp_report *r,
         ndp_buf_adds(out, "    <testcase classname=\"ndplint\" name=\"no AKS "
                           "cluster, node pool or maintenance configuration\" "
                           "time=\"0\"/>\n");
+    if (holds_baseline(r, in->path))
+        write_baseline_case(out, r);
     ndp_buf_adds(out, "  </testsuite>\n");
 }
 
 static void write_junit(struct ndp_buf *out, const struct ndp_report *r)
 {
-    struct suite_counts total = { 0, 0 };
+    struct suite_counts total = { 0, 0, 0 };
     size_t i;
 
     for (i = 0; i < r->set->nr_inputs; i++) {

@@ -3,6 +3,8 @@
  * aksManagedNodeOSUpgradeSchedule window and its next opening, and a table
  * of findings.  '--format markdown' writes it as a document for a pull
  * request comment; '--format github' appends it to GITHUB_STEP_SUMMARY.
+ * Waived findings are counted in the heading and listed, with their
+ * waiver, under their cluster; findings a --baseline left out are counted.
  *
  * Text from the input never becomes Markdown: values, addresses and paths
  * are code spans, prose is backslash-escaped, '@' cannot mention anyone,
@@ -114,10 +116,13 @@ static void write_heading(struct ndp_buf *out, const struct ndp_report *r)
 {
     size_t failing = ndp_report_failing(r), i;
 
-    ndp_buf_addf(out, "## ndplint: %d error%s, %d warning%s, %d note%s\n\n",
+    ndp_buf_addf(out, "## ndplint: %d error%s, %d warning%s, %d note%s",
                  r->errors, r->errors == 1 ? "" : "s", r->warnings,
                  r->warnings == 1 ? "" : "s", r->notes,
                  r->notes == 1 ? "" : "s");
+    if (r->suppressed)
+        ndp_buf_addf(out, ", %d waived", r->suppressed);
+    ndp_buf_adds(out, "\n\n");
     if (r->fail_on == NDP_SEVERITY_NEVER)
         ndp_buf_adds(out, "**Passes**: `--fail-on never`.");
     else if (failing)
@@ -128,6 +133,15 @@ static void write_heading(struct ndp_buf *out, const struct ndp_report *r)
         ndp_buf_addf(out, "**Passes**: no finding at or above "
                      "`--fail-on %s`.",
                      ndp_severity_name((enum ndp_severity)r->fail_on));
+    if (r->suppressed)
+        ndp_buf_addf(out, " %d finding%s waived by the settings file (listed "
+                     "under %s cluster).", r->suppressed,
+                     r->suppressed == 1 ? "" : "s",
+                     r->suppressed == 1 ? "its" : "each");
+    if (r->baseline_known)
+        ndp_buf_addf(out, " %zu finding%s known from the baseline (not "
+                     "listed).", r->baseline_known,
+                     r->baseline_known == 1 ? "" : "s");
     ndp_buf_adds(out, " Maintenance windows judged at ");
     ndp_time_format_utc(out, r->evaluated_at);
     ndp_buf_adds(out, ".\n\nInputs:");
@@ -160,13 +174,15 @@ static void write_window(struct ndp_buf *out, const struct ndp_report *r,
     if (c->in_window == 1) {
         ndp_buf_adds(out, "- Open at ");
         ndp_time_format_utc(out, r->evaluated_at);
-        ndp_buf_adds(out, "; closes ");
-        ndp_time_format_utc(out, c->window_closes_at);
+        if (!c->window_sensitive) { /* its times would tell its settings */
+            ndp_buf_adds(out, "; closes ");
+            ndp_time_format_utc(out, c->window_closes_at);
+        }
         ndp_buf_addch(out, '\n');
     } else if (c->in_window == 0) {
         ndp_buf_adds(out, "- Closed at ");
         ndp_time_format_utc(out, r->evaluated_at);
-        if (c->has_next_window) {
+        if (c->has_next_window && !c->window_sensitive) {
             ndp_buf_adds(out, "; next opening ");
             ndp_time_format_utc(out, c->next_window_start);
             ndp_buf_adds(out, " (");
@@ -240,6 +256,61 @@ static bool belongs(const struct ndp_finding *f, const struct ndp_cluster *c)
            strcmp(f->cluster, c->id) == 0;
 }
 
+static void write_waived(struct ndp_buf *out, const struct ndp_finding *f)
+{
+    ndp_buf_addf(out, "- %s %s ", ndp_severity_name(f->severity), f->rule_id);
+    md_text(out, f->category);
+    ndp_buf_adds(out, ": ");
+    if (*f->path) {
+        md_code(out, f->path);
+        ndp_buf_adds(out, " in ");
+    }
+    md_code(out, f->resource);
+    ndp_buf_adds(out, ", ");
+    md_text(out, f->suppression);
+    ndp_buf_addch(out, '\n');
+}
+
+/* The cluster's waived findings under its table; returns those left out. */
+static size_t write_waived_list(struct ndp_buf *out,
+                                const struct ndp_report *r,
+                                const struct ndp_cluster *c, size_t budget)
+{
+    struct ndp_buf line = NDP_BUF_INIT;
+    size_t i, shown = 0, left_out = 0;
+
+    for (i = 0; i < r->findings->nr; i++) {
+        const struct ndp_finding *f = &r->findings->items[i];
+        if (!f->suppression || strcmp(f->input, c->input) != 0 ||
+            strcmp(f->cluster, c->id) != 0)
+            continue;
+        ndp_buf_reset(&line);
+        write_waived(&line, f);
+        if (out->len + line.len > budget) {
+            left_out++;
+            continue;
+        }
+        if (!shown++)
+            ndp_buf_adds(out, "\nWaived:\n\n");
+        ndp_buf_add(out, line.buf, line.len);
+    }
+    ndp_buf_release(&line);
+    return left_out;
+}
+
+static size_t count_waived(const struct ndp_report *r,
+                           const struct ndp_cluster *c)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < r->findings->nr; i++) {
+        const struct ndp_finding *f = &r->findings->items[i];
+        n += f->suppression && strcmp(f->input, c->input) == 0 &&
+             strcmp(f->cluster, c->id) == 0;
+    }
+    return n;
+}
+
 /* Writes one cluster's section; returns the findings left out. */
 static size_t write_cluster(struct ndp_buf *out, const struct ndp_report *r,
                             const struct ndp_cluster *c, size_t budget)
@@ -265,7 +336,10 @@ static size_t write_cluster(struct ndp_buf *out, const struct ndp_report *r,
         ndp_buf_add(out, row.buf, row.len);
     }
     if (!shown && !left_out)
-        ndp_buf_adds(out, "No reimaging change.\n");
+        ndp_buf_addf(out, "No %sreimaging change%s.\n",
+                     count_waived(r, c) ? "unwaived " : "",
+                     r->baseline_known ? " outside the baseline" : "");
+    left_out += write_waived_list(out, r, c, budget);
     ndp_buf_adds(out, "\n");
     ndp_buf_release(&row);
     return left_out;
@@ -294,7 +368,7 @@ static void write_summary(struct ndp_buf *out, const struct ndp_report *r,
     for (i = 0; i < r->clusters->nr; i++) {
         const struct ndp_cluster *c = &r->clusters->items[i];
         if (out->len > budget)
-            left_out += count_findings(r, c);
+            left_out += count_findings(r, c) + count_waived(r, c);
         else
             left_out += write_cluster(out, r, c, budget);
     }

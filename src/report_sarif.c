@@ -334,7 +334,12 @@ static void write_sarif(struct ndp_buf *out, const struct ndp_report *r)
     write_rules(out, &t);
     ndp_buf_adds(out, "    }},\n    \"properties\": {\"evaluatedAt\": \"");
     ndp_time_format_utc(out, r->evaluated_at);
-    ndp_buf_adds(out, "\"},\n    \"results\": [");
+    ndp_buf_addch(out, '"');
+    if (r->suppressed)
+        ndp_buf_addf(out, ", \"waived\": %d", r->suppressed);
+    if (r->baseline)
+        ndp_buf_addf(out, ", \"baselineKnown\": %zu", r->baseline_known);
+    ndp_buf_adds(out, "},\n    \"results\": [");
     for (i = 0; i < r->findings->nr; i++) {
         ndp_buf_adds(out, i ? ",\n    " : "\n    ");
         write_result(out, r, &t, &r->findings->items[i]);

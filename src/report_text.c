@@ -113,7 +113,11 @@ static void write_window_line(struct ndp_buf *out,
         return;
     ndp_buf_adds(out, "    window: ");
     add_safe(out, c->window_text);
-    if (c->in_window == 1) {
+    if (c->window_sensitive) {
+        /* Its times would tell its settings. */
+        ndp_buf_adds(out, c->in_window == 1 ? "; open now"
+                          : c->in_window == 0 ? "; closed now" : "");
+    } else if (c->in_window == 1) {
         ndp_buf_adds(out, "; open now, closes ");
         ndp_time_format_utc(out, c->window_closes_at);
     } else if (c->in_window == 0 && c->has_next_window) {
@@ -235,6 +239,9 @@ static void write_summary(struct ndp_buf *out, const struct ndp_report *r)
         ndp_buf_addf(out, "; %d waived%s", r->suppressed,
                      r->show_suppressed ? "" : " (--show-suppressed lists "
                                                "them)");
+    if (r->baseline_known)
+        ndp_buf_addf(out, "; %zu known from the baseline (not listed)",
+                     r->baseline_known);
     ndp_buf_addch(out, '\n');
 }
 

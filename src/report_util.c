@@ -206,17 +206,9 @@ void ndp_report_fingerprint(struct ndp_buf *out, const struct ndp_finding *f,
 long ndp_report_finding_line(const struct ndp_report *r,
                              const struct ndp_finding *f)
 {
-    size_t i;
-
-    if (f->line > 0 || !r->set)
-        return f->line > 0 ? f->line : 0;
-    for (i = 0; i < r->set->nr; i++) {
-        const struct ndp_change *ch = r->set->items[i];
-        if (ch->line > 0 && ch->address && strcmp(ch->input, f->input) == 0 &&
-            strcmp(ch->address, f->resource) == 0)
-            return ch->line;
-    }
-    return 0;
+    /* The evaluator filled it from the resource's change, by index. */
+    (void)r;
+    return f->line > 0 ? f->line : 0;
 }
 
 void ndp_report_describe(struct ndp_buf *out, const struct ndp_finding *f,

@@ -41,9 +41,9 @@ void ndp_report_fingerprint(struct ndp_buf *out, const struct ndp_finding *f,
                             const char *where);
 
 /*
- * The line of 'f's resource in its input: the finding's own, else the line
- * of a change of the same input whose address is the finding's resource
- * (cluster-level findings), else 0.
+ * The line of 'f's resource in its input, or 0.  The evaluator gives
+ * cluster-level findings the line of the change of the same input whose
+ * address is the finding's resource (by index, not by a scan per finding).
  */
 long ndp_report_finding_line(const struct ndp_report *r,
                              const struct ndp_finding *f);

@@ -63,14 +63,21 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_cluster *c,
         ndp_buf_adds(out, "  at ");
         ndp_time_format_utc(out, at);
         ndp_buf_adds(out, ": inside a window that closes ");
-        ndp_time_format_utc(out, closes);
+        if (c->window_sensitive)
+            ndp_buf_adds(out, "at a time not shown");
+        else
+            ndp_time_format_utc(out, closes);
         ndp_buf_addch(out, '\n');
     } else {
         ndp_buf_adds(out, "  at ");
         ndp_time_format_utc(out, at);
         ndp_buf_adds(out, ": outside any window\n");
     }
-    write_openings(out, c, at);
+    if (c->window_sensitive)
+        ndp_buf_adds(out, "    openings not shown: the window's settings "
+                     "are sensitive\n");
+    else
+        write_openings(out, c, at);
 }
 
 void ndp_report_window_check(struct ndp_buf *out, const struct ndp_report *r)

@@ -6,6 +6,7 @@
  */
 #include "common.h"
 #include "state.h"
+#include "strmap.h"
 #include "buf.h"
 #include "error.h"
 #include "evaluate.h"
@@ -66,6 +67,40 @@ static char *cluster_id_of(const char *id, const char *child)
     return cut ? ndp_xstrndup(id, (size_t)(cut - id)) : NULL;
 }
 
+/*
+ * The clusters by ARM id and by name (both folded), so that reading and
+ * matching cost one lookup per cluster, not a scan of the state.  Keys
+ * are the clusters' own strings.
+ */
+struct ndp_states_index {
+    struct ndp_strmap by_id, by_name;
+    size_t *name_first, *name_count, nr_names, alloc_names;
+};
+
+static void index_cluster(struct ndp_states *st, size_t i)
+{
+    struct ndp_states_index *ix = st->index;
+    size_t slot;
+
+    if (!ix) {
+        ix = st->index = ndp_xcalloc(1, sizeof(*ix));
+        ix->by_id.fold_case = ix->by_name.fold_case = true;
+    }
+    ndp_strmap_add(&ix->by_id, st->items[i].id, i);
+    slot = ndp_strmap_add(&ix->by_name, st->items[i].name, ix->nr_names);
+    if (slot == ix->nr_names) {
+        size_t had = ix->alloc_names;
+        NDP_GROW(ix->name_first, ix->alloc_names, ix->nr_names + 1);
+        if (ix->alloc_names != had)
+            ix->name_count = ndp_xrealloc(ix->name_count, ix->alloc_names *
+                                          sizeof(*ix->name_count));
+        ix->name_first[slot] = i;
+        ix->name_count[slot] = 0;
+        ix->nr_names++;
+    }
+    ix->name_count[slot]++;
+}
+
 static struct ndp_state_cluster *cluster_for(struct ndp_states *st,
                                              const char *id,
                                              const char *path)
@@ -81,6 +116,7 @@ static struct ndp_state_cluster *cluster_for(struct ndp_states *st,
         slash = strrchr(id, '/');
         c->name = ndp_xstrdup(slash ? slash + 1 : id);
         c->profile = -1;
+        index_cluster(st, st->nr - 1);
     }
     if (!c->sources || !strstr(c->sources, path)) {
         struct ndp_buf b = NDP_BUF_INIT;
@@ -302,32 +338,34 @@ void ndp_states_release(struct ndp_states *st)
     for (i = 0; i < st->nr_unmatched; i++)
         free(st->unmatched_files[i]);
     free(st->unmatched_files);
+    if (st->index) {
+        ndp_strmap_release(&st->index->by_id);
+        ndp_strmap_release(&st->index->by_name);
+        free(st->index->name_first);
+        free(st->index->name_count);
+        free(st->index);
+    }
     memset(st, 0, sizeof(*st));
 }
 
 struct ndp_state_cluster *ndp_states_find_id(const struct ndp_states *st,
                                              const char *id)
 {
-    size_t i;
+    size_t i = id && st->index ? ndp_strmap_find(&st->index->by_id, id)
+                               : SIZE_MAX;
 
-    for (i = 0; id && i < st->nr; i++)
-        if (ndp_strcasecmp(st->items[i].id, id) == 0)
-            return &st->items[i];
-    return NULL;
+    return i == SIZE_MAX ? NULL : &st->items[i];
 }
 
 struct ndp_state_cluster *ndp_states_find_name(const struct ndp_states *st,
                                                const char *name,
                                                bool *ambiguous)
 {
-    struct ndp_state_cluster *found = NULL;
-    size_t i, n = 0;
+    size_t slot = name && st->index
+                      ? ndp_strmap_find(&st->index->by_name, name)
+                      : SIZE_MAX;
+    size_t n = slot == SIZE_MAX ? 0 : st->index->name_count[slot];
 
-    for (i = 0; name && i < st->nr; i++)
-        if (ndp_strcasecmp(st->items[i].name, name) == 0) {
-            found = found ? found : &st->items[i];
-            n++;
-        }
     *ambiguous = n > 1;
-    return n == 1 ? found : NULL;
+    return n == 1 ? &st->items[st->index->name_first[slot]] : NULL;
 }

@@ -16,6 +16,7 @@
 
 struct json_object;
 struct ndp_error;
+struct ndp_states_index;
 
 struct ndp_state_pool {
     char *name;
@@ -46,9 +47,10 @@ struct ndp_states {
     size_t nr, alloc;
     char **unmatched_files; /* files that named no cluster (empty lists) */
     size_t nr_unmatched, alloc_unmatched;
+    struct ndp_states_index *index; /* the clusters by id and by name */
 };
 
-#define NDP_STATES_INIT { NULL, 0, 0, NULL, 0, 0 }
+#define NDP_STATES_INIT { NULL, 0, 0, NULL, 0, 0, NULL }
 
 /*
  * Reads one state file into 'states'.  Returns 0, or NDP_E* with 'err'

@@ -13,22 +13,12 @@
 #include "outfile.h"
 #include "report_util.h"
 #include "rules.h"
+#include "waivers.h"
 
 #include <errno.h>
 #include <json-c/json.h>
 
 #define NDP_MAX_BASELINE_BYTES ((size_t)64 << 20)
-
-static bool waiver_covers(const struct ndp_waiver *w,
-                          const struct ndp_finding *f)
-{
-    if (w->rule && ndp_strcasecmp(w->rule, f->rule_id) != 0)
-        return false;
-    if (w->category && strcmp(w->category, f->category) != 0)
-        return false;
-    return !w->match || ndp_glob_match(w->match, f->resource) ||
-           ndp_glob_match(w->match, f->cluster);
-}
 
 static void suppress(struct ndp_finding *f, const struct ndp_config *config,
                      const struct ndp_waiver *w)
@@ -88,23 +78,27 @@ void ndp_triage_waivers(struct ndp_findings *findings,
                         const struct ndp_config *config,
                         const struct ndp_ruleset *rs, int64_t at)
 {
-    size_t i, j, n = findings->nr;
+    size_t i, n = findings->nr, *waiver_of, *first_of;
 
-    for (i = 0; config && i < config->nr_waivers; i++) {
-        const struct ndp_waiver *w = &config->waivers[i];
-        size_t first = SIZE_MAX;
-        for (j = 0; j < n; j++) {
-            struct ndp_finding *f = &findings->items[j];
-            if (!waiver_covers(w, f))
-                continue;
-            if (first == SIZE_MAX)
-                first = j;
-            if (w->expires >= at && !f->suppression)
-                suppress(f, config, w);
-        }
-        if (w->expires < at)
-            expired(findings, clusters, config, rs, w, first);
+    if (!config) {
+        ndp_findings_sort(findings);
+        return;
     }
+    waiver_of = ndp_xcalloc(n ? n : 1, sizeof(*waiver_of));
+    first_of = ndp_xcalloc(config->nr_waivers ? config->nr_waivers : 1,
+                           sizeof(*first_of));
+    /* Through indexes: not every waiver against every finding. */
+    ndp_waivers_match(waiver_of, first_of, findings, config, at);
+    for (i = 0; i < n; i++)
+        if (waiver_of[i] != SIZE_MAX && !findings->items[i].suppression)
+            suppress(&findings->items[i], config,
+                     &config->waivers[waiver_of[i]]);
+    for (i = 0; i < config->nr_waivers; i++)
+        if (config->waivers[i].expires < at)
+            expired(findings, clusters, config, rs, &config->waivers[i],
+                    first_of[i]);
+    free(waiver_of);
+    free(first_of);
     ndp_findings_sort(findings);
 }
 
@@ -155,23 +149,39 @@ int ndp_baseline_write(const char *path, const struct ndp_findings *findings,
     return rc;
 }
 
-static bool listed(const struct json_object *prints, const char *fp)
+/*
+ * The baseline's fingerprints, sorted, so that each finding is looked up
+ * by binary search: O((B + F) log B) for B fingerprints and F findings,
+ * whatever the file holds (a non-string entry matches nothing).  The
+ * strings are borrowed from 'prints'.
+ */
+static const char **sorted_prints(const struct json_object *prints,
+                                  size_t *nr)
 {
     size_t i, n = json_object_array_length(prints);
+    const char **out = ndp_xcalloc(n ? n : 1, sizeof(*out));
 
-    for (i = 0; i < n; i++)
-        if (strcmp(json_object_get_string(json_object_array_get_idx(prints,
-                                                                    i)),
-                   fp) == 0)
-            return true;
-    return false;
+    *nr = 0;
+    for (i = 0; i < n; i++) {
+        struct json_object *v = json_object_array_get_idx(prints, i);
+        if (json_object_is_type(v, json_type_string))
+            out[(*nr)++] = json_object_get_string(v);
+    }
+    qsort(out, *nr, sizeof(*out), compare_strings);
+    return out;
+}
+
+static bool listed(const char **prints, size_t nr, const char *fp)
+{
+    return bsearch(&fp, prints, nr, sizeof(*prints), compare_strings) != NULL;
 }
 
 int ndp_baseline_apply(struct ndp_findings *findings, const char *path,
                        size_t *known, struct ndp_error *err)
 {
     struct json_object *root = NULL, *prints;
-    size_t i, kept = 0;
+    const char **sorted;
+    size_t i, kept = 0, nr;
     int rc = ndp_input_load_json(&root, path, NDP_MAX_BASELINE_BYTES,
                                  "a baseline written by --write-baseline",
                                  err);
@@ -187,11 +197,12 @@ int ndp_baseline_apply(struct ndp_findings *findings, const char *path,
                              "baseline (no 'ndplint_baseline' and "
                              "'fingerprints')", path);
     }
+    sorted = sorted_prints(prints, &nr);
     for (i = 0; i < findings->nr; i++) {
         struct ndp_finding *f = &findings->items[i];
         struct ndp_buf fp = NDP_BUF_INIT;
         ndp_baseline_fingerprint(&fp, f);
-        if (listed(prints, fp.buf)) {
+        if (listed(sorted, nr, fp.buf)) {
             /* Known: free what it owns; its slot is taken by the next. */
             struct ndp_findings one = { f, 1, 1 };
             ndp_findings_release_items(&one);
@@ -202,6 +213,7 @@ int ndp_baseline_apply(struct ndp_findings *findings, const char *path,
         ndp_buf_release(&fp);
     }
     findings->nr = kept;
+    free(sorted);
     json_object_put(root);
     return 0;
 }

@@ -15,7 +15,8 @@ n=0 failed=0
 xpath() {
     xmllint --xpath "$1" "$2" 2>/dev/null
 }
-# Valid against the schema, rooted at <testsuites>, and counting right.
+# Valid against the schema, rooted at <testsuites>, and counting right
+# (testcases, failures, and skipped testcases: waived or baseline-known).
 validate() {
     n=$((n + 1))
     if ! xmllint --noout --schema "$src/tests/junit/junit.xsd" "$1" \
@@ -26,7 +27,9 @@ validate() {
          [ "$(xpath 'count(//testcase)' "$1")" != \
            "$(xpath 'string(/testsuites/@tests)' "$1")" ] ||
          [ "$(xpath 'count(//failure)' "$1")" != \
-           "$(xpath 'string(/testsuites/@failures)' "$1")" ]; then
+           "$(xpath 'string(/testsuites/@failures)' "$1")" ] ||
+         [ "$(xpath 'count(//skipped)' "$1")" != \
+           "$(xpath 'sum(//testsuite/@skipped)' "$1")" ]; then
         failed=$((failed + 1))
         echo "junit: $1: root or counts wrong"
     fi
