@@ -247,7 +247,7 @@ static int write_reports(const struct ndp_options *o,
 
         report->color = strcmp(out->format, "text") == 0 &&
                         use_color(o, out->path);
-        ndp_reporter_find(out->format)->write(&text, report);
+        ndp_report_render(&text, ndp_reporter_find(out->format), report);
         if (emit(out->path, &text, &err) != 0)
             status = fail(&err);
         ndp_buf_release(&text);

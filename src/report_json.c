@@ -122,4 +122,4 @@ static void write_json(struct ndp_buf *out, const struct ndp_report *r)
                  r->warnings, r->notes, r->suppressed);
 }
 
-const struct ndp_reporter ndp_report_json = { "json", write_json };
+const struct ndp_reporter ndp_report_json = { "json", write_json, 0 };

@@ -18,6 +18,7 @@
 #include "change.h"
 #include "finding.h"
 #include "linker.h"
+#include "safe.h"
 #include "timeutil.h"
 #include "window.h"
 
@@ -309,7 +310,10 @@ static void write_summary(struct ndp_buf *out, const struct ndp_report *r,
 void ndp_report_markdown_summary(struct ndp_buf *out,
                                  const struct ndp_report *r, size_t budget)
 {
+    size_t start = out->len;
+
     write_summary(out, r, budget);
+    ndp_utf8_repair_tail(out, start, 0);
 }
 
 static void write_markdown(struct ndp_buf *out, const struct ndp_report *r)
@@ -318,4 +322,4 @@ static void write_markdown(struct ndp_buf *out, const struct ndp_report *r)
 }
 
 const struct ndp_reporter ndp_report_markdown = { "markdown",
-                                                  write_markdown };
+                                                  write_markdown, 0 };

@@ -248,4 +248,4 @@ static void write_text(struct ndp_buf *out, const struct ndp_report *r)
     write_summary(out, r);
 }
 
-const struct ndp_reporter ndp_report_text = { "text", write_text };
+const struct ndp_reporter ndp_report_text = { "text", write_text, 0 };
