@@ -7,7 +7,11 @@
 # text report and standard error must have no control character but the
 # line feed and no line starting with '::' or holding '##['; every line of
 # standard error starts "ndplint: ".  Each run must exit 0, 1 or 2 as
-# expected and write a report.
+# expected and write a report.  Markdown (the report and the step summary)
+# rendered by cmark-gfm with GFM's autolink and table extensions (Debian:
+# cmark-gfm; that check alone is skipped without it) has no link, image or
+# HTML from the input, and stays within GitHub's limits however long the
+# input's names are.
 #   usage: run_hostile_outputs.sh NDPLINT SOURCE_DIR PYTHON3
 set -u
 ndplint=$1 src=$2 python=$3
@@ -95,20 +99,80 @@ nl='
 weird="$tmp/plan-$(printf '\377\355\240\200\033[2J##[error]')${nl}::error::x.json"
 cp fixtures/hostile/plan-invalid-utf8.json "$weird" || exit 1
 for fmt in text json sarif github junit markdown; do
-    run 1 "$fmt" fixtures/hostile/plan-invalid-utf8.json
     run 1 "$fmt" "$weird"
     run 1 "$fmt" --cluster-state fixtures/hostile/state-id.json \
         fixtures/example-plan.json
     run 2 "$fmt" "$weird.missing"
     for input in fixtures/hostile/plan-*.json fixtures/hostile/whatif-*.json
     do
-        case $input in *invalid-utf8*) continue ;; esac
-        run 2 "$fmt" "$input"
+        case $input in
+        *invalid-utf8* | *autolink*) run 1 "$fmt" "$input" ;;
+        *) run 2 "$fmt" "$input" ;;
+        esac
     done
     run 2 "$fmt" --config fixtures/hostile/config-unknown-key.json \
         fixtures/example-plan.json
     run 2 "$fmt" --cluster-state fixtures/hostile/state-policy.json \
         fixtures/example-plan.json
 done
+# no_links FILE WHAT: the Markdown in FILE, rendered, links nowhere.
+no_links() {
+    n=$((n + 1))
+    if ! command -v cmark-gfm >/dev/null 2>&1; then
+        echo "hostile: cmark-gfm is not installed: rendering not checked"
+        return
+    fi
+    [ -s "$1" ] || { bad "$1: empty"; return; }
+    cmark-gfm -e autolink -e table "$1" > "$tmp/html" || bad "cmark-gfm $1"
+    if grep -Eio '<(a|img|script)[ >][^>]*' "$tmp/html"; then
+        bad "a link, image or tag in the rendered $2"
+    fi
+}
+
+# at_most BYTES FILE WHAT
+at_most() {
+    n=$((n + 1))
+    size=$(wc -c < "$2")
+    [ "$size" -gt 0 ] && [ "$size" -le "$1" ] ||
+        bad "$3 is $size bytes, not 1..$1"
+}
+
+run 1 markdown fixtures/hostile/plan-autolink.json
+no_links "$tmp/report" "markdown report"
+: > "$tmp/summary"
+GITHUB_STEP_SUMMARY=$tmp/summary "$ndplint" --at 2026-12-05T12:00:00Z \
+    --format github fixtures/hostile/plan-autolink.json > /dev/null
+[ $? = 1 ] || bad "github: exit status"
+no_links "$tmp/summary" "step summary"
+
+# A 2 MiB cluster address, and 100 inputs with 200-byte names.
+"$python" -c '
+import sys
+b = open("fixtures/example-plan.json", "rb").read()
+b = b.replace(b"azurerm_kubernetes_cluster.main",
+              b"azurerm_kubernetes_cluster.main[\\\"https://" +
+              b"A" * (2 << 20) + b"\\\"]")
+open(sys.argv[1], "wb").write(b)
+' "$tmp/big.json" || exit 1
+: > "$tmp/summary"
+GITHUB_STEP_SUMMARY=$tmp/summary "$ndplint" --at 2026-12-05T12:00:00Z \
+    --format github "$tmp/big.json" > /dev/null
+[ $? = 1 ] || bad "github: exit status on a long address"
+at_most 1000000 "$tmp/summary" "the step summary of a 2 MiB address"
+no_links "$tmp/summary" "step summary of a 2 MiB address"
+"$ndplint" --at 2026-12-05T12:00:00Z --format markdown "$tmp/big.json" \
+    > "$tmp/report"
+at_most 65536 "$tmp/report" "the markdown report of a 2 MiB address"
+set --
+long=$(printf '%0200d' 0)
+mkdir "$tmp/many" || exit 1
+for i in $(seq 100); do
+    cp fixtures/example-plan.json "$tmp/many/$i-$long.json"
+    set -- "$@" "$tmp/many/$i-$long.json"
+done
+"$ndplint" --at 2026-12-05T12:00:00Z --format markdown "$@" > "$tmp/report"
+at_most 65536 "$tmp/report" "the markdown report of 100 long-named inputs"
+grep -q ', and [0-9]* more' "$tmp/report" || bad "100 inputs: none left out"
+
 echo "hostile: $n runs, $failed failed"
 [ "$failed" = 0 ] && [ "$n" -gt 0 ]
