@@ -46,7 +46,9 @@ static int load_rules(struct ndp_ruleset **out, const struct ndp_options *o,
 
 /*
  * Writes 'text' to standard output line by line, each line escaped as a
- * message is: rule files may come from the repository under review.
+ * message is: rule files may come from the repository under review.  The
+ * callers escape each field first, so that a newline in a rule's text
+ * cannot start a line; escaping twice changes nothing.
  */
 static void print_lines(const struct ndp_buf *text)
 {
@@ -69,21 +71,34 @@ static void print_lines(const struct ndp_buf *text)
     ndp_buf_release(&out);
 }
 
+/* 's' escaped for one line (safe.h), in 'scratch'; valid until the next
+ * call with the same 'scratch'. */
+static const char *safe(struct ndp_buf *scratch, const char *s)
+{
+    ndp_buf_reset(scratch);
+    ndp_safe_line(scratch, s);
+    return scratch->buf;
+}
+
 static void list_rules(const struct ndp_ruleset *rs)
 {
-    struct ndp_buf out = NDP_BUF_INIT;
+    struct ndp_buf out = NDP_BUF_INIT, id = NDP_BUF_INIT, cat = NDP_BUF_INIT,
+                   sum = NDP_BUF_INIT;
     size_t i;
 
     ndp_buf_addf(&out, "%-7s %-28s %-9s %-14s %s\n", "RULE", "CATEGORY",
                  "SCOPE", "CLASS", "SUMMARY");
     for (i = 0; i < ndp_ruleset_count(rs); i++) {
         const struct ndp_rule *r = ndp_ruleset_get(rs, i);
-        ndp_buf_addf(&out, "%-7s %-28s %-9s %-14s %s\n", r->id, r->category,
-                     ndp_scope_name(r->scope), ndp_class_name(r->class_),
-                     r->summary);
+        ndp_buf_addf(&out, "%-7s %-28s %-9s %-14s %s\n", safe(&id, r->id),
+                     safe(&cat, r->category), ndp_scope_name(r->scope),
+                     ndp_class_name(r->class_), safe(&sum, r->summary));
     }
     print_lines(&out);
     ndp_buf_release(&out);
+    ndp_buf_release(&id);
+    ndp_buf_release(&cat);
+    ndp_buf_release(&sum);
 }
 
 /* What each class of rule leads to, for --explain. */
@@ -117,7 +132,7 @@ static const char *class_verdicts(enum ndp_rule_class class_)
 static int explain(const struct ndp_ruleset *rs, const char *name)
 {
     const struct ndp_rule *by_id = ndp_ruleset_find(rs, name), *first = NULL;
-    struct ndp_buf out = NDP_BUF_INIT;
+    struct ndp_buf out = NDP_BUF_INIT, scratch = NDP_BUF_INIT;
     size_t i;
 
     for (i = 0; i < ndp_ruleset_count(rs); i++) {
@@ -126,8 +141,10 @@ static int explain(const struct ndp_ruleset *rs, const char *name)
             continue;
         if (!first) {
             first = r;
-            ndp_buf_addf(&out, "%s: %s\n\nWhy AKS rebuilds nodes: %s\n\n",
-                         r->category, r->title, r->why);
+            ndp_buf_addf(&out, "%s: ", safe(&scratch, r->category));
+            ndp_buf_addf(&out, "%s\n\n", safe(&scratch, r->title));
+            ndp_buf_addf(&out, "Why AKS rebuilds nodes: %s\n\n",
+                         safe(&scratch, r->why));
         }
         ndp_rule_describe(&out, r);
         ndp_buf_addf(&out, "    %s\n\n", class_verdicts(r->class_));
@@ -135,11 +152,13 @@ static int explain(const struct ndp_ruleset *rs, const char *name)
     if (!first) {
         ndp_warn("--explain: no category or rule '%s' (see ndplint "
                  "--list-rules)", name);
+        ndp_buf_release(&out);
         return NDP_EXIT_ERROR;
     }
-    ndp_buf_addf(&out, "What to do: %s\n", first->advice);
+    ndp_buf_addf(&out, "What to do: %s\n", safe(&scratch, first->advice));
     print_lines(&out);
     ndp_buf_release(&out);
+    ndp_buf_release(&scratch);
     return NDP_EXIT_CLEAN;
 }
 

@@ -106,7 +106,8 @@ for fmt in text json sarif github junit markdown; do
     for input in fixtures/hostile/plan-*.json fixtures/hostile/whatif-*.json
     do
         case $input in
-        *invalid-utf8* | *autolink*) run 1 "$fmt" "$input" ;;
+        *invalid-utf8* | *autolink* | *newline-address*)
+            run 1 "$fmt" "$input" ;;
         *) run 2 "$fmt" "$input" ;;
         esac
     done
@@ -115,6 +116,15 @@ for fmt in text json sarif github junit markdown; do
     run 2 "$fmt" --cluster-state fixtures/hostile/state-policy.json \
         fixtures/example-plan.json
 done
+# A file name that starts a line of the text report with '::'.
+n=$((n + 1))
+cp fixtures/hostile/plan-invalid-utf8.json "$tmp/::error file=a,line=1::x"
+(cd "$tmp" && "$ndplint" --at 2026-12-05T12:00:00Z \
+    "::error file=a,line=1::x" > report 2> err)
+[ $? = 1 ] || bad "text: exit status with a '::' file name"
+"$python" "$tmp/check.py" text "$tmp/report" "$tmp/err" > "$tmp/log" 2>&1 ||
+    bad "text with a '::' file name: $(cat "$tmp/log")"
+
 # no_links FILE WHAT: the Markdown in FILE, rendered, links nowhere.
 no_links() {
     n=$((n + 1))
