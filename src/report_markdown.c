@@ -361,12 +361,10 @@ static void write_left_out(struct ndp_buf *out, size_t findings,
     if (clusters)
         ndp_buf_addf(out, "%zu cluster%s and ", clusters,
                      clusters == 1 ? "" : "s");
-    ndp_buf_addf(out, "%zu finding%s left out to keep this summary under %zu "
-                 "bytes; the text, JSON and SARIF reports list every "
-                 "finding._\n", findings,
-                 findings == 1 && !clusters ? " is"
-                 : clusters ? "" : "s are",
-                 budget);
+    ndp_buf_addf(out, "%zu finding%s%s left out to keep this summary under "
+                 "%zu bytes; the text, JSON and SARIF reports list every "
+                 "finding._\n", findings, findings == 1 ? "" : "s",
+                 clusters ? "" : findings == 1 ? " is" : " are", budget);
 }
 
 static void write_summary(struct ndp_buf *out, const struct ndp_report *r,
