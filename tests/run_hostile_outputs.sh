@@ -96,7 +96,8 @@ run() {
 
 nl='
 '
-weird="$tmp/plan-$(printf '\377\355\240\200\033[2J##[error]')${nl}::error::x.json"
+bytes=$(printf '\377\355\240\200\033[2J##[error]')
+weird="$tmp/plan-$bytes${nl}::error::x.json"
 cp fixtures/hostile/plan-invalid-utf8.json "$weird" || exit 1
 for fmt in text json sarif github junit markdown; do
     run 1 "$fmt" "$weird"
