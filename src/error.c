@@ -3,6 +3,8 @@
  */
 #include "common.h"
 #include "error.h"
+#include "buf.h"
+#include "safe.h"
 
 #include <stdarg.h>
 
@@ -23,4 +25,32 @@ void ndp_error_clear(struct ndp_error *err)
 {
     err->code = 0;
     err->msg[0] = '\0';
+}
+
+void ndp_print_line(FILE *f, const char *msg)
+{
+    struct ndp_buf line = NDP_BUF_INIT;
+
+    ndp_buf_adds(&line, "ndplint: ");
+    ndp_safe_line(&line, msg);
+    ndp_buf_addch(&line, '\n');
+    fwrite(line.buf, 1, line.len, f);
+    ndp_buf_release(&line);
+}
+
+void ndp_error_print(FILE *f, const struct ndp_error *err)
+{
+    ndp_print_line(f, err->msg);
+}
+
+void ndp_warn(const char *fmt, ...)
+{
+    struct ndp_buf msg = NDP_BUF_INIT;
+    va_list ap;
+
+    va_start(ap, fmt);
+    ndp_buf_vaddf(&msg, fmt, ap);
+    va_end(ap);
+    ndp_print_line(stderr, msg.buf);
+    ndp_buf_release(&msg);
 }

@@ -20,6 +20,7 @@
 #include "report.h"
 #include "report_util.h"
 #include "rules.h"
+#include "safe.h"
 #include "state.h"
 #include "triage.h"
 
@@ -32,7 +33,7 @@
 
 static int fail(const struct ndp_error *err)
 {
-    fprintf(stderr, "ndplint: %s\n", err->msg);
+    ndp_error_print(stderr, err);
     return NDP_EXIT_ERROR;
 }
 
@@ -60,18 +61,61 @@ static int load_rules(struct ndp_ruleset **out, const struct ndp_options *o,
     return 0;
 }
 
+/*
+ * Writes 'text' to standard output line by line, each line escaped as a
+ * message is: rule files may come from the repository under review.  The
+ * callers escape each field first, so that a newline in a rule's text
+ * cannot start a line; escaping twice changes nothing.
+ */
+static void print_lines(const struct ndp_buf *text)
+{
+    struct ndp_buf out = NDP_BUF_INIT, line = NDP_BUF_INIT;
+    const char *p = text->buf, *nl;
+
+    for (; *p; p = nl + 1) {
+        nl = strchr(p, '\n');
+        if (!nl)
+            nl = p + strlen(p);
+        ndp_buf_reset(&line);
+        ndp_buf_add(&line, p, (size_t)(nl - p));
+        ndp_safe_line(&out, line.buf);
+        ndp_buf_addch(&out, '\n');
+        if (!*nl)
+            break;
+    }
+    fwrite(out.buf, 1, out.len, stdout);
+    ndp_buf_release(&line);
+    ndp_buf_release(&out);
+}
+
+/* 's' escaped for one line (safe.h), in 'scratch'; valid until the next
+ * call with the same 'scratch'. */
+static const char *safe(struct ndp_buf *scratch, const char *s)
+{
+    ndp_buf_reset(scratch);
+    ndp_safe_line(scratch, s);
+    return scratch->buf;
+}
+
 static void list_rules(const struct ndp_ruleset *rs)
 {
+    struct ndp_buf out = NDP_BUF_INIT, id = NDP_BUF_INIT, cat = NDP_BUF_INIT,
+                   sum = NDP_BUF_INIT;
     size_t i;
 
-    printf("%-7s %-28s %-9s %-14s %s\n", "RULE", "CATEGORY", "SCOPE",
-           "CLASS", "SUMMARY");
+    ndp_buf_addf(&out, "%-7s %-28s %-9s %-14s %s\n", "RULE", "CATEGORY",
+                 "SCOPE", "CLASS", "SUMMARY");
     for (i = 0; i < ndp_ruleset_count(rs); i++) {
         const struct ndp_rule *r = ndp_ruleset_get(rs, i);
-        printf("%-7s %-28s %-9s %-14s %s\n", r->id, r->category,
-               ndp_scope_name(r->scope), ndp_class_name(r->class_),
-               r->summary);
+        ndp_buf_addf(&out, "%-7s %-28s %-9s %-14s %s\n", safe(&id, r->id),
+                     safe(&cat, r->category), ndp_scope_name(r->scope),
+                     ndp_class_name(r->class_), safe(&sum, r->summary));
     }
+    print_lines(&out);
+    ndp_buf_release(&out);
+    ndp_buf_release(&id);
+    ndp_buf_release(&cat);
+    ndp_buf_release(&sum);
 }
 
 /* What each class of rule leads to, for --explain. */
@@ -105,7 +149,7 @@ static const char *class_verdicts(enum ndp_rule_class class_)
 static int explain(const struct ndp_ruleset *rs, const char *name)
 {
     const struct ndp_rule *by_id = ndp_ruleset_find(rs, name), *first = NULL;
-    struct ndp_buf out = NDP_BUF_INIT;
+    struct ndp_buf out = NDP_BUF_INIT, scratch = NDP_BUF_INIT;
     size_t i;
 
     for (i = 0; i < ndp_ruleset_count(rs); i++) {
@@ -114,20 +158,24 @@ static int explain(const struct ndp_ruleset *rs, const char *name)
             continue;
         if (!first) {
             first = r;
-            ndp_buf_addf(&out, "%s: %s\n\nWhy AKS rebuilds nodes: %s\n\n",
-                         r->category, r->title, r->why);
+            ndp_buf_addf(&out, "%s: ", safe(&scratch, r->category));
+            ndp_buf_addf(&out, "%s\n\n", safe(&scratch, r->title));
+            ndp_buf_addf(&out, "Why AKS rebuilds nodes: %s\n\n",
+                         safe(&scratch, r->why));
         }
         ndp_rule_describe(&out, r);
         ndp_buf_addf(&out, "    %s\n\n", class_verdicts(r->class_));
     }
     if (!first) {
-        fprintf(stderr, "ndplint: --explain: no category or rule '%s' (see "
-                "ndplint --list-rules)\n", name);
+        ndp_warn("--explain: no category or rule '%s' (see ndplint "
+                 "--list-rules)", name);
+        ndp_buf_release(&out);
         return NDP_EXIT_ERROR;
     }
-    ndp_buf_addf(&out, "What to do: %s\n", first->advice);
-    fwrite(out.buf, 1, out.len, stdout);
+    ndp_buf_addf(&out, "What to do: %s\n", safe(&scratch, first->advice));
+    print_lines(&out);
     ndp_buf_release(&out);
+    ndp_buf_release(&scratch);
     return NDP_EXIT_CLEAN;
 }
 
@@ -204,7 +252,7 @@ static int write_reports(const struct ndp_options *o,
 
         report->color = strcmp(out->format, "text") == 0 &&
                         use_color(o, out->path);
-        ndp_reporter_find(out->format)->write(&text, report);
+        ndp_report_render(&text, ndp_reporter_find(out->format), report);
         if (emit(out->path, &text, &err) != 0)
             status = fail(&err);
         ndp_buf_release(&text);
@@ -251,13 +299,12 @@ static void warn_unmatched_states(const struct ndp_states *states)
 
     for (i = 0; i < states->nr; i++)
         if (!states->items[i].matched)
-            fprintf(stderr, "ndplint: warning: --cluster-state '%s' "
-                    "describes cluster '%s', which is not in the input\n",
-                    states->items[i].sources, states->items[i].id);
+            ndp_warn("warning: --cluster-state '%s' describes cluster '%s', "
+                     "which is not in the input", states->items[i].sources,
+                     states->items[i].id);
     for (i = 0; i < states->nr_unmatched; i++)
-        fprintf(stderr, "ndplint: warning: --cluster-state '%s' is an empty "
-                "list and describes no cluster\n",
-                states->unmatched_files[i]);
+        ndp_warn("warning: --cluster-state '%s' is an empty list and "
+                 "describes no cluster", states->unmatched_files[i]);
 }
 
 /* --config FILE, else .ndplint.json found upward, unless --no-config. */
@@ -295,9 +342,8 @@ static int triage(struct ndp_findings *findings, size_t *known_out,
         if (ndp_baseline_apply(findings, o->baseline, &known, &err) != 0)
             return fail(&err);
         if (known)
-            fprintf(stderr, "ndplint: %zu finding%s listed in the baseline "
-                    "'%s' not reported\n", known, known == 1 ? "" : "s",
-                    o->baseline);
+            ndp_warn("%zu finding%s listed in the baseline '%s' not "
+                     "reported", known, known == 1 ? "" : "s", o->baseline);
         *known_out = known;
     }
     if (o->write_baseline &&
@@ -379,7 +425,7 @@ int main(int argc, char **argv)
     int status;
 
     if (ndp_cli_parse(&o, argc, argv, &err) != 0) {
-        fprintf(stderr, "ndplint: %s\n", err.msg);
+        ndp_error_print(stderr, &err);
         ndp_cli_short_usage(stderr);
         return NDP_EXIT_ERROR;
     }

@@ -4,6 +4,8 @@
 #include "common.h"
 #include "report.h"
 #include "finding.h"
+#include "buf.h"
+#include "safe.h"
 
 static const struct ndp_reporter *const reporters[] = {
     &ndp_report_text,
@@ -23,6 +25,15 @@ const struct ndp_reporter *ndp_reporter_find(const char *name)
         if (strcmp(reporters[i]->name, name) == 0)
             return reporters[i];
     return NULL;
+}
+
+void ndp_report_render(struct ndp_buf *out, const struct ndp_reporter *rep,
+                       const struct ndp_report *report)
+{
+    size_t start = out->len;
+
+    rep->write(out, report);
+    ndp_utf8_repair_tail(out, start, rep->utf8_flags);
 }
 
 const char *ndp_reporter_names(void)

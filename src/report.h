@@ -39,6 +39,7 @@ struct ndp_report {
 struct ndp_reporter {
     const char *name;
     void (*write)(struct ndp_buf *out, const struct ndp_report *report);
+    unsigned utf8_flags; /* safe.h NDP_UTF8_*: what the consumer refuses */
 };
 
 extern const struct ndp_reporter ndp_report_text;
@@ -47,6 +48,14 @@ extern const struct ndp_reporter ndp_report_sarif;
 extern const struct ndp_reporter ndp_report_github;
 extern const struct ndp_reporter ndp_report_junit;
 extern const struct ndp_reporter ndp_report_markdown;
+
+/*
+ * Appends the report 'rep' writes for 'report' to 'out', repaired to valid
+ * UTF-8 (and to what its consumer accepts, safe.h): how every report is
+ * written, so that no reporter can let invalid text through.
+ */
+void ndp_report_render(struct ndp_buf *out, const struct ndp_reporter *rep,
+                       const struct ndp_report *report);
 
 /* The reporter called 'name', or NULL. */
 const struct ndp_reporter *ndp_reporter_find(const char *name);

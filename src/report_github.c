@@ -275,4 +275,4 @@ static void write_github(struct ndp_buf *out, const struct ndp_report *r)
     ndp_buf_release(&text);
 }
 
-const struct ndp_reporter ndp_report_github = { "github", write_github };
+const struct ndp_reporter ndp_report_github = { "github", write_github, 0 };

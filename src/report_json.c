@@ -127,4 +127,4 @@ static void write_json(struct ndp_buf *out, const struct ndp_report *r)
     ndp_buf_adds(out, "}\n}\n");
 }
 
-const struct ndp_reporter ndp_report_json = { "json", write_json };
+const struct ndp_reporter ndp_report_json = { "json", write_json, 0 };

@@ -12,11 +12,14 @@
  * Only the attributes every one of those readers accepts are written
  * (tests/junit/junit.xsd is the schema the output is checked against).
  * Text from the input is escaped for XML, and characters XML 1.0 cannot
- * carry (control characters) are shown as \xNN.
+ * carry (control characters) are shown as \xNN; whatever else XML refuses
+ * (invalid UTF-8, and any such character this file failed to catch)
+ * becomes U+FFFD as the report is rendered (NDP_UTF8_XML, safe.h).
  */
 #include "common.h"
 #include "report.h"
 #include "report_util.h"
+#include "safe.h"
 #include "buf.h"
 #include "change.h"
 #include "finding.h"
@@ -262,4 +265,5 @@ static void write_junit(struct ndp_buf *out, const struct ndp_report *r)
     ndp_buf_adds(out, "</testsuites>\n");
 }
 
-const struct ndp_reporter ndp_report_junit = { "junit", write_junit };
+const struct ndp_reporter ndp_report_junit = { "junit", write_junit,
+                                               NDP_UTF8_XML };

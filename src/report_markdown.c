@@ -8,10 +8,17 @@
  *
  * Text from the input never becomes Markdown: values, addresses and paths
  * are code spans, prose is backslash-escaped, '@' cannot mention anyone,
- * and control characters are shown as \xNN, so no input can break a table
- * or add a link, an image or HTML.  Tables are cut (and the cut counted)
- * before the document outgrows GitHub's limits: 65,536 characters for a
- * comment, 1 MiB for a step summary.
+ * a scheme's ':' and the '.' of "www." are escaped so that GFM's autolink
+ * extension finds no bare URL ("https\://", "www\."), invalid UTF-8 is
+ * U+FFFD and control characters are shown as \xNN, so no input can break
+ * a table or add a link, an image or HTML.
+ *
+ * Every part counts against the size budget (GitHub's limits: 65,536
+ * characters for a comment, 1 MiB for a step summary): names (clusters,
+ * inputs, resources, paths) are cut to MAX_NAME_WIDTH bytes, values to
+ * MAX_VALUE_WIDTH and prose to MAX_PROSE_WIDTH, the list of
+ * inputs stops at a quarter of the budget, and a cluster whose header or a
+ * finding whose row would pass the budget is left out and counted.
  */
 #include "common.h"
 #include "report.h"
@@ -20,10 +27,13 @@
 #include "change.h"
 #include "finding.h"
 #include "linker.h"
+#include "safe.h"
 #include "timeutil.h"
 #include "window.h"
 
 #define MAX_VALUE_WIDTH 80
+#define MAX_NAME_WIDTH 256       /* a cluster, an input in a header */
+#define MAX_PROSE_WIDTH 2048     /* a note, a window, a message */
 #define COMMENT_BUDGET 60000     /* GitHub comments: 65,536 characters */
 #define TRAILER_RESERVE 1024     /* room for the "left out" note */
 
@@ -40,21 +50,66 @@ static bool add_control(struct ndp_buf *out, const unsigned char *p)
     return false;
 }
 
-/* Prose from the input, inline: Markdown punctuation escaped. */
-static void md_text(struct ndp_buf *out, const char *s)
+/* Whether 'p' (inside 's') ends a URL scheme: "https:" before "//", or a
+ * word's ':' right before a non-space ("mailto:x").  GFM autolinks after
+ * the ':', so escaping it is enough. */
+static bool scheme_colon(const unsigned char *s, const unsigned char *p)
 {
-    const unsigned char *p = (const unsigned char *)s;
+    return *p == ':' && p > s && (p[-1] | 0x20) >= 'a' &&
+           (p[-1] | 0x20) <= 'z' && p[1] > ' ';
+}
 
-    for (; *p; p++) {
+/* Whether 'p' is the '.' of "www." (any case). */
+static bool www_dot(const unsigned char *s, const unsigned char *p)
+{
+    return *p == '.' && p - s >= 3 && (p[-1] | 0x20) == 'w' &&
+           (p[-2] | 0x20) == 'w' && (p[-3] | 0x20) == 'w';
+}
+
+/*
+ * Copies 's' into 'fixed' repaired to valid UTF-8 and cut to 'width' bytes
+ * (0: no cut) on a character boundary; returns whether it was cut.
+ */
+static bool md_prepare(struct ndp_buf *fixed, const char *s, size_t width)
+{
+    size_t len;
+
+    ndp_utf8_repair(fixed, s, strlen(s), 0);
+    if (!width || fixed->len <= width)
+        return false;
+    len = width > 3 ? width - 3 : 0;
+    while (len && ((unsigned char)fixed->buf[len] & 0xC0) == 0x80)
+        len--; /* do not cut a UTF-8 sequence */
+    ndp_buf_setlen(fixed, len);
+    return true;
+}
+
+/* Prose from the input, inline, at most about 'width' bytes of it (0: all):
+ * Markdown punctuation escaped, no mention, no autolink. */
+static void md_prose(struct ndp_buf *out, const char *s, size_t width)
+{
+    struct ndp_buf fixed = NDP_BUF_INIT;
+    bool cut = md_prepare(&fixed, s, width);
+    const unsigned char *start = (const unsigned char *)fixed.buf, *p;
+
+    for (p = start; *p; p++) {
         if (add_control(out, p))
             continue;
         if (*p == '@')
             ndp_buf_adds(out, NO_MENTION);
-        else if (strchr("\\`*_[]<>|~&$", *p))
+        else if (strchr("\\`*_[]<>|~&$", *p) || scheme_colon(start, p) ||
+                 www_dot(start, p))
             ndp_buf_addf(out, "\\%c", *p);
         else
             ndp_buf_addch(out, (char)*p);
     }
+    ndp_buf_adds(out, cut ? "..." : "");
+    ndp_buf_release(&fixed);
+}
+
+static void md_text(struct ndp_buf *out, const char *s)
+{
+    md_prose(out, s, 0);
 }
 
 static size_t longest_backtick_run(const char *s)
@@ -73,18 +128,16 @@ static size_t longest_backtick_run(const char *s)
  * A code span of 's' (at most 'width' bytes when 'width' > 0).  In a table
  * cell ('cell') '|' is escaped, as GFM tables require even inside code.
  */
-static void md_code_span(struct ndp_buf *out, const char *s, size_t width,
-                         bool cell)
+static void md_code_span(struct ndp_buf *out, const char *text,
+                         size_t width, bool cell)
 {
-    size_t fence = longest_backtick_run(s) + 1, i, len = strlen(s);
+    struct ndp_buf fixed = NDP_BUF_INIT;
+    bool cut = md_prepare(&fixed, text, width);
+    const char *s = fixed.buf;
+    size_t fence = longest_backtick_run(s) + 1, i, len = fixed.len;
     bool pad = len && (s[0] == '`' || s[len - 1] == '`' || s[0] == ' ');
     const unsigned char *p = (const unsigned char *)s;
 
-    if (width && len > width) {
-        len = width - 3;
-        while (len && (p[len] & 0xC0) == 0x80)
-            len--; /* do not cut a UTF-8 sequence */
-    }
     for (i = 0; i < fence; i++)
         ndp_buf_addch(out, '`');
     ndp_buf_adds(out, pad ? " " : "");
@@ -96,15 +149,17 @@ static void md_code_span(struct ndp_buf *out, const char *s, size_t width,
         else
             ndp_buf_addch(out, (char)p[i]);
     }
-    ndp_buf_adds(out, len < strlen(s) ? "..." : "");
+    ndp_buf_adds(out, cut ? "..." : "");
     ndp_buf_adds(out, pad ? " " : "");
     for (i = 0; i < fence; i++)
         ndp_buf_addch(out, '`');
+    ndp_buf_release(&fixed);
 }
 
+/* A name in a header or the list of inputs: a code span, cut. */
 static void md_code(struct ndp_buf *out, const char *s)
 {
-    md_code_span(out, s, 0, false);
+    md_code_span(out, s, MAX_NAME_WIDTH, false);
 }
 
 static void md_cell(struct ndp_buf *out, const char *s, size_t width)
@@ -112,7 +167,8 @@ static void md_cell(struct ndp_buf *out, const char *s, size_t width)
     md_code_span(out, s, width, true);
 }
 
-static void write_heading(struct ndp_buf *out, const struct ndp_report *r)
+static void write_heading(struct ndp_buf *out, const struct ndp_report *r,
+                          size_t budget)
 {
     size_t failing = ndp_report_failing(r), i;
 
@@ -146,6 +202,10 @@ static void write_heading(struct ndp_buf *out, const struct ndp_report *r)
     ndp_time_format_utc(out, r->evaluated_at);
     ndp_buf_adds(out, ".\n\nInputs:");
     for (i = 0; i < r->set->nr_inputs; i++) {
+        if (out->len > budget / 4) {
+            ndp_buf_addf(out, ", and %zu more", r->set->nr_inputs - i);
+            break;
+        }
         ndp_buf_adds(out, i ? ", " : " ");
         md_code(out, r->set->inputs[i].path);
         ndp_buf_addf(out, " (%s)", r->set->inputs[i].format);
@@ -161,13 +221,13 @@ static void write_window(struct ndp_buf *out, const struct ndp_report *r,
         ndp_buf_adds(out, "none");
         if (c->other_windows) {
             ndp_buf_adds(out, " (not the node OS window: ");
-            md_text(out, c->other_windows);
+            md_prose(out, c->other_windows, MAX_PROSE_WIDTH);
             ndp_buf_addch(out, ')');
         }
         ndp_buf_addch(out, '\n');
         return;
     }
-    md_text(out, c->window_text);
+    md_prose(out, c->window_text, MAX_PROSE_WIDTH);
     ndp_buf_adds(out, c->window_changes && !c->new_window
                           ? " (in force before this change)" : "");
     ndp_buf_addch(out, '\n');
@@ -215,13 +275,13 @@ static void write_cluster_header(struct ndp_buf *out,
                      : "AKS default; not declared");
     if (c->profile_note) {
         ndp_buf_adds(out, "- Note: ");
-        md_text(out, c->profile_note);
+        md_prose(out, c->profile_note, MAX_PROSE_WIDTH);
         ndp_buf_addch(out, '\n');
     }
     write_window(out, r, c);
     if (c->impact_text) {
         ndp_buf_adds(out, "- Impact: ");
-        md_text(out, c->impact_text);
+        md_prose(out, c->impact_text, MAX_PROSE_WIDTH);
         ndp_buf_addch(out, '\n');
     }
     ndp_buf_addch(out, '\n');
@@ -233,10 +293,10 @@ static void write_row(struct ndp_buf *out, const struct ndp_finding *f)
                  ndp_verdict_name(f->verdict), f->rule_id);
     md_text(out, f->category);
     ndp_buf_adds(out, " | ");
-    md_cell(out, f->resource, 0);
+    md_cell(out, f->resource, MAX_NAME_WIDTH);
     ndp_buf_adds(out, " | ");
     if (*f->path) {
-        md_cell(out, f->path, 0);
+        md_cell(out, f->path, MAX_NAME_WIDTH);
         ndp_buf_adds(out, " | ");
         md_cell(out, f->before, MAX_VALUE_WIDTH);
         ndp_buf_adds(out, " " NDP_ARROW " ");
@@ -245,7 +305,7 @@ static void write_row(struct ndp_buf *out, const struct ndp_finding *f)
         ndp_buf_adds(out, " | ");
     }
     ndp_buf_adds(out, " | ");
-    md_text(out, f->message ? f->message : "");
+    md_prose(out, f->message ? f->message : "", MAX_PROSE_WIDTH);
     ndp_buf_adds(out, " |\n");
 }
 
@@ -311,14 +371,34 @@ static size_t count_waived(const struct ndp_report *r,
     return n;
 }
 
-/* Writes one cluster's section; returns the findings left out. */
+static size_t count_findings(const struct ndp_report *r,
+                             const struct ndp_cluster *c)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < r->findings->nr; i++)
+        n += belongs(&r->findings->items[i], c);
+    return n;
+}
+
+/*
+ * Writes one cluster's section; returns the findings left out.  A header
+ * that would pass 'budget' leaves the whole cluster out ('*cluster_out').
+ */
 static size_t write_cluster(struct ndp_buf *out, const struct ndp_report *r,
-                            const struct ndp_cluster *c, size_t budget)
+                            const struct ndp_cluster *c, size_t budget,
+                            bool *cluster_out)
 {
     struct ndp_buf row = NDP_BUF_INIT;
     size_t i, shown = 0, left_out = 0;
 
-    write_cluster_header(out, r, c);
+    write_cluster_header(&row, r, c);
+    *cluster_out = out->len + row.len > budget;
+    if (*cluster_out) {
+        ndp_buf_release(&row);
+        return count_findings(r, c) + count_waived(r, c);
+    }
+    ndp_buf_add(out, row.buf, row.len);
     for (i = 0; i < r->findings->nr; i++) {
         const struct ndp_finding *f = &r->findings->items[i];
         if (!belongs(f, c))
@@ -345,45 +425,48 @@ static size_t write_cluster(struct ndp_buf *out, const struct ndp_report *r,
     return left_out;
 }
 
-static size_t count_findings(const struct ndp_report *r,
-                             const struct ndp_cluster *c)
+/* The closing note: what was left out, and why. */
+static void write_left_out(struct ndp_buf *out, size_t findings,
+                           size_t clusters, size_t budget)
 {
-    size_t i, n = 0;
-
-    for (i = 0; i < r->findings->nr; i++)
-        n += belongs(&r->findings->items[i], c);
-    return n;
+    if (!findings && !clusters)
+        return;
+    ndp_buf_adds(out, "_");
+    if (clusters)
+        ndp_buf_addf(out, "%zu cluster%s and ", clusters,
+                     clusters == 1 ? "" : "s");
+    ndp_buf_addf(out, "%zu finding%s%s left out to keep this summary under "
+                 "%zu bytes; the text, JSON and SARIF reports list every "
+                 "finding._\n", findings, findings == 1 ? "" : "s",
+                 clusters ? "" : findings == 1 ? " is" : " are", budget);
 }
 
 static void write_summary(struct ndp_buf *out, const struct ndp_report *r,
                           size_t budget)
 {
-    size_t i, left_out = 0;
+    size_t i, left_out = 0, clusters_out = 0, total = budget;
+    bool cluster_out;
 
     budget = budget > TRAILER_RESERVE ? budget - TRAILER_RESERVE : 0;
-    write_heading(out, r);
+    write_heading(out, r, budget);
     if (r->clusters->nr == 0)
         ndp_buf_adds(out, "No AKS cluster, node pool or maintenance "
                           "configuration in the input: nothing to judge.\n");
     for (i = 0; i < r->clusters->nr; i++) {
         const struct ndp_cluster *c = &r->clusters->items[i];
-        if (out->len > budget)
-            left_out += count_findings(r, c) + count_waived(r, c);
-        else
-            left_out += write_cluster(out, r, c, budget);
+        left_out += write_cluster(out, r, c, budget, &cluster_out);
+        clusters_out += cluster_out;
     }
-    if (left_out)
-        ndp_buf_addf(out, "_%zu finding%s left out to keep this summary "
-                     "under %zu bytes; the text, JSON and SARIF reports "
-                     "list every finding._\n", left_out,
-                     left_out == 1 ? " is" : "s are",
-                     budget + TRAILER_RESERVE);
+    write_left_out(out, left_out, clusters_out, total);
 }
 
 void ndp_report_markdown_summary(struct ndp_buf *out,
                                  const struct ndp_report *r, size_t budget)
 {
+    size_t start = out->len;
+
     write_summary(out, r, budget);
+    ndp_utf8_repair_tail(out, start, 0);
 }
 
 static void write_markdown(struct ndp_buf *out, const struct ndp_report *r)
@@ -392,4 +475,4 @@ static void write_markdown(struct ndp_buf *out, const struct ndp_report *r)
 }
 
 const struct ndp_reporter ndp_report_markdown = { "markdown",
-                                                  write_markdown };
+                                                  write_markdown, 0 };

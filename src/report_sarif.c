@@ -349,4 +349,4 @@ static void write_sarif(struct ndp_buf *out, const struct ndp_report *r)
     free(t.rules);
 }
 
-const struct ndp_reporter ndp_report_sarif = { "sarif", write_sarif };
+const struct ndp_reporter ndp_report_sarif = { "sarif", write_sarif, 0 };

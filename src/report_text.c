@@ -12,6 +12,7 @@
 #include "change.h"
 #include "finding.h"
 #include "linker.h"
+#include "safe.h"
 #include "timeutil.h"
 #include "window.h"
 
@@ -24,27 +25,10 @@ static const char *const colors[] = {
     [NDP_SEVERITY_NEVER] = "",
 };
 
-/*
- * Appends 's' with control characters shown as \xNN, and "##[" (a GitHub
- * Actions log command anywhere in a line) broken up, so that text from the
- * input cannot steer a terminal or a CI log.
- */
+/* Text from the input: the one escaping rule for log lines (safe.h). */
 static void add_safe(struct ndp_buf *out, const char *s)
 {
-    const unsigned char *p = (const unsigned char *)s;
-
-    for (; *p; p++) {
-        if (p[0] == '#' && p[1] == '#' && p[2] == '[') {
-            ndp_buf_adds(out, "#\\x23"); /* "##[" -> "#\x23[" */
-            p++;
-        } else if (*p < 0x20 || *p == 0x7f) {
-            ndp_buf_addf(out, "\\x%02x", *p);
-        } else if (*p == 0xc2 && p[1] >= 0x80 && p[1] < 0xa0) {
-            ndp_buf_addf(out, "\\x%02x", *++p); /* C1 controls */
-        } else {
-            ndp_buf_addch(out, (char)*p);
-        }
-    }
+    ndp_safe_line(out, s);
 }
 
 static void add_value(struct ndp_buf *out, const char *json)
@@ -271,4 +255,4 @@ static void write_text(struct ndp_buf *out, const struct ndp_report *r)
     write_summary(out, r);
 }
 
-const struct ndp_reporter ndp_report_text = { "text", write_text };
+const struct ndp_reporter ndp_report_text = { "text", write_text, 0 };

@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "change.h"
 #include "linker.h"
+#include "safe.h"
 #include "timeutil.h"
 #include "window.h"
 
@@ -38,27 +39,39 @@ static void write_openings(struct ndp_buf *out, const struct ndp_cluster *c,
     }
 }
 
+/* Appends 'before', 's' escaped for a log line (safe.h), and 'after'. */
+static void add_safe(struct ndp_buf *out, const char *before, const char *s,
+                     const char *after)
+{
+    ndp_buf_adds(out, before);
+    ndp_safe_line(out, s);
+    ndp_buf_adds(out, after);
+}
+
 static void write_cluster(struct ndp_buf *out, const struct ndp_cluster *c,
                           int64_t at)
 {
     int64_t closes = 0;
 
-    ndp_buf_addf(out, "%s\n  profile %s (%s)\n", c->id,
-                 ndp_profile_name(c->profile), c->profile_source);
+    add_safe(out, "", c->id, "\n");
+    ndp_buf_addf(out, "  profile %s (%s)\n", ndp_profile_name(c->profile),
+                 c->profile_source);
     if (c->window_problems)
-        ndp_buf_addf(out, "  window problems: %s\n", c->window_problems);
+        add_safe(out, "  window problems: ", c->window_problems, "\n");
     if (!c->window) {
-        ndp_buf_addf(out, "  no aksManagedNodeOSUpgradeSchedule window%s%s%s\n",
-                     c->other_windows ? " (not the node OS window: " : "",
-                     c->other_windows ? c->other_windows : "",
-                     c->other_windows ? ")" : "");
+        ndp_buf_adds(out, "  no aksManagedNodeOSUpgradeSchedule window");
+        if (c->other_windows)
+            add_safe(out, " (not the node OS window: ", c->other_windows,
+                     ")");
+        ndp_buf_addch(out, '\n');
         return;
     }
-    ndp_buf_addf(out, "  window: %s\n  declared in: %s, %s%s\n",
-                 c->window_text, c->window_resource, c->window_path,
-                 c->window_changes ? " (the input changes it; this is the "
-                                     "window in force before the change)"
-                                   : "");
+    add_safe(out, "  window: ", c->window_text, "\n");
+    add_safe(out, "  declared in: ", c->window_resource, ", ");
+    add_safe(out, "", c->window_path,
+             c->window_changes ? " (the input changes it; this is the "
+                                 "window in force before the change)\n"
+                               : "\n");
     if (ndp_window_is_open(c->window, at, &closes)) {
         ndp_buf_adds(out, "  at ");
         ndp_time_format_utc(out, at);
@@ -82,7 +95,7 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_cluster *c,
 
 void ndp_report_window_check(struct ndp_buf *out, const struct ndp_report *r)
 {
-    size_t i;
+    size_t i, start = out->len;
 
     if (r->clusters->nr == 0)
         ndp_buf_adds(out, "no AKS cluster in the input\n");
@@ -91,4 +104,5 @@ void ndp_report_window_check(struct ndp_buf *out, const struct ndp_report *r)
             ndp_buf_addch(out, '\n');
         write_cluster(out, &r->clusters->items[i], r->evaluated_at);
     }
+    ndp_utf8_repair_tail(out, start, 0);
 }

@@ -46,8 +46,8 @@ static void expired(struct ndp_findings *findings,
     const char *input, *cluster_id;
 
     if (!model && clusters->nr == 0) {
-        fprintf(stderr, "ndplint: warning: %s waivers[%zu] (%s) expired on "
-                "%s\n", config->path, w->index, w->reason, w->expires_text);
+        ndp_warn("warning: %s waivers[%zu] (%s) expired on %s", config->path,
+                 w->index, w->reason, w->expires_text);
         return;
     }
     input = model ? model->input : clusters->items[0].input;

@@ -1,8 +1,12 @@
 /*
  * fuzz_input.c - fuzz target: arbitrary bytes as an input file, through
- * every stage (reader, linker, engine, evaluator, text and JSON reports),
- * and the pruned reader on the same bytes arriving in pieces against the
- * whole text.
+ * every stage (reader, linker, engine, evaluator, every report format and
+ * --window-check), and the pruned reader on the same bytes arriving in
+ * pieces against the whole text.  The output rule of safe.h is asserted on
+ * everything produced: every report and every error message is valid UTF-8,
+ * JUnit has no character XML 1.0 refuses, and the text report, the window
+ * check and error messages (as printed) have no control character but the
+ * line feed, no line that starts with "::" and no "##[".
  * Built as a libFuzzer target with clang (-DNDP_FUZZ=ON) and, always, as a
  * replay program that ctest runs over tests/fuzz/corpus/input.
  */
@@ -17,6 +21,7 @@
 #include "linker.h"
 #include "report.h"
 #include "rules.h"
+#include "safe.h"
 #include "../stream_pieces.h"
 
 #include <stdio.h>
@@ -28,19 +33,55 @@ static void report(const struct ndp_changeset *set,
                    const struct ndp_clusters *clusters,
                    const struct ndp_findings *findings, int64_t at)
 {
+    static const struct ndp_reporter *const formats[] = {
+        &ndp_report_text, &ndp_report_json, &ndp_report_sarif,
+        &ndp_report_github, &ndp_report_junit, &ndp_report_markdown,
+    };
     struct ndp_report r;
     struct ndp_buf out = NDP_BUF_INIT;
+    size_t i;
 
     memset(&r, 0, sizeof(r));
     r.set = set;
     r.clusters = clusters;
     r.findings = findings;
     r.evaluated_at = at;
+    r.fail_on = NDP_SEVERITY_WARNING;
     ndp_report_count(&r);
-    ndp_report_text.write(&out, &r);
-    ndp_report_json.write(&out, &r);
+    for (i = 0; i < NDP_ARRAY_SIZE(formats); i++) {
+        ndp_buf_reset(&out);
+        ndp_report_render(&out, formats[i], &r);
+        check_utf8(formats[i]->name, &out, formats[i]->utf8_flags);
+        if (formats[i] == &ndp_report_text)
+            check_log("text report", &out);
+    }
+    ndp_buf_reset(&out);
+    ndp_report_markdown_summary(&out, &r, 4096);
+    check_utf8("step summary", &out, 0);
+    if (out.len > 4096)
+        broken("step summary over its budget", &out);
+    ndp_buf_reset(&out);
     ndp_report_window_check(&out, &r);
+    check_utf8("window check", &out, 0);
+    check_log("window check", &out);
     ndp_buf_release(&out);
+}
+
+/* The rule itself, on the raw bytes: repaired text is valid, and a log
+ * line made of them is safe. */
+static void check_rule(const uint8_t *data, size_t size)
+{
+    struct ndp_buf text = NDP_BUF_INIT, out = NDP_BUF_INIT;
+
+    ndp_buf_add(&text, data, size);
+    ndp_utf8_repair(&out, text.buf, text.len, NDP_UTF8_XML);
+    check_utf8("repaired bytes", &out, NDP_UTF8_XML);
+    ndp_buf_reset(&out);
+    ndp_safe_line(&out, text.buf);
+    check_utf8("safe line", &out, 0);
+    check_log("safe line", &out);
+    ndp_buf_release(&out);
+    ndp_buf_release(&text);
 }
 
 /* The pruned reader gives the same result on the text in pieces (as
@@ -78,10 +119,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (ndp_input_read_bytes(&set, "fuzz.json", data, size, &in, &err) == 0) {
         ndp_judge(&findings, &clusters, &set, fuzz_rules(), &eo);
         report(&set, &clusters, &findings, eo.at);
+    } else {
+        check_message(&err);
     }
     ndp_findings_release(&findings);
     ndp_clusters_release(&clusters);
     ndp_changeset_release(&set);
     check_streaming(data, size);
+    check_rule(data, size);
     return 0;
 }

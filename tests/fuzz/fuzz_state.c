@@ -2,7 +2,9 @@
  * fuzz_state.c - fuzz target: arbitrary bytes as a --cluster-state file, a
  * settings file (.ndplint.json) and a baseline, each read the way the
  * command reads it (from a file).  What reads is then used: the state and
- * the settings judge a small plan.
+ * the settings judge a small plan.  Every error message (the settings
+ * file's unknown keys, a state's id or policy) must be one safe line as
+ * printed (fuzz_common.h).
  */
 #include "fuzz_common.h"
 #include "buf.h"
@@ -71,12 +73,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     close(fd);
-    ndp_state_read(&states, path, 1 << 20, &err);
+    if (ndp_state_read(&states, path, 1 << 20, &err) != 0)
+        check_message(&err);
     ndp_error_clear(&err);
     have_config = ndp_config_load(&config, path, &err) == 0;
+    if (!have_config)
+        check_message(&err);
     ndp_error_clear(&err);
     judge(&states, have_config ? &config : NULL);
-    ndp_baseline_apply(&none, path, &known, &err);
+    if (ndp_baseline_apply(&none, path, &known, &err) != 0)
+        check_message(&err);
     if (have_config)
         ndp_config_release(&config);
     ndp_states_release(&states);

@@ -11,6 +11,7 @@
 #include "linker.h"
 #include "report.h"
 #include "report_util.h"
+#include "safe.h"
 
 struct sha_case {
     const char *name;
@@ -204,6 +205,89 @@ static void junit_escapes_xml(void **state)
     fixture_release(&fx);
 }
 
+/* Invalid UTF-8 in every string a report quotes, the input path too. */
+#define BAD_UTF8 "k\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80\xf5\x80\xff\xe2\x82"
+
+static void every_format_is_valid_utf8(void **state)
+{
+    static const struct ndp_reporter *const formats[] = {
+        &ndp_report_text, &ndp_report_json, &ndp_report_sarif,
+        &ndp_report_github, &ndp_report_junit, &ndp_report_markdown,
+    };
+    struct fixture fx;
+    struct ndp_finding *f;
+    size_t i;
+
+    (void)state;
+    fixture_init(&fx, "aks" BAD_UTF8 "\xef\xbf\xbe\x01", NDP_SEVERITY_ERROR,
+                 1);
+    f = &fx.findings.items[0];
+    free(f->message);
+    f->message = ndp_xstrdup("why " BAD_UTF8);
+    free(f->after);
+    f->after = ndp_xstrdup("\"" BAD_UTF8 "\"");
+    free(fx.set.inputs[0].path);
+    fx.set.inputs[0].path = ndp_xstrdup("plan" BAD_UTF8 ".json");
+    fx.clusters.items[0].input = fx.set.inputs[0].path;
+    f->input = fx.set.inputs[0].path;
+    for (i = 0; i < NDP_ARRAY_SIZE(formats); i++) {
+        struct ndp_buf out = NDP_BUF_INIT, xml = NDP_BUF_INIT;
+
+        ndp_report_render(&out, formats[i], &fx.report);
+        if (!ndp_utf8_valid(out.buf, out.len))
+            fail_msg("%s is not UTF-8", formats[i]->name);
+        /* Repairing again changes nothing: JUnit holds only XML's Chars. */
+        ndp_utf8_repair(&xml, out.buf, out.len, formats[i]->utf8_flags);
+        assert_string_equal(xml.buf, out.buf);
+        assert_non_null(strstr(out.buf, "\xef\xbf\xbd"));
+        ndp_buf_release(&out);
+        ndp_buf_release(&xml);
+    }
+    fixture_release(&fx);
+}
+
+static void markdown_bare_urls_do_not_autolink(void **state)
+{
+    struct fixture fx;
+    char *out;
+
+    (void)state;
+    fixture_init(&fx, "aks", NDP_SEVERITY_ERROR, 1);
+    free(fx.findings.items[0].message);
+    fx.findings.items[0].message = ndp_xstrdup(
+        "see https://a.example WWW.b.example mailto:c ok: 20:00");
+    out = render(&ndp_report_markdown, &fx);
+    assert_non_null(strstr(out, "see https\\://a.example WWW\\.b.example "
+                                "mailto\\:c ok: 20:00"));
+    free(out);
+    fixture_release(&fx);
+}
+
+/* A cluster whose header alone passes the budget is left out, counted. */
+static void markdown_budget_counts_cluster_headers(void **state)
+{
+    struct fixture fx;
+    struct ndp_buf out = NDP_BUF_INIT, note = NDP_BUF_INIT;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < 5000; i++)
+        ndp_buf_adds(&note, "a long note ");
+    fixture_init(&fx, "aks", NDP_SEVERITY_ERROR, 3);
+    fx.clusters.items[0].profile_note = ndp_buf_detach(&note);
+    ndp_report_markdown_summary(&out, &fx.report, 6000);
+    assert_true(out.len <= 6000);
+    assert_non_null(strstr(out.buf, "a long note a long"));
+    assert_non_null(strstr(out.buf, "..."));
+    ndp_buf_reset(&out);
+    ndp_report_markdown_summary(&out, &fx.report, 1500);
+    assert_true(out.len <= 1500);
+    assert_null(strstr(out.buf, "### "));
+    assert_non_null(strstr(out.buf, "_1 cluster and 3 findings left out"));
+    ndp_buf_release(&out);
+    fixture_release(&fx);
+}
+
 static void fingerprint_ignores_line_and_message(void **state)
 {
     struct fixture fx;
@@ -242,6 +326,9 @@ int main(void)
     ADD_TEST(&list, markdown_input_cannot_make_markup);
     ADD_TEST(&list, junit_escapes_xml);
     ADD_TEST(&list, fingerprint_ignores_line_and_message);
+    ADD_TEST(&list, every_format_is_valid_utf8);
+    ADD_TEST(&list, markdown_bare_urls_do_not_autolink);
+    ADD_TEST(&list, markdown_budget_counts_cluster_headers);
     rc = _cmocka_run_group_tests("report", list.items, list.n, NULL, NULL);
     free(list.items);
     return rc;

@@ -1,0 +1,189 @@
+#!/bin/sh
+# Hostile text through every output, checked by the programs that read it:
+# every report of every fixtures/hostile/ input, and of a plan whose file
+# name holds invalid UTF-8, ESC and a newline, must be valid UTF-8 (Python's
+# strict decoder); JSON and SARIF must load with Python's json; JUnit must
+# be well-formed and valid against tests/junit/junit.xsd (xmllint); the
+# text report and standard error must have no control character but the
+# line feed and no line starting with '::' or holding '##['; every line of
+# standard error starts "ndplint: ".  Each run must exit 0, 1 or 2 as
+# expected and write a report.  Markdown (the report and the step summary)
+# rendered by cmark-gfm with GFM's autolink and table extensions (Debian:
+# cmark-gfm; that check alone is skipped without it) has no link, image or
+# HTML from the input, and stays within GitHub's limits however long the
+# input's names are.
+#   usage: run_hostile_outputs.sh NDPLINT SOURCE_DIR PYTHON3
+set -u
+ndplint=$1 src=$2 python=$3
+for tool in xmllint "$python"; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+        echo "hostile: $tool is not installed: skipped"
+        exit 77
+    fi
+done
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+cd "$src" || exit 1
+n=0 failed=0
+
+bad() {
+    failed=$((failed + 1))
+    echo "hostile: $*"
+}
+
+# check.py FORMAT REPORT ERR: the consumers' checks, in one interpreter.
+cat > "$tmp/check.py" <<'EOF'
+import json, re, sys
+fmt, report, err = sys.argv[1:4]
+problems = []
+for name in (report, err):
+    data = open(name, "rb").read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        problems.append("%s is not UTF-8: %s" % (name, e))
+        continue
+    log = name == err or fmt in ("text", "error")
+    for line in text.split("\n") if log else []:
+        if re.search("[\x00-\x09\x0b-\x1f\x7f\x80-\x9f\u2028\u2029"
+                     "\u202a-\u202e\u2066-\u2069]", line):
+            problems.append("control character in %r" % line[:120])
+        if line.startswith("::") or "##[" in line:
+            problems.append("workflow command in %r" % line[:120])
+        if (name == err or fmt == "error") and line and \
+                not line.startswith("ndplint: "):
+            problems.append("stderr line %r" % line[:120])
+    if name == report and fmt in ("json", "sarif"):
+        try:
+            json.loads(text)
+        except ValueError as e:
+            problems.append("%s is not JSON: %s" % (name, e))
+if fmt == "error":
+    pass
+elif open(report, "rb").read() == b"":
+    problems.append("no report")
+print("\n".join(problems))
+sys.exit(1 if problems else 0)
+EOF
+
+# run EXPECTED_EXIT FORMAT ARGS... (sh has no locals: names start with r)
+run() {
+    want=$1 rfmt=$2
+    shift 2
+    n=$((n + 1))
+    "$ndplint" --at 2026-12-05T12:00:00Z --format "$rfmt" "$@" \
+        > "$tmp/report" 2> "$tmp/err"
+    got=$?
+    if [ "$got" != "$want" ]; then
+        bad "exit $got, not $want: --format $rfmt $*"
+        return
+    fi
+    if [ "$want" = 2 ]; then
+        # No report, and a message on standard error.
+        [ -s "$tmp/report" ] && bad "--format $rfmt $*: a report"
+        [ -s "$tmp/err" ] || bad "--format $rfmt $*: no message"
+        cp "$tmp/err" "$tmp/report"
+        rfmt=error
+    fi
+    "$python" "$tmp/check.py" "$rfmt" "$tmp/report" "$tmp/err" \
+        > "$tmp/log" 2>&1 || bad "--format $rfmt $*: $(cat "$tmp/log")"
+    if [ "$rfmt" = junit ] && [ "$want" != 2 ] &&
+       ! xmllint --noout --schema tests/junit/junit.xsd "$tmp/report" \
+            > "$tmp/log" 2>&1; then
+        bad "--format junit $*: $(cat "$tmp/log")"
+    fi
+}
+
+nl='
+'
+bytes=$(printf '\377\355\240\200\033[2J##[error]')
+weird="$tmp/plan-$bytes${nl}::error::x.json"
+cp fixtures/hostile/plan-invalid-utf8.json "$weird" || exit 1
+for fmt in text json sarif github junit markdown; do
+    run 1 "$fmt" "$weird"
+    run 1 "$fmt" --cluster-state fixtures/hostile/state-id.json \
+        fixtures/example-plan.json
+    run 2 "$fmt" "$weird.missing"
+    for input in fixtures/hostile/plan-*.json fixtures/hostile/whatif-*.json
+    do
+        case $input in
+        *invalid-utf8* | *autolink* | *newline-address*)
+            run 1 "$fmt" "$input" ;;
+        *) run 2 "$fmt" "$input" ;;
+        esac
+    done
+    run 2 "$fmt" --config fixtures/hostile/config-unknown-key.json \
+        fixtures/example-plan.json
+    run 2 "$fmt" --cluster-state fixtures/hostile/state-policy.json \
+        fixtures/example-plan.json
+done
+# A file name that starts a line of the text report with '::'.
+n=$((n + 1))
+cp fixtures/hostile/plan-invalid-utf8.json "$tmp/::error file=a,line=1::x"
+(cd "$tmp" && "$ndplint" --at 2026-12-05T12:00:00Z \
+    "::error file=a,line=1::x" > report 2> err)
+[ $? = 1 ] || bad "text: exit status with a '::' file name"
+"$python" "$tmp/check.py" text "$tmp/report" "$tmp/err" > "$tmp/log" 2>&1 ||
+    bad "text with a '::' file name: $(cat "$tmp/log")"
+
+# no_links FILE WHAT: the Markdown in FILE, rendered, links nowhere.
+no_links() {
+    n=$((n + 1))
+    if ! command -v cmark-gfm >/dev/null 2>&1; then
+        echo "hostile: cmark-gfm is not installed: rendering not checked"
+        return
+    fi
+    [ -s "$1" ] || { bad "$1: empty"; return; }
+    cmark-gfm -e autolink -e table "$1" > "$tmp/html" || bad "cmark-gfm $1"
+    if grep -Eio '<(a|img|script)[ >][^>]*' "$tmp/html"; then
+        bad "a link, image or tag in the rendered $2"
+    fi
+}
+
+# at_most BYTES FILE WHAT
+at_most() {
+    n=$((n + 1))
+    size=$(wc -c < "$2")
+    [ "$size" -gt 0 ] && [ "$size" -le "$1" ] ||
+        bad "$3 is $size bytes, not 1..$1"
+}
+
+run 1 markdown fixtures/hostile/plan-autolink.json
+no_links "$tmp/report" "markdown report"
+: > "$tmp/summary"
+GITHUB_STEP_SUMMARY=$tmp/summary "$ndplint" --at 2026-12-05T12:00:00Z \
+    --format github fixtures/hostile/plan-autolink.json > /dev/null
+[ $? = 1 ] || bad "github: exit status"
+no_links "$tmp/summary" "step summary"
+
+# A 2 MiB cluster address, and 100 inputs with 200-byte names.
+"$python" -c '
+import sys
+b = open("fixtures/example-plan.json", "rb").read()
+b = b.replace(b"azurerm_kubernetes_cluster.main",
+              b"azurerm_kubernetes_cluster.main[\\\"https://" +
+              b"A" * (2 << 20) + b"\\\"]")
+open(sys.argv[1], "wb").write(b)
+' "$tmp/big.json" || exit 1
+: > "$tmp/summary"
+GITHUB_STEP_SUMMARY=$tmp/summary "$ndplint" --at 2026-12-05T12:00:00Z \
+    --format github "$tmp/big.json" > /dev/null
+[ $? = 1 ] || bad "github: exit status on a long address"
+at_most 1000000 "$tmp/summary" "the step summary of a 2 MiB address"
+no_links "$tmp/summary" "step summary of a 2 MiB address"
+"$ndplint" --at 2026-12-05T12:00:00Z --format markdown "$tmp/big.json" \
+    > "$tmp/report"
+at_most 65536 "$tmp/report" "the markdown report of a 2 MiB address"
+set --
+long=$(printf '%0200d' 0)
+mkdir "$tmp/many" || exit 1
+for i in $(seq 100); do
+    cp fixtures/example-plan.json "$tmp/many/$i-$long.json"
+    set -- "$@" "$tmp/many/$i-$long.json"
+done
+"$ndplint" --at 2026-12-05T12:00:00Z --format markdown "$@" > "$tmp/report"
+at_most 65536 "$tmp/report" "the markdown report of 100 long-named inputs"
+grep -q ', and [0-9]* more' "$tmp/report" || bad "100 inputs: none left out"
+
+echo "hostile: $n runs, $failed failed"
+[ "$failed" = 0 ] && [ "$n" -gt 0 ]
