@@ -34,21 +34,6 @@ struct link_index {
     size_t nr_keys, alloc_keys;
 };
 
-static const char *index_key(struct link_index *ix, const char *input,
-                             const char *id, size_t len, bool fold)
-{
-    struct ndp_buf b = NDP_BUF_INIT;
-    size_t i;
-
-    ndp_buf_addf(&b, "%zu:%s", strlen(input), input);
-    for (i = 0; i < len; i++)
-        ndp_buf_addch(&b, fold && id[i] >= 'A' && id[i] <= 'Z'
-                              ? (char)(id[i] + 32) : id[i]);
-    NDP_GROW(ix->keys, ix->alloc_keys, ix->nr_keys + 1);
-    ix->keys[ix->nr_keys] = ndp_buf_detach(&b);
-    return ix->keys[ix->nr_keys++];
-}
-
 /* A key for a lookup only: freed by the caller. */
 static char *lookup_key(const char *input, const char *id, size_t len,
                         bool fold)
@@ -61,6 +46,15 @@ static char *lookup_key(const char *input, const char *id, size_t len,
         ndp_buf_addch(&b, fold && id[i] >= 'A' && id[i] <= 'Z'
                               ? (char)(id[i] + 32) : id[i]);
     return ndp_buf_detach(&b);
+}
+
+/* The same key, kept by the index until it is released. */
+static const char *index_key(struct link_index *ix, const char *input,
+                             const char *id, size_t len, bool fold)
+{
+    NDP_GROW(ix->keys, ix->alloc_keys, ix->nr_keys + 1);
+    ix->keys[ix->nr_keys] = lookup_key(input, id, len, fold);
+    return ix->keys[ix->nr_keys++];
 }
 
 static size_t lookup(const struct ndp_strmap *m, const char *input,

@@ -173,24 +173,40 @@ static int free_rules(void **state)
 }
 
 /* Runs one case through the engine; returns the hit rule ids, ','-joined. */
+/*
+ * One updated resource of 'type' in a new change set (registered as input
+ * 0); 'before' and 'after' are taken over.  Returns the change to adjust.
+ */
+static struct ndp_change *updated_resource(struct ndp_changeset *set,
+                                           enum ndp_notation notation,
+                                           const char *type,
+                                           struct json_object *before,
+                                           struct json_object *after)
+{
+    struct ndp_change *ch;
+
+    ndp_changeset_add_input(set, "test.json");
+    ch = ndp_changeset_add(set, 0);
+    ch->address = ndp_xstrdup("r");
+    ch->resource_type = ndp_xstrdup(type);
+    ch->notation = notation;
+    ch->kind = strstr(type, "pool") || strstr(type, "agentPools")
+                   ? NDP_KIND_NODEPOOL : NDP_KIND_CLUSTER;
+    ch->action = NDP_ACTION_UPDATE;
+    ch->before = before;
+    ch->after = after;
+    return ch;
+}
+
 static char *run_case(const struct engine_case *c)
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
     struct ndp_hits hits = NDP_HITS_INIT;
     struct ndp_buf ids = NDP_BUF_INIT;
-    struct ndp_change *ch;
     size_t i;
 
-    ndp_changeset_add_input(&set, "test.json");
-    ch = ndp_changeset_add(&set, 0);
-    ch->address = ndp_xstrdup("r");
-    ch->resource_type = ndp_xstrdup(c->type);
-    ch->notation = c->notation;
-    ch->kind = strstr(c->type, "pool") || strstr(c->type, "agentPools")
-                   ? NDP_KIND_NODEPOOL : NDP_KIND_CLUSTER;
-    ch->action = NDP_ACTION_UPDATE;
-    ch->before = json_object_get(c->before);
-    ch->after = json_object_get(c->after);
+    updated_resource(&set, c->notation, c->type, json_object_get(c->before),
+                     json_object_get(c->after));
     ndp_engine_run(&hits, ruleset, &set);
     for (i = 0; i < hits.nr; i++)
         ndp_buf_addf(&ids, "%s%s", i ? "," : "", hits.items[i].rule->id);
@@ -291,15 +307,9 @@ static void unknown_after__may_reimage_only_when_a_transition_can_start(void **s
         struct ndp_hits hits = NDP_HITS_INIT;
         struct ndp_change *ch;
 
-        ndp_changeset_add_input(&set, "t.json");
-        ch = ndp_changeset_add(&set, 0);
-        ch->address = ndp_xstrdup("r");
-        ch->resource_type = ndp_xstrdup(i == 3 ? AZP : AZ);
-        ch->notation = TF;
-        ch->kind = i == 3 ? NDP_KIND_NODEPOOL : NDP_KIND_CLUSTER;
-        ch->action = NDP_ACTION_UPDATE;
-        ch->before = test_json(rows[i].before);
-        ch->after = test_json(rows[i].after);
+        ch = updated_resource(&set, TF, i == 3 ? AZP : AZ,
+                              test_json(rows[i].before),
+                              test_json(rows[i].after));
         ch->after_unknown = test_json(rows[i].unknown);
         ndp_engine_run(&hits, ruleset, &set);
         if (*rows[i].expect) {
@@ -321,14 +331,9 @@ static void sensitive_mask__marks_the_hit(void **state)
     struct ndp_change *ch;
 
     (void)state;
-    ndp_changeset_add_input(&set, "t.json");
-    ch = ndp_changeset_add(&set, 0);
-    ch->address = ndp_xstrdup("r");
-    ch->resource_type = ndp_xstrdup(AZ);
-    ch->notation = TF;
-    ch->action = NDP_ACTION_UPDATE;
-    ch->before = test_json("{'http_proxy_config':[{'http_proxy':'http://a'}]}");
-    ch->after = test_json("{'http_proxy_config':[{'http_proxy':'http://b'}]}");
+    ch = updated_resource(&set, TF, AZ,
+                          test_json("{'http_proxy_config':[{'http_proxy':'http://a'}]}"),
+                          test_json("{'http_proxy_config':[{'http_proxy':'http://b'}]}"));
     ch->before_sensitive = test_json("{'http_proxy_config':true}");
     ch->after_sensitive = test_json("{'http_proxy_config':[{'http_proxy':true}]}");
     ndp_engine_run(&hits, ruleset, &set);
@@ -370,14 +375,9 @@ static void null_before_unknown_after__one_hit(void **state)
     struct ndp_change *ch;
 
     (void)state;
-    ndp_changeset_add_input(&set, "t.json");
-    ch = ndp_changeset_add(&set, 0);
-    ch->address = ndp_xstrdup("r");
-    ch->resource_type = ndp_xstrdup(AZ);
-    ch->notation = TF;
-    ch->action = NDP_ACTION_UPDATE;
-    ch->before = test_json(NP("'network_policy':null"));
-    ch->after = test_json(NP("'network_policy':null"));
+    ch = updated_resource(&set, TF, AZ,
+                          test_json(NP("'network_policy':null")),
+                          test_json(NP("'network_policy':null")));
     ch->after_unknown = test_json(NP("'network_policy':true"));
     ch->before_sensitive = test_json(NP("'network_policy':null"));
     ndp_engine_run(&hits, ruleset, &set);
@@ -419,17 +419,11 @@ static void unnamed_pool__printed_by_position(void **state)
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
     struct ndp_hits hits = NDP_HITS_INIT;
-    struct ndp_change *ch;
 
     (void)state;
-    ndp_changeset_add_input(&set, "t.json");
-    ch = ndp_changeset_add(&set, 0);
-    ch->address = ndp_xstrdup("r");
-    ch->resource_type = ndp_xstrdup(MC);
-    ch->notation = ARM;
-    ch->action = NDP_ACTION_UPDATE;
-    ch->before = test_json(POOLS("null,{'securityProfile':{'enableVTPM':false}}"));
-    ch->after = test_json(POOLS("null,{'securityProfile':{'enableVTPM':true}}"));
+    updated_resource(&set, ARM, MC,
+                     test_json(POOLS("null,{'securityProfile':{'enableVTPM':false}}")),
+                     test_json(POOLS("null,{'securityProfile':{'enableVTPM':true}}")));
     ndp_engine_run(&hits, ruleset, &set);
     assert_int_equal(hits.nr, 1);
     assert_string_equal(hits.items[0].path,
