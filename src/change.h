@@ -61,6 +61,8 @@ struct ndp_change {
     char *source_dir;       /* directory of its module's .tf files, relative
                                to the root module ("" for the root); NULL
                                when the module is not local */
+    bool delta_only;        /* before/after rebuilt from a what-if delta:
+                               unchanged properties are not shown */
     bool before_unknown;    /* the values it replaces are not in the input
                                (first apply of a setter, spec §11) */
     long line;              /* 1-based line of the resource in the input, 0 if unknown */

@@ -30,7 +30,7 @@ struct node_masks {
     const struct json_object *parent_before, *parent_after;
 };
 
-static void add_hit(struct walker *w, const struct ndp_rule *rule,
+static struct ndp_hit *add_hit(struct walker *w, const struct ndp_rule *rule,
                     const char *path, const char *pool,
                     const struct json_object *before,
                     const struct json_object *after,
@@ -50,6 +50,8 @@ static void add_hit(struct walker *w, const struct ndp_rule *rule,
     h->before_unknown = w->change->before_unknown;
     h->before_sensitive = m->all_bsens || ndp_json_any_true(m->bsens);
     h->after_sensitive = m->all_asens || ndp_json_any_true(m->asens);
+    h->context_unseen = false;
+    return h;
 }
 
 /* Does 'rule' see a (possible) reimage in this node's change? */
@@ -68,6 +70,21 @@ static bool rule_fires(const struct walker *w, const struct ndp_rule *rule,
         return ndp_rule_may_reimage(rule, before);
     return ndp_rule_reimages(rule, before, after, m->parent_before,
                              m->parent_after);
+}
+
+/*
+ * A delta-only what-if change leaves unchanged properties out; a rule
+ * that needs one of them (a sibling, a member) fires if it could hold.
+ */
+static bool rule_fires_unseen(const struct walker *w,
+                              const struct ndp_rule *rule,
+                              const struct json_object *before,
+                              const struct json_object *after,
+                              const struct node_masks *m, bool unknown)
+{
+    return w->change->delta_only && !unknown &&
+           ndp_rule_reimages_unseen(rule, before, after, m->parent_before,
+                                    m->parent_after);
 }
 
 /*
@@ -104,6 +121,9 @@ static void test_rules(struct walker *w, const char *path, const char *pool,
             continue;
         if (rule_fires(w, rule, before, after, m, unknown))
             add_hit(w, rule, path, pool, before, after, m, unknown);
+        else if (rule_fires_unseen(w, rule, before, after, m, unknown))
+            add_hit(w, rule, path, pool, before, after, m, unknown)
+                ->context_unseen = true;
     }
     ndp_buf_release(&scratch);
 }

@@ -31,6 +31,9 @@ struct ndp_hit {
     const struct json_object *after;
     bool after_unknown;               /* the new value is known only after apply */
     bool before_unknown;              /* the old value is not in the input */
+    bool context_unseen;              /* reimages only if properties a
+                                         delta-only what-if leaves out hold
+                                         what the rule needs */
     bool before_sensitive, after_sensitive;
 };
 

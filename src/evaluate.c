@@ -1054,6 +1054,13 @@ static enum ndp_verdict hit_verdict(const struct evaluator *ev,
         describe_target(ev, msg, h);
         return NDP_VERDICT_MAY_REIMAGE;
     }
+    if (h->context_unseen) {
+        ndp_buf_adds(msg, "what-if shows only the delta of this change, "
+                     "without the unchanged properties this rule depends "
+                     "on; if they are what it needs, the change ");
+        describe_target(ev, msg, h);
+        return NDP_VERDICT_MAY_REIMAGE;
+    }
     if (h->before_unknown) {
         ndp_buf_adds(msg, "this setter is applied for the first time and "
                      "the cluster's current value is not in the input; if "

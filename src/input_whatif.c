@@ -403,6 +403,7 @@ static void snapshots_from_delta(struct ndp_change *c,
 
     c->before = json_object_new_object();
     c->after = json_object_new_object();
+    c->delta_only = true;
     rebuild_object(&rb, c->before, c->after, delta);
     if (rb.too_big)
         c->action = NDP_ACTION_OTHER;

@@ -907,16 +907,24 @@ static bool array_contains(const struct json_object *v,
 
 static bool matcher_holds(const struct rule_impl *r,
                           const struct json_object *m,
-                          const struct json_object *v);
+                          const struct json_object *v, bool unseen);
 
+/*
+ * Matchers for members of 'v'.  With 'unseen', a member 'v' does not show
+ * (what-if gave only a delta, which leaves unchanged members out) may be
+ * anything, so its matcher holds.
+ */
 static bool fields_hold(const struct rule_impl *r,
                         const struct json_object *fields,
-                        const struct json_object *v)
+                        const struct json_object *v, bool unseen)
 {
     json_object_object_foreach((struct json_object *)(uintptr_t)fields, key,
                                sub) {
         const struct json_object *child = ndp_json_get_nocase(v, key);
-        if (!matcher_holds(r, sub, ndp_json_is_unset(child) ? NULL : child))
+        if (unseen && !child)
+            continue;
+        if (!matcher_holds(r, sub, ndp_json_is_unset(child) ? NULL : child,
+                           unseen))
             return false;
     }
     return true;
@@ -924,7 +932,7 @@ static bool fields_hold(const struct rule_impl *r,
 
 static bool matcher_holds(const struct rule_impl *r,
                           const struct json_object *m,
-                          const struct json_object *v)
+                          const struct json_object *v, bool unseen)
 {
     struct json_object *x;
 
@@ -938,7 +946,7 @@ static bool matcher_holds(const struct rule_impl *r,
         return false;
     if ((x = ndp_json_get(m, "not_contains")) && array_contains(v, x))
         return false;
-    if ((x = ndp_json_get(m, "fields")) && !fields_hold(r, x, v))
+    if ((x = ndp_json_get(m, "fields")) && !fields_hold(r, x, v, unseen))
         return false;
     return true;
 }
@@ -1078,11 +1086,11 @@ static bool some_field_changed(const struct rule_impl *r,
     return false;
 }
 
-bool ndp_rule_reimages(const struct ndp_rule *rule,
-                       const struct json_object *before,
-                       const struct json_object *after,
-                       const struct json_object *parent_before,
-                       const struct json_object *parent_after)
+static bool reimages(const struct ndp_rule *rule,
+                     const struct json_object *before,
+                     const struct json_object *after,
+                     const struct json_object *parent_before,
+                     const struct json_object *parent_after, bool unseen)
 {
     const struct rule_impl *r = logic_of(rule);
     size_t i, n;
@@ -1100,14 +1108,32 @@ bool ndp_rule_reimages(const struct ndp_rule *rule,
         struct json_object *sb = ndp_json_get(t, "siblings_before");
         struct json_object *sa = ndp_json_get(t, "siblings_after");
 
-        if (matcher_holds(r, ndp_json_get(t, "from"), before) &&
-            matcher_holds(r, ndp_json_get(t, "to"), after) &&
+        if (matcher_holds(r, ndp_json_get(t, "from"), before, unseen) &&
+            matcher_holds(r, ndp_json_get(t, "to"), after, unseen) &&
             (!changed || some_field_changed(r, changed, before, after)) &&
-            (!sb || fields_hold(r, sb, parent_before)) &&
-            (!sa || fields_hold(r, sa, parent_after)))
+            (!sb || fields_hold(r, sb, parent_before, unseen)) &&
+            (!sa || fields_hold(r, sa, parent_after, unseen)))
             return true;
     }
     return false;
+}
+
+bool ndp_rule_reimages(const struct ndp_rule *rule,
+                       const struct json_object *before,
+                       const struct json_object *after,
+                       const struct json_object *parent_before,
+                       const struct json_object *parent_after)
+{
+    return reimages(rule, before, after, parent_before, parent_after, false);
+}
+
+bool ndp_rule_reimages_unseen(const struct ndp_rule *rule,
+                              const struct json_object *before,
+                              const struct json_object *after,
+                              const struct json_object *parent_before,
+                              const struct json_object *parent_after)
+{
+    return reimages(rule, before, after, parent_before, parent_after, true);
 }
 
 bool ndp_rule_may_reimage(const struct ndp_rule *rule,
@@ -1122,7 +1148,7 @@ bool ndp_rule_may_reimage(const struct ndp_rule *rule,
     n = r->transitions ? json_object_array_length(r->transitions) : 0;
     for (i = 0; i < n; i++)
         if (matcher_holds(r, ndp_json_get(json_object_array_get_idx(
-                                 r->transitions, i), "from"), before))
+                                 r->transitions, i), "from"), before, false))
             return true;
     return false;
 }
@@ -1245,7 +1271,7 @@ bool ndp_rule_may_reach(const struct ndp_rule *rule,
     n = r->transitions ? json_object_array_length(r->transitions) : 0;
     for (i = 0; i < n; i++)
         if (matcher_holds(r, ndp_json_get(json_object_array_get_idx(
-                                 r->transitions, i), "to"), after))
+                                 r->transitions, i), "to"), after, false))
             return true;
     return false;
 }

@@ -132,6 +132,16 @@ bool ndp_rule_reimages(const struct ndp_rule *rule,
                        const struct json_object *parent_before,
                        const struct json_object *parent_after);
 /*
+ * The same, where the documents show only what changed (a what-if delta
+ * without snapshots): a member a transition looks at that is not there
+ * may hold anything, so its matcher holds.
+ */
+bool ndp_rule_reimages_unseen(const struct ndp_rule *rule,
+                              const struct json_object *before,
+                              const struct json_object *after,
+                              const struct json_object *parent_before,
+                              const struct json_object *parent_after);
+/*
  * With the new value unknown: could some transition start from 'before'?
  */
 bool ndp_rule_may_reimage(const struct ndp_rule *rule,
