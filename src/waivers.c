@@ -118,8 +118,10 @@ static size_t literal_runs(size_t runs[][2], size_t max, const char *pattern)
         if (c == '\\')
             i += pattern[i + 1] ? 2 : 1;
         else if (c == '[') {
-            const char *close = strchr(pattern + i + 2, ']');
-            if (!pattern[i + 1] || !close)
+            /* A ']' right after '[' is a member, not the end. */
+            const char *close = pattern[i + 1]
+                                    ? strchr(pattern + i + 2, ']') : NULL;
+            if (!close)
                 return n;
             i = (size_t)(close - pattern) + 1;
         } else {
