@@ -198,6 +198,46 @@ static int load_waiver(const struct checker *ck, struct json_object *o,
     return get_date(ck, w->expires_text, at, &w->expires);
 }
 
+/*
+ * Does glob 'p' hold a character every match must contain?  Waivers are
+ * indexed by such text; a pattern of wildcards and brackets alone ('*',
+ * '[ab]*') is tried on every finding.
+ */
+static bool has_literal(const char *p)
+{
+    while (*p) {
+        if (*p == '*' || *p == '?') {
+            p++;
+        } else if (*p == '[') {
+            const char *close = p[1] ? strchr(p + 2, ']') : NULL;
+            if (!close)
+                return false;
+            p = close + 1;
+        } else {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* At most this many of those, so the cost stays linear in the findings
+ * whatever a settings file holds. */
+#define NDP_MAX_LITERAL_FREE_WAIVERS 256
+
+static int check_literal_free(const struct checker *ck,
+                              const struct ndp_config *c)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < c->nr_waivers; i++)
+        n += c->waivers[i].match && !has_literal(c->waivers[i].match);
+    if (n > NDP_MAX_LITERAL_FREE_WAIVERS)
+        return bad(ck, "waivers", "more than 256 'match' patterns without "
+                   "literal text (each is tried on every finding); name the "
+                   "resources");
+    return 0;
+}
+
 static int load_list(const struct checker *ck, struct json_object *root,
                      const char *key, struct json_object **out, size_t *n)
 {
@@ -287,6 +327,8 @@ int ndp_config_load(struct ndp_config *out, const char *path,
             rc = load_waiver(&ck, json_object_array_get_idx(list, i), i,
                              &out->waivers[out->nr_waivers++]);
     }
+    if (!rc)
+        rc = check_literal_free(&ck, out);
     if (rc)
         ndp_config_release(out);
     return rc;
