@@ -1024,6 +1024,17 @@ static enum ndp_verdict bundled_verdict(const struct evaluator *ev,
     return NDP_VERDICT_BYPASSED;
 }
 
+/* A change that reimages only if what the input does not show allows. */
+static enum ndp_verdict may_reimage(const struct evaluator *ev,
+                                    struct ndp_buf *msg,
+                                    const struct ndp_hit *h,
+                                    const char *why)
+{
+    ndp_buf_adds(msg, why);
+    describe_target(ev, msg, h);
+    return NDP_VERDICT_MAY_REIMAGE;
+}
+
 static enum ndp_verdict hit_verdict(const struct evaluator *ev,
                                     const struct ndp_hit *h,
                                     const struct ndp_cluster *c,
@@ -1048,26 +1059,18 @@ static enum ndp_verdict hit_verdict(const struct evaluator *ev,
         version = hit_version(ev, h, &version_sensitive);
         minor = ndp_k8s_minor(version);
     }
-    if (h->after_unknown) {
-        ndp_buf_adds(msg, "the new value is known only after apply; if it "
-                     "changes this way, it ");
-        describe_target(ev, msg, h);
-        return NDP_VERDICT_MAY_REIMAGE;
-    }
-    if (h->context_unseen) {
-        ndp_buf_adds(msg, "what-if shows only the delta of this change, "
-                     "without the unchanged properties this rule depends "
-                     "on; if they are what it needs, the change ");
-        describe_target(ev, msg, h);
-        return NDP_VERDICT_MAY_REIMAGE;
-    }
-    if (h->before_unknown) {
-        ndp_buf_adds(msg, "this setter is applied for the first time and "
-                     "the cluster's current value is not in the input; if "
-                     "it differs, the change ");
-        describe_target(ev, msg, h);
-        return NDP_VERDICT_MAY_REIMAGE;
-    }
+    if (h->after_unknown)
+        return may_reimage(ev, msg, h, "the new value is known only after "
+                           "apply; if it changes this way, it ");
+    if (h->context_unseen)
+        return may_reimage(ev, msg, h, "what-if shows only the delta of "
+                           "this change, without the unchanged properties "
+                           "this rule depends on; if they are what it "
+                           "needs, the change ");
+    if (h->before_unknown)
+        return may_reimage(ev, msg, h, "this setter is applied for the "
+                           "first time and the cluster's current value is "
+                           "not in the input; if it differs, the change ");
     describe_target(ev, msg, h);
     if (bundled_upgrade(ev, h))
         return bundled_verdict(ev, h, c, msg);
