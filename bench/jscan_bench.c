@@ -19,7 +19,7 @@
  */
 #include "common.h"
 #include "buf.h"
-#include "jscan.h"
+#include "input/jscan.h"
 
 #include <time.h>
 

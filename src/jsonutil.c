@@ -8,7 +8,7 @@
 #include "jsonutil.h"
 #include "buf.h"
 
-#define MUT(o) ((struct json_object *)(uintptr_t)(o))
+#define MUT(o) ndp_json_unconst(o)
 
 struct json_object *ndp_json_get(const struct json_object *o, const char *key)
 {

@@ -10,9 +10,21 @@
 #ifndef NDP_JSONUTIL_H
 #define NDP_JSONUTIL_H
 
+#include <stdint.h>
+
 #include <json-c/json.h>
 
 struct ndp_buf;
+
+/*
+ * 'o' without its const, for json-c calls that take a plain pointer but
+ * only read through it (json_object_get_type, json_object_object_foreach...).
+ * The one place a const json_object is cast away.
+ */
+static inline struct json_object *ndp_json_unconst(const struct json_object *o)
+{
+    return (struct json_object *)(uintptr_t)o;
+}
 
 /* Member 'key' of object 'o', or NULL when 'o' is not an object or lacks it. */
 struct json_object *ndp_json_get(const struct json_object *o, const char *key);

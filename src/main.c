@@ -18,7 +18,7 @@
 #include "locate.h"
 #include "outfile.h"
 #include "report.h"
-#include "report_util.h"
+#include "report/report_util.h"
 #include "rules.h"
 #include "safe.h"
 #include "state.h"

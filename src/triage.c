@@ -11,7 +11,7 @@
 #include "jsonutil.h"
 #include "linker.h"
 #include "outfile.h"
-#include "report_util.h"
+#include "report/report_util.h"
 #include "rules.h"
 #include "waivers.h"
 

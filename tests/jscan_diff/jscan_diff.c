@@ -20,7 +20,7 @@
  */
 #include "common.h"
 #include "buf.h"
-#include "jscan.h"
+#include "input/jscan.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -9,7 +9,7 @@
  */
 #include "test_common.h"
 #include "buf.h"
-#include "jscan.h"
+#include "input/jscan.h"
 
 /* ---- validation: one row per rule ------------------------------------ */
 

@@ -10,7 +10,7 @@
 #include "finding.h"
 #include "linker.h"
 #include "report.h"
-#include "report_util.h"
+#include "report/report_util.h"
 #include "safe.h"
 
 struct sha_case {
