@@ -233,6 +233,10 @@ def check_settings(ndplint, src):
         config_c = os.path.join(src, "src", "config.c")
         candidates = set(re.findall(r'"([a-z_]+)"',
                                     open(config_c, encoding="utf-8").read()))
+        moved = set().union(*keys.values()) - candidates
+        if moved:
+            problem(f"src/config.c no longer names {sorted(moved)}: the "
+                    "search for undocumented keys must look elsewhere")
         for where, names in keys.items():
             for key in sorted(candidates - names):
                 if known(where, key, work):
