@@ -62,15 +62,6 @@ void ndp_changeset_release(struct ndp_changeset *set)
     memset(set, 0, sizeof(*set));
 }
 
-const char *ndp_action_name(enum ndp_action action)
-{
-    static const char *const names[] = {
-        "no-op", "create", "update", "replace", "delete", "read", "other"
-    };
-
-    return names[action];
-}
-
 bool ndp_arm_type_kind(const char *type, enum ndp_kind *kind)
 {
     static const char base[] = "Microsoft.ContainerService/managedClusters";

@@ -95,8 +95,6 @@ struct ndp_change *ndp_changeset_add(struct ndp_changeset *set,
 size_t ndp_changeset_add_input(struct ndp_changeset *set, const char *path);
 void ndp_changeset_release(struct ndp_changeset *set);
 
-const char *ndp_action_name(enum ndp_action action);
-
 /*
  * The changes of a set by input and address, so that a finding finds its
  * change in O(1) expected, not by a scan of the set (a keyed hash: see

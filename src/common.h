@@ -57,6 +57,5 @@ void ndp_grow(void **items, size_t *alloc, size_t need, size_t size);
 /* ASCII case-insensitive comparison, independent of the locale. */
 int ndp_strcasecmp(const char *a, const char *b);
 int ndp_strncasecmp(const char *a, const char *b, size_t n);
-bool ndp_starts_with_nocase(const char *s, const char *prefix);
 
 #endif

@@ -99,9 +99,6 @@ const struct ndp_rule *ndp_ruleset_find(const struct ndp_ruleset *rs,
 const struct ndp_rule *ndp_ruleset_meta(const struct ndp_ruleset *rs,
                                         const char *category);
 
-/* Does 'rule' watch resources of 'type' in 'notation'? */
-bool ndp_rule_watches_type(const struct ndp_rule *rule,
-                           enum ndp_notation notation, const char *type);
 /*
  * The watches of 'rule' that apply to resources of 'type' in 'notation',
  * as a bit set (a rule has at most NDP_MAX_WATCHES); 0 when none.  The

@@ -37,8 +37,14 @@ static size_t lead_info(unsigned char lead, unsigned char *lo,
     return 4;
 }
 
-size_t ndp_utf8_next(const unsigned char *p, size_t n, uint32_t *cp,
-                     size_t *bad)
+/*
+ * Decodes the UTF-8 sequence at 'p' ('n' > 0 bytes left).  Returns its
+ * length (1-4) with the code point in '*cp', or 0 when 'p' starts no valid
+ * sequence; then '*bad' is the length (>= 1) of the maximal invalid
+ * subpart, to be replaced by one U+FFFD.
+ */
+static size_t utf8_next(const unsigned char *p, size_t n, uint32_t *cp,
+                        size_t *bad)
 {
     unsigned char lo, hi;
     size_t len = lead_info(p[0], &lo, &hi), i;
@@ -68,7 +74,7 @@ bool ndp_utf8_valid(const char *s, size_t len)
     uint32_t cp;
 
     while (i < len) {
-        n = ndp_utf8_next(p + i, len - i, &cp, &bad);
+        n = utf8_next(p + i, len - i, &cp, &bad);
         if (!n)
             return false;
         i += n;
@@ -91,7 +97,7 @@ void ndp_utf8_repair(struct ndp_buf *out, const char *s, size_t len,
     uint32_t cp;
 
     while (i < len) {
-        n = ndp_utf8_next(p + i, len - i, &cp, &bad);
+        n = utf8_next(p + i, len - i, &cp, &bad);
         if (n && !((flags & NDP_UTF8_XML) && xml_excluded(cp))) {
             ndp_buf_add(out, p + i, n);
             i += n;
@@ -160,7 +166,7 @@ void ndp_safe_line(struct ndp_buf *out, const char *s)
             i += 2;
             continue;
         }
-        n = ndp_utf8_next(p + i, len - i, &cp, &bad);
+        n = utf8_next(p + i, len - i, &cp, &bad);
         if (n)
             safe_char(out, p + i, n, cp);
         else

@@ -30,20 +30,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
 struct ndp_buf;
 
 #define NDP_UTF8_XML 1u /* also replace what XML 1.0 cannot carry */
-
-/*
- * Decodes the UTF-8 sequence at 'p' ('n' > 0 bytes left).  Returns its
- * length (1-4) with the code point in '*cp', or 0 when 'p' starts no valid
- * sequence; then '*bad' is the length (>= 1) of the maximal invalid
- * subpart, to be replaced by one U+FFFD.
- */
-size_t ndp_utf8_next(const unsigned char *p, size_t n, uint32_t *cp,
-                     size_t *bad);
 
 /* Whether the 'len' bytes at 's' are valid UTF-8. */
 bool ndp_utf8_valid(const char *s, size_t len);

@@ -48,7 +48,9 @@ static unsigned char fold(unsigned char c, bool fold_case)
     return fold_case && c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
 }
 
-uint64_t ndp_strmap_hash(const char *s, size_t len, bool fold_case)
+/* SipHash-1-3 of 'len' bytes (ASCII-folded when 'fold_case'), keyed per
+ * process. */
+static uint64_t siphash(const char *s, size_t len, bool fold_case)
 {
     const unsigned char *p = (const unsigned char *)s;
     uint64_t v[4], m = 0;
@@ -111,7 +113,7 @@ static void grow(struct ndp_strmap *m)
 
 size_t ndp_strmap_add(struct ndp_strmap *m, const char *key, size_t value)
 {
-    uint64_t h = ndp_strmap_hash(key, strlen(key), m->fold_case);
+    uint64_t h = siphash(key, strlen(key), m->fold_case);
     struct ndp_strmap_slot *s;
 
     if (2 * (m->nr + 1) > m->cap)
@@ -132,7 +134,7 @@ size_t ndp_strmap_find(const struct ndp_strmap *m, const char *key)
 
     if (!m->cap)
         return SIZE_MAX;
-    s = probe(m, key, ndp_strmap_hash(key, strlen(key), m->fold_case));
+    s = probe(m, key, siphash(key, strlen(key), m->fold_case));
     return s->key ? s->value : SIZE_MAX;
 }
 

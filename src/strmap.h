@@ -41,8 +41,4 @@ size_t ndp_strmap_find(const struct ndp_strmap *m, const char *key);
 /* Frees the table (not the keys); the map is empty and reusable. */
 void ndp_strmap_release(struct ndp_strmap *m);
 
-/* SipHash-1-3 of 'len' bytes (ASCII-folded when 'fold_case'), keyed per
- * process. */
-uint64_t ndp_strmap_hash(const char *s, size_t len, bool fold_case);
-
 #endif

@@ -102,7 +102,9 @@ void ndp_triage_waivers(struct ndp_findings *findings,
     ndp_findings_sort(findings);
 }
 
-void ndp_baseline_fingerprint(struct ndp_buf *out, const struct ndp_finding *f)
+/* Appends the baseline fingerprint of 'f' (64 hex digits). */
+static void baseline_fingerprint(struct ndp_buf *out,
+                                 const struct ndp_finding *f)
 {
     struct ndp_buf data = NDP_BUF_INIT;
     char after[NDP_SHA256_HEX_LEN + 1], hex[NDP_SHA256_HEX_LEN + 1];
@@ -133,7 +135,7 @@ int ndp_baseline_write(const char *path, const struct ndp_findings *findings,
         struct ndp_buf one = NDP_BUF_INIT;
         if (findings->items[i].suppression)
             continue;
-        ndp_baseline_fingerprint(&one, &findings->items[i]);
+        baseline_fingerprint(&one, &findings->items[i]);
         prints[n++] = ndp_buf_detach(&one);
     }
     qsort(prints, n, sizeof(*prints), compare_strings);
@@ -201,7 +203,7 @@ int ndp_baseline_apply(struct ndp_findings *findings, const char *path,
     for (i = 0; i < findings->nr; i++) {
         struct ndp_finding *f = &findings->items[i];
         struct ndp_buf fp = NDP_BUF_INIT;
-        ndp_baseline_fingerprint(&fp, f);
+        baseline_fingerprint(&fp, f);
         if (listed(sorted, nr, fp.buf)) {
             /* Known: free what it owns; its slot is taken by the next. */
             struct ndp_findings one = { f, 1, 1 };

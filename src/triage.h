@@ -16,11 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct ndp_buf;
 struct ndp_clusters;
 struct ndp_config;
 struct ndp_error;
-struct ndp_finding;
 struct ndp_findings;
 struct ndp_ruleset;
 
@@ -29,10 +27,6 @@ void ndp_triage_waivers(struct ndp_findings *findings,
                         const struct ndp_clusters *clusters,
                         const struct ndp_config *config,
                         const struct ndp_ruleset *rs, int64_t at);
-
-/* Appends the baseline fingerprint of 'f' (64 hex digits). */
-void ndp_baseline_fingerprint(struct ndp_buf *out,
-                              const struct ndp_finding *f);
 
 /* Writes the fingerprints of the unsuppressed findings to 'path'. */
 int ndp_baseline_write(const char *path, const struct ndp_findings *findings,

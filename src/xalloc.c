@@ -86,8 +86,3 @@ int ndp_strcasecmp(const char *a, const char *b)
 {
     return ndp_strncasecmp(a, b, SIZE_MAX);
 }
-
-bool ndp_starts_with_nocase(const char *s, const char *prefix)
-{
-    return ndp_strncasecmp(s, prefix, strlen(prefix)) == 0;
-}

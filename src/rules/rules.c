@@ -758,19 +758,6 @@ static bool regex_matches(const struct rule_impl *r, size_t pattern,
                        r->set->match_ctx) >= 0;
 }
 
-bool ndp_rule_watches_type(const struct ndp_rule *rule,
-                           enum ndp_notation notation, const char *type)
-{
-    const struct rule_impl *r = impl(rule);
-    size_t i;
-
-    for (i = 0; i < r->nr_watches; i++)
-        if (r->watches[i].notation == notation &&
-            regex_matches(r, r->watches[i].type_pattern, type))
-            return true;
-    return false;
-}
-
 uint32_t ndp_rule_type_watches(const struct ndp_rule *rule,
                                enum ndp_notation notation, const char *type)
 {
