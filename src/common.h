@@ -54,8 +54,7 @@ void ndp_grow(void **items, size_t *alloc, size_t need, size_t size);
 #define NDP_GROW(items, alloc, need)                                       \
     ndp_grow((void **)&(items), &(alloc), (need), sizeof(*(items)))
 
-/* ASCII case-insensitive comparison, independent of the locale. */
-int ndp_strcasecmp(const char *a, const char *b);
-int ndp_strncasecmp(const char *a, const char *b, size_t n);
+/* Nearly every module compares names case-insensitively. */
+#include "strutil.h"
 
 #endif

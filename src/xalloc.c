@@ -1,13 +1,11 @@
 /*
- * xalloc.c - allocation wrappers, the internal-bug trap and small string
- * helpers shared by every module.
+ * xalloc.c - allocation wrappers and the internal-bug trap, shared by
+ * every module.
  *
  * Out of memory is not an error ndplint can report usefully, so these die
  * with a message instead of returning NULL; callers never check.
  */
 #include "common.h"
-
-#include <ctype.h>
 
 void ndp_bug(const char *file, int line, const char *msg)
 {
@@ -65,24 +63,4 @@ void ndp_grow(void **items, size_t *alloc, size_t need, size_t size)
         die_oom(SIZE_MAX);
     *items = ndp_xrealloc(*items, n * size);
     *alloc = n;
-}
-
-static int lower(int c)
-{
-    return (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c;
-}
-
-int ndp_strncasecmp(const char *a, const char *b, size_t n)
-{
-    for (; n > 0; a++, b++, n--) {
-        int d = lower((unsigned char)*a) - lower((unsigned char)*b);
-        if (d != 0 || *a == '\0')
-            return d;
-    }
-    return 0;
-}
-
-int ndp_strcasecmp(const char *a, const char *b)
-{
-    return ndp_strncasecmp(a, b, SIZE_MAX);
 }

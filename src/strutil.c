@@ -1,0 +1,25 @@
+/*
+ * strutil.c - locale-independent string comparisons (see strutil.h).
+ */
+#include "common.h"
+#include "strutil.h"
+
+static int lower(int c)
+{
+    return (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c;
+}
+
+int ndp_strncasecmp(const char *a, const char *b, size_t n)
+{
+    for (; n > 0; a++, b++, n--) {
+        int d = lower((unsigned char)*a) - lower((unsigned char)*b);
+        if (d != 0 || *a == '\0')
+            return d;
+    }
+    return 0;
+}
+
+int ndp_strcasecmp(const char *a, const char *b)
+{
+    return ndp_strncasecmp(a, b, SIZE_MAX);
+}
