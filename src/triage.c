@@ -11,8 +11,8 @@
 #include "jsonutil.h"
 #include "linker.h"
 #include "outfile.h"
-#include "report/report_util.h"
 #include "rules.h"
+#include "sha256.h"
 #include "waivers.h"
 
 #include <errno.h>

@@ -1,8 +1,8 @@
 /*
  * report_util.h - what the CI reporters (SARIF, GitHub, JUnit, Markdown)
  * share: repository-relative artifact paths, a stable fingerprint per
- * finding (SHA-256, written here: no new library), the line of a finding's
- * resource, and the one-line description of a finding.
+ * finding (SHA-256, from sha256.h), the line of a finding's resource, and
+ * the one-line description of a finding.
  */
 #ifndef NDP_REPORT_UTIL_H
 #define NDP_REPORT_UTIL_H
@@ -10,16 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sha256.h" /* the reporters hash with ndp_sha256_hex() */
+
 struct ndp_buf;
 struct ndp_finding;
 struct ndp_report;
 
-#define NDP_SHA256_HEX_LEN 64
 #define NDP_ARROW "\xe2\x86\x92" /* U+2192, between before and after */
-
-/* Writes the SHA-256 of 'data' as 64 lower-case hex digits and a NUL. */
-void ndp_sha256_hex(char out[NDP_SHA256_HEX_LEN + 1], const void *data,
-                    size_t len);
 
 /*
  * Appends the path of 'input' relative to 'source_root' (NULL: the current
