@@ -88,19 +88,15 @@ static int bad(const struct checker *ck, const char *key, const char *problem)
                          ck->path, key, problem);
 }
 
+/* ndp_json_check_keys(), its problem worded as a settings file's error. */
 static int check_keys(const struct checker *ck, const struct json_object *o,
                       const char *where, const char *const *allowed)
 {
     char at[256];
-    const char *key;
+    const char *problem = ndp_json_check_keys(at, sizeof(at), o, where,
+                                              allowed);
 
-    if (!json_object_is_type(o, json_type_object))
-        return bad(ck, where, "must be an object");
-    key = ndp_json_unknown_key(o, allowed);
-    if (!key)
-        return 0;
-    snprintf(at, sizeof(at), "%s%s%s", where, *where ? "." : "", key);
-    return bad(ck, at, "unknown key");
+    return problem ? bad(ck, at, problem) : 0;
 }
 
 static int get_string(const struct checker *ck, const struct json_object *o,

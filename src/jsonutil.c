@@ -212,8 +212,9 @@ bool ndp_json_has_expression(const struct json_object *v)
     }
 }
 
-const char *ndp_json_unknown_key(const struct json_object *o,
-                                 const char *const *allowed)
+/* The first key of object 'o' not in 'allowed', or NULL. */
+static const char *unknown_key(const struct json_object *o,
+                               const char *const *allowed)
 {
     json_object_object_foreach(MUT(o), key, v) {
         const char *const *a;
@@ -225,4 +226,21 @@ const char *ndp_json_unknown_key(const struct json_object *o,
             return key;
     }
     return NULL;
+}
+
+const char *ndp_json_check_keys(char *at, size_t at_size,
+                                const struct json_object *o, const char *where,
+                                const char *const *allowed)
+{
+    const char *key;
+
+    if (!json_object_is_type(o, json_type_object)) {
+        snprintf(at, at_size, "%s", where);
+        return "must be an object";
+    }
+    key = unknown_key(o, allowed);
+    if (!key)
+        return NULL;
+    snprintf(at, at_size, "%s%s%s", where, *where ? "." : "", key);
+    return "unknown key";
 }

@@ -10,6 +10,7 @@
 #ifndef NDP_JSONUTIL_H
 #define NDP_JSONUTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <json-c/json.h>
@@ -58,11 +59,19 @@ bool ndp_json_mask_covers(const struct json_object *mask, const char *dotted);
 bool ndp_json_has_expression(const struct json_object *v);
 
 /*
- * The first member of object 'o' whose key is not in the NULL-terminated
- * list 'allowed', or NULL when every key is allowed.
+ * Checks the keys of 'o', a part of a settings or rule file: 'o' must be
+ * an object whose every key is in the NULL-terminated list 'allowed'.
+ * 'where' is the JSON path of 'o' in its file ("" at the top level).
+ *
+ * Returns NULL when the keys are good.  Otherwise returns the problem,
+ * "must be an object" or "unknown key", and writes to 'at' (of 'at_size'
+ * bytes, truncated to fit) the path it concerns: 'where' itself, or
+ * 'where.KEY' for the first unknown KEY.  The caller words the error, as
+ * each kind of file names itself and has its own error code.
  */
-const char *ndp_json_unknown_key(const struct json_object *o,
-                                 const char *const *allowed);
+const char *ndp_json_check_keys(char *at, size_t at_size,
+                                const struct json_object *o, const char *where,
+                                const char *const *allowed);
 
 /* Appends compact JSON text, object keys in document order. */
 void ndp_json_to_buf(struct ndp_buf *out, const struct json_object *v);

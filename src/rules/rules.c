@@ -98,19 +98,15 @@ static const char *str_member(const struct loader *ld,
     return json_object_get_string(v);
 }
 
+/* ndp_json_check_keys(), its problem worded as a rule file's error. */
 static int check_keys(const struct loader *ld, const struct json_object *o,
                       const char *where, const char *const *allowed)
 {
-    char at[256];
-    const char *key;
+    char at[AT_SIZE];
+    const char *problem = ndp_json_check_keys(at, sizeof(at), o, where,
+                                              allowed);
 
-    if (!json_object_is_type(o, json_type_object))
-        return rule_error(ld, where, "must be an object");
-    key = ndp_json_unknown_key(o, allowed);
-    if (!key)
-        return 0;
-    snprintf(at, sizeof(at), "%s%s%s", where, *where ? "." : "", key);
-    return rule_error(ld, at, "unknown key");
+    return problem ? rule_error(ld, at, problem) : 0;
 }
 
 static pcre2_code *compile(const char *re, bool caseless, int *code,
