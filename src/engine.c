@@ -196,15 +196,13 @@ static void walk_object(struct walker *w, struct ndp_buf *path,
                         const struct node_masks *m)
 {
     if (before && json_object_is_type(before, json_type_object)) {
-        json_object_object_foreach((struct json_object *)(uintptr_t)before,
-                                   key, v) {
+        json_object_object_foreach(ndp_json_unconst(before), key, v) {
             (void)v;
             walk_object_key(w, path, pool, key, before, after, m);
         }
     }
     if (after && json_object_is_type(after, json_type_object)) {
-        json_object_object_foreach((struct json_object *)(uintptr_t)after,
-                                   key, v) {
+        json_object_object_foreach(ndp_json_unconst(after), key, v) {
             (void)v;
             if (!has_key(before, key))
                 walk_object_key(w, path, pool, key, before, after, m);
@@ -213,8 +211,7 @@ static void walk_object(struct walker *w, struct ndp_buf *path,
     /* Terraform leaves an unknown value out of 'after' and marks it in
      * after_unknown: a key only the mask names is still a change. */
     if (m->unknown && json_object_is_type(m->unknown, json_type_object)) {
-        json_object_object_foreach((struct json_object *)(uintptr_t)
-                                       m->unknown, key, v) {
+        json_object_object_foreach(ndp_json_unconst(m->unknown), key, v) {
             if (!has_key(before, key) && !has_key(after, key) &&
                 (ndp_json_is_true(v) || ndp_json_any_true(v)))
                 walk_object_key(w, path, pool, key, before, after, m);

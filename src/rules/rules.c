@@ -246,7 +246,7 @@ static int check_sibling_matchers(const struct loader *ld,
 
     if (!json_object_is_type(v, json_type_object))
         return rule_error(ld, where, "must be an object of matchers");
-    json_object_object_foreach((struct json_object *)(uintptr_t)v, key, sub) {
+    json_object_object_foreach(ndp_json_unconst(v), key, sub) {
         at_path(at, "%s.%s", where, key);
         rc = check_matcher(ld, sub, at);
         if (rc)
@@ -829,7 +829,7 @@ static const struct json_object *normalise(const struct rule_impl *r,
 
     if (!ndp_json_is_unset(v) && r->unset_values &&
         json_object_is_type(v, json_type_string)) {
-        text = json_object_get_string((struct json_object *)(uintptr_t)v);
+        text = json_object_get_string(ndp_json_unconst(v));
         n = json_object_array_length(r->unset_values);
         for (i = 0; i < n; i++) {
             const char *u = ndp_json_scalar_text(
@@ -879,8 +879,7 @@ static bool array_contains(const struct json_object *v,
     if (ndp_json_is_unset(v) || !json_object_is_type(v, json_type_array))
         return false;
     one = json_object_new_array();
-    json_object_array_add(one, json_object_get(
-                                   (struct json_object *)(uintptr_t)wanted));
+    json_object_array_add(one, json_object_get(ndp_json_unconst(wanted)));
     n = json_object_array_length(v);
     for (i = 0; i < n && !found; i++)
         found = value_in_list(json_object_array_get_idx(v, i), one);
@@ -901,8 +900,7 @@ static bool fields_hold(const struct rule_impl *r,
                         const struct json_object *fields,
                         const struct json_object *v, bool unseen)
 {
-    json_object_object_foreach((struct json_object *)(uintptr_t)fields, key,
-                               sub) {
+    json_object_object_foreach(ndp_json_unconst(fields), key, sub) {
         const struct json_object *child = ndp_json_get_nocase(v, key);
         if (unseen && !child)
             continue;
@@ -987,8 +985,7 @@ static void canonical_object(struct ndp_buf *out, const struct rule_impl *r,
     size_t n = 0, alloc = 0, i;
     char **items = NULL;
 
-    json_object_object_foreach((struct json_object *)(uintptr_t)v, key,
-                               child) {
+    json_object_object_foreach(ndp_json_unconst(v), key, child) {
         struct ndp_buf one = NDP_BUF_INIT;
         size_t k;
         if (ndp_json_is_unset(child) || (top && key_ignored(r, key)))
