@@ -1,16 +1,23 @@
 /*
- * rules_image.c - writes a loaded rule set as C source: the compiled rule
- * image that is built into ndplint (see rules.h).  Run at build time by
- * ndplint-rulec on the rule files, after the ordinary loader has checked
- * every file, so the binary carries rules that are known to be good and
- * never parses their metadata again.  Patterns are listed once each and
- * shared by index; the JSON parts of a rule are kept as compact JSON text.
+ * rules_image.c - the compiled rule image that is built into ndplint (see
+ * rules.h): writing a loaded rule set as C source, and reading that image
+ * back as a rule set.  ndplint-rulec writes it at build time, after the
+ * ordinary loader has checked every rule file, so the binary carries rules
+ * that are known to be good and never parses their metadata again.
+ * Patterns are listed once each and shared by index; the JSON parts of a
+ * rule are kept as compact JSON text, parsed the first time they are
+ * needed (ndp_rule_logic()).
  */
 #include "common.h"
-#include "rules_internal.h"
+#include "rules.h"
 #include "buf.h"
+#include "jsonutil.h"
+
+#include "rules_internal.h"
 
 #include <json-c/json.h>
+
+/* ---- writing the image (ndplint-rulec) ---- */
 
 /* Writes 's' as a C string literal (NULL as NULL). */
 static void put_c_string(FILE *out, const char *s)
@@ -169,4 +176,73 @@ int ndp_ruleset_write_image(const struct ndp_ruleset *rs, FILE *out)
           "    return 0;\n"
           "}\n", out);
     return ferror(out) ? -1 : 0;
+}
+
+/* ---- reading the image back ---- */
+
+static void rule_from_image(struct ndp_ruleset *rs,
+                            const struct ndp_rule_image *image)
+{
+    struct rule_impl *r = ndp_xcalloc(1, sizeof(*r));
+    size_t i;
+
+    r->pub = image->rule;
+    r->set = rs;
+    r->any_change = image->any_change;
+    r->ignore_case = image->ignore_case;
+    r->unordered = image->unordered;
+    r->logic_text = image->logic;
+    if (image->nr_watches) {
+        r->watches = ndp_xcalloc(image->nr_watches, sizeof(*r->watches));
+        r->nr_watches = r->alloc_watches = image->nr_watches;
+    }
+    for (i = 0; i < image->nr_watches; i++) {
+        r->watches[i].notation = image->watches[i].notation;
+        r->watches[i].type_pattern = image->watches[i].type_pattern;
+        r->watches[i].path_pattern = image->watches[i].path_pattern;
+    }
+    rs->rules[rs->nr++] = r;
+}
+
+struct ndp_ruleset *ndp_rules_from_image(const struct ndp_rule_image_set *image)
+{
+    struct ndp_ruleset *rs = ndp_ruleset_new();
+    size_t i;
+
+    rs->rules = ndp_xcalloc(image->nr_rules ? image->nr_rules : 1,
+                            sizeof(*rs->rules));
+    rs->alloc = image->nr_rules;
+    for (i = 0; i < image->nr_rules; i++)
+        rule_from_image(rs, &image->rules[i]);
+    rs->patterns = ndp_xcalloc(image->nr_patterns ? image->nr_patterns : 1,
+                               sizeof(*rs->patterns));
+    rs->nr_patterns = rs->alloc_patterns = image->nr_patterns;
+    for (i = 0; i < image->nr_patterns; i++) {
+        rs->patterns[i].src = image->patterns[i].src;
+        rs->patterns[i].caseless = image->patterns[i].caseless;
+    }
+    return rs;
+}
+
+/*
+ * The rule with its JSON parts at hand: a rule from the built-in image
+ * parses them the first time one of its values is judged or it is
+ * described.  The rule set is not shared between threads.
+ */
+const struct rule_impl *ndp_rule_logic(const struct ndp_rule *rule)
+{
+    struct rule_impl *r = (struct rule_impl *)(uintptr_t)rule;
+    struct json_object *root;
+
+    if (!r->logic_text || r->logic_root)
+        return r;
+    root = json_tokener_parse(r->logic_text);
+    if (!root)
+        NDP_BUG("a built-in rule's JSON does not parse");
+    r->logic_root = root;
+    r->transitions = ndp_json_get(root, "transitions");
+    r->default_value = ndp_json_get(root, "default");
+    r->unset_values = ndp_json_get(root, "unset_values");
+    r->ignore_keys = ndp_json_get(root, "ignore_keys");
+    return r;
 }

@@ -1,7 +1,21 @@
 /*
- * rules_internal.h - the rule set's insides, shared by rules.c (loading
- * and matching) and rules_image.c (writing the compiled rule image that
- * is built into the binary).  Nothing else includes this.
+ * rules_internal.h - the rule set's insides, shared by the files of
+ * src/rules/ and included by nothing else:
+ *
+ *   ruleset.c         the set itself: new, free, lookups, names
+ *   rules_load.c      rule files read, parsed and checked (the grammar)
+ *   rules_image.c     the compiled rule image: written by ndplint-rulec,
+ *                     read back into a set, a rule's JSON parsed on demand
+ *   rules_watch.c     which types and paths a rule watches (PCRE2)
+ *   rules_match.c     whether a watched value's change reimages
+ *   rules_describe.c  a rule in plain words (--explain)
+ *
+ * (rulec.c, the build-time rule compiler, needs only rules.h.)
+ *
+ * Ownership: the rule set owns its rules, their patterns and compiled
+ * code, the parsed rule files, and its PCRE2 match context and data.  A
+ * rule's strings and JSON parts point into the set's parsed files (or into
+ * the image and the JSON parsed from it) and live as long as the set.
  */
 #ifndef NDP_RULES_INTERNAL_H
 #define NDP_RULES_INTERNAL_H
@@ -55,5 +69,36 @@ struct ndp_ruleset {
     pcre2_match_context *match_ctx;
     pcre2_match_data *match_data;
 };
+
+/* Names of enum ndp_scope and enum ndp_rule_class, NULL-terminated. */
+extern const char *const ndp_rule_scope_names[];
+extern const char *const ndp_rule_class_names[];
+
+/* The implementation behind a rule of the set. */
+static inline const struct rule_impl *rule_impl_of(const struct ndp_rule *rule)
+{
+    return (const struct rule_impl *)rule;
+}
+
+/*
+ * An empty rule set with its PCRE2 match context (under the match limits)
+ * and match data; the caller owns it (ndp_ruleset_free()).
+ */
+struct ndp_ruleset *ndp_ruleset_new(void);
+
+/*
+ * Compiles pattern 'p' (its source and caseless flag) and returns the code,
+ * owned by the caller; NULL on failure with the PCRE2 error in '*code' at
+ * '*offset'.
+ */
+pcre2_code *ndp_rules_pattern_compile(const struct pattern *p, int *code,
+                                      PCRE2_SIZE *offset);
+
+/*
+ * 'rule' with its JSON parts (transitions, default, unset values, ignored
+ * keys) at hand: a rule from the built-in image parses them the first time
+ * they are needed.  Returns the rule's own implementation.
+ */
+const struct rule_impl *ndp_rule_logic(const struct ndp_rule *rule);
 
 #endif
