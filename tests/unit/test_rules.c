@@ -1,6 +1,7 @@
 /*
  * test_rules.c - loading rule files: the built-in set loads, and a broken
- * rule file is refused with its name, the JSON path and the reason.
+ * rule file is refused with its name, the JSON path and the reason; and
+ * what a rule watches in each notation.
  */
 #include "test_common.h"
 #include "buf.h"
@@ -187,6 +188,71 @@ static void duplicate_rule_id__is_refused(void **state)
     rmdir(dir);
 }
 
+/* One rule with a watch in each notation, loaded from memory. */
+static const char watch_rule[] =
+    "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+    "\"rules\":[{\"id\":\"W1\",\"scope\":\"cluster\",\"class\":\"covered\","
+    "\"summary\":\"s\",\"transitions\":\"any-change\",\"watch\":["
+    "{\"notation\":\"azurerm\",\"resource\":\"^azurerm_kubernetes_cluster$\","
+    "\"path\":\"^network_profile\\\\.network_policy$\"},"
+    "{\"notation\":\"arm\","
+    "\"resource\":\"^Microsoft\\\\.ContainerService/managedClusters$\","
+    "\"path\":\"^properties\\\\.networkProfile\\\\.networkPolicy$\"}]}]}";
+
+struct watch_case {
+    const char *note;
+    enum ndp_notation notation;
+    const char *type, *path;
+    bool watched;
+};
+
+static const struct watch_case watch_cases[] = {
+    { "azurerm type and path", NDP_NOTATION_AZURERM,
+      "azurerm_kubernetes_cluster", "network_profile.network_policy", true },
+    { "azurerm names are case-sensitive", NDP_NOTATION_AZURERM,
+      "AZURERM_kubernetes_cluster", "network_profile.network_policy", false },
+    { "near miss: a longer azurerm path", NDP_NOTATION_AZURERM,
+      "azurerm_kubernetes_cluster", "network_profile.network_policy_x",
+      false },
+    { "ARM type and path", NDP_NOTATION_ARM,
+      "Microsoft.ContainerService/managedClusters",
+      "properties.networkProfile.networkPolicy", true },
+    { "ARM names are case-insensitive", NDP_NOTATION_ARM,
+      "microsoft.containerservice/MANAGEDCLUSTERS",
+      "PROPERTIES.networkprofile.networkpolicy", true },
+    { "near miss: an ARM path in azurerm notation", NDP_NOTATION_AZURERM,
+      "Microsoft.ContainerService/managedClusters",
+      "properties.networkProfile.networkPolicy", false },
+    { "near miss: an azurerm path in ARM notation", NDP_NOTATION_ARM,
+      "azurerm_kubernetes_cluster", "network_profile.network_policy", false },
+};
+
+/* ndp_rule_watches_path() agrees with the per-type watch set and a table. */
+static void rule_watches__match_type_and_path_per_notation(void **state)
+{
+    struct ndp_ruleset *rs = NULL;
+    struct ndp_error err = NDP_ERROR_INIT;
+    const struct ndp_rule *rule;
+    size_t i;
+
+    (void)state;
+    assert_int_equal(ndp_rules_load_text(&rs, "watch.json", watch_rule,
+                                         strlen(watch_rule), &err), 0);
+    rule = ndp_ruleset_find(rs, "W1");
+    assert_non_null(rule);
+    for (i = 0; i < NDP_ARRAY_SIZE(watch_cases); i++) {
+        const struct watch_case *c = &watch_cases[i];
+        uint32_t set = ndp_rule_type_watches(rule, c->notation, c->type);
+
+        if (ndp_rule_watches_path(rule, c->notation, c->type, c->path) !=
+            c->watched)
+            fail_msg("%s: want %s", c->note, c->watched ? "watched" : "not");
+        assert_int_equal(ndp_rule_watches_path_in(rule, set, c->path),
+                         c->watched);
+    }
+    ndp_ruleset_free(rs);
+}
+
 static void empty_rules_directory__is_a_usage_error(void **state)
 {
     char dir[] = "/tmp/ndp-rules-XXXXXX";
@@ -208,6 +274,7 @@ int main(void)
         cmocka_unit_test(broken_rule_file__is_refused_with_file_path_and_reason),
         cmocka_unit_test(duplicate_rule_id__is_refused),
         cmocka_unit_test(empty_rules_directory__is_a_usage_error),
+        cmocka_unit_test(rule_watches__match_type_and_path_per_notation),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
