@@ -308,7 +308,6 @@ static int parse_enum(const struct loader *ld, const char *value,
     return rule_error(ld, where, msg);
 }
 
-
 static bool bool_member(const struct json_object *o, const char *key)
 {
     return ndp_json_is_true(ndp_json_get(o, key));
