@@ -1,5 +1,6 @@
 /*
- * strutil.c - locale-independent string comparisons (see strutil.h).
+ * strutil.c - locale-independent string comparisons and the comparator
+ * for sorting strings (see strutil.h).
  */
 #include "common.h"
 #include "strutil.h"
@@ -22,4 +23,9 @@ int ndp_strncasecmp(const char *a, const char *b, size_t n)
 int ndp_strcasecmp(const char *a, const char *b)
 {
     return ndp_strncasecmp(a, b, SIZE_MAX);
+}
+
+int ndp_strcmp_indirect(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
 }

@@ -1,5 +1,6 @@
 /*
- * strutil.h - string comparisons that do not depend on the locale.
+ * strutil.h - string comparisons that do not depend on the locale, and
+ * the comparator that sorts an array of strings.
  *
  * Names in the input (ARM resource types and property names, rule ids,
  * cluster names) compare ASCII case-insensitively.  strcasecmp() folds
@@ -18,5 +19,11 @@
 int ndp_strcasecmp(const char *a, const char *b);
 /* The same over at most 'n' bytes. */
 int ndp_strncasecmp(const char *a, const char *b, size_t n);
+
+/*
+ * A qsort()/bsearch() comparator for arrays of 'char *': strcmp() of the
+ * strings 'a' and 'b' point to.
+ */
+int ndp_strcmp_indirect(const void *a, const void *b);
 
 #endif

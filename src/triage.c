@@ -117,11 +117,6 @@ static void baseline_fingerprint(struct ndp_buf *out,
     ndp_buf_release(&data);
 }
 
-static int compare_strings(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int ndp_baseline_write(const char *path, const struct ndp_findings *findings,
                        struct ndp_error *err)
 {
@@ -138,7 +133,7 @@ int ndp_baseline_write(const char *path, const struct ndp_findings *findings,
         baseline_fingerprint(&one, &findings->items[i]);
         prints[n++] = ndp_buf_detach(&one);
     }
-    qsort(prints, n, sizeof(*prints), compare_strings);
+    qsort(prints, n, sizeof(*prints), ndp_strcmp_indirect);
     ndp_buf_adds(&text, "{\n  \"ndplint_baseline\": 1,\n  \"fingerprints\": [");
     for (i = 0; i < n; i++) {
         ndp_buf_addf(&text, "%s\n    \"%s\"", i ? "," : "", prints[i]);
@@ -169,13 +164,14 @@ static const char **sorted_prints(const struct json_object *prints,
         if (json_object_is_type(v, json_type_string))
             out[(*nr)++] = json_object_get_string(v);
     }
-    qsort(out, *nr, sizeof(*out), compare_strings);
+    qsort(out, *nr, sizeof(*out), ndp_strcmp_indirect);
     return out;
 }
 
 static bool listed(const char **prints, size_t nr, const char *fp)
 {
-    return bsearch(&fp, prints, nr, sizeof(*prints), compare_strings) != NULL;
+    return bsearch(&fp, prints, nr, sizeof(*prints),
+                   ndp_strcmp_indirect) != NULL;
 }
 
 int ndp_baseline_apply(struct ndp_findings *findings, const char *path,

@@ -495,11 +495,6 @@ int ndp_rules_load_text(struct ndp_ruleset **out, const char *name,
     return 0;
 }
 
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * Reads a rule file: a regular file only (a settings file in a pull
  * request can name the rules directory, whose *.json may be a FIFO or a
@@ -558,7 +553,7 @@ static int list_rule_files(char ***names, size_t *nr, const char *dir,
     }
     closedir(d);
     if (*nr)
-        qsort(*names, *nr, sizeof(**names), compare_names);
+        qsort(*names, *nr, sizeof(**names), ndp_strcmp_indirect);
     return *nr ? 0 : ndp_error_set(err, NDP_EUSAGE, "rules directory '%s' "
                                    "holds no *.json rule file", dir);
 }

@@ -138,11 +138,6 @@ static bool key_ignored(const struct rule_impl *r, const char *key)
     return false;
 }
 
-static int compare_strings(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * Canonical text of a value for "did it change": unset members dropped,
  * object keys lower-cased and sorted, strings lower-cased with ignore_case,
@@ -163,7 +158,7 @@ static void canonical_array(struct ndp_buf *out, const struct rule_impl *r,
         items[i] = ndp_buf_detach(&one);
     }
     if (r->unordered && n > 1)
-        qsort(items, n, sizeof(*items), compare_strings);
+        qsort(items, n, sizeof(*items), ndp_strcmp_indirect);
     ndp_buf_addch(out, '[');
     for (i = 0; i < n; i++) {
         ndp_buf_addf(out, "%s%s", i ? "," : "", items[i]);
@@ -193,7 +188,7 @@ static void canonical_object(struct ndp_buf *out, const struct rule_impl *r,
         items[n++] = ndp_buf_detach(&one);
     }
     if (n > 1)
-        qsort(items, n, sizeof(*items), compare_strings);
+        qsort(items, n, sizeof(*items), ndp_strcmp_indirect);
     ndp_buf_addch(out, '{');
     for (i = 0; i < n; i++) {
         ndp_buf_addf(out, "%s%s", i ? "," : "", items[i]);

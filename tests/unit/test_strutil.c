@@ -1,7 +1,8 @@
 /*
  * test_strutil.c - the locale-independent comparisons of strutil.h: only
  * 'A'-'Z' fold, other bytes compare as unsigned char, and the sign of the
- * answer orders strings as strcmp() does on the folded text.
+ * answer orders strings as strcmp() does on the folded text; and the
+ * comparator that sorts arrays of strings.
  */
 #include "test_common.h"
 #include "strutil.h"
@@ -73,11 +74,30 @@ static void compare__ignores_the_locale(void **state)
     setlocale(LC_ALL, "C");
 }
 
+/* Sorting an array of strings is strcmp() order: case and bytes count. */
+static void strcmp_indirect__sorts_an_array_of_strings(void **state)
+{
+    const char *items[] = { "b", "B", "a", "\xc3\xa9", "ab", "" };
+    const char *const sorted[] = { "", "B", "a", "ab", "b", "\xc3\xa9" };
+    const char *key = "ab";
+    size_t i;
+
+    (void)state;
+    qsort(items, NDP_ARRAY_SIZE(items), sizeof(items[0]),
+          ndp_strcmp_indirect);
+    for (i = 0; i < NDP_ARRAY_SIZE(items); i++)
+        assert_string_equal(items[i], sorted[i]);
+    assert_ptr_equal(bsearch(&key, items, NDP_ARRAY_SIZE(items),
+                             sizeof(items[0]), ndp_strcmp_indirect),
+                     &items[3]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(compare__matches_table),
         cmocka_unit_test(compare__ignores_the_locale),
+        cmocka_unit_test(strcmp_indirect__sorts_an_array_of_strings),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
