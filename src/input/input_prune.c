@@ -31,7 +31,7 @@
  */
 #define _GNU_SOURCE /* memmem */
 #include "common.h"
-#include "input.h"
+#include "input_internal.h"
 #include "buf.h"
 #include "jscan.h"
 #include "jsonutil.h"
