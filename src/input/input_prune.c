@@ -332,7 +332,8 @@ static bool stream_retry(struct pruner *p, struct ndp_jscan *s,
  * 'read'.  Streaming, when the bytes there are so far end inside it, waits
  * for more and reads it again from its start: every loop of the walk reads
  * its items through here, and none of them deals with text still arriving.
- * 'read' must leave nothing behind when it fails.
+ * As 'read' may read the same item again, it keeps nothing of a reading
+ * that failed (a value it built is freed).
  */
 static int read_item(struct pruner *p, struct ndp_jscan *s,
                      int (*read)(struct pruner *p, struct ndp_jscan *s,
