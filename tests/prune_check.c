@@ -14,6 +14,7 @@
 #include "evaluate.h"
 #include "finding.h"
 #include "input.h"
+#include "input/input_internal.h"
 #include "linker.h"
 #include "report.h"
 #include "rules.h"

@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "input.h"
+#include "input/input_internal.h"
 
 #include <json-c/json.h>
 

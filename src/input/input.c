@@ -11,8 +11,7 @@
  */
 #define _GNU_SOURCE /* memmem */
 #include "common.h"
-#include "input.h"
-#include "input_load.h"
+#include "input_internal.h"
 #include "buf.h"
 #include "change.h"
 #include "error.h"
@@ -49,23 +48,23 @@ static bool looks_like_json(const char *s)
  * scanner refuses a NUL anywhere in a document, so a document it accepts
  * needs no separate pass over its bytes for this.
  */
-static int refuse_nul(const struct ndp_buf *text, const char *path,
+static int refuse_nul(const struct ndp_bytes *text, const char *path,
                       struct ndp_error *err)
 {
-    const char *nul = memchr(text->buf, '\0', text->len);
+    const char *nul = memchr(text->data, '\0', text->len);
 
     if (!nul)
         return 0;
     return ndp_error_set(err, NDP_EPARSE, "'%s' contains a NUL byte at "
                          "offset %zu; not a JSON text file", path,
-                         (size_t)(nul - text->buf));
+                         (size_t)(nul - text->data));
 }
 
 /* 'expected' says what the file should have been, for the messages. */
-static int check_not_json(const struct ndp_buf *text, const char *path,
+static int check_not_json(const struct ndp_bytes *text, const char *path,
                           const char *expected, struct ndp_error *err)
 {
-    const char *s = text->buf;
+    const char *s = text->data;
     size_t skip = strspn(s, " \t\r\n");
     char head[48];
     size_t i, n;
@@ -99,13 +98,14 @@ static int check_not_json(const struct ndp_buf *text, const char *path,
                          path, head, expected);
 }
 
-long ndp_document_line(const struct ndp_document *doc, size_t offset)
+/* 1-based line of byte 'offset' of 'text'. */
+static long line_at(const struct ndp_bytes *text, size_t offset)
 {
     long line = 1;
     size_t i;
 
-    for (i = 0; i < offset && i < doc->len; i++)
-        if (doc->text[i] == '\n')
+    for (i = 0; i < offset && i < text->len; i++)
+        if (text->data[i] == '\n')
             line++;
     return line;
 }
@@ -115,7 +115,7 @@ long ndp_document_line(const struct ndp_document *doc, size_t offset)
  * Sets '*truncated' when the text ends inside the document.
  */
 static struct json_object *tokenize(struct json_tokener *tok,
-                                    const struct ndp_buf *text, size_t *end,
+                                    const struct ndp_bytes *text, size_t *end,
                                     bool *truncated)
 {
     const size_t chunk = (size_t)1 << 30;
@@ -124,7 +124,7 @@ static struct json_object *tokenize(struct json_tokener *tok,
 
     do {
         size_t n = text->len - done < chunk ? text->len - done : chunk;
-        root = json_tokener_parse_ex(tok, text->buf + done, (int)n);
+        root = json_tokener_parse_ex(tok, text->data + done, (int)n);
         *end = done + json_tokener_get_parse_end(tok);
         done += n;
     } while (!root && json_tokener_get_error(tok) == json_tokener_continue &&
@@ -132,7 +132,7 @@ static struct json_object *tokenize(struct json_tokener *tok,
     *truncated = false;
     /* A top-level number ends only at a delimiter: offer the final NUL. */
     if (!root && json_tokener_get_error(tok) == json_tokener_continue) {
-        root = json_tokener_parse_ex(tok, text->buf + text->len, 1);
+        root = json_tokener_parse_ex(tok, text->data + text->len, 1);
         /* JSON null parses to NULL with success. */
         *truncated = json_tokener_get_error(tok) != json_tokener_success;
         if (!*truncated)
@@ -141,96 +141,13 @@ static struct json_object *tokenize(struct json_tokener *tok,
     return root;
 }
 
-static long line_of(const struct ndp_document *doc, struct ndp_locator *loc,
-                    size_t offset)
-{
-    const char *p = doc->text + loc->counted, *end = doc->text + offset;
-
-    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-        loc->line++;
-        p++;
-    }
-    loc->counted = offset;
-    return loc->line;
-}
-
-/* Does '"key"' followed by ':' (spaces allowed) end just before 'at'? */
-static bool preceded_by_key(const char *start, const char *at, const char *key)
-{
-    size_t n = strlen(key);
-    const char *q = at;
-
-    while (q > start && strchr(" \t\r\n", q[-1]))
-        q--;
-    if (q == start || q[-1] != ':')
-        return false;
-    q--;
-    while (q > start && strchr(" \t\r\n", q[-1]))
-        q--;
-    return (size_t)(q - start) >= n + 2 && q[-1] == '"' &&
-           memcmp(q - 1 - n, key, n) == 0 && q[-2 - (long)n] == '"';
-}
-
-/* First occurrence of 'needle' in [p, end), or NULL. */
-static const char *find_bytes(const char *p, const char *end,
-                              const char *needle, size_t n)
-{
-    if (p >= end)
-        return NULL;
-    return memmem(p, (size_t)(end - p), needle, n);
-}
-
-/* The offset is kept as json-c user data, plus one (0: not recorded). */
-void ndp_document_mark_entry(struct json_object *entry, size_t offset)
-{
-    if (json_object_is_type(entry, json_type_object))
-        json_object_set_userdata(entry, (void *)(uintptr_t)(offset + 1),
-                                 NULL);
-}
-
-static size_t entry_offset(const struct json_object *entry)
-{
-    uintptr_t mark = entry ? (uintptr_t)json_object_get_userdata(
-                                 (struct json_object *)(uintptr_t)entry)
-                           : 0;
-
-    return mark ? (size_t)mark - 1 : 0;
-}
-
-long ndp_document_locate(const struct ndp_document *doc,
-                         struct ndp_locator *loc,
-                         const struct json_object *entry, const char *key,
-                         const char *value)
-{
-    struct ndp_buf needle = NDP_BUF_INIT;
-    const char *p, *end = doc->text + doc->len;
-    long line = 0;
-
-    if (entry_offset(entry) > loc->from && entry_offset(entry) < doc->len)
-        loc->from = entry_offset(entry);
-    p = doc->text + loc->from;
-
-    ndp_buf_add_json_string(&needle, value);
-    while ((p = find_bytes(p, end, needle.buf, needle.len)) != NULL) {
-        if (preceded_by_key(doc->text, p, key)) {
-            loc->from = (size_t)(p - doc->text) + needle.len;
-            line = line_of(doc, loc, (size_t)(p - doc->text));
-            break;
-        }
-        p += needle.len;
-    }
-    ndp_buf_release(&needle);
-    return line;
-}
-
-static int parse_json(struct json_object **out, const struct ndp_buf *text,
+static int parse_json(struct json_object **out, const struct ndp_bytes *text,
                       const char *path, bool lenient, struct ndp_error *err)
 {
     struct json_tokener *tok = json_tokener_new_ex(NDP_MAX_JSON_DEPTH);
     struct json_object *root;
     enum json_tokener_error jerr;
     size_t end = 0;
-    struct ndp_document doc = { path, text->buf, text->len, NULL, SIZE_MAX };
     bool truncated;
     int rc = 0;
 
@@ -243,18 +160,18 @@ static int parse_json(struct json_object **out, const struct ndp_buf *text,
         rc = ndp_error_set(err, NDP_EPARSE,
                            "'%s' ends in the middle of the JSON document "
                            "(truncated at line %ld, byte %zu)",
-                           path, ndp_document_line(&doc, text->len),
+                           path, line_at(text, text->len),
                            text->len);
     } else if (!root && jerr != json_tokener_success) {
         rc = ndp_error_set(err, NDP_EPARSE,
                            "'%s' is not valid JSON: %s at line %ld (byte %zu)",
                            path, json_tokener_error_desc(jerr),
-                           ndp_document_line(&doc, end), end);
-    } else if (!is_blank(text->buf + end, text->len - end)) {
+                           line_at(text, end), end);
+    } else if (!is_blank(text->data + end, text->len - end)) {
         rc = ndp_error_set(err, NDP_EPARSE,
                            "'%s' is not valid JSON: unexpected data after "
                            "the document at line %ld (byte %zu)",
-                           path, ndp_document_line(&doc, end), end);
+                           path, line_at(text, end), end);
     }
     json_tokener_free(tok);
     if (rc)
@@ -264,26 +181,21 @@ static int parse_json(struct json_object **out, const struct ndp_buf *text,
     return rc;
 }
 
-/*
- * ARM templates may hold // and block comments (Azure Resource Manager
- * accepts them), which strict JSON refuses: such a file gets a second,
- * lenient parse, and only counts if it then is a template.
- */
-static int scan_error(const struct ndp_buf *text, const char *path,
+/* Where and why the scanner refused 'text', in a message. */
+static int scan_error(const struct ndp_bytes *text, const char *path,
                       size_t pos, const char *msg, struct ndp_error *err)
 {
-    struct ndp_document doc = { path, text->buf, text->len, NULL, SIZE_MAX };
 
     if (pos >= text->len)
         return ndp_error_set(err, NDP_EPARSE,
                              "'%s' ends in the middle of the JSON document "
                              "(truncated at line %ld, byte %zu)",
-                             path, ndp_document_line(&doc, text->len),
+                             path, line_at(text, text->len),
                              text->len);
     return ndp_error_set(err, NDP_EPARSE,
                          "'%s' is not valid JSON: %s at line %ld (byte %zu)",
                          path, msg ? msg : "syntax error",
-                         ndp_document_line(&doc, pos), pos);
+                         line_at(text, pos), pos);
 }
 
 /*
@@ -292,13 +204,13 @@ static int scan_error(const struct ndp_buf *text, const char *path,
  * lenient parse, and only counts if it then is a template.
  */
 static int parse_lenient_template(struct json_object **out,
-                                  const struct ndp_buf *text,
+                                  const struct ndp_bytes *text,
                                   const char *path)
 {
     struct ndp_error ignored = NDP_ERROR_INIT;
     struct json_object *root = NULL;
 
-    if (!strstr(text->buf, "eploymentTemplate.json") ||
+    if (!strstr(text->data, "eploymentTemplate.json") ||
         parse_json(&root, text, path, true, &ignored) != 0)
         return -1;
     if (ndp_json_get(root, "$schema") && ndp_json_get(root, "resources")) {
@@ -313,21 +225,21 @@ static int parse_lenient_template(struct json_object **out,
  * Appends the raw key whose quote is at 'pos' (escapes shown as written),
  * control bytes as '?', at most 48 bytes of it.
  */
-static void add_raw_key(struct ndp_buf *out, const struct ndp_buf *text,
+static void add_raw_key(struct ndp_buf *out, const struct ndp_bytes *text,
                         size_t pos)
 {
-    char quote = text->buf[pos];
+    char quote = text->data[pos];
     size_t i, n = 0;
 
-    for (i = pos + 1; i < text->len && text->buf[i] != quote; i++, n++) {
-        unsigned char c = (unsigned char)text->buf[i];
+    for (i = pos + 1; i < text->len && text->data[i] != quote; i++, n++) {
+        unsigned char c = (unsigned char)text->data[i];
         if (n == 48) {
             ndp_buf_adds(out, "...");
             return;
         }
         if (c == '\\' && i + 1 < text->len) {
             ndp_buf_addch(out, '\\');
-            c = (unsigned char)text->buf[++i];
+            c = (unsigned char)text->data[++i];
         }
         ndp_buf_addch(out, (c < 0x20 || c == 0x7f) ? '?' : (char)c);
     }
@@ -337,10 +249,9 @@ static void add_raw_key(struct ndp_buf *out, const struct ndp_buf *text,
  * The pruned reader met a key twice where it decides what is judged (see
  * input_prune.c): 'pos' is the second one's quote, 'where' says in what.
  */
-static int duplicate_key(const struct ndp_buf *text, const char *path,
+static int duplicate_key(const struct ndp_bytes *text, const char *path,
                          size_t pos, const char *where, struct ndp_error *err)
 {
-    struct ndp_document doc = { path, text->buf, text->len, NULL, SIZE_MAX };
     struct ndp_buf key = NDP_BUF_INIT;
     int rc;
 
@@ -348,7 +259,7 @@ static int duplicate_key(const struct ndp_buf *text, const char *path,
     rc = ndp_error_set(err, NDP_ESCHEMA, "'%s' has the key '%s' twice in %s "
                        "at line %ld (byte %zu); which one counts depends on "
                        "the JSON reader, so the file is refused",
-                       path, key.buf, where, ndp_document_line(&doc, pos),
+                       path, key.buf, where, line_at(text, pos),
                        pos);
     ndp_buf_release(&key);
     return rc;
@@ -360,7 +271,7 @@ static int duplicate_key(const struct ndp_buf *text, const char *path,
  * where it went wrong.
  */
 static int refused_by_scanner(struct json_object **out, size_t *seen,
-                              const struct ndp_buf *text, const char *path,
+                              const struct ndp_bytes *text, const char *path,
                               int rc, size_t pos, const char *msg,
                               struct ndp_error *err)
 {
@@ -381,13 +292,13 @@ static int refused_by_scanner(struct json_object **out, size_t *seen,
  * a word: the pruned reader's check runs too, so that both refuse the same
  * documents.
  */
-static int check_duplicates(const struct ndp_buf *text, const char *path,
+static int check_duplicates(const struct ndp_bytes *text, const char *path,
                             struct ndp_error *err)
 {
     struct json_object *pruned = NULL;
     const char *msg = NULL;
     size_t pos = 0, seen;
-    int rc = ndp_parse_pruned(&pruned, &seen, text->buf, text->len, &pos,
+    int rc = ndp_parse_pruned(&pruned, &seen, text->data, text->len, &pos,
                               &msg);
 
     json_object_put(pruned);
@@ -402,11 +313,11 @@ static int check_duplicates(const struct ndp_buf *text, const char *path,
  * count).
  */
 static int parse_document(struct json_object **out, size_t *seen,
-                          const struct ndp_buf *text, const char *path,
+                          const struct ndp_bytes *text, const char *path,
                           bool whole_tree, struct ndp_error *err)
 {
     struct ndp_error strict_err = NDP_ERROR_INIT;
-    bool object = text->buf[strspn(text->buf, " \t\r\n")] == '{';
+    bool object = text->data[strspn(text->data, " \t\r\n")] == '{';
     const char *msg = NULL;
     size_t pos = 0;
     int rc;
@@ -426,7 +337,7 @@ static int parse_document(struct json_object **out, size_t *seen,
         }
         return rc;
     }
-    rc = ndp_parse_pruned(out, seen, text->buf, text->len, &pos, &msg);
+    rc = ndp_parse_pruned(out, seen, text->data, text->len, &pos, &msg);
     if (rc == 0)
         return 0;
     return refused_by_scanner(out, seen, text, path, rc, pos, msg, err);
@@ -440,11 +351,11 @@ static bool stream_is_object(struct ndp_input_bytes *in)
     bool complete = false;
 
     for (;;) {
-        if (pos < len && strchr(" \t\r\n", in->text.buf[pos]) &&
-            in->text.buf[pos] != '\0') {
+        if (pos < len && strchr(" \t\r\n", in->text.data[pos]) &&
+            in->text.data[pos] != '\0') {
             pos++;
         } else if (pos < len) {
-            return in->text.buf[pos] == '{';
+            return in->text.data[pos] == '{';
         } else if (complete) {
             return false;
         } else {
@@ -466,7 +377,7 @@ static int parse_streamed(struct json_object **out, size_t *seen,
     struct ndp_text_source src = { ndp_input_bytes_wait, in };
     const char *msg = NULL;
     size_t pos = 0;
-    int parsed = ndp_parse_pruned_stream(out, seen, in->text.buf, &src,
+    int parsed = ndp_parse_pruned_stream(out, seen, in->text.data, &src,
                                          &pos, &msg);
     int rc;
 
@@ -539,6 +450,7 @@ static int describe_unknown(const struct json_object *root, const char *path,
                          path);
 }
 
+/* The input formats, in the order help and messages list them. */
 static const struct ndp_reader {
     const char *format;
     int (*read)(struct ndp_changeset *set, size_t input_index,
@@ -559,6 +471,27 @@ static const struct ndp_reader *find_reader(const char *format)
     return NULL;
 }
 
+const char *ndp_input_format_name(size_t i)
+{
+    return i < NDP_ARRAY_SIZE(readers) ? readers[i].format : NULL;
+}
+
+bool ndp_input_format_known(const char *name)
+{
+    return find_reader(name) != NULL;
+}
+
+void ndp_input_format_list(struct ndp_buf *out)
+{
+    size_t i, n = NDP_ARRAY_SIZE(readers);
+
+    for (i = 0; i < n; i++) {
+        if (i > 0)
+            ndp_buf_adds(out, i + 1 < n ? ", " : " or ");
+        ndp_buf_adds(out, readers[i].format);
+    }
+}
+
 /* Everything after loading. */
 static int read_text(struct ndp_changeset *set, const char *path,
                      struct ndp_input_bytes *in,
@@ -567,7 +500,7 @@ static int read_text(struct ndp_changeset *set, const char *path,
 {
     struct json_object *root = NULL;
     const struct ndp_reader *reader;
-    const struct ndp_buf *text = &in->text;
+    const struct ndp_bytes *text = &in->text;
     size_t index, seen = SIZE_MAX;
     int rc;
 
@@ -595,7 +528,7 @@ static int read_text(struct ndp_changeset *set, const char *path,
     index = ndp_changeset_add_input(set, path);
     set->inputs[index].format = reader->format;
     {
-        struct ndp_document doc = { path, text->buf, text->len, root, seen };
+        struct ndp_document doc = { path, text->data, text->len, root, seen };
         rc = reader->read(set, index, &doc, err);
     }
     /* The pruned lists hold only AKS entries: report what the file had. */

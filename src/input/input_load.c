@@ -1,10 +1,10 @@
 /*
  * input_load.c - an input's bytes: a regular file mapped, a stream read,
- * UTF-16 and byte order marks turned into plain UTF-8 (see input_load.h).
+ * UTF-16 and byte order marks turned into plain UTF-8 (see input_internal.h).
  */
 #define _GNU_SOURCE /* F_SETPIPE_SZ */
 #include "common.h"
-#include "input_load.h"
+#include "input_internal.h"
 #include "error.h"
 
 #include <errno.h>
@@ -73,9 +73,8 @@ static bool map_file(struct ndp_input_bytes *in, int fd, size_t size)
     (void)madvise(base, size, MADV_SEQUENTIAL);
     in->map = base;
     in->map_len = len;
-    in->text.buf = base;
+    in->text.data = base;
     in->text.len = size;
-    in->text.alloc = 0;
     return true;
 }
 
@@ -209,9 +208,8 @@ static bool start_stream(struct ndp_input_bytes *in, int fd,
     st->room = max_bytes + 1;
     in->map = base;
     in->map_len = max_bytes + 2;
-    in->text.buf = base;
+    in->text.data = base;
     in->text.len = 0;
-    in->text.alloc = 0;
     in->stream = st;
     if (pthread_create(&st->thread, NULL, read_stream, st) != 0)
         read_stream(st); /* no thread: read it all now */
@@ -303,7 +301,7 @@ static int load_fd(struct ndp_input_bytes *in, int fd, const struct stat *st,
         }
     }
     rc = read_fd(&in->owned, fd, name, max_bytes, err);
-    in->text = in->owned;
+    in->text = ndp_bytes_of_buf(&in->owned);
     return rc;
 }
 
@@ -338,7 +336,7 @@ void ndp_input_bytes_copy(struct ndp_input_bytes *in, const void *bytes,
                           size_t len)
 {
     ndp_buf_add(&in->owned, bytes, len);
-    in->text = in->owned;
+    in->text = ndp_bytes_of_buf(&in->owned);
 }
 
 void ndp_input_bytes_release(struct ndp_input_bytes *in)
@@ -350,7 +348,7 @@ void ndp_input_bytes_release(struct ndp_input_bytes *in)
         munmap(in->map, in->map_len);
     ndp_buf_release(&in->owned);
     in->map = NULL;
-    in->text = in->owned;
+    in->text = ndp_bytes_of_buf(&in->owned);
 }
 
 static void put_utf8(struct ndp_buf *out, uint32_t cp)
@@ -412,12 +410,12 @@ static int utf16_to_utf8(struct ndp_buf *out, const unsigned char *p,
 int ndp_input_bytes_to_utf8(struct ndp_input_bytes *in, const char *path,
                             struct ndp_error *err)
 {
-    const unsigned char *p = (const unsigned char *)in->text.buf;
+    const unsigned char *p = (const unsigned char *)in->text.data;
     struct ndp_buf utf8 = NDP_BUF_INIT;
     int rc;
 
     if (in->text.len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
-        in->text.buf += 3;
+        in->text.data += 3;
         in->text.len -= 3;
         return 0;
     }
@@ -432,6 +430,6 @@ int ndp_input_bytes_to_utf8(struct ndp_input_bytes *in, const char *path,
     }
     ndp_input_bytes_release(in);
     in->owned = utf8;
-    in->text = in->owned;
+    in->text = ndp_bytes_of_buf(&in->owned);
     return 0;
 }

@@ -31,7 +31,7 @@
  */
 #define _GNU_SOURCE /* memmem */
 #include "common.h"
-#include "input.h"
+#include "input_internal.h"
 #include "buf.h"
 #include "jscan.h"
 #include "jsonutil.h"
@@ -66,14 +66,20 @@ struct pruner {
     size_t len;             /* bytes there are (so far, when streaming) */
     size_t seen;            /* elements of the filtered top-level lists */
     bool filtered;          /* a counted list was filtered */
-    bool kept_odd;          /* a malformed element was kept already */
+    bool kept_malformed;    /* an element without its discriminating
+                               member was kept (only the first one is) */
     const struct ndp_text_source *src; /* NULL: all of the text is there */
     bool complete;          /* no more bytes will come */
     struct split *split;    /* a second thread on the far part of a list */
-    struct json_object *rest; /* its work was taken: the members of the
-                                 top-level object after the list */
-    bool second;            /* this is the second thread's pruner */
-    bool gave_up;           /* the second thread met what it cannot do */
+    struct json_object *tail_members; /* the second thread's work was
+                               taken over: the members of the top-level
+                               object after the list, still to be added */
+    bool started_mid_list;  /* this pruner starts at an element in the
+                               middle of a list (the second thread): it
+                               has not seen the text before it */
+    bool needs_earlier_text; /* ... and met what depends on that text:
+                               its work is dropped, the first thread
+                               does it all */
     atomic_bool *cancel;    /* the second thread is no longer wanted */
     const char *list;       /* where the filtered list being walked is,
                                in words, for a duplicated key */
@@ -98,14 +104,13 @@ struct pruner {
 struct split {
     pthread_t thread;
     atomic_bool cancel;
-    const struct json_object *owner; /* the list it continues */
     size_t start;                    /* where its first element begins */
     enum filter f;
     struct pruner p;
     struct ndp_jscan s;
     struct json_object *kept;        /* its kept elements, in order */
     size_t count;                    /* elements it walked */
-    struct json_object *rest;        /* top-level members after the list */
+    struct json_object *tail;        /* top-level members after the list */
     int rc;
 };
 
@@ -322,6 +327,30 @@ static bool stream_retry(struct pruner *p, struct ndp_jscan *s,
     return true;
 }
 
+/*
+ * Reads one item (an element of a list, a member of an object) with
+ * 'read'.  Streaming, when the bytes there are so far end inside it, waits
+ * for more and reads it again from its start: every loop of the walk reads
+ * its items through here, and none of them deals with text still arriving.
+ * As 'read' may read the same item again, it keeps nothing of a reading
+ * that failed (a value it built is freed).
+ */
+static int read_item(struct pruner *p, struct ndp_jscan *s,
+                     int (*read)(struct pruner *p, struct ndp_jscan *s,
+                                 void *item),
+                     void *item)
+{
+    struct ndp_jscan_mark m;
+    int rc;
+
+    do {
+        stream_ahead(p, s);
+        ndp_jscan_mark(s, &m);
+        rc = read(p, s, item);
+    } while (rc && stream_retry(p, s, &m));
+    return rc;
+}
+
 static bool keep_element(struct pruner *p, enum filter f, bool found,
                          const char *value, size_t index)
 {
@@ -329,8 +358,8 @@ static bool keep_element(struct pruner *p, enum filter f, bool found,
         return index == 0;
     if (!found) {
         /* Malformed (no discriminator): keep the first for the reader. */
-        bool keep = !p->kept_odd && f != FILTER_CONFIG_RESOURCES;
-        p->kept_odd = p->kept_odd || keep;
+        bool keep = !p->kept_malformed && f != FILTER_CONFIG_RESOURCES;
+        p->kept_malformed = p->kept_malformed || keep;
         return keep;
     }
     if (f == FILTER_WHATIF_CHANGES)
@@ -381,15 +410,22 @@ static int scan_one(struct pruner *p, struct ndp_jscan *s, enum filter f,
 
 static int prune_members(struct pruner *p, struct ndp_jscan *s,
                          enum context ctx, struct json_object *obj);
+static int filter_elements(struct pruner *p, struct ndp_jscan *s,
+                           enum filter f, struct json_object *list,
+                           size_t *count, bool at_element, size_t stop,
+                           bool *stopped);
+
+/* ---- the second thread ------------------------------------------------ */
 
 static void split_free(struct split *sp)
 {
     json_object_put(sp->kept);
-    json_object_put(sp->rest);
+    json_object_put(sp->tail);
     free(sp);
 }
 
-static void split_discard(struct pruner *p)
+/* Stops the second thread, if any, and drops its work. */
+static void split_cancel(struct pruner *p)
 {
     struct split *sp = p->split;
 
@@ -401,72 +437,90 @@ static void split_discard(struct pruner *p)
     split_free(sp);
 }
 
-static int filter_elements(struct pruner *p, struct ndp_jscan *s,
-                           enum filter f, struct json_object *list,
-                           size_t *count, bool at_element);
+/*
+ * The second thread stops where its work would depend on the text before
+ * its start; the first thread then does all of it.
+ */
+static int give_up(struct pruner *p)
+{
+    p->needs_earlier_text = true;
+    return NDP_EPARSE;
+}
+
+/* Is the second thread no longer wanted (only ever true in it)? */
+static bool cancelled(const struct pruner *p)
+{
+    return p->started_mid_list && atomic_load(p->cancel);
+}
 
 /* The second thread: the rest of the list, then of the document. */
 static void *run_second(void *arg)
 {
     struct split *sp = arg;
+    bool stopped;
 
     sp->rc = filter_elements(&sp->p, &sp->s, sp->f, sp->kept, &sp->count,
-                             true);
+                             true, SIZE_MAX, &stopped);
     if (!sp->rc)
-        sp->rc = prune_members(&sp->p, &sp->s, CTX_TOP, sp->rest);
+        sp->rc = prune_members(&sp->p, &sp->s, CTX_TOP, sp->tail);
     return NULL;
 }
 
-/* Starts a second thread on the far part of 'list' when it pays. */
-static void split_list(struct pruner *p, const struct ndp_jscan *s,
-                       enum filter f, const struct json_object *list)
+/*
+ * Starts a second thread on the far part of the list at the cursor when it
+ * pays.  Returns where its first element begins (the first thread stops
+ * there), or SIZE_MAX when there is no second thread.
+ */
+static size_t split_start(struct pruner *p, const struct ndp_jscan *s,
+                          enum filter f)
 {
     const char *from, *hit;
     struct split *sp;
 
-    if (p->src || p->second || p->split || s->depth != 2 ||
+    if (p->src || p->started_mid_list || p->split || s->depth != 2 ||
         p->len - s->pos < split_min_bytes)
-        return;
+        return SIZE_MAX;
     from = p->text + s->pos + (p->len - s->pos) / 100 * split_percent;
     hit = memmem(from, (size_t)(p->text + p->len - from), "},{\"", 4);
     if (!hit)
-        return;
+        return SIZE_MAX;
     sp = ndp_xcalloc(1, sizeof(*sp));
     atomic_init(&sp->cancel, false);
-    sp->owner = list;
     sp->start = (size_t)(hit - p->text) + 2;
     sp->f = f;
     sp->p.text = p->text;
     sp->p.len = p->len;
     sp->p.complete = true;
-    sp->p.second = true;
+    sp->p.started_mid_list = true;
     sp->p.cancel = &sp->cancel;
     sp->p.list = p->list;
     ndp_jscan_init_inside(&sp->s, p->text, p->len, NDP_MAX_JSON_DEPTH, "{[",
                           sp->start);
     sp->kept = json_object_new_array();
-    sp->rest = json_object_new_object();
+    sp->tail = json_object_new_object();
     if (pthread_create(&sp->thread, NULL, run_second, sp) != 0) {
         split_free(sp);
-        return;
+        return SIZE_MAX;
     }
     p->split = sp;
+    return sp->start;
 }
 
 /*
- * The first thread has reached the second one's start: takes its kept
- * elements, count, cursor and the members after the list.  False when the
- * second thread gave up (the first goes on alone).
+ * The first thread has reached the second one's start as an element of
+ * the same list: takes over its kept elements, count, cursor, result and
+ * the top-level members after the list ('p->tail_members').  False when
+ * the second thread gave up (the first goes on alone).
  */
-static bool adopt_second(struct pruner *p, struct ndp_jscan *s,
-                         struct json_object *list, size_t *count, int *rc)
+static bool split_take(struct pruner *p, struct ndp_jscan *s,
+                       struct json_object *list, size_t *count, int *rc)
 {
     struct split *sp = p->split;
     size_t i, n;
 
     p->split = NULL;
     pthread_join(sp->thread, NULL);
-    if (sp->p.gave_up) {
+    if (sp->p.needs_earlier_text) {
         split_free(sp);
         return false;
     }
@@ -480,19 +534,14 @@ static bool adopt_second(struct pruner *p, struct ndp_jscan *s,
         p->dup_where = sp->p.dup_where;
         p->dup_pos = sp->p.dup_pos;
     }
-    p->rest = sp->rest;
-    sp->rest = NULL;
+    p->tail_members = sp->tail;
+    sp->tail = NULL;
     *rc = sp->rc;
     split_free(sp);
     return true;
 }
 
-/* The second thread stops where its work would depend on the first's. */
-static int give_up(struct pruner *p)
-{
-    p->gave_up = true;
-    return NDP_EPARSE;
-}
+/* ---- the elements of a filtered list ----------------------------------- */
 
 /* The key as json-c stores it: escapes decoded, cut at a NUL byte. */
 static void key_name(const struct pruner *p, const char *key, size_t klen,
@@ -570,58 +619,111 @@ static int check_kept(struct pruner *p, size_t start, size_t end)
     return unique_members(p, &c);
 }
 
+/* The element being read, with what decides whether it is kept. */
+struct element {
+    enum filter f;
+    const char *key;      /* its discriminating member */
+    struct ndp_buf value; /* ... that member's value, when 'found' */
+    bool found;           /* ... was there as a string */
+    size_t start;         /* where the element begins */
+};
+
+static int next_element(struct pruner *p, struct ndp_jscan *s, void *done)
+{
+    (void)p;
+    return ndp_jscan_array_next(s, done);
+}
+
+static int read_element(struct pruner *p, struct ndp_jscan *s, void *item)
+{
+    struct element *e = item;
+
+    /* Streaming, the whitespace before it may have come in only now. */
+    (void)ndp_jscan_peek(s);
+    e->start = s->pos;
+    return scan_one(p, s, e->f, e->key, &e->value, &e->found);
+}
+
+/*
+ * Adds the element just read (it ends at 'end') to 'list' if the filter
+ * keeps it; 'index' is its place in the list.
+ */
+static int take_element(struct pruner *p, const struct element *e,
+                        size_t end, struct json_object *list, size_t index)
+{
+    struct json_object *kept;
+    int rc;
+
+    if (p->started_mid_list && (!e->found || cancelled(p)))
+        return give_up(p);
+    if (!keep_element(p, e->f, e->found, e->value.buf, index))
+        return 0;
+    if (e->f != FILTER_FIRST_ONLY && (rc = check_kept(p, e->start, end)) != 0)
+        return rc;
+    kept = build(p, e->start, end);
+    ndp_document_mark_entry(kept, e->start);
+    json_object_array_add(list, kept);
+    return 0;
+}
+
 /*
  * Walks a filtered list from the cursor to its end, adding the kept
  * elements to 'list' and counting all of them in '*count'.  'at_element':
- * the cursor is at an element already (where a second thread starts).
+ * the cursor is at an element already.  Stops early, with '*stopped' set
+ * and the cursor at that element, at an element that begins at byte
+ * 'stop' (where a second thread started; SIZE_MAX: none).
  */
 static int filter_elements(struct pruner *p, struct ndp_jscan *s,
                            enum filter f, struct json_object *list,
-                           size_t *count, bool at_element)
+                           size_t *count, bool at_element, size_t stop,
+                           bool *stopped)
 {
-    const char *key = f == FILTER_WHATIF_CHANGES ? "resourceId" : "type";
-    struct ndp_buf value = NDP_BUF_INIT;
-    bool done = false, found;
+    struct element e = {
+        f, f == FILTER_WHATIF_CHANGES ? "resourceId" : "type",
+        NDP_BUF_INIT, false, 0
+    };
+    bool done = false;
     int rc = 0;
 
+    *stopped = false;
     while (!rc) {
-        struct ndp_jscan_mark m;
-        size_t start;
-
-        stream_ahead(p, s);
-        ndp_jscan_mark(s, &m);
         if (!at_element)
-            rc = ndp_jscan_array_next(s, &done);
+            rc = read_item(p, s, next_element, &done);
         at_element = false;
-        start = s->pos;
-        if (!rc && !done && p->split && p->split->owner == list &&
-            p->split->start == start &&
-            adopt_second(p, s, list, count, &rc))
-            break;
-        if (!rc && !done)
-            rc = scan_one(p, s, f, key, &value, &found);
-        if (rc && stream_retry(p, s, &m)) {
-            rc = 0;
-            continue;
-        }
         if (rc || done)
             break;
-        if (p->second && (!found || atomic_load(p->cancel))) {
-            rc = give_up(p);
+        if (s->pos == stop) {
+            *stopped = true;
             break;
         }
-        if (keep_element(p, f, found, value.buf, *count)) {
-            struct json_object *kept;
-            if (f != FILTER_FIRST_ONLY &&
-                (rc = check_kept(p, start, s->pos)) != 0)
-                break;
-            kept = build(p, start, s->pos);
-            ndp_document_mark_entry(kept, start);
-            json_object_array_add(list, kept);
-        }
-        (*count)++;
+        rc = read_item(p, s, read_element, &e);
+        if (!rc)
+            rc = take_element(p, &e, s->pos, list, *count);
+        if (!rc)
+            (*count)++;
     }
-    ndp_buf_release(&value);
+    ndp_buf_release(&e.value);
+    return rc;
+}
+
+/*
+ * The elements of a filtered list.  A long counted one is split between
+ * two threads (see struct split): this one walks up to where the second
+ * one started, then takes over its work, or goes on alone when the second
+ * one gave up.
+ */
+static int walk_list(struct pruner *p, struct ndp_jscan *s, enum filter f,
+                     struct json_object *list, size_t *count)
+{
+    size_t stop = is_counted(f) ? split_start(p, s, f) : SIZE_MAX;
+    bool stopped;
+    int rc = filter_elements(p, s, f, list, count, false, stop, &stopped);
+
+    if (stopped && !split_take(p, s, list, count, &rc))
+        rc = filter_elements(p, s, f, list, count, true, SIZE_MAX,
+                             &stopped);
+    if (stop != SIZE_MAX)
+        split_cancel(p); /* not taken over */
     return rc;
 }
 
@@ -630,21 +732,18 @@ static int filter_array(struct pruner *p, struct ndp_jscan *s,
                         struct json_object **out)
 {
     struct json_object *list = json_object_new_array();
-    bool count = is_counted(fl->f);
+    bool counted = is_counted(fl->f);
     const char *outer = p->list;
     size_t index = 0;
     int rc = ndp_jscan_array_begin(s);
 
     p->list = fl->where;
-    if (count && p->second)
+    /* Another counted list: the second thread leaves it to the first. */
+    if (counted && p->started_mid_list)
         rc = give_up(p);
-    if (!rc && count)
-        split_list(p, s, fl->f, list);
     if (!rc)
-        rc = filter_elements(p, s, fl->f, list, &index, false);
-    if (p->split && p->split->owner == list)
-        split_discard(p);
-    if (count && !rc) {
+        rc = walk_list(p, s, fl->f, list, &index);
+    if (counted && !rc) {
         p->seen += index;
         p->filtered = true;
     }
@@ -753,13 +852,16 @@ static int prune_member(struct pruner *p, struct ndp_jscan *s,
     return 0;
 }
 
-/* Adds the members the second thread read after its list to 'obj'. */
-static void add_rest(struct pruner *p, struct json_object *obj)
+/*
+ * The second thread's work was taken over: adds the top-level members it
+ * read after its list to 'obj', which is then complete.
+ */
+static void add_tail_members(struct pruner *p, struct json_object *obj)
 {
-    json_object_object_foreach(p->rest, key, v)
+    json_object_object_foreach(p->tail_members, key, v)
         json_object_object_add(obj, key, json_object_get(v));
-    json_object_put(p->rest);
-    p->rest = NULL;
+    json_object_put(p->tail_members);
+    p->tail_members = NULL;
 }
 
 /*
@@ -777,52 +879,69 @@ static int check_list_key(struct pruner *p, enum context ctx,
     *bit = 0;
     if (!fl || !is_counted(fl->f))
         return 0;
-    if (p->second)
+    if (p->started_mid_list)
         return give_up(p);
     *bit = 1u << (fl - filtered_lists);
     return met & *bit ? duplicate(p, key, fl->in) : 0;
+}
+
+/* The member being read, and the judged lists' keys met before it. */
+struct member {
+    enum context ctx;         /* of the object it is in */
+    unsigned met;             /* check_list_key() bits of those before */
+    unsigned bit;             /* ... and of this one */
+    const char *key;          /* raw, in the text */
+    size_t klen;
+    bool done;                /* no member: the object ended */
+    struct json_object *value;
+};
+
+static int read_member(struct pruner *p, struct ndp_jscan *s, void *item)
+{
+    struct member *m = item;
+    int rc = ndp_jscan_object_next(s, &m->key, &m->klen, &m->done);
+
+    m->value = NULL;
+    if (!rc && !m->done)
+        rc = check_list_key(p, m->ctx, m->key, m->klen, m->met, &m->bit);
+    if (!rc && !m->done)
+        rc = prune_member(p, s, m->ctx, m->key, m->klen, &m->value);
+    if (rc) {
+        json_object_put(m->value);
+        m->value = NULL;
+    }
+    return rc;
+}
+
+static void add_member(const struct pruner *p, struct json_object *obj,
+                       const struct member *m)
+{
+    struct json_object *k = decoded_key(p, m->key, m->klen);
+
+    json_object_object_add(obj, json_object_get_string(k), m->value);
+    json_object_put(k);
 }
 
 /* The members of the object at the cursor, from there to its end. */
 static int prune_members(struct pruner *p, struct ndp_jscan *s,
                          enum context ctx, struct json_object *obj)
 {
-    const char *key;
-    size_t klen;
-    bool done = false;
-    unsigned met = 0, bit = 0;
+    struct member m = { .ctx = ctx };
     int rc = 0;
 
     while (!rc) {
-        struct json_object *v = NULL, *k;
-        struct ndp_jscan_mark m;
-
-        stream_ahead(p, s);
-        ndp_jscan_mark(s, &m);
-        rc = ndp_jscan_object_next(s, &key, &klen, &done);
-        if (!rc && !done)
-            rc = check_list_key(p, ctx, key, klen, met, &bit);
-        if (!rc && !done)
-            rc = prune_member(p, s, ctx, key, klen, &v);
-        if (rc) {
-            json_object_put(v);
-            if (stream_retry(p, s, &m))
-                rc = 0;
-            continue;
-        }
-        if (done)
+        rc = read_item(p, s, read_member, &m);
+        if (rc || m.done)
             break;
-        if (p->second && atomic_load(p->cancel)) {
-            json_object_put(v);
+        if (cancelled(p)) {
+            json_object_put(m.value);
             rc = give_up(p);
             break;
         }
-        met |= bit;
-        k = decoded_key(p, key, klen);
-        json_object_object_add(obj, json_object_get_string(k), v);
-        json_object_put(k);
-        if (p->rest) {
-            add_rest(p, obj); /* the second thread read the rest */
+        m.met |= m.bit;
+        add_member(p, obj, &m);
+        if (p->tail_members) {
+            add_tail_members(p, obj);
             break;
         }
     }
@@ -867,8 +986,8 @@ static int parse(struct pruner *p, struct json_object **out, size_t *seen,
     enum ndp_jscan_type type;
     int rc = prune_document(p, &s, &root, &type);
 
-    json_object_put(p->rest); /* left over when the second thread failed */
-    p->rest = NULL;
+    json_object_put(p->tail_members); /* left when the second thread failed */
+    p->tail_members = NULL;
     /* Streamed text cut before the first value: start again with it all. */
     if (rc && p->src && !p->complete && ndp_jscan_truncated(&s)) {
         json_object_put(root);
@@ -876,7 +995,7 @@ static int parse(struct pruner *p, struct json_object **out, size_t *seen,
         while (!p->complete)
             wait_for(p, &s, SIZE_MAX);
         p->seen = 0;
-        p->filtered = p->kept_odd = false;
+        p->filtered = p->kept_malformed = false;
         rc = prune_document(p, &s, &root, &type);
     }
     if (rc) {

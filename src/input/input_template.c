@@ -12,7 +12,7 @@
  * are never read as a profile or as a malformed window.
  */
 #include "common.h"
-#include "input.h"
+#include "input_internal.h"
 #include "buf.h"
 #include "change.h"
 #include "error.h"
@@ -73,7 +73,7 @@ static void keep_resource(struct template_reader *r,
     c->action = NDP_ACTION_CREATE;
     c->line = ndp_document_locate(r->doc, &r->locator, NULL, "name",
                                   name);
-    json_object_deep_copy((struct json_object *)(uintptr_t)res, &c->after,
+    json_object_deep_copy(ndp_json_unconst(res), &c->after,
                           NULL);
 }
 
@@ -109,7 +109,7 @@ static void read_resources(struct template_reader *r,
     if (!resources)
         return;
     if (json_object_is_type(resources, json_type_object)) {
-        json_object_object_foreach((struct json_object *)(uintptr_t)resources,
+        json_object_object_foreach(ndp_json_unconst(resources),
                                    symbol, res)
             read_one(r, res, parent_type, symbol);
         return;

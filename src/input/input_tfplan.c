@@ -14,7 +14,7 @@
  * the plan's 'configuration' section.
  */
 #include "common.h"
-#include "input.h"
+#include "input_internal.h"
 #include "buf.h"
 #include "change.h"
 #include "error.h"
@@ -150,8 +150,8 @@ static struct json_object *decode_body(const struct json_object *body,
     if (!body || json_object_is_type(body, json_type_null))
         return NULL;
     if (!json_object_is_type(body, json_type_string))
-        return json_object_get((struct json_object *)(uintptr_t)body);
-    s = json_object_get_string((struct json_object *)(uintptr_t)body);
+        return json_object_get(ndp_json_unconst(body));
+    s = json_object_get_string(ndp_json_unconst(body));
     if (!*s)
         return NULL;
     parsed = json_tokener_parse(s);
@@ -164,7 +164,7 @@ static struct json_object *decode_body(const struct json_object *body,
 
 static struct json_object *take(const struct json_object *v)
 {
-    return v ? json_object_get((struct json_object *)(uintptr_t)v) : NULL;
+    return v ? json_object_get(ndp_json_unconst(v)) : NULL;
 }
 
 /*

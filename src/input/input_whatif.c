@@ -15,7 +15,7 @@
  * warns about it.
  */
 #include "common.h"
-#include "input.h"
+#include "input_internal.h"
 #include "buf.h"
 #include "change.h"
 #include "error.h"
@@ -137,7 +137,7 @@ static struct json_object *copy(const struct json_object *v)
 
     if (ndp_json_is_unset(v))
         return NULL;
-    json_object_deep_copy((struct json_object *)(uintptr_t)v, &out, NULL);
+    json_object_deep_copy(ndp_json_unconst(v), &out, NULL);
     return out;
 }
 

@@ -10,6 +10,7 @@
 #include "change.h"
 #include "error.h"
 #include "input.h"
+#include "input/input_internal.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -546,6 +547,25 @@ static void duplicated_keys__refused_by_every_reader(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* The one table of input formats: names in order, the list as help and
+ * --input-format's error spell it. */
+static void input_formats__named_and_listed_as_help_spells_them(void **state)
+{
+    struct ndp_buf list = NDP_BUF_INIT;
+
+    (void)state;
+    assert_string_equal(ndp_input_format_name(0), "terraform-plan");
+    assert_string_equal(ndp_input_format_name(1), "arm-whatif");
+    assert_string_equal(ndp_input_format_name(2), "arm-template");
+    assert_null(ndp_input_format_name(3));
+    assert_true(ndp_input_format_known("arm-whatif"));
+    assert_false(ndp_input_format_known("whatif"));
+    assert_false(ndp_input_format_known(NULL));
+    ndp_input_format_list(&list);
+    assert_string_equal(list.buf, "terraform-plan, arm-whatif or arm-template");
+    ndp_buf_release(&list);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -555,6 +575,7 @@ int main(void)
         cmocka_unit_test(file_of_whole_pages__read_to_its_end),
         cmocka_unit_test(standard_input__pipe_and_file),
         cmocka_unit_test(duplicated_keys__refused_by_every_reader),
+        cmocka_unit_test(input_formats__named_and_listed_as_help_spells_them),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,99 @@
+/*
+ * input_lines.c - the lines the readers report resources at.
+ *
+ * The pruned tree keeps no positions, so a reader finds a resource's line
+ * in the text: the pruned reader marks where each kept entry begins
+ * (ndp_document_mark_entry), and ndp_document_locate() searches forward
+ * from there for the member that names the resource, counting newlines
+ * only once over the whole document.
+ */
+#define _GNU_SOURCE /* memmem */
+#include "common.h"
+#include "input_internal.h"
+#include "buf.h"
+#include "jsonutil.h"
+
+#include <json-c/json.h>
+
+/* Counts the newlines from where the last count stopped up to 'offset'. */
+static long line_of(const struct ndp_document *doc, struct ndp_locator *loc,
+                    size_t offset)
+{
+    const char *p = doc->text + loc->counted, *end = doc->text + offset;
+
+    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        loc->line++;
+        p++;
+    }
+    loc->counted = offset;
+    return loc->line;
+}
+
+/* Does '"key"' followed by ':' (spaces allowed) end just before 'at'? */
+static bool preceded_by_key(const char *start, const char *at, const char *key)
+{
+    size_t n = strlen(key);
+    const char *q = at;
+
+    while (q > start && strchr(" \t\r\n", q[-1]))
+        q--;
+    if (q == start || q[-1] != ':')
+        return false;
+    q--;
+    while (q > start && strchr(" \t\r\n", q[-1]))
+        q--;
+    return (size_t)(q - start) >= n + 2 && q[-1] == '"' &&
+           memcmp(q - 1 - n, key, n) == 0 && q[-2 - (long)n] == '"';
+}
+
+/* First occurrence of 'needle' in [p, end), or NULL. */
+static const char *find_bytes(const char *p, const char *end,
+                              const char *needle, size_t n)
+{
+    if (p >= end)
+        return NULL;
+    return memmem(p, (size_t)(end - p), needle, n);
+}
+
+/* The offset is kept as json-c user data, plus one (0: not recorded). */
+void ndp_document_mark_entry(struct json_object *entry, size_t offset)
+{
+    if (json_object_is_type(entry, json_type_object))
+        json_object_set_userdata(entry, (void *)(uintptr_t)(offset + 1),
+                                 NULL);
+}
+
+static size_t entry_offset(const struct json_object *entry)
+{
+    uintptr_t mark = entry ? (uintptr_t)json_object_get_userdata(
+                                 ndp_json_unconst(entry))
+                           : 0;
+
+    return mark ? (size_t)mark - 1 : 0;
+}
+
+long ndp_document_locate(const struct ndp_document *doc,
+                         struct ndp_locator *loc,
+                         const struct json_object *entry, const char *key,
+                         const char *value)
+{
+    struct ndp_buf needle = NDP_BUF_INIT;
+    const char *p, *end = doc->text + doc->len;
+    long line = 0;
+
+    if (entry_offset(entry) > loc->from && entry_offset(entry) < doc->len)
+        loc->from = entry_offset(entry);
+    p = doc->text + loc->from;
+
+    ndp_buf_add_json_string(&needle, value);
+    while ((p = find_bytes(p, end, needle.buf, needle.len)) != NULL) {
+        if (preceded_by_key(doc->text, p, key)) {
+            loc->from = (size_t)(p - doc->text) + needle.len;
+            line = line_of(doc, loc, (size_t)(p - doc->text));
+            break;
+        }
+        p += needle.len;
+    }
+    ndp_buf_release(&needle);
+    return line;
+}
