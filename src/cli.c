@@ -209,30 +209,58 @@ bad:
                          "positive whole number", s);
 }
 
-/* '--format FMT[:PATH]'; a PATH of '-' is standard output. */
-static int parse_format(struct ndp_options *o, const char *arg,
-                        struct ndp_error *err)
+/* What can be wrong with one FMT[:PATH]. */
+enum format_problem {
+    FORMAT_OK,
+    FORMAT_TOO_MANY,   /* NDP_MAX_OUTPUTS reports already */
+    FORMAT_UNKNOWN,    /* FMT names no reporter */
+    FORMAT_EMPTY_PATH  /* "FMT:" */
+};
+
+/*
+ * Adds the report 'arg' (FMT[:PATH]; a PATH of '-' is standard output) to
+ * 'o', or says what is wrong with it and leaves 'o' as it was (save the
+ * format name of the unused slot).
+ */
+static enum format_problem add_output(struct ndp_options *o, const char *arg)
 {
     struct ndp_output *out = &o->outputs[o->nr_outputs];
     size_t len = strcspn(arg, ":");
 
     if (o->nr_outputs == NDP_MAX_OUTPUTS)
-        return ndp_error_set(err, NDP_EUSAGE, "--format: at most %d reports "
-                             "in one run", NDP_MAX_OUTPUTS);
-    if (len < sizeof(out->format)) {
-        memcpy(out->format, arg, len);
-        out->format[len] = '\0';
-    }
-    if (len >= sizeof(out->format) || !ndp_reporter_find(out->format))
-        return ndp_error_set(err, NDP_EUSAGE, "--format: unknown format "
-                             "'%.*s' (use one of: %s)", (int)len, arg,
-                             ndp_reporter_names());
+        return FORMAT_TOO_MANY;
+    if (len >= sizeof(out->format))
+        return FORMAT_UNKNOWN;
+    memcpy(out->format, arg, len);
+    out->format[len] = '\0';
+    if (!ndp_reporter_find(out->format))
+        return FORMAT_UNKNOWN;
     out->path = arg[len] ? arg + len + 1 : NULL;
     if (out->path && !*out->path)
+        return FORMAT_EMPTY_PATH;
+    o->nr_outputs++;
+    return FORMAT_OK;
+}
+
+/* '--format FMT[:PATH]'. */
+static int parse_format(struct ndp_options *o, const char *arg,
+                        struct ndp_error *err)
+{
+    switch (add_output(o, arg)) {
+    case FORMAT_OK:
+        return 0;
+    case FORMAT_TOO_MANY:
+        return ndp_error_set(err, NDP_EUSAGE, "--format: at most %d reports "
+                             "in one run", NDP_MAX_OUTPUTS);
+    case FORMAT_UNKNOWN:
+        return ndp_error_set(err, NDP_EUSAGE, "--format: unknown format "
+                             "'%.*s' (use one of: %s)",
+                             (int)strcspn(arg, ":"), arg,
+                             ndp_reporter_names());
+    default:
         return ndp_error_set(err, NDP_EUSAGE, "--format: '%s' has an empty "
                              "path", arg);
-    o->nr_outputs++;
-    return 0;
+    }
 }
 
 /*
@@ -309,16 +337,12 @@ int ndp_cli_finish(struct ndp_options *o, const struct ndp_config *config,
         o->fail_on = config->fail_on;
     if (config && !o->rules_dir)
         o->rules_dir = config->rules_dir;
-    for (i = 0; config && !o->nr_outputs && i < config->nr_formats && !rc;
-         i++)
-        rc = parse_format(o, config->formats[i], err);
-    if (rc) {
-        ndp_error_clear(err);
-        return ndp_error_set(err, NDP_EUSAGE, "config '%s': formats[%zu]: "
-                             "'%s' is not FMT or FMT:PATH with a known "
-                             "format", config->path, i - 1,
-                             config->formats[i - 1]);
-    }
+    for (i = 0; config && !o->nr_outputs && i < config->nr_formats; i++)
+        if (add_output(o, config->formats[i]) != FORMAT_OK)
+            return ndp_error_set(err, NDP_ECONFIG, "config '%s': "
+                                 "formats[%zu]: '%s' is not FMT or FMT:PATH "
+                                 "with a known format", config->path, i,
+                                 config->formats[i]);
     rc = check_path("--source-root", o->source_root, true, err);
     if (!rc)
         rc = check_path("--template", o->template_path, false, err);
