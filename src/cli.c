@@ -467,7 +467,7 @@ int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
     out->max_input_bytes = NDP_DEFAULT_MAX_INPUT_BYTES;
     build_getopt(longs, shorts);
     opterr = 0;
-    optind = 1;
+    optind = 0; /* 0, not 1: getopt_long starts afresh on every call */
     while (!rc && (id = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         if (id == '?' || id == ':')
             rc = ndp_error_set(err, NDP_EUSAGE, "%s '%s'",
