@@ -175,17 +175,18 @@ static int parse_color(struct ndp_options *o, const char *arg,
                        struct ndp_error *err)
 {
     struct ndp_buf names = NDP_BUF_INIT;
-    size_t i;
-    int rc;
+    size_t i = 0;
+    int rc = 0;
 
-    for (i = 0; color_name(i); i++)
-        if (strcmp(arg, color_name(i)) == 0) {
-            o->color = (enum ndp_color_mode)i;
-            return 0;
-        }
-    join_names(&names, color_name, " or ");
-    rc = ndp_error_set(err, NDP_EUSAGE, "--color: unknown value '%s' (use "
-                       "%s)", arg, names.buf);
+    while (color_name(i) && strcmp(arg, color_name(i)) != 0)
+        i++;
+    if (color_name(i)) {
+        o->color = (enum ndp_color_mode)i;
+    } else {
+        join_names(&names, color_name, " or ");
+        rc = ndp_error_set(err, NDP_EUSAGE, "--color: unknown value '%s' "
+                           "(use %s)", arg, names.buf);
+    }
     ndp_buf_release(&names);
     return rc;
 }
