@@ -123,65 +123,61 @@ static void every_row_has_name_help_and_kind(void **state)
 
 /* ---- accepted ---- */
 
-/* Flags, strings and sizes, checked from the table in every spelling. */
+/* That row 'opt' stored 'value' (its text for a string, 123 for a size). */
+static void check_stored(struct ndp_options *o,
+                         const struct ndp_cli_option *opt, const char *value)
+{
+    switch (opt->kind) {
+    case NDP_CLI_BOOL:
+        assert_true(*(bool *)field(o, opt));
+        break;
+    case NDP_CLI_STRING:
+        assert_string_equal(*(const char **)field(o, opt), value);
+        break;
+    default:
+        assert_int_equal(*(size_t *)field(o, opt), 123);
+    }
+    assert_int_equal(o->nr_inputs, 1);
+    assert_string_equal(o->inputs[0], "in.json");
+}
+
+/*
+ * Flags, strings and sizes, from the table: "--name", or "--name VALUE"
+ * and "--name=VALUE"; with a short name also "-n", or "-n VALUE" and
+ * "-nVALUE".
+ */
 static void stored_options_are_accepted_in_every_form(void **state)
 {
     const struct ndp_cli_option *opt;
-    char longeq[64], shortjoined[64], dashed[64];
-    size_t i;
+    char name[64], joined[64];
+    size_t i, f;
 
     (void)state;
     for (i = 0; (opt = ndp_cli_option(i)); i++) {
-        struct ndp_options o;
         const char *value = opt->kind == NDP_CLI_SIZE ? "123" : "a value";
-        const char *sep[] = { dashed, value, "in.json", NULL };
-        const char *eq[] = { longeq, "in.json", NULL };
-        const char *sh[] = { dashed, value, "in.json", NULL };
-        const char *joined[] = { shortjoined, "in.json", NULL };
-        const char *flag[] = { dashed, "in.json", NULL };
-        const char *const *forms[4];
-        size_t f, nr_forms = 0;
+        const char *flag[] = { name, "in.json", NULL };
+        const char *apart[] = { name, value, "in.json", NULL };
+        const char *together[] = { joined, "in.json", NULL };
+        struct ndp_options o;
 
         if (opt->kind == NDP_CLI_CALLBACK)
             continue;
-        snprintf(dashed, sizeof(dashed), "--%s", opt->long_name);
-        snprintf(longeq, sizeof(longeq), "--%s=%s", opt->long_name, value);
-        if (opt->kind == NDP_CLI_BOOL) {
-            forms[nr_forms++] = flag;
-        } else {
-            forms[nr_forms++] = sep;
-            forms[nr_forms++] = eq;
-        }
-        for (f = 0; f < nr_forms; f++) {
-            parse_ok(&o, opt->long_name, forms[f]);
-            switch (opt->kind) {
-            case NDP_CLI_BOOL:
-                assert_true(*(bool *)field(&o, opt));
-                break;
-            case NDP_CLI_STRING:
-                assert_string_equal(*(const char **)field(&o, opt), value);
-                break;
-            default:
-                assert_int_equal(*(size_t *)field(&o, opt), 123);
+        for (f = 0; f < (opt->short_name ? 2 : 1); f++) {
+            if (f == 0) {
+                snprintf(name, sizeof(name), "--%s", opt->long_name);
+                snprintf(joined, sizeof(joined), "--%s=%s", opt->long_name,
+                         value);
+            } else {
+                snprintf(name, sizeof(name), "-%c", opt->short_name);
+                snprintf(joined, sizeof(joined), "-%c%s", opt->short_name,
+                         value);
             }
-            assert_int_equal(o.nr_inputs, 1);
-            assert_string_equal(o.inputs[0], "in.json");
-        }
-        if (!opt->short_name)
-            continue;
-        dashed[0] = '-';
-        dashed[1] = opt->short_name;
-        dashed[2] = '\0';
-        snprintf(shortjoined, sizeof(shortjoined), "-%c%s", opt->short_name,
-                 value);
-        parse_ok(&o, opt->long_name, opt->arg_name ? sh : flag);
-        if (opt->kind == NDP_CLI_BOOL)
-            assert_true(*(bool *)field(&o, opt));
-        else
-            assert_string_equal(*(const char **)field(&o, opt), value);
-        if (opt->arg_name) {
-            parse_ok(&o, opt->long_name, joined);
-            assert_string_equal(*(const char **)field(&o, opt), value);
+            parse_ok(&o, name, opt->arg_name ? apart : flag);
+            check_stored(&o, opt, value);
+            if (!opt->arg_name)
+                continue;
+            parse_ok(&o, joined, together);
+            check_stored(&o, opt, value);
         }
     }
 }
