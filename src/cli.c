@@ -1,10 +1,11 @@
 /*
  * cli.c - command-line parsing for ndplint.  The option table below is
- * the single source of truth: getopt_long's struct option[] and the
- * --help text are both generated from it.
+ * the single source of truth: getopt_long's struct option[], the handling
+ * of each argument and the --help text are all generated from it.
  */
 #include "common.h"
 #include "cli.h"
+#include "buf.h"
 #include "config.h"
 #include "error.h"
 #include "evaluate.h"
@@ -17,101 +18,284 @@
 #include <getopt.h>
 #include <sys/stat.h>
 
-enum option_id {
-    OPT_HELP = 'h',
-    OPT_VERSION = 'V',
-    OPT_FORMAT = 'f',
-    OPT_OUTPUT = 'o',
-    OPT_PROFILE = 256,
-    OPT_AT,
-    OPT_FAIL_ON,
-    OPT_RULES,
-    OPT_LIST_RULES,
-    OPT_INPUT_FORMAT,
-    OPT_MAX_INPUT_BYTES,
-    OPT_COLOR,
-    OPT_WINDOW_CHECK,
-    OPT_SOURCE_ROOT,
-    OPT_CLUSTER_STATE,
-    OPT_EXPLAIN,
-    OPT_CONFIG,
-    OPT_NO_CONFIG,
-    OPT_NO_WAIVERS,
-    OPT_SHOW_SUPPRESSED,
-    OPT_BASELINE,
-    OPT_WRITE_BASELINE,
-    OPT_TEMPLATE
+/* The report written when neither the command line nor settings name one. */
+static const char default_format[] = "text";
+
+/* getopt_long's value for row 'i' when the row has no short name. */
+#define LONG_ONLY_BASE 256
+
+/*
+ * Appends "a, b, c" (with 'last_sep' before the last name: ", " or
+ * " or ") of the names 'name_at' gives for 0, 1, ... until NULL.
+ */
+static void join_names(struct ndp_buf *out, const char *(*name_at)(size_t),
+                       const char *last_sep)
+{
+    size_t i;
+
+    for (i = 0; name_at(i); i++) {
+        if (i)
+            ndp_buf_adds(out, name_at(i + 1) ? ", " : last_sep);
+        ndp_buf_adds(out, name_at(i));
+    }
+}
+
+/* ---- the options that need more than storing their argument ---- */
+
+/* What can be wrong with one FMT[:PATH]. */
+enum format_problem {
+    FORMAT_OK,
+    FORMAT_TOO_MANY,   /* NDP_MAX_OUTPUTS reports already */
+    FORMAT_UNKNOWN,    /* FMT names no reporter */
+    FORMAT_EMPTY_PATH  /* "FMT:" */
 };
 
-struct option_spec {
-    const char *long_name;
-    int id;
-    const char *arg;  /* argument name, NULL for a flag */
-    const char *help;
+/*
+ * Adds the report 'arg' (FMT[:PATH]; a PATH of '-' is standard output) to
+ * 'o', or says what is wrong with it and leaves 'o' as it was (save the
+ * format name of the unused slot).
+ */
+static enum format_problem add_output(struct ndp_options *o, const char *arg)
+{
+    struct ndp_output *out = &o->outputs[o->nr_outputs];
+    size_t len = strcspn(arg, ":");
+
+    if (o->nr_outputs == NDP_MAX_OUTPUTS)
+        return FORMAT_TOO_MANY;
+    if (len >= sizeof(out->format))
+        return FORMAT_UNKNOWN;
+    memcpy(out->format, arg, len);
+    out->format[len] = '\0';
+    if (!ndp_reporter_find(out->format))
+        return FORMAT_UNKNOWN;
+    out->path = arg[len] ? arg + len + 1 : NULL;
+    if (out->path && !*out->path)
+        return FORMAT_EMPTY_PATH;
+    o->nr_outputs++;
+    return FORMAT_OK;
+}
+
+/* '--format FMT[:PATH]'. */
+static int parse_format(struct ndp_options *o, const char *arg,
+                        struct ndp_error *err)
+{
+    struct ndp_buf names = NDP_BUF_INIT;
+    int rc = 0;
+
+    switch (add_output(o, arg)) {
+    case FORMAT_OK:
+        break;
+    case FORMAT_TOO_MANY:
+        rc = ndp_error_set(err, NDP_EUSAGE, "--format: at most %d reports "
+                           "in one run", NDP_MAX_OUTPUTS);
+        break;
+    case FORMAT_UNKNOWN:
+        join_names(&names, ndp_reporter_name, ", ");
+        rc = ndp_error_set(err, NDP_EUSAGE, "--format: unknown format "
+                           "'%.*s' (use one of: %s)",
+                           (int)strcspn(arg, ":"), arg, names.buf);
+        break;
+    case FORMAT_EMPTY_PATH:
+        rc = ndp_error_set(err, NDP_EUSAGE, "--format: '%s' has an empty "
+                           "path", arg);
+        break;
+    }
+    ndp_buf_release(&names);
+    return rc;
+}
+
+static int parse_profile(struct ndp_options *o, const char *arg,
+                         struct ndp_error *err)
+{
+    o->profile = ndp_profile_parse(arg);
+    o->have_profile = true;
+    if (o->profile < 0)
+        return ndp_error_set(err, NDP_EUSAGE, "--profile: unknown profile "
+                             "'%s' (use Allow, AllowDuringMaintenanceWindow "
+                             "or Block)", arg);
+    return 0;
+}
+
+static int parse_at(struct ndp_options *o, const char *arg,
+                    struct ndp_error *err)
+{
+    o->have_at = true;
+    if (ndp_time_parse_rfc3339(&o->at, arg) != 0)
+        return ndp_error_set(err, NDP_EUSAGE, "--at: '%s' is not an RFC 3339 "
+                             "date-time such as 2026-12-06T02:30:00Z", arg);
+    return 0;
+}
+
+static int parse_fail_on(struct ndp_options *o, const char *arg,
+                         struct ndp_error *err)
+{
+    o->fail_on_given = true;
+    o->fail_on = ndp_severity_parse(arg);
+    if (o->fail_on < 0)
+        return ndp_error_set(err, NDP_EUSAGE, "--fail-on: unknown level '%s' "
+                             "(use error, warning, note or never)", arg);
+    return 0;
+}
+
+static int parse_cluster_state(struct ndp_options *o, const char *arg,
+                               struct ndp_error *err)
+{
+    if (o->nr_cluster_states == NDP_MAX_CLUSTER_STATES)
+        return ndp_error_set(err, NDP_EUSAGE, "--cluster-state: at most %d "
+                             "files", NDP_MAX_CLUSTER_STATES);
+    o->cluster_states[o->nr_cluster_states++] = arg;
+    return 0;
+}
+
+static int parse_input_format(struct ndp_options *o, const char *arg,
+                              struct ndp_error *err)
+{
+    if (strcmp(arg, "terraform-plan") != 0 &&
+        strcmp(arg, "arm-whatif") != 0 && strcmp(arg, "arm-template") != 0)
+        return ndp_error_set(err, NDP_EUSAGE, "--input-format: unknown "
+                             "format '%s' (use terraform-plan, arm-whatif or "
+                             "arm-template)", arg);
+    o->input_format = arg;
+    return 0;
+}
+
+/* Indexed by enum ndp_color_mode. */
+static const char *const color_names[] = {
+    [NDP_COLOR_AUTO] = "auto",
+    [NDP_COLOR_ALWAYS] = "always",
+    [NDP_COLOR_NEVER] = "never"
 };
 
-static const struct option_spec options[] = {
-    { "format", OPT_FORMAT, "FMT[:PATH]",
-      "report format: text (default), json, sarif, github, junit, markdown; "
-      "FMT:PATH writes that report to PATH; repeat for several reports from "
-      "one run (at most one without a PATH, which goes to standard output)" },
-    { "output", OPT_OUTPUT, "FILE",
-      "write the report that has no PATH to FILE instead of standard output" },
-    { "source-root", OPT_SOURCE_ROOT, "DIR",
-      "make file paths in sarif, github and junit reports relative to DIR "
-      "(default: the current directory)" },
-    { "profile", OPT_PROFILE, "PROFILE",
-      "node disruption profile for clusters whose input does not declare "
-      "one: Allow (the AKS default), AllowDuringMaintenanceWindow, Block" },
-    { "at", OPT_AT, "TIME",
-      "judge maintenance windows at this RFC 3339 instant (default: now), "
-      "e.g. 2026-12-06T02:30:00Z" },
-    { "fail-on", OPT_FAIL_ON, "LEVEL",
-      "exit 1 when a finding is at least this severe: error (default), "
-      "warning, note, never" },
-    { "cluster-state", OPT_CLUSTER_STATE, "FILE",
-      "live state of a cluster: 'az aks show', 'az aks maintenanceconfiguration "
-      "list|show' or 'az aks nodepool list' JSON (repeatable); used where "
-      "the input does not declare the profile, window or versions" },
-    { "config", OPT_CONFIG, "FILE",
-      "read settings, cluster declarations and waivers from FILE (default: "
-      ".ndplint.json in the current directory or the nearest parent up to "
-      "the repository root)" },
-    { "no-config", OPT_NO_CONFIG, NULL, "read no settings file" },
-    { "no-waivers", OPT_NO_WAIVERS, NULL,
-      "ignore the settings file's waivers (audit every finding)" },
-    { "show-suppressed", OPT_SHOW_SUPPRESSED, NULL,
-      "show waived findings in the text report" },
-    { "template", OPT_TEMPLATE, "FILE",
-      "the Bicep or ARM template a what-if result came from: findings point "
-      "at the line of their resource in it" },
-    { "baseline", OPT_BASELINE, "FILE",
-      "report only findings that FILE (from --write-baseline) does not list" },
-    { "write-baseline", OPT_WRITE_BASELINE, "FILE",
-      "write the fingerprints of the current findings to FILE" },
-    { "window-check", OPT_WINDOW_CHECK, NULL,
-      "print each cluster's aksManagedNodeOSUpgradeSchedule window in plain "
-      "words, whether --at is inside it and its next three openings, "
-      "instead of the findings" },
-    { "rules", OPT_RULES, "DIR",
-      "use the rule files in DIR instead of the built-in rules" },
-    { "explain", OPT_EXPLAIN, "NAME",
-      "explain a category (e.g. network-policy) or a rule (e.g. NDP101): "
-      "what changes, why AKS rebuilds nodes, which transitions count and "
-      "what to do; then exit" },
-    { "list-rules", OPT_LIST_RULES, NULL,
-      "print the rules (id, category, scope, class, summary) and exit" },
-    { "input-format", OPT_INPUT_FORMAT, "FMT",
-      "read inputs as terraform-plan, arm-whatif or arm-template instead "
-      "of detecting the format" },
-    { "max-input-bytes", OPT_MAX_INPUT_BYTES, "N",
-      "refuse inputs larger than N bytes (default 4294967296)" },
-    { "color", OPT_COLOR, "WHEN",
-      "colour the text report: auto (default: on a terminal unless NO_COLOR "
-      "is set), always, never" },
-    { "help", OPT_HELP, NULL, "show this help and exit" },
-    { "version", OPT_VERSION, NULL, "show the version and exit" },
+static const char *color_name(size_t i)
+{
+    return i < NDP_ARRAY_SIZE(color_names) ? color_names[i] : NULL;
+}
+
+static int parse_color(struct ndp_options *o, const char *arg,
+                       struct ndp_error *err)
+{
+    struct ndp_buf names = NDP_BUF_INIT;
+    size_t i = 0;
+    int rc = 0;
+
+    while (color_name(i) && strcmp(arg, color_name(i)) != 0)
+        i++;
+    if (color_name(i)) {
+        o->color = (enum ndp_color_mode)i;
+    } else {
+        join_names(&names, color_name, " or ");
+        rc = ndp_error_set(err, NDP_EUSAGE, "--color: unknown value '%s' "
+                           "(use %s)", arg, names.buf);
+    }
+    ndp_buf_release(&names);
+    return rc;
+}
+
+/* "text (default), json, ..." for the help of --format. */
+static void list_formats(struct ndp_buf *out)
+{
+    size_t i;
+    const char *name;
+
+    for (i = 0; (name = ndp_reporter_name(i)); i++)
+        ndp_buf_addf(out, "%s%s%s", i ? ", " : "", name,
+                     strcmp(name, default_format) == 0 ? " (default)" : "");
+}
+
+/* ---- the table ---- */
+
+/*
+ * Row builders, after git's parse-options.h.  The _Generic in FIELD makes a
+ * row whose field has the wrong type fail to compile.
+ */
+#define FIELD(field, type)                                                 \
+    _Generic(((struct ndp_options *)0)->field,                             \
+             type: offsetof(struct ndp_options, field))
+#define OPT_BOOL(s, l, field, h)                                           \
+    { (s), (l), NDP_CLI_BOOL, FIELD(field, bool), NULL, NULL, (h), NULL }
+#define OPT_STRING(s, l, field, a, h)                                      \
+    { (s), (l), NDP_CLI_STRING, FIELD(field, const char *), NULL, (a),     \
+      (h), NULL }
+#define OPT_SIZE(s, l, field, a, h)                                        \
+    { (s), (l), NDP_CLI_SIZE, FIELD(field, size_t), NULL, (a), (h), NULL }
+#define OPT_CALLBACK(s, l, fn, a, h)                                       \
+    { (s), (l), NDP_CLI_CALLBACK, 0, (fn), (a), (h), NULL }
+/* As OPT_CALLBACK, with the "%s" in 'h' filled by 'list'. */
+#define OPT_CALLBACK_LIST(s, l, fn, a, h, list)                            \
+    { (s), (l), NDP_CLI_CALLBACK, 0, (fn), (a), (h), (list) }
+
+static const struct ndp_cli_option options[] = {
+    OPT_CALLBACK_LIST('f', "format", parse_format, "FMT[:PATH]",
+        "report format: %s; FMT:PATH writes that report to PATH; repeat for "
+        "several reports from one run (at most one without a PATH, which "
+        "goes to standard output)", list_formats),
+    OPT_STRING('o', "output", output, "FILE",
+        "write the report that has no PATH to FILE instead of standard "
+        "output"),
+    OPT_STRING(0, "source-root", source_root, "DIR",
+        "make file paths in sarif, github and junit reports relative to DIR "
+        "(default: the current directory)"),
+    OPT_CALLBACK(0, "profile", parse_profile, "PROFILE",
+        "node disruption profile for clusters whose input does not declare "
+        "one: Allow (the AKS default), AllowDuringMaintenanceWindow, Block"),
+    OPT_CALLBACK(0, "at", parse_at, "TIME",
+        "judge maintenance windows at this RFC 3339 instant (default: now), "
+        "e.g. 2026-12-06T02:30:00Z"),
+    OPT_CALLBACK(0, "fail-on", parse_fail_on, "LEVEL",
+        "exit 1 when a finding is at least this severe: error (default), "
+        "warning, note, never"),
+    OPT_CALLBACK(0, "cluster-state", parse_cluster_state, "FILE",
+        "live state of a cluster: 'az aks show', 'az aks "
+        "maintenanceconfiguration list|show' or 'az aks nodepool list' JSON "
+        "(repeatable); used where the input does not declare the profile, "
+        "window or versions"),
+    OPT_STRING(0, "config", config, "FILE",
+        "read settings, cluster declarations and waivers from FILE (default: "
+        ".ndplint.json in the current directory or the nearest parent up to "
+        "the repository root)"),
+    OPT_BOOL(0, "no-config", no_config, "read no settings file"),
+    OPT_BOOL(0, "no-waivers", no_waivers,
+        "ignore the settings file's waivers (audit every finding)"),
+    OPT_BOOL(0, "show-suppressed", show_suppressed,
+        "show waived findings in the text report"),
+    OPT_STRING(0, "template", template_path, "FILE",
+        "the Bicep or ARM template a what-if result came from: findings "
+        "point at the line of their resource in it"),
+    OPT_STRING(0, "baseline", baseline, "FILE",
+        "report only findings that FILE (from --write-baseline) does not "
+        "list"),
+    OPT_STRING(0, "write-baseline", write_baseline, "FILE",
+        "write the fingerprints of the current findings to FILE"),
+    OPT_BOOL(0, "window-check", window_check,
+        "print each cluster's aksManagedNodeOSUpgradeSchedule window in "
+        "plain words, whether --at is inside it and its next three "
+        "openings, instead of the findings"),
+    OPT_STRING(0, "rules", rules_dir, "DIR",
+        "use the rule files in DIR instead of the built-in rules"),
+    OPT_STRING(0, "explain", explain, "NAME",
+        "explain a category (e.g. network-policy) or a rule (e.g. NDP101): "
+        "what changes, why AKS rebuilds nodes, which transitions count and "
+        "what to do; then exit"),
+    OPT_BOOL(0, "list-rules", list_rules,
+        "print the rules (id, category, scope, class, summary) and exit"),
+    OPT_CALLBACK(0, "input-format", parse_input_format, "FMT",
+        "read inputs as terraform-plan, arm-whatif or arm-template instead "
+        "of detecting the format"),
+    OPT_SIZE(0, "max-input-bytes", max_input_bytes, "N",
+        "refuse inputs larger than N bytes (default 4294967296)"),
+    OPT_CALLBACK(0, "color", parse_color, "WHEN",
+        "colour the text report: auto (default: on a terminal unless "
+        "NO_COLOR is set), always, never"),
+    OPT_BOOL('h', "help", help, "show this help and exit"),
+    OPT_BOOL('V', "version", version, "show the version and exit"),
 };
+
+const struct ndp_cli_option *ndp_cli_option(size_t i)
+{
+    return i < NDP_ARRAY_SIZE(options) ? &options[i] : NULL;
+}
+
+/* ---- --help ---- */
 
 void ndp_cli_short_usage(FILE *out)
 {
@@ -141,6 +325,40 @@ static void print_wrapped(FILE *out, const char *text, size_t indent,
     fputc('\n', out);
 }
 
+/* The help of 'opt', its "%s" (if any) replaced by its list. */
+static void expand_help(struct ndp_buf *out, const struct ndp_cli_option *opt)
+{
+    const char *hole = opt->help_list ? strstr(opt->help, "%s") : NULL;
+
+    if (!hole) {
+        ndp_buf_adds(out, opt->help);
+        return;
+    }
+    ndp_buf_add(out, opt->help, (size_t)(hole - opt->help));
+    opt->help_list(out);
+    ndp_buf_adds(out, hole + 2);
+}
+
+static void print_option_help(FILE *out, const struct ndp_cli_option *opt)
+{
+    struct ndp_buf text = NDP_BUF_INIT;
+    const char *arg = opt->arg_name;
+    char head[64];
+
+    if (opt->short_name)
+        snprintf(head, sizeof(head), "  -%c, --%s%s%s", opt->short_name,
+                 opt->long_name, arg ? " " : "", arg ? arg : "");
+    else
+        snprintf(head, sizeof(head), "      --%s%s%s", opt->long_name,
+                 arg ? " " : "", arg ? arg : "");
+    fprintf(out, "%-30s", head);
+    if (strlen(head) >= 30)
+        fprintf(out, "\n%30s", "");
+    expand_help(&text, opt);
+    print_wrapped(out, text.buf, 30, 79);
+    ndp_buf_release(&text);
+}
+
 void ndp_cli_help(FILE *out)
 {
     size_t i;
@@ -152,25 +370,14 @@ void ndp_cli_help(FILE *out)
           "nodes, and whether the cluster's node disruption\npolicy will "
           "refuse them. ARM templates are checked for the policy and window\n"
           "they declare. FILE '-' reads standard input.\n\nOptions:\n", out);
-    for (i = 0; i < NDP_ARRAY_SIZE(options); i++) {
-        const struct option_spec *o = &options[i];
-        char head[64];
-
-        if (o->id < 256)
-            snprintf(head, sizeof(head), "  -%c, --%s%s%s", o->id,
-                     o->long_name, o->arg ? " " : "", o->arg ? o->arg : "");
-        else
-            snprintf(head, sizeof(head), "      --%s%s%s", o->long_name,
-                     o->arg ? " " : "", o->arg ? o->arg : "");
-        fprintf(out, "%-30s", head);
-        if (strlen(head) >= 30)
-            fprintf(out, "\n%30s", "");
-        print_wrapped(out, o->help, 30, 79);
-    }
+    for (i = 0; i < NDP_ARRAY_SIZE(options); i++)
+        print_option_help(out, &options[i]);
     fputs("\nExit status: 0 no finding at or above --fail-on; 1 at least "
           "one; 2 usage error\nor an input that cannot be read or "
           "understood.\n", out);
 }
+
+/* ---- parsing ---- */
 
 static void build_getopt(struct option *longs, char *shorts)
 {
@@ -178,13 +385,16 @@ static void build_getopt(struct option *longs, char *shorts)
 
     shorts[s++] = ':'; /* report a missing argument as ':' */
     for (i = 0; i < NDP_ARRAY_SIZE(options); i++) {
-        longs[i].name = options[i].long_name;
-        longs[i].has_arg = options[i].arg ? required_argument : no_argument;
+        const struct ndp_cli_option *opt = &options[i];
+
+        longs[i].name = opt->long_name;
+        longs[i].has_arg = opt->arg_name ? required_argument : no_argument;
         longs[i].flag = NULL;
-        longs[i].val = options[i].id;
-        if (options[i].id < 256) {
-            shorts[s++] = (char)options[i].id;
-            if (options[i].arg)
+        longs[i].val = opt->short_name ? opt->short_name
+                                       : LONG_ONLY_BASE + (int)i;
+        if (opt->short_name) {
+            shorts[s++] = opt->short_name;
+            if (opt->arg_name)
                 shorts[s++] = ':';
         }
     }
@@ -192,7 +402,21 @@ static void build_getopt(struct option *longs, char *shorts)
     shorts[s] = '\0';
 }
 
-static int parse_size(size_t *out, const char *s, struct ndp_error *err)
+/* The row getopt_long's 'id' stands for. */
+static const struct ndp_cli_option *option_of(int id)
+{
+    size_t i;
+
+    if (id >= LONG_ONLY_BASE)
+        return &options[id - LONG_ONLY_BASE];
+    for (i = 0; i < NDP_ARRAY_SIZE(options); i++)
+        if (options[i].short_name == id)
+            return &options[i];
+    NDP_BUG("getopt_long returned an option not in the table");
+}
+
+static int parse_size(size_t *out, const struct ndp_cli_option *opt,
+                      const char *s, struct ndp_error *err)
 {
     char *end;
     unsigned long long v;
@@ -205,35 +429,72 @@ static int parse_size(size_t *out, const char *s, struct ndp_error *err)
     *out = (size_t)v;
     return 0;
 bad:
-    return ndp_error_set(err, NDP_EUSAGE, "--max-input-bytes: '%s' is not a "
-                         "positive whole number", s);
+    return ndp_error_set(err, NDP_EUSAGE, "--%s: '%s' is not a positive "
+                         "whole number", opt->long_name, s);
 }
 
-/* '--format FMT[:PATH]'; a PATH of '-' is standard output. */
-static int parse_format(struct ndp_options *o, const char *arg,
+/* Stores or checks 'arg' (NULL for a flag) as row 'opt' says. */
+static int apply_option(struct ndp_options *o,
+                        const struct ndp_cli_option *opt, const char *arg,
                         struct ndp_error *err)
 {
-    struct ndp_output *out = &o->outputs[o->nr_outputs];
-    size_t len = strcspn(arg, ":");
+    char *field = (char *)o + opt->offset;
 
-    if (o->nr_outputs == NDP_MAX_OUTPUTS)
-        return ndp_error_set(err, NDP_EUSAGE, "--format: at most %d reports "
-                             "in one run", NDP_MAX_OUTPUTS);
-    if (len < sizeof(out->format)) {
-        memcpy(out->format, arg, len);
-        out->format[len] = '\0';
+    switch (opt->kind) {
+    case NDP_CLI_BOOL:
+        *(bool *)field = true;
+        return 0;
+    case NDP_CLI_STRING:
+        *(const char **)field = arg;
+        return 0;
+    case NDP_CLI_SIZE:
+        return parse_size((size_t *)field, opt, arg, err);
+    case NDP_CLI_CALLBACK:
+        return opt->parse(o, arg, err);
     }
-    if (len >= sizeof(out->format) || !ndp_reporter_find(out->format))
-        return ndp_error_set(err, NDP_EUSAGE, "--format: unknown format "
-                             "'%.*s' (use one of: %s)", (int)len, arg,
-                             ndp_reporter_names());
-    out->path = arg[len] ? arg + len + 1 : NULL;
-    if (out->path && !*out->path)
-        return ndp_error_set(err, NDP_EUSAGE, "--format: '%s' has an empty "
-                             "path", arg);
-    o->nr_outputs++;
+    NDP_BUG("option row of an unknown kind");
+}
+
+int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
+                  struct ndp_error *err)
+{
+    struct option longs[NDP_ARRAY_SIZE(options) + 1];
+    char shorts[2 * NDP_ARRAY_SIZE(options) + 3];
+    int id, rc = 0;
+    size_t i, j;
+
+    memset(out, 0, sizeof(*out));
+    out->fail_on = NDP_SEVERITY_ERROR;
+    out->max_input_bytes = NDP_DEFAULT_MAX_INPUT_BYTES;
+    build_getopt(longs, shorts);
+    opterr = 0;
+    optind = 0; /* 0, not 1: getopt_long starts afresh on every call */
+    while (!rc && (id = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+        if (id == '?' || id == ':')
+            rc = ndp_error_set(err, NDP_EUSAGE, "%s '%s'",
+                               id == ':' ? "missing argument for option"
+                                         : "unknown option",
+                               argv[optind - 1]);
+        else
+            rc = apply_option(out, option_of(id), optarg, err);
+    }
+    if (rc)
+        return rc;
+    out->inputs = argv + optind;
+    out->nr_inputs = (size_t)(argc - optind);
+    for (i = 0; i < out->nr_inputs; i++)
+        for (j = 0; j < i; j++)
+            if (strcmp(out->inputs[i], out->inputs[j]) == 0)
+                return ndp_error_set(err, NDP_EUSAGE, "'%s' is given more "
+                                     "than once", out->inputs[i]);
+    if (!out->nr_inputs && !out->help && !out->version && !out->list_rules &&
+        !out->explain)
+        return ndp_error_set(err, NDP_EUSAGE, "no input file (give a plan "
+                             "JSON file, or '-' for standard input)");
     return 0;
 }
+
+/* ---- after parsing: the settings file and the checks ---- */
 
 /*
  * After parsing: the default report (text), '-o FILE' for the one report
@@ -244,7 +505,7 @@ static int check_outputs(struct ndp_options *o, struct ndp_error *err)
     size_t i, j, no_path = 0, dash = 0;
 
     if (!o->nr_outputs) {
-        strcpy(o->outputs[0].format, "text");
+        strcpy(o->outputs[0].format, default_format);
         o->outputs[0].path = NULL;
         o->nr_outputs = 1;
     }
@@ -309,135 +570,14 @@ int ndp_cli_finish(struct ndp_options *o, const struct ndp_config *config,
         o->fail_on = config->fail_on;
     if (config && !o->rules_dir)
         o->rules_dir = config->rules_dir;
-    for (i = 0; config && !o->nr_outputs && i < config->nr_formats && !rc;
-         i++)
-        rc = parse_format(o, config->formats[i], err);
-    if (rc) {
-        ndp_error_clear(err);
-        return ndp_error_set(err, NDP_EUSAGE, "config '%s': formats[%zu]: "
-                             "'%s' is not FMT or FMT:PATH with a known "
-                             "format", config->path, i - 1,
-                             config->formats[i - 1]);
-    }
+    for (i = 0; config && !o->nr_outputs && i < config->nr_formats; i++)
+        if (add_output(o, config->formats[i]) != FORMAT_OK)
+            return ndp_error_set(err, NDP_ECONFIG, "config '%s': "
+                                 "formats[%zu]: '%s' is not FMT or FMT:PATH "
+                                 "with a known format", config->path, i,
+                                 config->formats[i]);
     rc = check_path("--source-root", o->source_root, true, err);
     if (!rc)
         rc = check_path("--template", o->template_path, false, err);
     return rc ? rc : check_outputs(o, err);
-}
-
-static int parse_one(struct ndp_options *o, int id, const char *arg,
-                     struct ndp_error *err)
-{
-    switch (id) {
-    case OPT_HELP: o->help = true; return 0;
-    case OPT_VERSION: o->version = true; return 0;
-    case OPT_LIST_RULES: o->list_rules = true; return 0;
-    case OPT_WINDOW_CHECK: o->window_check = true; return 0;
-    case OPT_EXPLAIN: o->explain = arg; return 0;
-    case OPT_CONFIG: o->config = arg; return 0;
-    case OPT_NO_CONFIG: o->no_config = true; return 0;
-    case OPT_NO_WAIVERS: o->no_waivers = true; return 0;
-    case OPT_SHOW_SUPPRESSED: o->show_suppressed = true; return 0;
-    case OPT_BASELINE: o->baseline = arg; return 0;
-    case OPT_WRITE_BASELINE: o->write_baseline = arg; return 0;
-    case OPT_TEMPLATE: o->template_path = arg; return 0;
-    case OPT_OUTPUT: o->output = arg; return 0;
-    case OPT_RULES: o->rules_dir = arg; return 0;
-    case OPT_SOURCE_ROOT: o->source_root = arg; return 0;
-    case OPT_CLUSTER_STATE:
-        if (o->nr_cluster_states == NDP_MAX_CLUSTER_STATES)
-            return ndp_error_set(err, NDP_EUSAGE, "--cluster-state: at most "
-                                 "%d files", NDP_MAX_CLUSTER_STATES);
-        o->cluster_states[o->nr_cluster_states++] = arg;
-        return 0;
-    case OPT_FORMAT:
-        return parse_format(o, arg, err);
-    case OPT_PROFILE:
-        o->profile = ndp_profile_parse(arg);
-        o->have_profile = true;
-        if (o->profile < 0)
-            return ndp_error_set(err, NDP_EUSAGE, "--profile: unknown "
-                                 "profile '%s' (use Allow, "
-                                 "AllowDuringMaintenanceWindow or Block)",
-                                 arg);
-        return 0;
-    case OPT_AT:
-        o->have_at = true;
-        if (ndp_time_parse_rfc3339(&o->at, arg) != 0)
-            return ndp_error_set(err, NDP_EUSAGE, "--at: '%s' is not an RFC "
-                                 "3339 date-time such as "
-                                 "2026-12-06T02:30:00Z", arg);
-        return 0;
-    case OPT_FAIL_ON:
-        o->fail_on_given = true;
-        o->fail_on = ndp_severity_parse(arg);
-        if (o->fail_on < 0)
-            return ndp_error_set(err, NDP_EUSAGE, "--fail-on: unknown level "
-                                 "'%s' (use error, warning, note or never)",
-                                 arg);
-        return 0;
-    case OPT_INPUT_FORMAT:
-        if (strcmp(arg, "terraform-plan") != 0 &&
-            strcmp(arg, "arm-whatif") != 0 &&
-            strcmp(arg, "arm-template") != 0)
-            return ndp_error_set(err, NDP_EUSAGE, "--input-format: unknown "
-                                 "format '%s' (use terraform-plan, "
-                                 "arm-whatif or arm-template)", arg);
-        o->input_format = arg;
-        return 0;
-    case OPT_MAX_INPUT_BYTES:
-        return parse_size(&o->max_input_bytes, arg, err);
-    case OPT_COLOR:
-        if (strcmp(arg, "auto") == 0)
-            o->color = NDP_COLOR_AUTO;
-        else if (strcmp(arg, "always") == 0)
-            o->color = NDP_COLOR_ALWAYS;
-        else if (strcmp(arg, "never") == 0)
-            o->color = NDP_COLOR_NEVER;
-        else
-            return ndp_error_set(err, NDP_EUSAGE, "--color: unknown value "
-                                 "'%s' (use auto, always or never)", arg);
-        return 0;
-    default:
-        return ndp_error_set(err, NDP_EUSAGE, "unknown option");
-    }
-}
-
-int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
-                  struct ndp_error *err)
-{
-    struct option longs[NDP_ARRAY_SIZE(options) + 1];
-    char shorts[2 * NDP_ARRAY_SIZE(options) + 3];
-    int id, rc = 0;
-    size_t i, j;
-
-    memset(out, 0, sizeof(*out));
-    out->fail_on = NDP_SEVERITY_ERROR;
-    out->max_input_bytes = NDP_DEFAULT_MAX_INPUT_BYTES;
-    build_getopt(longs, shorts);
-    opterr = 0;
-    optind = 1;
-    while (!rc && (id = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-        if (id == '?' || id == ':')
-            rc = ndp_error_set(err, NDP_EUSAGE, "%s '%s'",
-                               id == ':' ? "missing argument for option"
-                                         : "unknown option",
-                               argv[optind - 1]);
-        else
-            rc = parse_one(out, id, optarg, err);
-    }
-    if (rc)
-        return rc;
-    out->inputs = argv + optind;
-    out->nr_inputs = (size_t)(argc - optind);
-    for (i = 0; i < out->nr_inputs; i++)
-        for (j = 0; j < i; j++)
-            if (strcmp(out->inputs[i], out->inputs[j]) == 0)
-                return ndp_error_set(err, NDP_EUSAGE, "'%s' is given more "
-                                     "than once", out->inputs[i]);
-    if (!out->nr_inputs && !out->help && !out->version && !out->list_rules &&
-        !out->explain)
-        return ndp_error_set(err, NDP_EUSAGE, "no input file (give a plan "
-                             "JSON file, or '-' for standard input)");
-    return 0;
 }

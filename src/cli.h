@@ -1,6 +1,10 @@
 /*
- * cli.h - the command line: one option table drives getopt_long and the
- * --help text.
+ * cli.h - the command line: one table of options, a row per option, drives
+ * getopt_long, the checks of each argument and the --help text.
+ *
+ * Adding an option is adding a row to the table in cli.c (and a field to
+ * struct ndp_options when it stores something): the parser, --help and
+ * tests/unit/test_cli.c's walk of the table pick it up from there.
  */
 #ifndef NDP_CLI_H
 #define NDP_CLI_H
@@ -10,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct ndp_buf;
+struct ndp_config;
 struct ndp_error;
 
 enum ndp_color_mode { NDP_COLOR_AUTO, NDP_COLOR_ALWAYS, NDP_COLOR_NEVER };
@@ -51,6 +57,36 @@ struct ndp_options {
     size_t nr_cluster_states;
 };
 
+/* How a row of the option table takes its value. */
+enum ndp_cli_kind {
+    NDP_CLI_BOOL,     /* no argument; sets the bool at 'offset' */
+    NDP_CLI_STRING,   /* stores the argument at 'offset' (borrowed: argv) */
+    NDP_CLI_SIZE,     /* a positive whole number, into the size_t at 'offset' */
+    NDP_CLI_CALLBACK  /* hands the argument to 'parse' */
+};
+
+/*
+ * One option.  'help' may hold one "%s": --help puts there what
+ * 'help_list' appends, a list generated from the table it comes from (the
+ * reporters, say), so that the help cannot drift from what is accepted.
+ * A 'parse' callback fills 'o' from 'arg' or returns NDP_EUSAGE with 'err'
+ * set.  Every string is static.
+ */
+struct ndp_cli_option {
+    char short_name;          /* '\0': long form only */
+    const char *long_name;    /* without the leading "--" */
+    enum ndp_cli_kind kind;
+    size_t offset;            /* of the field in struct ndp_options */
+    int (*parse)(struct ndp_options *o, const char *arg,
+                 struct ndp_error *err);       /* NDP_CLI_CALLBACK only */
+    const char *arg_name;     /* e.g. "FILE"; NULL: takes no argument */
+    const char *help;
+    void (*help_list)(struct ndp_buf *out);    /* fills "%s", or NULL */
+};
+
+/* Row 'i' of the option table, in --help order; NULL past the last. */
+const struct ndp_cli_option *ndp_cli_option(size_t i);
+
 /*
  * Parses 'argv' into 'out' (which borrows argv's strings).  Returns 0, or
  * NDP_EUSAGE with 'err' saying what is wrong.
@@ -60,11 +96,13 @@ int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
 /*
  * Settles what the command line left open with the settings file 'config'
  * (may be NULL): --fail-on, --rules and the reports, then checks the
- * reports.  The command line always wins.  Returns 0 or NDP_EUSAGE.
+ * paths and the reports.  The command line always wins.  Returns 0,
+ * NDP_EUSAGE for a command-line mistake, or NDP_ECONFIG for a "formats"
+ * entry of the settings file that is not a report.
  */
-struct ndp_config;
 int ndp_cli_finish(struct ndp_options *o, const struct ndp_config *config,
                    struct ndp_error *err);
+/* The full --help text, and the two lines shown after a usage error. */
 void ndp_cli_help(FILE *out);
 void ndp_cli_short_usage(FILE *out);
 

@@ -27,7 +27,8 @@ enum ndp_errcode {
     NDP_ESCHEMA = -3, /* input is JSON, but not of a shape ndplint reads */
     NDP_ERULE = -4,   /* a rule file is broken */
     NDP_EUSAGE = -5,  /* bad command line */
-    NDP_ELIMIT = -6   /* input exceeds a documented limit */
+    NDP_ELIMIT = -6,  /* input exceeds a documented limit */
+    NDP_ECONFIG = -7  /* the settings file (.ndplint.json) is wrong */
 };
 
 /* Exit statuses of the ndplint command (README "Exit status"). */

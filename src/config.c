@@ -84,7 +84,7 @@ struct checker {
 
 static int bad(const struct checker *ck, const char *key, const char *problem)
 {
-    return ndp_error_set(ck->err, NDP_EUSAGE, "config '%s': %s: %s",
+    return ndp_error_set(ck->err, NDP_ECONFIG, "config '%s': %s: %s",
                          ck->path, key, problem);
 }
 
@@ -303,7 +303,7 @@ int ndp_config_load(struct ndp_config *out, const char *path,
     rc = ndp_input_load_json(&out->root, path, NDP_MAX_CONFIG_BYTES,
                              "an " NDP_CONFIG_NAME " settings object", err);
     if (!rc && !json_object_is_type(out->root, json_type_object))
-        rc = ndp_error_set(err, NDP_EUSAGE, "config '%s': must be a JSON "
+        rc = ndp_error_set(err, NDP_ECONFIG, "config '%s': must be a JSON "
                            "object", path);
     if (!rc)
         rc = load_top(&ck, out);

@@ -27,7 +27,8 @@ void ndp_error_clear(struct ndp_error *err)
     err->msg[0] = '\0';
 }
 
-void ndp_print_line(FILE *f, const char *msg)
+/* Writes "ndplint: " and 'msg' escaped to one line of 'f'. */
+static void print_line(FILE *f, const char *msg)
 {
     struct ndp_buf line = NDP_BUF_INIT;
 
@@ -40,7 +41,7 @@ void ndp_print_line(FILE *f, const char *msg)
 
 void ndp_error_print(FILE *f, const struct ndp_error *err)
 {
-    ndp_print_line(f, err->msg);
+    print_line(f, err->msg);
 }
 
 void ndp_warn(const char *fmt, ...)
@@ -51,6 +52,6 @@ void ndp_warn(const char *fmt, ...)
     va_start(ap, fmt);
     ndp_buf_vaddf(&msg, fmt, ap);
     va_end(ap);
-    ndp_print_line(stderr, msg.buf);
+    print_line(stderr, msg.buf);
     ndp_buf_release(&msg);
 }

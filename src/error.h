@@ -37,7 +37,4 @@ void ndp_error_print(FILE *f, const struct ndp_error *err);
  */
 void ndp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Writes "ndplint: " and 'msg' escaped to one line of 'f'. */
-void ndp_print_line(FILE *f, const char *msg);
-
 #endif

@@ -444,7 +444,7 @@ int main(int argc, char **argv)
     if (ndp_cli_finish(&o, have_config ? &config : NULL, &err) != 0) {
         status = fail(&err);
         /* A command-line mistake gets the short usage, as in parsing. */
-        if (strncmp(err.msg, "--", 2) == 0)
+        if (err.code == NDP_EUSAGE)
             ndp_cli_short_usage(stderr);
         goto out;
     }

@@ -6,6 +6,7 @@
 #define NDP_REPORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -59,8 +60,12 @@ void ndp_report_render(struct ndp_buf *out, const struct ndp_reporter *rep,
 
 /* The reporter called 'name', or NULL. */
 const struct ndp_reporter *ndp_reporter_find(const char *name);
-/* Comma-separated names of all formats, for --help. */
-const char *ndp_reporter_names(void);
+/*
+ * The name of reporter 'i' (0, 1, ...) in table order, or NULL past the
+ * last: how --help and the option messages list the formats.  The string
+ * is static.
+ */
+const char *ndp_reporter_name(size_t i);
 
 /* The --window-check report (report_window.c). */
 void ndp_report_window_check(struct ndp_buf *out,

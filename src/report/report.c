@@ -36,9 +36,9 @@ void ndp_report_render(struct ndp_buf *out, const struct ndp_reporter *rep,
     ndp_utf8_repair_tail(out, start, rep->utf8_flags);
 }
 
-const char *ndp_reporter_names(void)
+const char *ndp_reporter_name(size_t i)
 {
-    return "text, json, sarif, github, junit, markdown";
+    return i < NDP_ARRAY_SIZE(reporters) - 1 ? reporters[i]->name : NULL;
 }
 
 void ndp_report_count(struct ndp_report *report)
