@@ -17,8 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NDP_VERSION "0.1.0"
-
 /* Return codes of fallible functions: 0 on success, one of these on failure. */
 enum ndp_errcode {
     NDP_OK = 0,
