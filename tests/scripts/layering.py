@@ -131,13 +131,13 @@ def cycles_and_exports(program, others):
     """Rules 1 and 2 over {source: (defined, used)}; prints each offence
     and returns how many there were."""
     owner = {}
-    for source, (defined, _used) in program.items():
+    for source, (defined, _used) in sorted(program.items()):
         for name in defined:
             owner.setdefault(name, source)
 
     edges, why = {}, {}
     for source, (_defined, used) in program.items():
-        for name in used:
+        for name in sorted(used):
             target = owner.get(name)
             if target and target != source:
                 edges.setdefault(source, set()).add(target)
