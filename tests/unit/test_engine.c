@@ -404,8 +404,8 @@ int main(void)
     int failed;
 
     load_table();
-    failed = cmocka_run_group_tests_name("rule files", tests, test_rules_load_dir,
-                                         test_rules_free);
+    failed = cmocka_run_group_tests_name("rule files", tests,
+                                         test_rules_load_dir, test_rules_free);
     failed += cmocka_run_group_tests_name("built-in rule image", tests,
                                           test_rules_load_builtin,
                                           test_rules_free);
