@@ -1,9 +1,10 @@
 /*
  * jscan_bench.c - throughput of the JSON scanner against json-c on one file.
  *
- * Build (from a CMake build directory that has libndplint_core.a):
- *   cc -std=c11 -O2 -I/work/main/src /work/main/bench/jscan_bench.c \
- *      libndplint_core.a -ljson-c -o jscan_bench
+ * Build (from the top of the source tree; -D_GNU_SOURCE as CMakeLists.txt
+ * gives every file of the project):
+ *   cc -std=c11 -O2 -D_GNU_SOURCE -Isrc bench/jscan_bench.c \
+ *      src/input/jscan.c src/buf.c src/xalloc.c -ljson-c -o jscan_bench
  * Run:
  *   jscan_bench [--validate|--walk|--jsonc] FILE [ROUNDS]
  *

@@ -4,7 +4,7 @@
 # the peak RSS, and each time as a ratio to the 1x time.  Linear work
 # doubles per step (ratio about 2 and 4), n log n a little more, quadratic
 # work quadruples (4 and 16).  Not a test: it asserts nothing; the
-# functional test of the same inputs is tests/run_scaling_check.sh.
+# functional test of the same inputs is tests/scripts/run_scaling_check.sh.
 # Needs python3 and GNU time (/usr/bin/time, Debian 'time').
 #   usage: sh bench/scaling.sh [CASES] [RUNS]
 #   e.g.   sh bench/scaling.sh "pools waivers" 3

@@ -2,7 +2,7 @@
 # Installs the Debian packages ndplint needs to build and test, if missing.
 # Used by ci/setup-and-run.sh, ci/test.sh and .ci/run; safe to run again.
 # With --validators (ci/test.sh) also the checkers of the CI reports:
-# pre-commit, xmllint and cmark-gfm (tests/run_hostile_outputs.sh) from
+# pre-commit, xmllint and cmark-gfm (tests/scripts/run_hostile_outputs.sh) from
 # Debian, node/npm when missing, and the npm
 # packages @microsoft/sarif-multitool and @action-validator/cli, pinned,
 # in build-tools/ (ignored by git; tests/CMakeLists.txt NDP_TOOLS_DIR).

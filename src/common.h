@@ -1,14 +1,13 @@
 /*
  * common.h - included first by every ndplint source file.
  *
- * Feature-test macros, the standard headers nearly every module needs, and
- * the project-wide error codes.  Keep this small: module-specific types go in
- * the module's own header.
+ * The standard headers nearly every module needs, and the project-wide
+ * error codes.  Keep this small: module-specific types go in the module's
+ * own header.  The feature-test macro (_GNU_SOURCE) and NDP_VERSION come
+ * from the build (CMakeLists.txt), not from here.
  */
 #ifndef NDP_COMMON_H
 #define NDP_COMMON_H
-
-#define _POSIX_C_SOURCE 200809L
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,8 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define NDP_VERSION "0.1.0"
 
 /* Return codes of fallible functions: 0 on success, one of these on failure. */
 enum ndp_errcode {

@@ -20,7 +20,6 @@
  * keep the input file's line.  --template names its file on the command
  * line, so it need not be under the root, but it is read the same way.
  */
-#define _DEFAULT_SOURCE /* realpath */
 #include "common.h"
 #include "locate.h"
 #include "buf.h"

@@ -9,7 +9,6 @@
  * regular file is resolved with realpath so that the temporary lives, and
  * the rename happens, beside the file the link names.
  */
-#define _DEFAULT_SOURCE /* realpath */
 #include "common.h"
 #include "outfile.h"
 #include "buf.h"

@@ -9,7 +9,6 @@
  * reader.  Everything a reader keeps is copied into the change set, so the
  * parse tree is released before returning.
  */
-#define _GNU_SOURCE /* memmem */
 #include "common.h"
 #include "input_internal.h"
 #include "buf.h"

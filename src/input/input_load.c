@@ -2,7 +2,6 @@
  * input_load.c - an input's bytes: a regular file mapped, a stream read,
  * UTF-16 and byte order marks turned into plain UTF-8 (see input_internal.h).
  */
-#define _GNU_SOURCE /* F_SETPIPE_SZ */
 #include "common.h"
 #include "input_internal.h"
 #include "error.h"

@@ -29,7 +29,6 @@
  * key.  json-c keeps the last of two equal keys, this walk would decide on
  * the first; refusing means no reader's choice is ever silently taken.
  */
-#define _GNU_SOURCE /* memmem */
 #include "common.h"
 #include "input_internal.h"
 #include "buf.h"

@@ -3,9 +3,6 @@
  * --source-root, finding fingerprints and lines, and the one-line
  * description of a finding.
  */
-/* realpath() is X/Open in glibc's headers; it must be asked for before any
- * header is read. */
-#define _XOPEN_SOURCE 700
 #include "common.h"
 #include "report_util.h"
 #include "buf.h"

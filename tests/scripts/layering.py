@@ -1,26 +1,40 @@
 #!/usr/bin/env python3
-"""Checks the program's structure from its object files.
+"""Checks the program's structure from its object files and #include lines.
 
 Reads every object file of a build with nm and judges two rules from the
-symbols each one defines and uses:
+symbols each one defines and uses, and a third from the source tree:
 
   1. No cycles: no source file of the program uses, directly or through
      others, a symbol of a file that uses one of its own symbols.
   2. No stray exports: every external symbol a program file defines is
      used by another object file (of the program, a test or a fuzz target).
+  3. Internal headers stay inside: a header in a subsystem's folder
+     (src/<dir>/, e.g. src/input/input_load.h, src/rules/rules_internal.h)
+     is included only by files of that folder, and by tests (tests/) and
+     benchmarks (bench/).  The one exception is the subsystem's public
+     header if it lives in its folder under the folder's name
+     (src/<dir>/<dir>.h); public headers otherwise sit directly in src/.
 
 Program files are the objects built from src/ (and the generated rule
-image); every other object under the build tree counts as a test.
+image); every other object under the build tree counts as a test.  Works
+on any build of the project (plain, sanitized, or as a subdirectory of
+another CMake project): it needs only the object files and nm.
 
-usage: layering.py BUILD_DIR
-exit:  0 both rules hold, 1 a rule is broken (each offence on a line),
+usage: layering.py BUILD_DIR [SOURCE_DIR]
+       SOURCE_DIR defaults to the tree this script sits in.
+exit:  0 all rules hold, 1 a rule is broken (each offence on a line),
        2 bad usage or nm failed.
+env:   NM names the nm to run (default: nm from PATH).
 """
 import os
+import re
 import subprocess
 import sys
 
 DEFINED = set("TDBRCVWGS")
+INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+# Folders of the source tree whose files may include any header.
+TRUSTED = ("tests", "bench")
 
 
 def object_files(build_dir):
@@ -41,8 +55,16 @@ def source_of(path):
     return None
 
 
+def stale(source, source_dir):
+    """Is this the object of a program file since moved or removed (left in
+    the build tree by an earlier build)?"""
+    return (source is not None and source.startswith("src/")
+            and not os.path.isfile(os.path.join(source_dir, source)))
+
+
 def symbols(path):
-    out = subprocess.run(["nm", "-P", path], capture_output=True, text=True)
+    out = subprocess.run([os.environ.get("NM", "nm"), "-P", path],
+                         capture_output=True, text=True)
     if out.returncode != 0:
         sys.stderr.write(f"layering: nm failed on {path}: {out.stderr.strip()}\n")
         sys.exit(2)
@@ -105,31 +127,17 @@ def strongly_connected(nodes, edges):
     return found
 
 
-def main():
-    if len(sys.argv) != 2 or not os.path.isdir(sys.argv[1]):
-        sys.stderr.write("usage: layering.py BUILD_DIR\n")
-        return 2
-    program = {}          # source -> (defined, used)
-    others = []           # used-sets of tests and fuzz targets
-    for path in sorted(object_files(sys.argv[1])):
-        source = source_of(path)
-        defined, used = symbols(path)
-        if source is None:
-            others.append(used)
-        elif source not in program:
-            program[source] = (defined, used)
-    if not program:
-        sys.stderr.write(f"layering: no program object files under {sys.argv[1]}\n")
-        return 2
-
+def cycles_and_exports(program, others):
+    """Rules 1 and 2 over {source: (defined, used)}; prints each offence
+    and returns how many there were."""
     owner = {}
-    for source, (defined, _used) in program.items():
+    for source, (defined, _used) in sorted(program.items()):
         for name in defined:
             owner.setdefault(name, source)
 
     edges, why = {}, {}
     for source, (_defined, used) in program.items():
-        for name in used:
+        for name in sorted(used):
             target = owner.get(name)
             if target and target != source:
                 edges.setdefault(source, set()).add(target)
@@ -143,14 +151,13 @@ def main():
                  if b in component]
         print("cycle: " + "; ".join(links))
 
-    used_elsewhere = {}
+    used_elsewhere = set()
     for source, (_defined, used) in program.items():
         for name in used:
             if owner.get(name) not in (None, source):
-                used_elsewhere[name] = True
+                used_elsewhere.add(name)
     for used in others:
-        for name in used:
-            used_elsewhere[name] = True
+        used_elsewhere.update(used)
     for source, (defined, _used) in sorted(program.items()):
         for name in sorted(defined):
             if name in used_elsewhere or name == "main":
@@ -159,7 +166,90 @@ def main():
                 continue
             failures += 1
             print(f"unused export: {name} in {source}")
+    return failures
 
+
+def source_files(source_dir):
+    """Every .c and .h under src/, tests/ and bench/, relative to the top."""
+    for top in ("src",) + TRUSTED:
+        for root, _dirs, files in os.walk(os.path.join(source_dir, top)):
+            for name in files:
+                if name.endswith((".c", ".h")):
+                    path = os.path.join(root, name)
+                    yield os.path.relpath(path, source_dir)
+
+
+def resolve(source_dir, includer, name):
+    """The file an #include "name" in 'includer' reads, relative to the
+    top, as the compiler finds it: beside the includer, then in src/ (the
+    project's one include directory).  None when it is neither."""
+    for base in (os.path.dirname(includer), "src"):
+        rel = os.path.normpath(os.path.join(base, name))
+        if os.path.isfile(os.path.join(source_dir, rel)):
+            return rel
+    return None
+
+
+def internal_folder(header):
+    """'src/input' for a header internal to src/input/, else None."""
+    parts = header.split(os.sep)
+    if len(parts) < 3 or parts[0] != "src" or not header.endswith(".h"):
+        return None
+    folder = parts[1]
+    if len(parts) == 3 and parts[2] == folder + ".h":
+        return None
+    return "src/" + folder
+
+
+def internal_includes(source_dir):
+    """Rule 3: prints each file that includes another folder's internal
+    header; returns how many there were."""
+    failures = 0
+    for includer in sorted(source_files(source_dir)):
+        if includer.split(os.sep, 1)[0] in TRUSTED:
+            continue
+        with open(os.path.join(source_dir, includer), encoding="utf-8",
+                  errors="replace") as f:
+            for number, line in enumerate(f, 1):
+                match = INCLUDE.match(line)
+                if not match:
+                    continue
+                header = resolve(source_dir, includer, match.group(1))
+                folder = internal_folder(header) if header else None
+                if folder and not includer.startswith(folder + os.sep):
+                    failures += 1
+                    print(f"internal header: {includer}:{number} includes "
+                          f"{header}, internal to {folder}/")
+    return failures
+
+
+def main():
+    args = sys.argv[1:]
+    here = os.path.dirname(os.path.abspath(__file__))
+    source_dir = os.path.normpath(os.path.join(here, "..", ".."))
+    if len(args) == 2:
+        source_dir = args[1]
+    if len(args) not in (1, 2) or not os.path.isdir(args[0]) \
+            or not os.path.isdir(os.path.join(source_dir, "src")):
+        sys.stderr.write("usage: layering.py BUILD_DIR [SOURCE_DIR]\n")
+        return 2
+    program = {}          # source -> (defined, used)
+    others = []           # used-sets of tests and fuzz targets
+    for path in sorted(object_files(args[0])):
+        source = source_of(path)
+        if stale(source, source_dir):
+            continue
+        defined, used = symbols(path)
+        if source is None:
+            others.append(used)
+        elif source not in program:
+            program[source] = (defined, used)
+    if not program:
+        sys.stderr.write(f"layering: no program object files under {args[0]}\n")
+        return 2
+
+    failures = cycles_and_exports(program, others)
+    failures += internal_includes(source_dir)
     print(f"layering: {len(program)} program files, {len(others)} test objects, "
           f"{failures} problem(s)")
     return 1 if failures else 0

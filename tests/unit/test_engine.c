@@ -6,7 +6,7 @@
  * documents of one updated resource, and the rule ids the engine must
  * report ([] for none).
  */
-#include "test_common.h"
+#include "test_helpers.h"
 #include "buf.h"
 #include "change.h"
 #include "engine.h"
@@ -135,47 +135,9 @@ static void free_table(void)
     json_object_put(table);
 }
 
-static const struct ndp_ruleset *ruleset;
-
-/* The rule files as --rules DIR reads them. */
-static int load_rules(void **state)
-{
-    struct ndp_ruleset *rs = NULL;
-    struct ndp_error err = NDP_ERROR_INIT;
-
-    (void)state;
-    if (ndp_rules_load_dir(&rs, NDP_RULES_DIR, &err) != 0) {
-        fprintf(stderr, "cannot load rules: %s\n", err.msg);
-        return -1;
-    }
-    ruleset = rs;
-    return 0;
-}
-
-/* The same files as built into the binary (the compiled rule image). */
-static int load_builtin_rules(void **state)
-{
-    struct ndp_ruleset *rs = NULL;
-    struct ndp_error err = NDP_ERROR_INIT;
-
-    (void)state;
-    if (ndp_rules_load_embedded(&rs, &err) != 0)
-        return -1;
-    ruleset = rs;
-    return 0;
-}
-
-static int free_rules(void **state)
-{
-    (void)state;
-    ndp_ruleset_free((struct ndp_ruleset *)(uintptr_t)ruleset);
-    return 0;
-}
-
-/* Runs one case through the engine; returns the hit rule ids, ','-joined. */
 /*
- * One updated resource of 'type' in a new change set (registered as input
- * 0); 'before' and 'after' are taken over.  Returns the change to adjust.
+ * One updated resource of 'type' in a new change set; 'before' and 'after'
+ * are taken over.  Returns the change to adjust.
  */
 static struct ndp_change *updated_resource(struct ndp_changeset *set,
                                            enum ndp_notation notation,
@@ -183,21 +145,13 @@ static struct ndp_change *updated_resource(struct ndp_changeset *set,
                                            struct json_object *before,
                                            struct json_object *after)
 {
-    struct ndp_change *ch;
+    enum ndp_kind kind = strstr(type, "pool") || strstr(type, "agentPools")
+                             ? NDP_KIND_NODEPOOL : NDP_KIND_CLUSTER;
 
-    ndp_changeset_add_input(set, "test.json");
-    ch = ndp_changeset_add(set, 0);
-    ch->address = ndp_xstrdup("r");
-    ch->resource_type = ndp_xstrdup(type);
-    ch->notation = notation;
-    ch->kind = strstr(type, "pool") || strstr(type, "agentPools")
-                   ? NDP_KIND_NODEPOOL : NDP_KIND_CLUSTER;
-    ch->action = NDP_ACTION_UPDATE;
-    ch->before = before;
-    ch->after = after;
-    return ch;
+    return test_add_update(set, notation, kind, type, "r", before, after);
 }
 
+/* Runs one case through the engine; returns the hit rule ids, ','-joined. */
 static char *run_case(const struct engine_case *c)
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
@@ -207,7 +161,7 @@ static char *run_case(const struct engine_case *c)
 
     updated_resource(&set, c->notation, c->type, json_object_get(c->before),
                      json_object_get(c->after));
-    ndp_engine_run(&hits, ruleset, &set);
+    ndp_engine_run(&hits, test_ruleset, &set);
     for (i = 0; i < hits.nr; i++)
         ndp_buf_addf(&ids, "%s%s", i ? "," : "", hits.items[i].rule->id);
     ndp_hits_release(&hits);
@@ -274,8 +228,8 @@ static void every_rule__has_a_positive_case(void **state)
     size_t i, j, missing = 0;
 
     (void)state;
-    for (i = 0; i < ndp_ruleset_count(ruleset); i++) {
-        const struct ndp_rule *r = ndp_ruleset_get(ruleset, i);
+    for (i = 0; i < ndp_ruleset_count(test_ruleset); i++) {
+        const struct ndp_rule *r = ndp_ruleset_get(test_ruleset, i);
         bool found = false;
         if (r->class_ == NDP_CLASS_META)
             continue;
@@ -311,7 +265,7 @@ static void unknown_after__may_reimage_only_when_a_transition_can_start(void **s
                               test_json(rows[i].before),
                               test_json(rows[i].after));
         ch->after_unknown = test_json(rows[i].unknown);
-        ndp_engine_run(&hits, ruleset, &set);
+        ndp_engine_run(&hits, test_ruleset, &set);
         if (*rows[i].expect) {
             assert_int_equal(hits.nr, 1);
             assert_string_equal(hits.items[0].rule->id, rows[i].expect);
@@ -336,7 +290,7 @@ static void sensitive_mask__marks_the_hit(void **state)
                           test_json("{'http_proxy_config':[{'http_proxy':'http://b'}]}"));
     ch->before_sensitive = test_json("{'http_proxy_config':true}");
     ch->after_sensitive = test_json("{'http_proxy_config':[{'http_proxy':true}]}");
-    ndp_engine_run(&hits, ruleset, &set);
+    ndp_engine_run(&hits, test_ruleset, &set);
     assert_int_equal(hits.nr, 1);
     assert_true(hits.items[0].before_sensitive);
     assert_true(hits.items[0].after_sensitive);
@@ -380,7 +334,7 @@ static void null_before_unknown_after__one_hit(void **state)
                           test_json(NP("'network_policy':null")));
     ch->after_unknown = test_json(NP("'network_policy':true"));
     ch->before_sensitive = test_json(NP("'network_policy':null"));
-    ndp_engine_run(&hits, ruleset, &set);
+    ndp_engine_run(&hits, test_ruleset, &set);
     assert_int_equal(hits.nr, 1);
     assert_string_equal(hits.items[0].rule->id, "NDP101");
     assert_true(hits.items[0].after_unknown);
@@ -424,7 +378,7 @@ static void unnamed_pool__printed_by_position(void **state)
     updated_resource(&set, ARM, MC,
                      test_json(POOLS("null,{'securityProfile':{'enableVTPM':false}}")),
                      test_json(POOLS("null,{'securityProfile':{'enableVTPM':true}}")));
-    ndp_engine_run(&hits, ruleset, &set);
+    ndp_engine_run(&hits, test_ruleset, &set);
     assert_int_equal(hits.nr, 1);
     assert_string_equal(hits.items[0].path,
                         "properties.agentPoolProfiles[1].securityProfile."
@@ -450,10 +404,11 @@ int main(void)
     int failed;
 
     load_table();
-    failed = cmocka_run_group_tests_name("rule files", tests, load_rules,
-                                         free_rules);
+    failed = cmocka_run_group_tests_name("rule files", tests,
+                                         test_rules_load_dir, test_rules_free);
     failed += cmocka_run_group_tests_name("built-in rule image", tests,
-                                          load_builtin_rules, free_rules);
+                                          test_rules_load_builtin,
+                                          test_rules_free);
     free_table();
     return failed;
 }

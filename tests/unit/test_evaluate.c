@@ -5,7 +5,7 @@
  * Each case builds a small change set by hand and runs link, engine and
  * evaluator over it.
  */
-#include "test_common.h"
+#include "test_helpers.h"
 #include "change.h"
 #include "engine.h"
 #include "error.h"
@@ -21,47 +21,19 @@
 #define CLUSTER_ID "/subscriptions/s/resourceGroups/rg/providers/" \
                    "Microsoft.ContainerService/managedClusters/aks"
 
-static struct ndp_ruleset *ruleset;
-
 struct run {
     struct ndp_changeset set;
     struct ndp_clusters clusters;
     struct ndp_findings findings;
 };
 
-static int setup(void **state)
-{
-    struct ndp_error err = NDP_ERROR_INIT;
-
-    (void)state;
-    return ndp_rules_load_dir(&ruleset, NDP_RULES_DIR, &err);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    ndp_ruleset_free(ruleset);
-    return 0;
-}
-
 static struct ndp_change *add(struct run *r, enum ndp_notation notation,
                               enum ndp_kind kind, const char *type,
                               const char *address, const char *before,
                               const char *after)
 {
-    struct ndp_change *c;
-
-    if (r->set.nr_inputs == 0)
-        ndp_changeset_add_input(&r->set, "plan.json");
-    c = ndp_changeset_add(&r->set, 0);
-    c->notation = notation;
-    c->kind = kind;
-    c->resource_type = ndp_xstrdup(type);
-    c->address = ndp_xstrdup(address);
-    c->action = NDP_ACTION_UPDATE;
-    c->before = test_json(before);
-    c->after = test_json(after);
-    return c;
+    return test_add_update(&r->set, notation, kind, type, address,
+                           test_json(before), test_json(after));
 }
 
 static struct ndp_change *azurerm_cluster(struct run *r, const char *before,
@@ -100,7 +72,7 @@ static void evaluate(struct run *r, const char *at, int profile_option)
     assert_int_equal(ndp_time_parse_rfc3339(&opt.at, at), 0);
     opt.have_profile = profile_option >= 0;
     opt.profile = (enum ndp_profile)(profile_option < 0 ? 0 : profile_option);
-    ndp_judge(&r->findings, &r->clusters, &r->set, ruleset, &opt);
+    ndp_judge(&r->findings, &r->clusters, &r->set, test_ruleset, &opt);
 }
 
 static void release(struct run *r)
@@ -483,5 +455,5 @@ int main(void)
         cmocka_unit_test(impact__pools_counts_batches_and_refused_changes),
     };
 
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, test_rules_load_dir, test_rules_free);
 }

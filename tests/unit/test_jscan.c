@@ -566,7 +566,7 @@ static void ranges__parse_alone_in_json_c(void **state)
 
 int main(void)
 {
-    struct test_list list = { NULL, 0, 0 };
+    static struct test_list list;
     int rc;
 
     ADD_ROWS(&list, validate_rows, validate__matches_row);
@@ -583,7 +583,6 @@ int main(void)
     ADD_ROWS(&list, key_rows, key_is__matches_row);
     ADD_TEST(&list, key__single_quoted_raw_key);
     ADD_TEST(&list, ranges__parse_alone_in_json_c);
-    rc = _cmocka_run_group_tests("jscan", list.items, list.n, NULL, NULL);
-    free(list.items);
+    rc = cmocka_run_group_tests_name("jscan", list.items, NULL, NULL);
     return rc;
 }

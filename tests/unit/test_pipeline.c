@@ -5,7 +5,7 @@
  * verdict and severity, for every ARM-notation category, cluster-level and
  * agentPools child resources alike.
  */
-#include "test_common.h"
+#include "test_helpers.h"
 #include "buf.h"
 #include "change.h"
 #include "engine.h"
@@ -86,23 +86,6 @@ static const struct equiv_case cases[] = {
     { "ssh child on 1.36", "np1", "'orchestratorVersion':'1.36.0','securityProfile':{'sshAccess':'LocalUser'}",
       "'orchestratorVersion':'1.36.0','securityProfile':{'sshAccess':'Disabled'}", "NDP301/manual-upgrade" },
 };
-
-static struct ndp_ruleset *ruleset;
-
-static int setup(void **state)
-{
-    struct ndp_error err = NDP_ERROR_INIT;
-
-    (void)state;
-    return ndp_rules_load_dir(&ruleset, NDP_RULES_DIR, &err);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    ndp_ruleset_free(ruleset);
-    return 0;
-}
 
 static void add_quoted(struct ndp_buf *out, const char *s)
 {
@@ -253,7 +236,7 @@ static char *judge_impact(const char *text, char **impact)
     assert_int_equal(ndp_time_parse_rfc3339(&eo.at, "2026-12-05T12:00:00Z"), 0);
     if (ndp_input_read(&set, path, &in, &err) != 0)
         fail_msg("%s\n%s", err.msg, text);
-    ndp_judge(&findings, &clusters, &set, ruleset, &eo);
+    ndp_judge(&findings, &clusters, &set, test_ruleset, &eo);
     describe(&out, &findings);
     if (impact)
         *impact = ndp_xstrdup(clusters.nr && clusters.items[0].impact_json
@@ -590,5 +573,5 @@ int main(void)
         cmocka_unit_test(deferred_change__judged_and_marked_deferred),
     };
 
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, test_rules_load_dir, test_rules_free);
 }

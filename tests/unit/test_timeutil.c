@@ -262,7 +262,7 @@ static void parse_null__rejected(void **state)
 
 int main(void)
 {
-    struct test_list list = { NULL, 0, 0 };
+    static struct test_list list;
     int failed;
 
     ADD_ROWS(&list, parse_cases, parse_case_runs);
@@ -274,8 +274,6 @@ int main(void)
     ADD_TEST(&list, floor_div_and_mod__round_towards_minus_infinity);
     ADD_TEST(&list, date_format__zero_padded);
     ADD_TEST(&list, parse_null__rejected);
-    failed = _cmocka_run_group_tests("timeutil", list.items, list.n, NULL,
-                                     NULL);
-    free(list.items);
+    failed = cmocka_run_group_tests_name("timeutil", list.items, NULL, NULL);
     return failed;
 }

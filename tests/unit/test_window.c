@@ -882,7 +882,7 @@ static void next_common__none_when_windows_never_overlap(void **state)
 
 int main(void)
 {
-    struct test_list list = { NULL, 0, 0 };
+    static struct test_list list;
     int failed;
 
     ADD_ROWS(&list, query_cases, query_case_runs);
@@ -896,8 +896,6 @@ int main(void)
     ADD_TEST(&list, relative_monthly_year_sweep__is_open_agrees_with_next);
     ADD_TEST(&list, next_common__agrees_with_a_minute_scan);
     ADD_TEST(&list, next_common__none_when_windows_never_overlap);
-    failed = _cmocka_run_group_tests("window", list.items, list.n, NULL,
-                                     NULL);
-    free(list.items);
+    failed = cmocka_run_group_tests_name("window", list.items, NULL, NULL);
     return failed;
 }
