@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "config.h"
 #include "error.h"
-#include "evaluate.h"
+#include "policy.h"
 #include "finding.h"
 #include "input.h"
 #include "report.h"

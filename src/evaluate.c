@@ -21,12 +21,12 @@
 #include "engine.h"
 #include "finding.h"
 #include "jsonutil.h"
+#include "policy.h"
 #include "rules.h"
 #include "state.h"
 #include "timeutil.h"
 #include "window.h"
 
-#define NODE_OS_WINDOW "aksManagedNodeOSUpgradeSchedule"
 #define FIRST_GATED_MINOR 137 /* Kubernetes 1.37 */
 
 struct evaluator {
@@ -52,36 +52,6 @@ static const struct ndp_change *change_of_cluster(const struct evaluator *ev,
 {
     return ev->at[c] + k < ev->at[c + 1]
                ? ev->set->items[ev->by_cluster[ev->at[c] + k]] : NULL;
-}
-
-int ndp_profile_parse(const char *name)
-{
-    if (ndp_strcasecmp(name, "Allow") == 0)
-        return NDP_PROFILE_ALLOW;
-    if (ndp_strcasecmp(name, "AllowDuringMaintenanceWindow") == 0)
-        return NDP_PROFILE_WINDOW;
-    if (ndp_strcasecmp(name, "Block") == 0)
-        return NDP_PROFILE_BLOCK;
-    return -1;
-}
-
-int ndp_k8s_minor(const char *version)
-{
-    long major, minor;
-    char *end;
-
-    if (!version)
-        return -1;
-    if (*version == 'v' || *version == 'V')
-        version++;
-    major = strtol(version, &end, 10);
-    if (end == version || *end != '.' || major < 0 || major > 99)
-        return -1;
-    version = end + 1;
-    minor = strtol(version, &end, 10);
-    if (end == version || minor < 0 || minor > 99)
-        return -1;
-    return (int)(major * 100 + minor);
 }
 
 /* ---- profile ---- */
@@ -435,7 +405,7 @@ static void arm_window(struct ndp_cluster *c, const struct ndp_change *ch)
                              NULL, NULL, true, false };
     const struct json_object *b, *a;
 
-    if (!ch->name || ndp_strcasecmp(ch->name, NODE_OS_WINDOW) != 0) {
+    if (!ch->name || ndp_strcasecmp(ch->name, NDP_NODE_OS_WINDOW) != 0) {
         note_other_window(c, ch->name ? ch->name : ch->address);
         return;
     }

@@ -45,10 +45,4 @@ void ndp_judge(struct ndp_findings *out, struct ndp_clusters *clusters,
                struct ndp_changeset *set, const struct ndp_ruleset *rs,
                const struct ndp_eval_options *opt);
 
-/* Parses a profile name case-insensitively; -1 when unknown. */
-int ndp_profile_parse(const char *name);
-
-/* Kubernetes "1.37.2" -> 137 (major*100 + minor); -1 when unparsable. */
-int ndp_k8s_minor(const char *version);
-
 #endif

@@ -291,12 +291,3 @@ void ndp_clusters_release(struct ndp_clusters *clusters)
     free(clusters->items);
     memset(clusters, 0, sizeof(*clusters));
 }
-
-const char *ndp_profile_name(enum ndp_profile profile)
-{
-    static const char *const names[] = {
-        "Allow", "AllowDuringMaintenanceWindow", "Block"
-    };
-
-    return names[profile];
-}

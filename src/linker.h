@@ -16,15 +16,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "policy.h"
+
 struct ndp_changeset;
 struct ndp_state_cluster;
 struct ndp_window;
-
-enum ndp_profile {
-    NDP_PROFILE_ALLOW,
-    NDP_PROFILE_WINDOW, /* AllowDuringMaintenanceWindow */
-    NDP_PROFILE_BLOCK
-};
 
 struct ndp_cluster {
     char *id;               /* Terraform address, or ARM id when only that is known */
@@ -69,7 +65,5 @@ struct ndp_clusters {
 /* Builds 'out' from 'set' and sets every change's 'cluster' index. */
 void ndp_link(struct ndp_clusters *out, struct ndp_changeset *set);
 void ndp_clusters_release(struct ndp_clusters *clusters);
-
-const char *ndp_profile_name(enum ndp_profile profile);
 
 #endif

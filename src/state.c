@@ -9,11 +9,9 @@
 #include "strmap.h"
 #include "buf.h"
 #include "error.h"
-#include "evaluate.h"
+#include "policy.h"
 #include "input.h"
 #include "jsonutil.h"
-
-#define NODE_OS_WINDOW "aksManagedNodeOSUpgradeSchedule"
 
 enum state_kind { STATE_CLUSTER, STATE_WINDOW, STATE_POOL, STATE_UNKNOWN };
 
@@ -237,7 +235,7 @@ static int read_window(struct ndp_states *st, const struct json_object *o,
     c = cluster_for(st, cluster_id, path);
     free(cluster_id);
     c->has_window_list = true;
-    if (ndp_strcasecmp(name, NODE_OS_WINDOW) != 0 || ndp_json_is_unset(mw)) {
+    if (ndp_strcasecmp(name, NDP_NODE_OS_WINDOW) != 0 || ndp_json_is_unset(mw)) {
         note_other(c, name);
         return 0;
     }

@@ -13,6 +13,7 @@
 #include "finding.h"
 #include "impact.h"
 #include "linker.h"
+#include "policy.h"
 #include "rules.h"
 #include "timeutil.h"
 
@@ -465,6 +466,24 @@ static void k8s_minor__parses_versions(void **state)
     assert_int_equal(ndp_k8s_minor(NULL), -1);
 }
 
+static void profiles__parse_name_and_list(void **state)
+{
+    static const char *const names[] = {
+        "Allow", "AllowDuringMaintenanceWindow", "Block"
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; ndp_profile_choice(i); i++) {
+        assert_string_equal(ndp_profile_choice(i), names[i]);
+        assert_int_equal(ndp_profile_parse(names[i]), (int)i);
+        assert_string_equal(ndp_profile_name((enum ndp_profile)i), names[i]);
+    }
+    assert_int_equal(i, 3);
+    assert_int_equal(ndp_profile_parse("block"), NDP_PROFILE_BLOCK);
+    assert_int_equal(ndp_profile_parse("Deny"), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -478,6 +497,7 @@ int main(void)
         cmocka_unit_test(replaced_pool__replace_finding_names_paths),
         cmocka_unit_test(secrets__never_in_findings),
         cmocka_unit_test(k8s_minor__parses_versions),
+        cmocka_unit_test(profiles__parse_name_and_list),
         cmocka_unit_test(surge__integer_percentage_default_and_bounds),
         cmocka_unit_test(batches__round_up_without_overflow),
         cmocka_unit_test(impact__pools_counts_batches_and_refused_changes),
