@@ -21,6 +21,7 @@
 #include "engine.h"
 #include "finding.h"
 #include "jsonutil.h"
+#include "linker.h"
 #include "policy.h"
 #include "rules.h"
 #include "state.h"
@@ -31,7 +32,8 @@
 
 struct evaluator {
     struct ndp_findings *out;
-    struct ndp_clusters *clusters;
+    const struct ndp_clusters *clusters;
+    struct ndp_resolutions *resolved;
     const struct ndp_changeset *set;
     const struct ndp_hits *hits;
     const struct ndp_ruleset *rs;
@@ -131,11 +133,13 @@ static int config_profile(const struct evaluator *ev,
  * the settings file; -1 when none.  '*source' names where it came from.
  */
 static int outside_profile(const struct evaluator *ev,
-                           const struct ndp_cluster *c, const char **source)
+                           const struct ndp_cluster *c,
+                           const struct ndp_resolution *r,
+                           const char **source)
 {
-    if (c->state && c->state->profile >= 0) {
+    if (r->state && r->state->profile >= 0) {
         *source = "state";
-        return c->state->profile;
+        return r->state->profile;
     }
     if (ev->opt->have_profile) {
         *source = "option";
@@ -154,11 +158,12 @@ static int outside_profile(const struct evaluator *ev,
  */
 static void resolve_profile(const struct evaluator *ev, size_t index)
 {
-    struct ndp_cluster *c = &ev->clusters->items[index];
+    const struct ndp_cluster *cluster = &ev->clusters->items[index];
+    struct ndp_resolution *c = &ev->resolved->items[index];
     struct profile_votes v = { -1, -1, NULL, false, false };
     struct ndp_buf note = NDP_BUF_INIT;
     const char *outside_source = NULL;
-    int outside = outside_profile(ev, c, &outside_source);
+    int outside = outside_profile(ev, cluster, c, &outside_source);
     int before, p;
 
     if (c->profile_note) {
@@ -228,7 +233,7 @@ static bool listed(const char *list, const char *name)
     return false;
 }
 
-static void note_other_window(struct ndp_cluster *c, const char *name)
+static void note_other_window(struct ndp_resolution *c, const char *name)
 {
     struct ndp_buf b = NDP_BUF_INIT;
 
@@ -287,22 +292,18 @@ static struct ndp_window *read_planned(const struct window_decl *d,
  * read from it is printed: not its settings, not what is wrong with them,
  * not the times it opens and closes (reporters check window_sensitive).
  */
-static void redact_window(struct ndp_cluster *c, const struct ndp_window *w,
+static void redact_window(struct ndp_resolution *c,
                           const struct ndp_buf *problems)
 {
     c->window_sensitive = true;
     if (problems->len)
         c->window_problems = ndp_xstrdup("its settings are sensitive (not "
                                          "shown), and AKS would refuse them");
-    if (w) {
-        c->window_text = ndp_xstrdup("(sensitive)");
-        c->window_json = ndp_xstrdup("\"(sensitive)\"");
-    }
 }
 
-static void set_window(struct ndp_cluster *c, const struct window_decl *d)
+static void set_window(struct ndp_resolution *c, const struct window_decl *d)
 {
-    struct ndp_buf b = NDP_BUF_INIT, problems = NDP_BUF_INIT;
+    struct ndp_buf problems = NDP_BUF_INIT;
     struct ndp_window *w = NULL;
 
     if (c->window || c->window_problems || c->window_expression)
@@ -320,25 +321,10 @@ static void set_window(struct ndp_cluster *c, const struct window_decl *d)
     c->window_resource = ndp_xstrdup(d->resource);
     c->window_path = ndp_xstrdup(d->path);
     c->window_changes = d->planned != NULL;
-    if (d->sensitive) {
-        redact_window(c, w, &problems);
-        goto out;
-    }
-    if (problems.len)
+    if (d->sensitive)
+        redact_window(c, &problems);
+    else if (problems.len)
         c->window_problems = ndp_buf_detach(&problems);
-    if (w) {
-        ndp_window_describe(&b, w);
-        if (c->new_window) {
-            ndp_buf_adds(&b, "; this apply replaces it with ");
-            ndp_window_describe(&b, c->new_window);
-            ndp_buf_adds(&b, ", and only where both are open counts");
-        }
-        c->window_text = ndp_buf_detach(&b);
-        ndp_window_to_json(&b, w);
-        c->window_json = ndp_buf_detach(&b);
-    }
-out:
-    ndp_buf_release(&b);
     ndp_buf_release(&problems);
 }
 
@@ -380,7 +366,8 @@ static bool has_block(const struct ndp_change *ch, const char *key)
     return first_block(ch->before, key) || first_block(ch->after, key);
 }
 
-static void azurerm_windows(struct ndp_cluster *c, const struct ndp_change *ch)
+static void azurerm_windows(struct ndp_resolution *c,
+                            const struct ndp_change *ch)
 {
     struct window_decl d = { ch->address, "maintenance_window_node_os[0]",
                              NULL, NULL, false, false };
@@ -399,7 +386,7 @@ static void azurerm_windows(struct ndp_cluster *c, const struct ndp_change *ch)
         set_window(c, &d);
 }
 
-static void arm_window(struct ndp_cluster *c, const struct ndp_change *ch)
+static void arm_window(struct ndp_resolution *c, const struct ndp_change *ch)
 {
     struct window_decl d = { ch->address, "properties.maintenanceWindow",
                              NULL, NULL, true, false };
@@ -422,7 +409,7 @@ static void arm_window(struct ndp_cluster *c, const struct ndp_change *ch)
 }
 
 /* The live window, when the input declares none. */
-static void state_window(struct ndp_cluster *c)
+static void state_window(struct ndp_resolution *c)
 {
     struct window_decl d = { NULL, "maintenanceWindow", NULL, NULL, true,
                              false };
@@ -448,7 +435,9 @@ static void state_window(struct ndp_cluster *c)
 }
 
 /* The window .ndplint.json declares, when neither input nor state does. */
-static void config_window(const struct evaluator *ev, struct ndp_cluster *c)
+static void config_window(const struct evaluator *ev,
+                          const struct ndp_cluster *cluster,
+                          struct ndp_resolution *c)
 {
     struct window_decl d = { NULL, "window", NULL, NULL, true, false };
     const struct ndp_config_cluster *e;
@@ -456,7 +445,7 @@ static void config_window(const struct evaluator *ev, struct ndp_cluster *c)
     if (!ev->opt->config || c->window || c->window_problems ||
         c->window_expression)
         return;
-    e = ndp_config_cluster_for(ev->opt->config, c->id);
+    e = ndp_config_cluster_for(ev->opt->config, cluster->id);
     if (!e || !e->window)
         return;
     d.resource = ev->opt->config->path;
@@ -469,7 +458,7 @@ static void config_window(const struct evaluator *ev, struct ndp_cluster *c)
  * Terraform applies the two is not known, so an instant counts as inside
  * only when the old and the new window are both open.
  */
-static void judge_both_windows(struct ndp_cluster *c, int64_t at)
+static void judge_both_windows(struct ndp_resolution *c, int64_t at)
 {
     int64_t start, end;
 
@@ -488,7 +477,7 @@ static void judge_both_windows(struct ndp_cluster *c, int64_t at)
 
 static void resolve_window(const struct evaluator *ev, size_t index)
 {
-    struct ndp_cluster *c = &ev->clusters->items[index];
+    struct ndp_resolution *c = &ev->resolved->items[index];
     const struct ndp_change *ch;
     int64_t closes = 0;
     size_t i;
@@ -501,7 +490,7 @@ static void resolve_window(const struct evaluator *ev, size_t index)
             arm_window(c, ch);
     }
     state_window(c);
-    config_window(ev, c);
+    config_window(ev, &ev->clusters->items[index], c);
     if (c->profile != NDP_PROFILE_WINDOW || !c->window)
         return;
     if (c->new_window) {
@@ -568,12 +557,13 @@ static const char *change_version(const struct ndp_change *ch, bool pool,
 
 static void resolve_version(const struct evaluator *ev, size_t index)
 {
-    struct ndp_cluster *c = &ev->clusters->items[index];
+    size_t own = ev->clusters->items[index].change;
+    struct ndp_resolution *c = &ev->resolved->items[index];
     const char *v;
 
-    v = c->change == SIZE_MAX ? NULL
-                              : change_version(ev->set->items[c->change],
-                                               false, &c->version_sensitive);
+    v = own == SIZE_MAX ? NULL
+                        : change_version(ev->set->items[own], false,
+                                         &c->version_sensitive);
     if (!v && c->state)
         v = c->state->version;
     c->version = v ? ndp_xstrdup(v) : NULL;
@@ -621,7 +611,7 @@ static const char *hit_version(const struct evaluator *ev,
                                const struct ndp_hit *h, bool *sensitive)
 {
     const struct ndp_change *ch = ev->set->items[h->change];
-    const struct ndp_cluster *c = &ev->clusters->items[ch->cluster];
+    const struct ndp_resolution *c = &ev->resolved->items[ch->cluster];
     const char *v = NULL;
 
     *sensitive = false;
@@ -708,12 +698,13 @@ static struct ndp_finding *new_finding(const struct evaluator *ev,
 static void freeze_finding(const struct evaluator *ev, size_t index)
 {
     const struct ndp_cluster *c = &ev->clusters->items[index];
+    const struct ndp_resolution *r = &ev->resolved->items[index];
     const struct ndp_config_cluster *e;
     struct ndp_buf msg = NDP_BUF_INIT;
     struct ndp_finding *f;
 
-    if (!ev->opt->config || strcmp(c->profile_source, "config") != 0 ||
-        c->profile != NDP_PROFILE_BLOCK)
+    if (!ev->opt->config || strcmp(r->profile_source, "config") != 0 ||
+        r->profile != NDP_PROFILE_BLOCK)
         return;
     e = ndp_config_cluster_for(ev->opt->config, c->id);
     if (e && e->has_until && e->until >= ev->opt->at)
@@ -734,7 +725,8 @@ static void freeze_finding(const struct evaluator *ev, size_t index)
 
 static void cluster_findings(const struct evaluator *ev, size_t index)
 {
-    const struct ndp_cluster *c = &ev->clusters->items[index];
+    const struct ndp_cluster *cluster = &ev->clusters->items[index];
+    const struct ndp_resolution *c = &ev->resolved->items[index];
     struct ndp_buf msg = NDP_BUF_INIT;
     struct ndp_finding *f;
 
@@ -742,7 +734,7 @@ static void cluster_findings(const struct evaluator *ev, size_t index)
 
     if (c->window_problems) {
         f = new_finding(ev, ndp_ruleset_meta(ev->rs, "window-invalid"),
-                        NDP_VERDICT_WINDOW_INVALID, index, c->input,
+                        NDP_VERDICT_WINDOW_INVALID, index, cluster->input,
                         c->window_resource);
         free(f->path);
         f->path = ndp_xstrdup(c->window_path);
@@ -753,7 +745,8 @@ static void cluster_findings(const struct evaluator *ev, size_t index)
     if (c->profile == NDP_PROFILE_WINDOW && !c->window &&
         !c->window_problems && !c->window_expression) {
         f = new_finding(ev, ndp_ruleset_meta(ev->rs, "gate-open"),
-                        NDP_VERDICT_GATE_OPEN, index, c->input, c->id);
+                        NDP_VERDICT_GATE_OPEN, index, cluster->input,
+                        cluster->id);
         ndp_buf_adds(&msg, "profile AllowDuringMaintenanceWindow but no "
                      "aksManagedNodeOSUpgradeSchedule maintenance window: "
                      "AKS lets every disruptive change through at any time");
@@ -890,7 +883,7 @@ static void describe_target(const struct evaluator *ev, struct ndp_buf *msg,
 }
 
 static void describe_next_window(struct ndp_buf *msg,
-                                 const struct ndp_cluster *c)
+                                 const struct ndp_resolution *c)
 {
     int offset;
 
@@ -916,7 +909,8 @@ static void describe_next_window(struct ndp_buf *msg,
                              3600));
 }
 
-static void note_both_windows(struct ndp_buf *msg, const struct ndp_cluster *c)
+static void note_both_windows(struct ndp_buf *msg,
+                              const struct ndp_resolution *c)
 {
     if (c->new_window)
         ndp_buf_adds(msg, " (this apply also replaces the window, so only "
@@ -925,7 +919,7 @@ static void note_both_windows(struct ndp_buf *msg, const struct ndp_cluster *c)
 }
 
 /* Verdict of a change the policy gates, under the cluster's profile. */
-static enum ndp_verdict gated_verdict(const struct ndp_cluster *c,
+static enum ndp_verdict gated_verdict(const struct ndp_resolution *c,
                                       struct ndp_buf *msg)
 {
     switch (c->profile) {
@@ -975,7 +969,7 @@ static enum ndp_verdict gated_verdict(const struct ndp_cluster *c,
  */
 static enum ndp_verdict bundled_verdict(const struct evaluator *ev,
                                         const struct ndp_hit *h,
-                                        const struct ndp_cluster *c,
+                                        const struct ndp_resolution *c,
                                         struct ndp_buf *msg)
 {
     struct ndp_buf gate = NDP_BUF_INIT;
@@ -1007,7 +1001,7 @@ static enum ndp_verdict may_reimage(const struct evaluator *ev,
 
 static enum ndp_verdict hit_verdict(const struct evaluator *ev,
                                     const struct ndp_hit *h,
-                                    const struct ndp_cluster *c,
+                                    const struct ndp_resolution *c,
                                     struct ndp_buf *msg)
 {
     int minor = -1;
@@ -1069,7 +1063,7 @@ static enum ndp_verdict hit_verdict(const struct evaluator *ev,
 static void hit_finding(const struct evaluator *ev, const struct ndp_hit *h)
 {
     const struct ndp_change *ch = ev->set->items[h->change];
-    const struct ndp_cluster *c = &ev->clusters->items[ch->cluster];
+    const struct ndp_resolution *c = &ev->resolved->items[ch->cluster];
     struct ndp_buf msg = NDP_BUF_INIT;
     enum ndp_verdict verdict;
     struct ndp_finding *f;
@@ -1114,22 +1108,24 @@ static const char *cluster_name(const struct evaluator *ev,
 /* Live state for the cluster: by ARM id, else by a name no other shares. */
 static void match_state(const struct evaluator *ev, size_t index)
 {
-    struct ndp_cluster *c = &ev->clusters->items[index];
+    const struct ndp_cluster *cluster = &ev->clusters->items[index];
+    struct ndp_resolution *c = &ev->resolved->items[index];
     struct ndp_states *states = ev->opt->states;
     bool ambiguous = false;
 
     if (!states || !states->nr)
         return;
-    c->state = ndp_states_find_id(states, c->arm_id ? c->arm_id : c->id);
+    c->state = ndp_states_find_id(states, cluster->arm_id ? cluster->arm_id
+                                                          : cluster->id);
     if (!c->state)
-        c->state = ndp_states_find_name(states, cluster_name(ev, c),
+        c->state = ndp_states_find_name(states, cluster_name(ev, cluster),
                                         &ambiguous);
     if (ambiguous) {
         struct ndp_buf note = NDP_BUF_INIT;
         ndp_buf_addf(&note, "%s%sseveral --cluster-state clusters are "
                      "called '%s'; none is used", c->profile_note ?
                      c->profile_note : "", c->profile_note ? "; " : "",
-                     cluster_name(ev, c));
+                     cluster_name(ev, cluster));
         free(c->profile_note);
         c->profile_note = ndp_buf_detach(&note);
     }
@@ -1160,16 +1156,48 @@ static void fill_lines(struct ndp_findings *findings,
     ndp_change_index_release(&ix);
 }
 
-void ndp_evaluate(struct ndp_findings *out, struct ndp_clusters *clusters,
+/* One empty resolution per cluster: no window, so none is judged yet. */
+static void start_resolutions(struct ndp_resolutions *resolved, size_t nr)
+{
+    size_t i;
+
+    resolved->items = ndp_xcalloc(nr ? nr : 1, sizeof(*resolved->items));
+    resolved->nr = nr;
+    for (i = 0; i < nr; i++)
+        resolved->items[i].in_window = -1;
+}
+
+void ndp_resolutions_release(struct ndp_resolutions *resolved)
+{
+    size_t i;
+
+    for (i = 0; i < resolved->nr; i++) {
+        struct ndp_resolution *r = &resolved->items[i];
+        free(r->profile_note);
+        ndp_window_free(r->window);
+        ndp_window_free(r->new_window);
+        free(r->window_resource);
+        free(r->window_path);
+        free(r->window_problems);
+        free(r->other_windows);
+        free(r->version);
+    }
+    free(resolved->items);
+    memset(resolved, 0, sizeof(*resolved));
+}
+
+void ndp_evaluate(struct ndp_findings *out, struct ndp_resolutions *resolved,
+                  const struct ndp_clusters *clusters,
                   const struct ndp_changeset *set, const struct ndp_hits *hits,
                   const struct ndp_ruleset *rs,
                   const struct ndp_eval_options *opt)
 {
-    struct evaluator ev = { out, clusters, set, hits, rs, opt, NULL, NULL,
-                            NULL, NULL };
+    struct evaluator ev = { out, clusters, resolved, set, hits, rs, opt, NULL,
+                            NULL, NULL, NULL };
     size_t i, *cluster_of = ndp_xcalloc(set->nr ? set->nr : 1,
                                         sizeof(*cluster_of));
 
+    start_resolutions(resolved, clusters->nr);
     ev.pools_masked = ndp_xcalloc(set->nr ? set->nr : 1,
                                   sizeof(*ev.pools_masked));
     for (i = 0; i < set->nr; i++) {
@@ -1200,10 +1228,10 @@ void ndp_evaluate(struct ndp_findings *out, struct ndp_clusters *clusters,
     /* Sorted first, so the impact lists its causes in report order. */
     ndp_findings_sort(out);
     fill_lines(out, set);
-    ndp_impact_compute_all(clusters, set, out);
 }
 
 void ndp_judge(struct ndp_findings *out, struct ndp_clusters *clusters,
+               struct ndp_resolutions *resolved, struct ndp_impacts *impacts,
                struct ndp_changeset *set, const struct ndp_ruleset *rs,
                const struct ndp_eval_options *opt)
 {
@@ -1211,6 +1239,7 @@ void ndp_judge(struct ndp_findings *out, struct ndp_clusters *clusters,
 
     ndp_link(clusters, set);
     ndp_engine_run(&hits, rs, set);
-    ndp_evaluate(out, clusters, set, &hits, rs, opt);
+    ndp_evaluate(out, resolved, clusters, set, &hits, rs, opt);
+    ndp_impact_compute_all(impacts, resolved, set, out);
     ndp_hits_release(&hits);
 }

@@ -16,7 +16,6 @@
 #include "change.h"
 #include "jsonutil.h"
 #include "strmap.h"
-#include "window.h"
 
 /*
  * The clusters by what changes name them, so that linking costs one
@@ -95,7 +94,6 @@ static size_t add_cluster(struct ndp_clusters *cl, struct link_index *ix,
     c->arm_id = arm_id ? ndp_xstrdup(arm_id) : NULL;
     c->input = input;
     c->change = change;
-    c->in_window = -1;
     if (arm_id)
         ndp_strmap_add(&ix->arm, index_key(ix, input, arm_id, strlen(arm_id),
                                            true), cl->nr);
@@ -275,18 +273,6 @@ void ndp_clusters_release(struct ndp_clusters *clusters)
         struct ndp_cluster *c = &clusters->items[i];
         free(c->id);
         free(c->arm_id);
-        free(c->profile_note);
-        ndp_window_free(c->window);
-        ndp_window_free(c->new_window);
-        free(c->window_json);
-        free(c->window_text);
-        free(c->window_resource);
-        free(c->window_path);
-        free(c->window_problems);
-        free(c->other_windows);
-        free(c->version);
-        free(c->impact_json);
-        free(c->impact_text);
     }
     free(clusters->items);
     memset(clusters, 0, sizeof(*clusters));

@@ -6,6 +6,7 @@
  * evaluator over it.
  */
 #include "test_common.h"
+#include "buf.h"
 #include "change.h"
 #include "engine.h"
 #include "error.h"
@@ -27,7 +28,10 @@ static struct ndp_ruleset *ruleset;
 struct run {
     struct ndp_changeset set;
     struct ndp_clusters clusters;
+    struct ndp_resolutions resolved;
+    struct ndp_impacts impacts;
     struct ndp_findings findings;
+    char *impact_json, *impact_text; /* the first cluster's, or NULL */
 };
 
 static int setup(void **state)
@@ -101,12 +105,24 @@ static void evaluate(struct run *r, const char *at, int profile_option)
     assert_int_equal(ndp_time_parse_rfc3339(&opt.at, at), 0);
     opt.have_profile = profile_option >= 0;
     opt.profile = (enum ndp_profile)(profile_option < 0 ? 0 : profile_option);
-    ndp_judge(&r->findings, &r->clusters, &r->set, ruleset, &opt);
+    ndp_judge(&r->findings, &r->clusters, &r->resolved, &r->impacts, &r->set,
+              ruleset, &opt);
+    if (r->impacts.nr && r->impacts.items[0].rebuilds) {
+        struct ndp_buf b = NDP_BUF_INIT;
+        ndp_impact_to_json(&b, &r->impacts.items[0]);
+        r->impact_json = ndp_buf_detach(&b);
+        ndp_impact_describe(&b, &r->impacts.items[0]);
+        r->impact_text = ndp_buf_detach(&b);
+    }
 }
 
 static void release(struct run *r)
 {
+    free(r->impact_json);
+    free(r->impact_text);
     ndp_findings_release(&r->findings);
+    ndp_impacts_release(&r->impacts);
+    ndp_resolutions_release(&r->resolved);
     ndp_clusters_release(&r->clusters);
     ndp_changeset_release(&r->set);
 }
@@ -142,7 +158,7 @@ static void block_setter__network_policy_rejected(void **state)
     setter(&r, "Block", "Block");
     evaluate(&r, AT, -1);
     assert_int_equal(r.clusters.nr, 1);
-    assert_string_equal(r.clusters.items[0].profile_source, "input");
+    assert_string_equal(r.resolved.items[0].profile_source, "input");
     f = only(&r, "NDP101");
     assert_int_equal(f->verdict, NDP_VERDICT_REJECTED);
     assert_int_equal(f->severity, NDP_SEVERITY_ERROR);
@@ -161,8 +177,8 @@ static void profile_changed_in_plan__stricter_wins_and_is_said(void **state)
     setter(&r, "Block", "Allow");
     evaluate(&r, AT, -1);
     assert_int_equal(only(&r, "NDP101")->verdict, NDP_VERDICT_REJECTED);
-    assert_non_null(r.clusters.items[0].profile_note);
-    assert_non_null(strstr(r.clusters.items[0].profile_note,
+    assert_non_null(r.resolved.items[0].profile_note);
+    assert_non_null(strstr(r.resolved.items[0].profile_note,
                            "from Block to Allow"));
     release(&r);
 }
@@ -174,12 +190,12 @@ static void no_declaration__option_then_default(void **state)
     (void)state;
     azurerm_cluster(&r, NP_NONE, NP_AZURE);
     evaluate(&r, AT, NDP_PROFILE_BLOCK);
-    assert_string_equal(r.clusters.items[0].profile_source, "option");
+    assert_string_equal(r.resolved.items[0].profile_source, "option");
     assert_int_equal(only(&r, "NDP101")->verdict, NDP_VERDICT_REJECTED);
     release(&r);
     azurerm_cluster(&d, NP_NONE, NP_AZURE);
     evaluate(&d, AT, -1);
-    assert_string_equal(d.clusters.items[0].profile_source, "default");
+    assert_string_equal(d.resolved.items[0].profile_source, "default");
     assert_int_equal(only(&d, "NDP101")->verdict, NDP_VERDICT_ALLOWED);
     assert_int_equal(only(&d, "NDP101")->severity, NDP_SEVERITY_NOTE);
     release(&d);
@@ -414,12 +430,12 @@ static void impact__pools_counts_batches_and_refused_changes(void **state)
                     "'default_node_pool':[{'name':'system','node_count':4,"
                     "'upgrade_settings':[{'max_surge':'50%'}]}]}");
     evaluate(&r, AT, -1);
-    assert_non_null(r.clusters.items[0].impact_json);
-    assert_non_null(strstr(r.clusters.items[0].impact_json,
+    assert_non_null(r.impact_json);
+    assert_non_null(strstr(r.impact_json,
                            "\"name\":\"system\""));
-    assert_non_null(strstr(r.clusters.items[0].impact_json,
+    assert_non_null(strstr(r.impact_json,
                            "\"surge_nodes\":2,\"batches\":2"));
-    assert_non_null(strstr(r.clusters.items[0].impact_text,
+    assert_non_null(strstr(r.impact_text,
                            "emptyDir, hostPath"));
     release(&r);
     /* Autoscaled pool: counted at its maximum; integer surge. */
@@ -437,12 +453,12 @@ static void impact__pools_counts_batches_and_refused_changes(void **state)
         p->name = ndp_xstrdup("burst");
         p->parent_id = ndp_xstrdup(CLUSTER_ID);
         evaluate(&a, AT, -1);
-        assert_non_null(strstr(a.clusters.items[0].impact_json,
+        assert_non_null(strstr(a.impact_json,
                                "\"name\":\"burst\",\"os_type\":null,"
                                "\"nodes\":2,\"min_nodes\":2,\"max_nodes\":10,"
                                "\"max_surge\":\"3\",\"surge_nodes\":3,"
                                "\"batches\":4"));
-        assert_non_null(strstr(a.clusters.items[0].impact_text,
+        assert_non_null(strstr(a.impact_text,
                                "burst (2-10 nodes, max surge 3 = 3 at a time, "
                                "4 batches)"));
         release(&a);
@@ -451,7 +467,7 @@ static void impact__pools_counts_batches_and_refused_changes(void **state)
     azurerm_cluster(&b, NP_NONE, NP_AZURE);
     setter(&b, "Block", "Block");
     evaluate(&b, AT, -1);
-    assert_null(b.clusters.items[0].impact_json);
+    assert_null(b.impact_json);
     release(&b);
 }
 
