@@ -77,7 +77,7 @@ static void vote(int *slot, const struct json_object *doc,
     const char *value;
     int p;
 
-    value = at ? json_object_get_string((struct json_object *)(uintptr_t)at)
+    value = at ? json_object_get_string(ndp_json_unconst(at))
                : NULL;
     if (!value || !*value)
         return;
@@ -343,10 +343,10 @@ static void window_sides(struct window_decl *d, const struct ndp_change *ch,
     d->planned = NULL;
     if (had && ch->action == NDP_ACTION_UPDATE && !ndp_json_is_unset(after)) {
         const char *b = json_object_to_json_string_ext(
-            (struct json_object *)(uintptr_t)before, JSON_C_TO_STRING_PLAIN);
+            ndp_json_unconst(before), JSON_C_TO_STRING_PLAIN);
         char *bcopy = ndp_xstrdup(b);
         if (strcmp(bcopy, json_object_to_json_string_ext(
-                              (struct json_object *)(uintptr_t)after,
+                              ndp_json_unconst(after),
                               JSON_C_TO_STRING_PLAIN)) != 0)
             d->planned = after;
         free(bcopy);
@@ -536,9 +536,9 @@ static const char *version_in(const struct json_object *doc,
                                           : ndp_json_get(doc, keys[i]);
         if (v && json_object_is_type(v, json_type_string) &&
             ndp_k8s_minor(json_object_get_string(
-                (struct json_object *)(uintptr_t)v)) >= 0) {
+                ndp_json_unconst(v))) >= 0) {
             *sensitive = ndp_json_mask_covers(mask, keys[i]);
-            return json_object_get_string((struct json_object *)(uintptr_t)v);
+            return json_object_get_string(ndp_json_unconst(v));
         }
     }
     return NULL;
@@ -663,7 +663,7 @@ static char *value_text(const struct json_object *v, bool sensitive,
     else if (rule && rule->userinfo_secret &&
              json_object_is_type(v, json_type_string))
         hide_userinfo(&b, json_object_get_string(
-                              (struct json_object *)(uintptr_t)v));
+                              ndp_json_unconst(v)));
     else
         ndp_json_to_buf(&b, v);
     return ndp_buf_detach(&b);

@@ -203,11 +203,11 @@ static struct json_object *project(const struct json_object *body,
     if (!body || !json_object_is_type(body, json_type_object) ||
         !json_object_is_type(current, json_type_object)) {
         out = NULL;
-        json_object_deep_copy((struct json_object *)(uintptr_t)current, &out, NULL);
+        json_object_deep_copy(ndp_json_unconst(current), &out, NULL);
         return out;
     }
     out = json_object_new_object();
-    json_object_object_foreach((struct json_object *)(uintptr_t)body, key,
+    json_object_object_foreach(ndp_json_unconst(body), key,
                                value) {
         struct json_object *part = project(value, ndp_json_get(current, key));
         if (part)
