@@ -81,17 +81,6 @@ struct ndp_resolutions {
 void ndp_resolutions_release(struct ndp_resolutions *resolved);
 
 /*
- * Fills 'resolved' (empty on entry) for every cluster in 'clusters' and
- * appends findings for 'hits', replacements and policy/window problems to
- * 'out'.  Borrows everything else.
- */
-void ndp_evaluate(struct ndp_findings *out, struct ndp_resolutions *resolved,
-                  const struct ndp_clusters *clusters,
-                  const struct ndp_changeset *set, const struct ndp_hits *hits,
-                  const struct ndp_ruleset *rs,
-                  const struct ndp_eval_options *opt);
-
-/*
  * The middle of the pipeline in one call: links 'set' into 'clusters',
  * runs the rule engine, evaluates its hits into 'out' and 'resolved', and
  * sizes each cluster's disruption into 'impacts' (all empty on entry, each

@@ -57,7 +57,8 @@ static const char *string(const struct json_object *o, const char *key)
     return s && *s ? s : NULL;
 }
 
-static struct ndp_impact_pool *find_pool(struct inventory *inv, const char *name)
+static struct ndp_impact_pool *find_pool(struct inventory *inv,
+                                         const char *name)
 {
     size_t i = name ? ndp_strmap_find(&inv->by_name, name) : SIZE_MAX;
 
@@ -84,8 +85,9 @@ static struct ndp_impact_pool *add_pool(struct inventory *inv, const char *name)
 
 /* An azurerm pool block or node pool resource. */
 static struct ndp_impact_pool *azurerm_pool(struct inventory *inv,
-                                      const struct json_object *o,
-                                      const char *name, const char *os_type)
+                                            const struct json_object *o,
+                                            const char *name,
+                                            const char *os_type)
 {
     struct ndp_impact_pool *p;
     const struct json_object *upgrade;
@@ -106,8 +108,8 @@ static struct ndp_impact_pool *azurerm_pool(struct inventory *inv,
 
 /* An ARM agent pool: an agentPoolProfiles element or a child's properties. */
 static struct ndp_impact_pool *arm_pool(struct inventory *inv,
-                                  const struct json_object *o,
-                                  const char *name)
+                                        const struct json_object *o,
+                                        const char *name)
 {
     struct ndp_impact_pool *p;
 
