@@ -14,7 +14,6 @@
 struct ndp_changeset;
 struct ndp_clusters;
 struct ndp_findings;
-struct ndp_hits;
 struct ndp_impacts;
 struct ndp_ruleset;
 struct ndp_state_cluster;

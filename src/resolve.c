@@ -22,6 +22,8 @@
 #include "state.h"
 #include "window.h"
 
+/* ---- live state ---- */
+
 /* The cluster's name: its resource's name, else the id's last segment. */
 static const char *cluster_name(const struct ndp_evaluator *ev,
                                 const struct ndp_cluster *c)
