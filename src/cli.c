@@ -8,7 +8,7 @@
 #include "buf.h"
 #include "config.h"
 #include "error.h"
-#include "evaluate.h"
+#include "policy.h"
 #include "finding.h"
 #include "input.h"
 #include "report.h"

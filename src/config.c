@@ -5,7 +5,7 @@
 #include "config.h"
 #include "buf.h"
 #include "error.h"
-#include "evaluate.h"
+#include "policy.h"
 #include "finding.h"
 #include "input.h"
 #include "jsonutil.h"

@@ -6,16 +6,20 @@
 #define NDP_EVALUATE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include "linker.h"
+#include "policy.h"
 
 struct ndp_changeset;
+struct ndp_clusters;
 struct ndp_findings;
-struct ndp_hits;
+struct ndp_impacts;
 struct ndp_ruleset;
+struct ndp_state_cluster;
 struct ndp_states;
 struct ndp_config;
+struct ndp_window;
 
 struct ndp_eval_options {
     int64_t at;                 /* evaluation instant, seconds since the epoch */
@@ -27,28 +31,63 @@ struct ndp_eval_options {
 };
 
 /*
- * Fills the policy and window fields of every cluster in 'clusters' and
- * appends findings for 'hits', replacements and policy/window problems to
- * 'out'.  Borrows everything else.
+ * What the evaluator resolved for one cluster: the profile, window and
+ * Kubernetes version in force and where each came from.  The evaluator
+ * owns every field and frees it in ndp_resolutions_release(); a reporter
+ * borrows them, and they go away when the resolutions go away.
+ *
+ * A window under a sensitive mask (window_sensitive) is judged like any
+ * other, but nothing read from it may be printed: not its settings, not
+ * its opening and closing times; 'window_problems' then says only that
+ * AKS would refuse it.  A version read under a mask (version_sensitive)
+ * is never printed either.
  */
-void ndp_evaluate(struct ndp_findings *out, struct ndp_clusters *clusters,
-                  const struct ndp_changeset *set, const struct ndp_hits *hits,
-                  const struct ndp_ruleset *rs,
-                  const struct ndp_eval_options *opt);
+struct ndp_resolution {
+    enum ndp_profile profile;
+    const char *profile_source; /* static: "input", "state", "option",
+                                   "config" or "default" */
+    char *profile_note;         /* e.g. "the input changes the profile from
+                                   Allow to Block; ...", or NULL */
+    struct ndp_window *window;  /* aksManagedNodeOSUpgradeSchedule, or NULL */
+    char *window_resource;      /* the resource that declares it */
+    char *window_path;          /* its path in that resource */
+    bool window_changes;        /* the input replaces it */
+    struct ndp_window *new_window; /* what replaces it, when readable: a
+                                      change is inside only where both are
+                                      open (spec §11) */
+    char *window_problems;      /* window-invalid reasons, or NULL */
+    bool window_expression;     /* declared with template expressions: not known */
+    bool window_sensitive;      /* under a sensitive mask: see above */
+    char *other_windows;        /* maintenance configurations that do not count */
+    int in_window;              /* -1 not applicable, 0 no, 1 yes */
+    bool has_next_window;
+    int64_t next_window_start, next_window_end, window_closes_at;
+    char *version;              /* Kubernetes version in force, or NULL */
+    bool version_sensitive;     /* read under a sensitive mask: not printed */
+    struct ndp_state_cluster *state; /* live state from --cluster-state,
+                                        borrowed from the options' states */
+};
+
+/* One resolution per cluster, indexed like the linker's clusters. */
+struct ndp_resolutions {
+    struct ndp_resolution *items;
+    size_t nr;
+};
+
+#define NDP_RESOLUTIONS_INIT { NULL, 0 }
+
+/* Frees every resolution and leaves 'resolved' empty. */
+void ndp_resolutions_release(struct ndp_resolutions *resolved);
 
 /*
- * The middle of the pipeline in one call: links 'set' into 'clusters'
- * (empty on entry), runs the rule engine and evaluates its hits into 'out'.
- * The hits live only inside.
+ * The middle of the pipeline in one call: links 'set' into 'clusters',
+ * runs the rule engine, evaluates its hits into 'out' and 'resolved', and
+ * sizes each cluster's disruption into 'impacts' (all empty on entry, each
+ * released by its own module).  The hits live only inside.
  */
 void ndp_judge(struct ndp_findings *out, struct ndp_clusters *clusters,
+               struct ndp_resolutions *resolved, struct ndp_impacts *impacts,
                struct ndp_changeset *set, const struct ndp_ruleset *rs,
                const struct ndp_eval_options *opt);
-
-/* Parses a profile name case-insensitively; -1 when unknown. */
-int ndp_profile_parse(const char *name);
-
-/* Kubernetes "1.37.2" -> 137 (major*100 + minor); -1 when unparsable. */
-int ndp_k8s_minor(const char *version);
 
 #endif

@@ -25,28 +25,17 @@
 #include "impact.h"
 #include "buf.h"
 #include "change.h"
+#include "evaluate.h"
 #include "finding.h"
 #include "jsonutil.h"
-#include "linker.h"
 #include "state.h"
 #include "strmap.h"
 
 #include <limits.h>
 
-struct pool_info {
-    char *name;
-    const char *os_type;    /* borrowed from a document or the state */
-    long nodes, min_nodes, max_nodes;
-    bool autoscale;
-    const char *surge;      /* borrowed */
-    bool created, deleted;  /* by this apply: never rebuilt */
-    bool sensitive;         /* read under a sensitive mask: not printed */
-    bool rebuilt;
-    struct ndp_buf because; /* rule ids */
-};
-
+/* The pools of one cluster while they are read and marked. */
 struct inventory {
-    struct pool_info *items;
+    struct ndp_impact_pool *items;
     size_t nr, alloc;
     struct ndp_strmap by_name;  /* folded name -> index in 'items' */
     struct ndp_strmap applied;  /* cluster-level rule ids already marked */
@@ -68,16 +57,17 @@ static const char *string(const struct json_object *o, const char *key)
     return s && *s ? s : NULL;
 }
 
-static struct pool_info *find_pool(struct inventory *inv, const char *name)
+static struct ndp_impact_pool *find_pool(struct inventory *inv,
+                                         const char *name)
 {
     size_t i = name ? ndp_strmap_find(&inv->by_name, name) : SIZE_MAX;
 
     return i == SIZE_MAX ? NULL : &inv->items[i];
 }
 
-static struct pool_info *add_pool(struct inventory *inv, const char *name)
+static struct ndp_impact_pool *add_pool(struct inventory *inv, const char *name)
 {
-    struct pool_info *p = find_pool(inv, name);
+    struct ndp_impact_pool *p = find_pool(inv, name);
 
     if (p) {
         p->sensitive |= inv->reading_sensitive;
@@ -90,16 +80,16 @@ static struct pool_info *add_pool(struct inventory *inv, const char *name)
     ndp_strmap_add(&inv->by_name, p->name, inv->nr - 1);
     p->sensitive = inv->reading_sensitive;
     p->nodes = p->min_nodes = p->max_nodes = -1;
-    ndp_buf_init(&p->because);
     return p;
 }
 
 /* An azurerm pool block or node pool resource. */
-static struct pool_info *azurerm_pool(struct inventory *inv,
-                                      const struct json_object *o,
-                                      const char *name, const char *os_type)
+static struct ndp_impact_pool *azurerm_pool(struct inventory *inv,
+                                            const struct json_object *o,
+                                            const char *name,
+                                            const char *os_type)
 {
-    struct pool_info *p;
+    struct ndp_impact_pool *p;
     const struct json_object *upgrade;
 
     if (!o || !name)
@@ -117,11 +107,11 @@ static struct pool_info *azurerm_pool(struct inventory *inv,
 }
 
 /* An ARM agent pool: an agentPoolProfiles element or a child's properties. */
-static struct pool_info *arm_pool(struct inventory *inv,
-                                  const struct json_object *o,
-                                  const char *name)
+static struct ndp_impact_pool *arm_pool(struct inventory *inv,
+                                        const struct json_object *o,
+                                        const char *name)
 {
-    struct pool_info *p;
+    struct ndp_impact_pool *p;
 
     if (!o || !name)
         return NULL;
@@ -141,7 +131,7 @@ static const struct json_object *current(const struct ndp_change *ch)
 }
 
 /* A node pool resource that this apply creates or deletes. */
-static void mark_fate(struct pool_info *p, const struct ndp_change *ch)
+static void mark_fate(struct ndp_impact_pool *p, const struct ndp_change *ch)
 {
     if (p && ch->action == NDP_ACTION_CREATE)
         p->created = true;
@@ -195,7 +185,7 @@ static void arm_cluster_pools(struct inventory *inv,
     index_pool_names(&after_names, after);
     for (i = 0; i < n; i++) {
         const struct json_object *e = json_object_array_get_idx(list, i);
-        struct pool_info *p = arm_pool(inv, e, string(e, "name"));
+        struct ndp_impact_pool *p = arm_pool(inv, e, string(e, "name"));
         if (p && list == after && before &&
             !lists_pool(&before_names, p->name))
             p->created = true;
@@ -277,7 +267,7 @@ static void pools_of_state(struct inventory *inv,
 
     for (i = 0; st && i < st->nr_pools; i++) {
         const struct ndp_state_pool *s = &st->pools[i];
-        struct pool_info *p = find_pool(inv, s->name);
+        struct ndp_impact_pool *p = find_pool(inv, s->name);
         if (p)
             continue;
         p = add_pool(inv, s->name);
@@ -299,23 +289,28 @@ static bool rebuilds(const struct ndp_finding *f)
             strcmp(f->category, "unseen-change") != 0);
 }
 
-static void mark(struct pool_info *p, const char *rule)
+static void mark(struct ndp_impact_pool *p, const char *rule)
 {
-    const char *b = p->because.buf;
+    const char *b = p->because;
+    struct ndp_buf list = NDP_BUF_INIT;
     size_t n = strlen(rule);
 
     if (p->created || p->deleted)
         return;
     p->rebuilt = true;
-    while ((b = strstr(b, rule)) != NULL) {
+    while (b && (b = strstr(b, rule)) != NULL) {
         if (b[n] == '\0' || b[n] == ',')
             return;
         b += n;
     }
-    ndp_buf_addf(&p->because, "%s%s", p->because.len ? "," : "", rule);
+    if (p->because)
+        ndp_buf_addf(&list, "%s,", p->because);
+    ndp_buf_adds(&list, rule);
+    free(p->because);
+    p->because = ndp_buf_detach(&list);
 }
 
-static bool is_windows(const struct pool_info *p)
+static bool is_windows(const struct ndp_impact_pool *p)
 {
     return p->os_type && ndp_strcasecmp(p->os_type, "Windows") == 0;
 }
@@ -326,7 +321,7 @@ static void mark_rebuilt(struct inventory *inv, const struct ndp_finding *f)
     size_t i, seen;
 
     if (f->scope == NDP_SCOPE_NODEPOOL && !gmsa) {
-        struct pool_info *p = f->pool ? find_pool(inv, f->pool) : NULL;
+        struct ndp_impact_pool *p = f->pool ? find_pool(inv, f->pool) : NULL;
         if (!p && f->pool)
             p = add_pool(inv, f->pool);
         if (p)
@@ -382,7 +377,7 @@ long ndp_impact_batches(long nodes, long surge)
 }
 
 /* Nodes the rebuild goes through: the autoscaler's maximum at worst. */
-static long pool_nodes(const struct pool_info *p)
+static long pool_nodes(const struct ndp_impact_pool *p)
 {
     if (p->autoscale && p->max_nodes > 0)
         return p->max_nodes > p->nodes ? p->max_nodes : p->nodes;
@@ -398,9 +393,10 @@ static void add_number(struct ndp_buf *out, long v)
 }
 
 /* A pool under a sensitive mask: its rule ids, nothing read from it. */
-static void sensitive_pool_json(struct ndp_buf *out, const struct pool_info *p)
+static void sensitive_pool_json(struct ndp_buf *out,
+                                const struct ndp_impact_pool *p)
 {
-    const char *r = p->because.buf;
+    const char *r = p->because ? p->because : "";
     bool first = true;
 
     ndp_buf_adds(out, "{\"name\":\"(sensitive)\",\"os_type\":null,"
@@ -416,7 +412,7 @@ static void sensitive_pool_json(struct ndp_buf *out, const struct pool_info *p)
     ndp_buf_adds(out, "]}");
 }
 
-static void pool_json(struct ndp_buf *out, const struct pool_info *p)
+static void pool_json(struct ndp_buf *out, const struct ndp_impact_pool *p)
 {
     long nodes = pool_nodes(p);
     long surge = ndp_impact_surge_nodes(p->surge, nodes);
@@ -444,7 +440,7 @@ static void pool_json(struct ndp_buf *out, const struct pool_info *p)
     add_number(out, ndp_impact_batches(nodes, surge));
     ndp_buf_adds(out, ",\"because\":[");
     {
-        const char *r = p->because.buf;
+        const char *r = p->because ? p->because : "";
         bool first = true;
         while (*r) {
             size_t n = strcspn(r, ",");
@@ -459,7 +455,7 @@ static void pool_json(struct ndp_buf *out, const struct pool_info *p)
     ndp_buf_adds(out, "]}");
 }
 
-static void pool_text(struct ndp_buf *out, const struct pool_info *p)
+static void pool_text(struct ndp_buf *out, const struct ndp_impact_pool *p)
 {
     long nodes = pool_nodes(p);
     long surge = ndp_impact_surge_nodes(p->surge, nodes);
@@ -487,12 +483,12 @@ static void pool_text(struct ndp_buf *out, const struct pool_info *p)
     ndp_buf_addch(out, ')');
 }
 
-static size_t count_created(const struct inventory *inv)
+static size_t count_created(const struct ndp_impact *impact)
 {
     size_t i, nr = 0;
 
-    for (i = 0; i < inv->nr; i++)
-        nr += inv->items[i].created;
+    for (i = 0; i < impact->nr_pools; i++)
+        nr += impact->pools[i].created;
     return nr;
 }
 
@@ -502,16 +498,16 @@ static size_t count_created(const struct inventory *inv)
  * none is created, so such impacts read as they always did.
  */
 static void describe_created(struct ndp_buf *json, struct ndp_buf *text,
-                             const struct inventory *inv)
+                             const struct ndp_impact *impact)
 {
-    size_t i, seen = 0, nr = count_created(inv);
+    size_t i, seen = 0, nr = count_created(impact);
 
     if (!nr)
         return;
     ndp_buf_adds(json, ",\"created\":[");
     ndp_buf_adds(text, nr == 1 ? "; pool " : "; pools ");
-    for (i = 0; i < inv->nr; i++) {
-        const struct pool_info *p = &inv->items[i];
+    for (i = 0; i < impact->nr_pools; i++) {
+        const struct ndp_impact_pool *p = &impact->pools[i];
         if (!p->created)
             continue;
         ndp_buf_adds(json, seen ? "," : "");
@@ -525,23 +521,24 @@ static void describe_created(struct ndp_buf *json, struct ndp_buf *text,
                                : " are created (not rebuilt)");
 }
 
-static void describe(struct ndp_cluster *c, const struct inventory *inv)
+/* Both descriptions of an impact, written side by side in one pass. */
+static void describe(struct ndp_buf *json, struct ndp_buf *text,
+                     const struct ndp_impact *impact)
 {
-    struct ndp_buf json = NDP_BUF_INIT, text = NDP_BUF_INIT;
     long total = 0;
     bool known = true, first = true;
     size_t i;
 
-    ndp_buf_adds(&json, "{\"pools\":[");
-    ndp_buf_adds(&text, "rebuilds ");
-    for (i = 0; i < inv->nr; i++) {
-        const struct pool_info *p = &inv->items[i];
+    ndp_buf_adds(json, "{\"pools\":[");
+    ndp_buf_adds(text, "rebuilds ");
+    for (i = 0; i < impact->nr_pools; i++) {
+        const struct ndp_impact_pool *p = &impact->pools[i];
         if (!p->rebuilt)
             continue;
-        ndp_buf_adds(&json, first ? "" : ",");
-        ndp_buf_adds(&text, first ? "" : ", ");
-        pool_json(&json, p);
-        pool_text(&text, p);
+        ndp_buf_adds(json, first ? "" : ",");
+        ndp_buf_adds(text, first ? "" : ", ");
+        pool_json(json, p);
+        pool_text(text, p);
         if (pool_nodes(p) < 0 || p->sensitive)
             known = false;
         else /* saturates: counts near 2^63 come from the input */
@@ -551,30 +548,62 @@ static void describe(struct ndp_cluster *c, const struct inventory *inv)
     }
     if (first) {
         /* Rebuilds, but the input describes no pool of the cluster. */
-        ndp_buf_adds(&text, "every affected pool (the input describes none; "
+        ndp_buf_adds(text, "every affected pool (the input describes none; "
                             "pass --cluster-state for counts)");
         known = false;
     }
-    ndp_buf_adds(&json, "],\"nodes\":");
-    add_number(&json, known ? total : -1);
-    describe_created(&json, &text, inv);
-    ndp_buf_adds(&json, ",\"note\":\"node-local ephemeral storage (emptyDir, "
+    ndp_buf_adds(json, "],\"nodes\":");
+    add_number(json, known ? total : -1);
+    describe_created(json, text, impact);
+    ndp_buf_adds(json, ",\"note\":\"node-local ephemeral storage (emptyDir, "
                         "hostPath) on these nodes is lost\"}");
-    ndp_buf_adds(&text, "; node-local ephemeral storage (emptyDir, "
+    ndp_buf_adds(text, "; node-local ephemeral storage (emptyDir, "
                         "hostPath) is lost");
-    c->impact_json = ndp_buf_detach(&json);
-    c->impact_text = ndp_buf_detach(&text);
+}
+
+void ndp_impact_to_json(struct ndp_buf *out, const struct ndp_impact *impact)
+{
+    struct ndp_buf text = NDP_BUF_INIT;
+
+    if (impact->rebuilds)
+        describe(out, &text, impact);
+    else
+        ndp_buf_adds(out, "null");
+    ndp_buf_release(&text);
+}
+
+void ndp_impact_describe(struct ndp_buf *out, const struct ndp_impact *impact)
+{
+    struct ndp_buf json = NDP_BUF_INIT;
+
+    if (impact->rebuilds)
+        describe(&json, out, impact);
+    ndp_buf_release(&json);
+}
+
+/* The pools of a cluster's impact, and nothing once released. */
+static void release_pools(struct ndp_impact *impact)
+{
+    size_t i;
+
+    for (i = 0; i < impact->nr_pools; i++) {
+        free(impact->pools[i].name);
+        free(impact->pools[i].because);
+    }
+    free(impact->pools);
+    impact->pools = NULL;
+    impact->nr_pools = 0;
 }
 
 /* One cluster: its changes and findings are the listed indexes. */
-static void compute_one(struct ndp_cluster *cluster,
+static void compute_one(struct ndp_impact *out,
+                        const struct ndp_state_cluster *state,
                         const struct ndp_changeset *set,
                         const struct ndp_findings *findings,
                         const size_t *changes, size_t nr_changes,
                         const size_t *found, size_t nr_found)
 {
     struct inventory inv;
-    bool any = false;
     size_t i;
 
     memset(&inv, 0, sizeof(inv));
@@ -585,41 +614,43 @@ static void compute_one(struct ndp_cluster *cluster,
         pools_of_change(&inv, ch);
     }
     inv.reading_sensitive = false;
-    pools_of_state(&inv, cluster->state);
+    pools_of_state(&inv, state);
     for (i = 0; i < nr_found; i++) {
         const struct ndp_finding *f = &findings->items[found[i]];
         if (!rebuilds(f))
             continue;
         mark_rebuilt(&inv, f);
-        any = true;
+        out->rebuilds = true;
     }
-    if (any)
-        describe(cluster, &inv);
-    for (i = 0; i < inv.nr; i++) {
-        free(inv.items[i].name);
-        ndp_buf_release(&inv.items[i].because);
-    }
-    free(inv.items);
+    out->pools = inv.items;
+    out->nr_pools = inv.nr;
+    if (!out->rebuilds)
+        release_pools(out);
     ndp_strmap_release(&inv.by_name);
     ndp_strmap_release(&inv.applied);
 }
 
-void ndp_impact_compute_all(struct ndp_clusters *clusters,
+void ndp_impact_compute_all(struct ndp_impacts *out,
+                            const struct ndp_resolutions *resolved,
                             const struct ndp_changeset *set,
                             const struct ndp_findings *findings)
 {
+    size_t nr_clusters = resolved->nr;
     size_t n = set->nr > findings->nr ? set->nr : findings->nr;
     size_t *of = ndp_xcalloc(n ? n : 1, sizeof(*of));
     size_t *changes, *change_at, *found, *found_at, i;
 
+    out->items = ndp_xcalloc(nr_clusters ? nr_clusters : 1,
+                             sizeof(*out->items));
+    out->nr = nr_clusters;
     for (i = 0; i < set->nr; i++)
         of[i] = set->items[i]->cluster;
-    ndp_group_indexes(&changes, &change_at, clusters->nr, set->nr, of);
+    ndp_group_indexes(&changes, &change_at, nr_clusters, set->nr, of);
     for (i = 0; i < findings->nr; i++)
         of[i] = findings->items[i].cluster_index;
-    ndp_group_indexes(&found, &found_at, clusters->nr, findings->nr, of);
-    for (i = 0; i < clusters->nr; i++)
-        compute_one(&clusters->items[i], set, findings,
+    ndp_group_indexes(&found, &found_at, nr_clusters, findings->nr, of);
+    for (i = 0; i < nr_clusters; i++)
+        compute_one(&out->items[i], resolved->items[i].state, set, findings,
                     changes + change_at[i], change_at[i + 1] - change_at[i],
                     found + found_at[i], found_at[i + 1] - found_at[i]);
     free(of);
@@ -627,4 +658,14 @@ void ndp_impact_compute_all(struct ndp_clusters *clusters,
     free(change_at);
     free(found);
     free(found_at);
+}
+
+void ndp_impacts_release(struct ndp_impacts *impacts)
+{
+    size_t i;
+
+    for (i = 0; i < impacts->nr; i++)
+        release_pools(&impacts->items[i]);
+    free(impacts->items);
+    memset(impacts, 0, sizeof(*impacts));
 }

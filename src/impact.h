@@ -8,23 +8,78 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct ndp_buf;
 struct ndp_change;
 struct ndp_changeset;
-struct ndp_clusters;
 struct ndp_findings;
+struct ndp_resolutions;
 
 /*
- * Fills every cluster's 'impact_json' and 'impact_text' from its findings
- * that rebuild nodes when applied (allowed, bypassed, rotate, may-reimage;
- * a refused change rebuilds nothing) and from the pools the input and the
- * cluster state describe.  A pool this apply creates or deletes is never
- * rebuilt nor counted; created ones are listed ("created" in the JSON,
- * "pool 'x' is created (not rebuilt)" in the text).  Leaves both NULL
- * when nothing is rebuilt.  Linear in changes, findings and pools.
+ * A node pool of a cluster as the input and the live state describe it.
+ * 'name' and 'because' are owned by the impact; 'os_type' and 'surge'
+ * are borrowed from the change set or the cluster state, which must
+ * outlive it.
  */
-void ndp_impact_compute_all(struct ndp_clusters *clusters,
+struct ndp_impact_pool {
+    char *name;
+    const char *os_type;    /* "Linux", "Windows", or NULL */
+    long nodes, min_nodes, max_nodes; /* as declared; -1 when unknown */
+    bool autoscale;
+    const char *surge;      /* maxSurge as written; NULL: the AKS default 1 */
+    bool created, deleted;  /* by this apply: never rebuilt */
+    bool sensitive;         /* read under a sensitive mask: its name and
+                               sizes are never printed */
+    bool rebuilt;
+    char *because;          /* ","-separated ids of the rules that rebuild
+                               it, or NULL */
+};
+
+/*
+ * The disruption of one cluster.  When none of its findings rebuilds
+ * nodes, 'rebuilds' is false and there are no pools.
+ */
+struct ndp_impact {
+    bool rebuilds;
+    struct ndp_impact_pool *pools; /* in the order they were first read */
+    size_t nr_pools;
+};
+
+/* One impact per cluster, indexed like the linker's clusters. */
+struct ndp_impacts {
+    struct ndp_impact *items;
+    size_t nr;
+};
+
+#define NDP_IMPACTS_INIT { NULL, 0 }
+
+/*
+ * Fills 'out' (empty on entry) with one impact per cluster of 'resolved'
+ * from its findings that rebuild nodes when applied (allowed, bypassed,
+ * rotate, may-reimage; a refused change rebuilds nothing) and from the
+ * pools the input and the cluster state describe.  A pool this apply
+ * creates or deletes is never rebuilt nor counted.  Linear in changes,
+ * findings and pools.  'out' borrows from 'set' and the cluster states.
+ */
+void ndp_impact_compute_all(struct ndp_impacts *out,
+                            const struct ndp_resolutions *resolved,
                             const struct ndp_changeset *set,
                             const struct ndp_findings *findings);
+
+/* Frees every impact and leaves 'impacts' empty. */
+void ndp_impacts_release(struct ndp_impacts *impacts);
+
+/*
+ * Appends the impact as a JSON object (the rebuilt pools, their nodes and
+ * batches, the created pools as "created"), or "null" when nothing is
+ * rebuilt.  Nothing read under a sensitive mask is written.
+ */
+void ndp_impact_to_json(struct ndp_buf *out, const struct ndp_impact *impact);
+
+/*
+ * Appends the same in words ("rebuilds system (3 nodes, ...)"; "pool 'x'
+ * is created (not rebuilt)"), or nothing when nothing is rebuilt.
+ */
+void ndp_impact_describe(struct ndp_buf *out, const struct ndp_impact *impact);
 
 /*
  * True when the pools 'ch' describes are (in part) under a sensitive

@@ -16,7 +16,6 @@
 #include "change.h"
 #include "jsonutil.h"
 #include "strmap.h"
-#include "window.h"
 
 /*
  * The clusters by what changes name them, so that linking costs one
@@ -95,7 +94,6 @@ static size_t add_cluster(struct ndp_clusters *cl, struct link_index *ix,
     c->arm_id = arm_id ? ndp_xstrdup(arm_id) : NULL;
     c->input = input;
     c->change = change;
-    c->in_window = -1;
     if (arm_id)
         ndp_strmap_add(&ix->arm, index_key(ix, input, arm_id, strlen(arm_id),
                                            true), cl->nr);
@@ -205,11 +203,11 @@ static struct json_object *project(const struct json_object *body,
     if (!body || !json_object_is_type(body, json_type_object) ||
         !json_object_is_type(current, json_type_object)) {
         out = NULL;
-        json_object_deep_copy((struct json_object *)(uintptr_t)current, &out, NULL);
+        json_object_deep_copy(ndp_json_unconst(current), &out, NULL);
         return out;
     }
     out = json_object_new_object();
-    json_object_object_foreach((struct json_object *)(uintptr_t)body, key,
+    json_object_object_foreach(ndp_json_unconst(body), key,
                                value) {
         struct json_object *part = project(value, ndp_json_get(current, key));
         if (part)
@@ -275,28 +273,7 @@ void ndp_clusters_release(struct ndp_clusters *clusters)
         struct ndp_cluster *c = &clusters->items[i];
         free(c->id);
         free(c->arm_id);
-        free(c->profile_note);
-        ndp_window_free(c->window);
-        ndp_window_free(c->new_window);
-        free(c->window_json);
-        free(c->window_text);
-        free(c->window_resource);
-        free(c->window_path);
-        free(c->window_problems);
-        free(c->other_windows);
-        free(c->version);
-        free(c->impact_json);
-        free(c->impact_text);
     }
     free(clusters->items);
     memset(clusters, 0, sizeof(*clusters));
-}
-
-const char *ndp_profile_name(enum ndp_profile profile)
-{
-    static const char *const names[] = {
-        "Allow", "AllowDuringMaintenanceWindow", "Block"
-    };
-
-    return names[profile];
 }

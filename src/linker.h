@@ -7,56 +7,26 @@
  * (case-insensitive) or by the Terraform address their configuration
  * refers to.  A change whose cluster is not in the input still gets a
  * cluster entry (named by the id it refers to), so nothing is dropped.
- * The evaluator fills the policy and window fields.
  */
 #ifndef NDP_LINKER_H
 #define NDP_LINKER_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
 struct ndp_changeset;
-struct ndp_state_cluster;
-struct ndp_window;
 
-enum ndp_profile {
-    NDP_PROFILE_ALLOW,
-    NDP_PROFILE_WINDOW, /* AllowDuringMaintenanceWindow */
-    NDP_PROFILE_BLOCK
-};
-
+/*
+ * A cluster as the linker knows it.  The linker owns every entry and
+ * frees it in ndp_clusters_release(); what later stages find out about a
+ * cluster lives in their own structures, indexed like 'items'
+ * (evaluate.h, impact.h).
+ */
 struct ndp_cluster {
     char *id;               /* Terraform address, or ARM id when only that is known */
     char *arm_id;           /* ARM id when known, else NULL */
     const char *input;      /* borrowed from the change set */
     size_t change;          /* its own change in the set, or SIZE_MAX */
-    /* Filled by the evaluator: */
-    enum ndp_profile profile;
-    const char *profile_source; /* "input", "option", "default" */
-    char *profile_note;         /* e.g. "changes from Allow to Block in this plan" */
-    struct ndp_window *window;  /* aksManagedNodeOSUpgradeSchedule, or NULL */
-    char *window_json;          /* ARM-terms JSON text, or NULL */
-    char *window_text;          /* plain words, or NULL */
-    char *window_resource;      /* the resource that declares it */
-    char *window_path;          /* its path in that resource */
-    bool window_changes;        /* the input replaces it */
-    struct ndp_window *new_window; /* what replaces it, when readable: a
-                                      change is inside only where both are
-                                      open (spec §11) */
-    char *window_problems;      /* window-invalid reasons, or NULL */
-    bool window_expression;     /* declared with template expressions: not known */
-    bool window_sensitive;      /* under a sensitive mask: its text, problems
-                                   and opening times are never printed */
-    char *other_windows;        /* maintenance configurations that do not count */
-    int in_window;              /* -1 not applicable, 0 no, 1 yes */
-    bool has_next_window;
-    int64_t next_window_start, next_window_end, window_closes_at;
-    char *version;              /* Kubernetes version in force, or NULL */
-    bool version_sensitive;     /* read under a sensitive mask: not printed */
-    struct ndp_state_cluster *state; /* live state from --cluster-state (borrowed) */
-    char *impact_json;          /* rebuilt pools as a JSON object, or NULL */
-    char *impact_text;          /* the same in words, or NULL */
 };
 
 struct ndp_clusters {
@@ -66,10 +36,12 @@ struct ndp_clusters {
 
 #define NDP_CLUSTERS_INIT { NULL, 0, 0 }
 
-/* Builds 'out' from 'set' and sets every change's 'cluster' index. */
+/*
+ * Builds 'out' from 'set' and sets every change's 'cluster' index.  The
+ * clusters borrow their input names from 'set', which must outlive them.
+ */
 void ndp_link(struct ndp_clusters *out, struct ndp_changeset *set);
+/* Frees every cluster and leaves 'clusters' empty. */
 void ndp_clusters_release(struct ndp_clusters *clusters);
-
-const char *ndp_profile_name(enum ndp_profile profile);
 
 #endif

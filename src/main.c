@@ -13,6 +13,7 @@
 #include "error.h"
 #include "evaluate.h"
 #include "finding.h"
+#include "impact.h"
 #include "input.h"
 #include "linker.h"
 #include "locate.h"
@@ -357,6 +358,8 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
     struct ndp_clusters clusters = NDP_CLUSTERS_INIT;
+    struct ndp_resolutions resolved = NDP_RESOLUTIONS_INIT;
+    struct ndp_impacts impacts = NDP_IMPACTS_INIT;
     struct ndp_findings findings = NDP_FINDINGS_INIT;
     struct ndp_states states = NDP_STATES_INIT;
     struct ndp_eval_options eo;
@@ -376,7 +379,7 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
     eo.at = o->have_at ? o->at : (int64_t)time(NULL);
     eo.have_profile = o->have_profile;
     eo.profile = (enum ndp_profile)o->profile;
-    ndp_judge(&findings, &clusters, &set, rs, &eo);
+    ndp_judge(&findings, &clusters, &resolved, &impacts, &set, rs, &eo);
     warn_unmatched_states(&states);
     status = triage(&findings, &known, &clusters, rs, o, config, eo.at);
     if (status)
@@ -385,6 +388,8 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
     memset(&report, 0, sizeof(report));
     report.set = &set;
     report.clusters = &clusters;
+    report.resolved = &resolved;
+    report.impacts = &impacts;
     report.findings = &findings;
     report.evaluated_at = eo.at;
     report.rules = rs;
@@ -409,6 +414,8 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
 out:
     ndp_buf_release(&text);
     ndp_findings_release(&findings);
+    ndp_impacts_release(&impacts);
+    ndp_resolutions_release(&resolved);
     ndp_clusters_release(&clusters);
     ndp_states_release(&states);
     ndp_changeset_release(&set);

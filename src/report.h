@@ -19,11 +19,15 @@ struct ndp_buf;
 struct ndp_changeset;
 struct ndp_clusters;
 struct ndp_findings;
+struct ndp_impacts;
+struct ndp_resolutions;
 struct ndp_ruleset;
 
 struct ndp_report {
     const struct ndp_changeset *set;    /* inputs */
     const struct ndp_clusters *clusters;
+    const struct ndp_resolutions *resolved; /* per cluster, by index */
+    const struct ndp_impacts *impacts;      /* per cluster, by index */
     const struct ndp_findings *findings;
     const struct ndp_ruleset *rules;    /* rule texts for SARIF; may be NULL */
     const char *source_root;            /* --source-root; NULL: current dir */

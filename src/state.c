@@ -9,11 +9,9 @@
 #include "strmap.h"
 #include "buf.h"
 #include "error.h"
-#include "evaluate.h"
+#include "policy.h"
 #include "input.h"
 #include "jsonutil.h"
-
-#define NODE_OS_WINDOW "aksManagedNodeOSUpgradeSchedule"
 
 enum state_kind { STATE_CLUSTER, STATE_WINDOW, STATE_POOL, STATE_UNKNOWN };
 
@@ -165,7 +163,7 @@ static void add_pool(struct ndp_state_cluster *c, const struct json_object *o,
     pool->max_surge = surge && json_object_is_type(surge, json_type_string) &&
                               json_object_get_string_len(surge)
                           ? ndp_xstrdup(json_object_get_string(
-                                (struct json_object *)(uintptr_t)surge))
+                                ndp_json_unconst(surge)))
                           : NULL;
     c->has_pools = true;
 }
@@ -237,7 +235,7 @@ static int read_window(struct ndp_states *st, const struct json_object *o,
     c = cluster_for(st, cluster_id, path);
     free(cluster_id);
     c->has_window_list = true;
-    if (ndp_strcasecmp(name, NODE_OS_WINDOW) != 0 || ndp_json_is_unset(mw)) {
+    if (ndp_strcasecmp(name, NDP_NODE_OS_WINDOW) != 0 || ndp_json_is_unset(mw)) {
         note_other(c, name);
         return 0;
     }
@@ -245,7 +243,7 @@ static int read_window(struct ndp_states *st, const struct json_object *o,
      * NULL destination, and leaves it NULL when it fails. */
     json_object_put(c->window);
     c->window = NULL;
-    if (json_object_deep_copy((struct json_object *)(uintptr_t)mw,
+    if (json_object_deep_copy(ndp_json_unconst(mw),
                               &c->window, NULL) != 0)
         c->window = NULL;
     return 0;

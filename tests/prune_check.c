@@ -13,6 +13,7 @@
 #include "error.h"
 #include "evaluate.h"
 #include "finding.h"
+#include "impact.h"
 #include "input.h"
 #include "input/input_internal.h"
 #include "linker.h"
@@ -25,6 +26,8 @@ static char *judge(const char *path, const struct ndp_ruleset *rs,
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
     struct ndp_clusters clusters = NDP_CLUSTERS_INIT;
+    struct ndp_resolutions resolved = NDP_RESOLUTIONS_INIT;
+    struct ndp_impacts impacts = NDP_IMPACTS_INIT;
     struct ndp_findings findings = NDP_FINDINGS_INIT;
     struct ndp_input_options in = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL,
                                     whole_tree };
@@ -37,16 +40,20 @@ static char *judge(const char *path, const struct ndp_ruleset *rs,
     if (ndp_input_read(&set, path, &in, &err) != 0) {
         ndp_buf_addf(&out, "error: %s\n", err.msg);
     } else {
-        ndp_judge(&findings, &clusters, &set, rs, &eo);
+        ndp_judge(&findings, &clusters, &resolved, &impacts, &set, rs, &eo);
         memset(&r, 0, sizeof(r));
         r.set = &set;
         r.clusters = &clusters;
+        r.resolved = &resolved;
+        r.impacts = &impacts;
         r.findings = &findings;
         r.evaluated_at = eo.at;
         ndp_report_count(&r);
         ndp_report_json.write(&out, &r);
     }
     ndp_findings_release(&findings);
+    ndp_impacts_release(&impacts);
+    ndp_resolutions_release(&resolved);
     ndp_clusters_release(&clusters);
     ndp_changeset_release(&set);
     return ndp_buf_detach(&out);

@@ -25,7 +25,9 @@
 #include "buf.h"
 #include "change.h"
 #include "finding.h"
+#include "evaluate.h"
 #include "linker.h"
+#include "report_window.h"
 
 #define ANNOTATION_CAP 10
 
@@ -128,14 +130,15 @@ static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
 }
 
 static void write_group_title(struct ndp_buf *out,
-                              const struct ndp_report *r,
-                              const struct ndp_cluster *c, size_t findings,
-                              size_t waived)
+                              const struct ndp_report *r, size_t index,
+                              size_t findings, size_t waived)
 {
+    const struct ndp_cluster *c = &r->clusters->items[index];
+    const struct ndp_resolution *res = &r->resolved->items[index];
     struct ndp_buf title = NDP_BUF_INIT;
 
     ndp_buf_addf(&title, "ndplint: %s (%s): profile %s, ", c->id, c->input,
-                 ndp_profile_name(c->profile));
+                 ndp_profile_name(res->profile));
     if (findings)
         ndp_buf_addf(&title, "%zu finding%s", findings,
                      findings == 1 ? "" : "s");
@@ -148,9 +151,11 @@ static void write_group_title(struct ndp_buf *out,
     ndp_buf_adds(out, "::group::");
     data(out, title.buf);
     ndp_buf_addch(out, '\n');
-    if (c->window_text) {
+    if (res->window) {
+        ndp_buf_reset(&title);
+        ndp_report_window_words(&title, res);
         ndp_buf_adds(out, "window: ");
-        data(out, c->window_text);
+        data(out, title.buf);
         ndp_buf_addch(out, '\n');
     }
     ndp_buf_release(&title);
@@ -174,8 +179,9 @@ static void write_waived(struct ndp_buf *out, const struct ndp_finding *f)
 }
 
 static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
-                          struct gh_state *st, const struct ndp_cluster *c)
+                          struct gh_state *st, size_t index)
 {
+    const struct ndp_cluster *c = &r->clusters->items[index];
     size_t i, n = 0, waived = 0;
 
     for (i = 0; i < r->findings->nr; i++) {
@@ -185,7 +191,7 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
             waived += f->suppression != NULL;
         }
     }
-    write_group_title(out, r, c, n, waived);
+    write_group_title(out, r, index, n, waived);
     for (i = 0; i < r->findings->nr; i++) {
         const struct ndp_finding *f = &r->findings->items[i];
         if (of_cluster(f, c) && !f->suppression)
@@ -268,7 +274,7 @@ static void write_github(struct ndp_buf *out, const struct ndp_report *r)
         if (!r->findings->items[i].suppression)
             st.total[r->findings->items[i].severity]++;
     for (i = 0; i < r->clusters->nr; i++)
-        write_cluster(&text, r, &st, &r->clusters->items[i]);
+        write_cluster(&text, r, &st, i);
     write_left_out(&text, &st);
     write_summary_line(&text, r);
     add_defused(out, &text);

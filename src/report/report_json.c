@@ -8,7 +8,10 @@
 #include "buf.h"
 #include "change.h"
 #include "finding.h"
+#include "evaluate.h"
+#include "impact.h"
 #include "linker.h"
+#include "report_window.h"
 #include "timeutil.h"
 
 static void add_string_or_null(struct ndp_buf *out, const char *s)
@@ -34,16 +37,19 @@ static void write_inputs(struct ndp_buf *out, const struct ndp_changeset *set)
     ndp_buf_adds(out, set->nr_inputs ? "\n  ],\n" : "],\n");
 }
 
-static void write_cluster(struct ndp_buf *out, const struct ndp_cluster *c)
+static void write_cluster(struct ndp_buf *out,
+                          const struct ndp_cluster *cluster,
+                          const struct ndp_resolution *c,
+                          const struct ndp_impact *impact)
 {
     ndp_buf_adds(out, "{\n      \"id\": ");
-    ndp_buf_add_json_string(out, c->id);
+    ndp_buf_add_json_string(out, cluster->id);
     ndp_buf_adds(out, ",\n      \"profile\": ");
     ndp_buf_add_json_string(out, ndp_profile_name(c->profile));
     ndp_buf_adds(out, ",\n      \"profile_source\": ");
     ndp_buf_add_json_string(out, c->profile_source);
     ndp_buf_adds(out, ",\n      \"window\": ");
-    ndp_buf_adds(out, c->window_json ? c->window_json : "null");
+    ndp_report_window_json(out, c);
     ndp_buf_adds(out, ",\n      \"in_window\": ");
     ndp_buf_adds(out, c->in_window < 0 ? "null"
                       : c->in_window ? "true" : "false");
@@ -58,21 +64,21 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_cluster *c)
         ndp_buf_adds(out, "null");
     }
     ndp_buf_adds(out, ",\n      \"impact\": ");
-    ndp_buf_adds(out, c->impact_json ? c->impact_json : "null");
+    ndp_impact_to_json(out, impact);
     ndp_buf_adds(out, "\n    }");
 }
 
-static void write_clusters(struct ndp_buf *out,
-                           const struct ndp_clusters *clusters)
+static void write_clusters(struct ndp_buf *out, const struct ndp_report *r)
 {
-    size_t i;
+    size_t i, nr = r->clusters->nr;
 
     ndp_buf_adds(out, "  \"clusters\": [");
-    for (i = 0; i < clusters->nr; i++) {
+    for (i = 0; i < nr; i++) {
         ndp_buf_adds(out, i ? ",\n    " : "\n    ");
-        write_cluster(out, &clusters->items[i]);
+        write_cluster(out, &r->clusters->items[i], &r->resolved->items[i],
+                      &r->impacts->items[i]);
     }
-    ndp_buf_adds(out, clusters->nr ? "\n  ],\n" : "],\n");
+    ndp_buf_adds(out, nr ? "\n  ],\n" : "],\n");
 }
 
 static void write_field(struct ndp_buf *out, const char *key, const char *s,
@@ -112,7 +118,7 @@ static void write_json(struct ndp_buf *out, const struct ndp_report *r)
     ndp_time_format_utc(out, r->evaluated_at);
     ndp_buf_adds(out, "\",\n");
     write_inputs(out, r->set);
-    write_clusters(out, r->clusters);
+    write_clusters(out, r);
     ndp_buf_adds(out, "  \"findings\": [");
     for (i = 0; i < r->findings->nr; i++) {
         ndp_buf_adds(out, i ? ",\n    " : "\n    ");

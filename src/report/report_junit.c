@@ -23,6 +23,7 @@
 #include "buf.h"
 #include "change.h"
 #include "finding.h"
+#include "evaluate.h"
 #include "linker.h"
 #include "timeutil.h"
 
@@ -167,12 +168,13 @@ static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
 }
 
 static void write_clean_cluster(struct ndp_buf *out,
-                                const struct ndp_cluster *c)
+                                const struct ndp_cluster *c,
+                                const struct ndp_resolution *res)
 {
     struct ndp_buf name = NDP_BUF_INIT;
 
     ndp_buf_addf(&name, "no reimaging change (profile %s)",
-                 ndp_profile_name(c->profile));
+                 ndp_profile_name(res->profile));
     write_case_open(out, c->id, name.buf);
     ndp_buf_adds(out, "/>\n");
     ndp_buf_release(&name);
@@ -236,7 +238,7 @@ static void write_suite(struct ndp_buf *out, const struct ndp_report *r,
             }
         }
         if (!found)
-            write_clean_cluster(out, c);
+            write_clean_cluster(out, c, &r->resolved->items[i]);
     }
     if (!clusters)
         ndp_buf_adds(out, "    <testcase classname=\"ndplint\" name=\"no AKS "

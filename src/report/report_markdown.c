@@ -26,10 +26,12 @@
 #include "buf.h"
 #include "change.h"
 #include "finding.h"
+#include "evaluate.h"
+#include "impact.h"
 #include "linker.h"
+#include "report_window.h"
 #include "safe.h"
 #include "timeutil.h"
-#include "window.h"
 
 #define MAX_VALUE_WIDTH 80
 #define MAX_NAME_WIDTH 256       /* a cluster, an input in a header */
@@ -214,10 +216,12 @@ static void write_heading(struct ndp_buf *out, const struct ndp_report *r,
 }
 
 static void write_window(struct ndp_buf *out, const struct ndp_report *r,
-                         const struct ndp_cluster *c)
+                         const struct ndp_resolution *c)
 {
+    struct ndp_buf words = NDP_BUF_INIT;
+
     ndp_buf_adds(out, "- Window (aksManagedNodeOSUpgradeSchedule): ");
-    if (!c->window_text) {
+    if (!c->window) {
         ndp_buf_adds(out, "none");
         if (c->other_windows) {
             ndp_buf_adds(out, " (not the node OS window: ");
@@ -227,7 +231,9 @@ static void write_window(struct ndp_buf *out, const struct ndp_report *r,
         ndp_buf_addch(out, '\n');
         return;
     }
-    md_prose(out, c->window_text, MAX_PROSE_WIDTH);
+    ndp_report_window_words(&words, c);
+    md_prose(out, words.buf, MAX_PROSE_WIDTH);
+    ndp_buf_release(&words);
     ndp_buf_adds(out, c->window_changes && !c->new_window
                           ? " (in force before this change)" : "");
     ndp_buf_addch(out, '\n');
@@ -244,46 +250,45 @@ static void write_window(struct ndp_buf *out, const struct ndp_report *r,
         ndp_time_format_utc(out, r->evaluated_at);
         if (c->has_next_window && !c->window_sensitive) {
             ndp_buf_adds(out, "; next opening ");
-            ndp_time_format_utc(out, c->next_window_start);
-            ndp_buf_adds(out, " (");
-            ndp_time_format_offset(out, c->next_window_start,
-                                   ndp_window_utc_offset_minutes(c->window));
-            ndp_buf_addch(out, ')');
+            ndp_report_window_opening(out, c, c->next_window_start);
         }
         ndp_buf_addch(out, '\n');
     }
 }
 
-static void write_cluster_header(struct ndp_buf *out,
-                                 const struct ndp_report *r,
-                                 const struct ndp_cluster *c)
+static void write_impact(struct ndp_buf *out, const struct ndp_impact *impact)
 {
+    struct ndp_buf words = NDP_BUF_INIT;
+
+    if (!impact->rebuilds)
+        return;
+    ndp_impact_describe(&words, impact);
+    ndp_buf_adds(out, "- Impact: ");
+    md_prose(out, words.buf, MAX_PROSE_WIDTH);
+    ndp_buf_addch(out, '\n');
+    ndp_buf_release(&words);
+}
+
+static void write_cluster_header(struct ndp_buf *out,
+                                 const struct ndp_report *r, size_t index)
+{
+    const struct ndp_cluster *cluster = &r->clusters->items[index];
+    const struct ndp_resolution *c = &r->resolved->items[index];
+
     ndp_buf_adds(out, "### ");
-    md_code(out, c->id);
+    md_code(out, cluster->id);
     ndp_buf_adds(out, "\n\n- Input: ");
-    md_code(out, c->input);
+    md_code(out, cluster->input);
     ndp_buf_addf(out, "\n- Profile: **%s** (%s)\n",
                  ndp_profile_name(c->profile),
-                 strcmp(c->profile_source, "input") == 0
-                     ? "declared in the input"
-                 : strcmp(c->profile_source, "state") == 0
-                     ? "from --cluster-state"
-                 : strcmp(c->profile_source, "option") == 0
-                     ? "from --profile"
-                 : strcmp(c->profile_source, "config") == 0
-                     ? "from the settings file"
-                     : "AKS default; not declared");
+                 ndp_report_profile_source_words(c->profile_source));
     if (c->profile_note) {
         ndp_buf_adds(out, "- Note: ");
         md_prose(out, c->profile_note, MAX_PROSE_WIDTH);
         ndp_buf_addch(out, '\n');
     }
     write_window(out, r, c);
-    if (c->impact_text) {
-        ndp_buf_adds(out, "- Impact: ");
-        md_prose(out, c->impact_text, MAX_PROSE_WIDTH);
-        ndp_buf_addch(out, '\n');
-    }
+    write_impact(out, &r->impacts->items[index]);
     ndp_buf_addch(out, '\n');
 }
 
@@ -386,13 +391,13 @@ static size_t count_findings(const struct ndp_report *r,
  * that would pass 'budget' leaves the whole cluster out ('*cluster_out').
  */
 static size_t write_cluster(struct ndp_buf *out, const struct ndp_report *r,
-                            const struct ndp_cluster *c, size_t budget,
-                            bool *cluster_out)
+                            size_t index, size_t budget, bool *cluster_out)
 {
+    const struct ndp_cluster *c = &r->clusters->items[index];
     struct ndp_buf row = NDP_BUF_INIT;
     size_t i, shown = 0, left_out = 0;
 
-    write_cluster_header(&row, r, c);
+    write_cluster_header(&row, r, index);
     *cluster_out = out->len + row.len > budget;
     if (*cluster_out) {
         ndp_buf_release(&row);
@@ -453,8 +458,7 @@ static void write_summary(struct ndp_buf *out, const struct ndp_report *r,
         ndp_buf_adds(out, "No AKS cluster, node pool or maintenance "
                           "configuration in the input: nothing to judge.\n");
     for (i = 0; i < r->clusters->nr; i++) {
-        const struct ndp_cluster *c = &r->clusters->items[i];
-        left_out += write_cluster(out, r, c, budget, &cluster_out);
+        left_out += write_cluster(out, r, i, budget, &cluster_out);
         clusters_out += cluster_out;
     }
     write_left_out(out, left_out, clusters_out, total);

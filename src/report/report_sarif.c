@@ -18,7 +18,7 @@
 #include "buf.h"
 #include "change.h"
 #include "finding.h"
-#include "linker.h"
+#include "impact.h"
 #include "rules.h"
 #include "timeutil.h"
 
@@ -278,8 +278,36 @@ static void write_location(struct ndp_buf *out, const struct ndp_report *r,
     ndp_buf_release(&where);
 }
 
+/*
+ * Each cluster's impact as JSON, NULL where nothing is rebuilt: written
+ * once per cluster, not once per finding.  Freed by free_impacts().
+ */
+static char **impacts_json(const struct ndp_report *r)
+{
+    size_t i, nr = r->impacts->nr;
+    char **json = ndp_xcalloc(nr ? nr : 1, sizeof(*json));
+
+    for (i = 0; i < nr; i++) {
+        struct ndp_buf b = NDP_BUF_INIT;
+        if (!r->impacts->items[i].rebuilds)
+            continue;
+        ndp_impact_to_json(&b, &r->impacts->items[i]);
+        json[i] = ndp_buf_detach(&b);
+    }
+    return json;
+}
+
+static void free_impacts(char **json, size_t nr)
+{
+    size_t i;
+
+    for (i = 0; i < nr; i++)
+        free(json[i]);
+    free(json);
+}
+
 static void write_result(struct ndp_buf *out, const struct ndp_report *r,
-                         const struct rule_table *t,
+                         const struct rule_table *t, char *const *impacts,
                          const struct ndp_finding *f)
 {
     struct ndp_buf msg = NDP_BUF_INIT;
@@ -302,9 +330,9 @@ static void write_result(struct ndp_buf *out, const struct ndp_report *r,
     ndp_buf_add_json_string(out, f->path);
     ndp_buf_addf(out, ", \"before\": %s, \"after\": %s", f->before,
                  f->after);
-    if (r->clusters->items[f->cluster_index].impact_json) {
+    if (impacts[f->cluster_index]) {
         ndp_buf_adds(out, ", \"impact\": ");
-        ndp_buf_adds(out, r->clusters->items[f->cluster_index].impact_json);
+        ndp_buf_adds(out, impacts[f->cluster_index]);
     }
     ndp_buf_adds(out, "}");
     if (f->suppression) {
@@ -321,6 +349,7 @@ static void write_result(struct ndp_buf *out, const struct ndp_report *r,
 static void write_sarif(struct ndp_buf *out, const struct ndp_report *r)
 {
     struct rule_table t;
+    char **impacts = impacts_json(r);
     size_t i;
 
     rule_table_init(&t, r);
@@ -342,11 +371,12 @@ static void write_sarif(struct ndp_buf *out, const struct ndp_report *r)
     ndp_buf_adds(out, "},\n    \"results\": [");
     for (i = 0; i < r->findings->nr; i++) {
         ndp_buf_adds(out, i ? ",\n    " : "\n    ");
-        write_result(out, r, &t, &r->findings->items[i]);
+        write_result(out, r, &t, impacts, &r->findings->items[i]);
     }
     ndp_buf_adds(out, r->findings->nr ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n");
     free(t.ids);
     free(t.rules);
+    free_impacts(impacts, r->impacts->nr);
 }
 
 const struct ndp_reporter ndp_report_sarif = { "sarif", write_sarif, 0 };

@@ -10,11 +10,13 @@
 #include "report.h"
 #include "buf.h"
 #include "change.h"
+#include "evaluate.h"
 #include "finding.h"
+#include "impact.h"
 #include "linker.h"
+#include "report_window.h"
 #include "safe.h"
 #include "timeutil.h"
-#include "window.h"
 
 #define MAX_VALUE_WIDTH 72
 
@@ -91,12 +93,16 @@ static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
 }
 
 static void write_window_line(struct ndp_buf *out,
-                              const struct ndp_cluster *c)
+                              const struct ndp_resolution *c)
 {
-    if (!c->window_text)
+    struct ndp_buf words = NDP_BUF_INIT;
+
+    if (!c->window)
         return;
+    ndp_report_window_words(&words, c);
     ndp_buf_adds(out, "    window: ");
-    add_safe(out, c->window_text);
+    add_safe(out, words.buf);
+    ndp_buf_release(&words);
     if (c->window_sensitive) {
         /* Its times would tell its settings. */
         ndp_buf_adds(out, c->in_window == 1 ? "; open now"
@@ -106,41 +112,39 @@ static void write_window_line(struct ndp_buf *out,
         ndp_time_format_utc(out, c->window_closes_at);
     } else if (c->in_window == 0 && c->has_next_window) {
         ndp_buf_adds(out, "; closed now, next opens ");
-        ndp_time_format_utc(out, c->next_window_start);
-        ndp_buf_adds(out, " (");
-        ndp_time_format_offset(out, c->next_window_start,
-                               ndp_window_utc_offset_minutes(c->window));
-        ndp_buf_adds(out, ")");
+        ndp_report_window_opening(out, c, c->next_window_start);
     }
     ndp_buf_addch(out, '\n');
 }
 
 static void write_cluster_header(struct ndp_buf *out,
-                                 const struct ndp_cluster *c)
+                                 const struct ndp_cluster *cluster,
+                                 const struct ndp_resolution *c)
 {
-    static const char *const sources[] = { "input", "state", "option",
-                                           "config", "default" };
-    static const char *const said[] = { "declared in the input",
-                                        "from --cluster-state",
-                                        "from --profile",
-                                        "from the settings file",
-                                        "AKS default; not declared" };
-    size_t i;
-    const char *how = c->profile_source;
-
-    for (i = 0; i < NDP_ARRAY_SIZE(sources); i++)
-        if (strcmp(c->profile_source, sources[i]) == 0)
-            how = said[i];
     ndp_buf_adds(out, "  ");
-    add_safe(out, c->id);
+    add_safe(out, cluster->id);
     ndp_buf_addf(out, "  [profile %s, %s]\n", ndp_profile_name(c->profile),
-                 how);
+                 ndp_report_profile_source_words(c->profile_source));
     if (c->profile_note) {
         ndp_buf_adds(out, "    note: ");
         add_safe(out, c->profile_note);
         ndp_buf_addch(out, '\n');
     }
     write_window_line(out, c);
+}
+
+static void write_impact_line(struct ndp_buf *out,
+                              const struct ndp_impact *impact)
+{
+    struct ndp_buf words = NDP_BUF_INIT;
+
+    if (!impact->rebuilds)
+        return;
+    ndp_impact_describe(&words, impact);
+    ndp_buf_adds(out, "    impact: ");
+    add_safe(out, words.buf);
+    ndp_buf_addch(out, '\n');
+    ndp_buf_release(&words);
 }
 
 /*
@@ -176,7 +180,8 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
 {
     size_t i;
 
-    write_cluster_header(out, &r->clusters->items[index]);
+    write_cluster_header(out, &r->clusters->items[index],
+                         &r->resolved->items[index]);
     for (i = g->start[index]; i < g->start[index + 1]; i++) {
         const struct ndp_finding *f = &r->findings->items[g->order[i]];
         if (f->suppression && !r->show_suppressed)
@@ -190,11 +195,7 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
     }
     if (g->start[index] == g->start[index + 1])
         ndp_buf_adds(out, "    no reimaging change\n");
-    if (r->clusters->items[index].impact_text) {
-        ndp_buf_adds(out, "    impact: ");
-        add_safe(out, r->clusters->items[index].impact_text);
-        ndp_buf_addch(out, '\n');
-    }
+    write_impact_line(out, &r->impacts->items[index]);
 }
 
 static void write_summary(struct ndp_buf *out, const struct ndp_report *r)

@@ -1,13 +1,17 @@
 /*
- * report_window.c - the --window-check report: for each cluster, the
- * aksManagedNodeOSUpgradeSchedule window in plain words, whether --at is
- * inside it, and the next three openings in UTC and in the window's own
- * offset, so a user can check the engine against their own expectation.
+ * report_window.c - the words every reporter uses for a cluster's window
+ * and profile (report_window.h), and the --window-check report: for each
+ * cluster, the aksManagedNodeOSUpgradeSchedule window in plain words,
+ * whether --at is inside it, and the next three openings in UTC and in
+ * the window's own offset, so a user can check the engine against their
+ * own expectation.
  */
 #include "common.h"
 #include "report.h"
+#include "report_window.h"
 #include "buf.h"
 #include "change.h"
+#include "evaluate.h"
 #include "linker.h"
 #include "safe.h"
 #include "timeutil.h"
@@ -15,10 +19,64 @@
 
 #define OPENINGS_SHOWN 3
 
-static void write_openings(struct ndp_buf *out, const struct ndp_cluster *c,
-                           int64_t at)
+void ndp_report_window_words(struct ndp_buf *out,
+                             const struct ndp_resolution *r)
 {
-    int offset = ndp_window_utc_offset_minutes(c->window);
+    if (!r->window)
+        return;
+    if (r->window_sensitive) {
+        ndp_buf_adds(out, "(sensitive)");
+        return;
+    }
+    ndp_window_describe(out, r->window);
+    if (r->new_window) {
+        ndp_buf_adds(out, "; this apply replaces it with ");
+        ndp_window_describe(out, r->new_window);
+        ndp_buf_adds(out, ", and only where both are open counts");
+    }
+}
+
+void ndp_report_window_json(struct ndp_buf *out,
+                            const struct ndp_resolution *r)
+{
+    if (!r->window)
+        ndp_buf_adds(out, "null");
+    else if (r->window_sensitive)
+        ndp_buf_adds(out, "\"(sensitive)\"");
+    else
+        ndp_window_to_json(out, r->window);
+}
+
+void ndp_report_window_opening(struct ndp_buf *out,
+                               const struct ndp_resolution *r, int64_t start)
+{
+    ndp_time_format_utc(out, start);
+    ndp_buf_adds(out, " (");
+    ndp_time_format_offset(out, start,
+                           ndp_window_utc_offset_minutes(r->window));
+    ndp_buf_addch(out, ')');
+}
+
+const char *ndp_report_profile_source_words(const char *source)
+{
+    static const char *const sources[] = { "input", "state", "option",
+                                           "config", "default" };
+    static const char *const said[] = { "declared in the input",
+                                        "from --cluster-state",
+                                        "from --profile",
+                                        "from the settings file",
+                                        "AKS default; not declared" };
+    size_t i;
+
+    for (i = 0; i < NDP_ARRAY_SIZE(sources); i++)
+        if (strcmp(source, sources[i]) == 0)
+            return said[i];
+    return source;
+}
+
+static void write_openings(struct ndp_buf *out,
+                           const struct ndp_resolution *c, int64_t at)
+{
     int64_t from = at, start, end;
     int i;
 
@@ -29,10 +87,8 @@ static void write_openings(struct ndp_buf *out, const struct ndp_cluster *c,
             return;
         }
         ndp_buf_addf(out, "    %s ", i ? "then      " : "next opens");
-        ndp_time_format_utc(out, start);
-        ndp_buf_adds(out, " (");
-        ndp_time_format_offset(out, start, offset);
-        ndp_buf_adds(out, ") until ");
+        ndp_report_window_opening(out, c, start);
+        ndp_buf_adds(out, " until ");
         ndp_time_format_utc(out, end);
         ndp_buf_addch(out, '\n');
         from = start + 1;
@@ -48,12 +104,23 @@ static void add_safe(struct ndp_buf *out, const char *before, const char *s,
     ndp_buf_adds(out, after);
 }
 
-static void write_cluster(struct ndp_buf *out, const struct ndp_cluster *c,
-                          int64_t at)
+static void write_window_words(struct ndp_buf *out,
+                               const struct ndp_resolution *c)
+{
+    struct ndp_buf words = NDP_BUF_INIT;
+
+    ndp_report_window_words(&words, c);
+    add_safe(out, "  window: ", words.buf, "\n");
+    ndp_buf_release(&words);
+}
+
+static void write_cluster(struct ndp_buf *out,
+                          const struct ndp_cluster *cluster,
+                          const struct ndp_resolution *c, int64_t at)
 {
     int64_t closes = 0;
 
-    add_safe(out, "", c->id, "\n");
+    add_safe(out, "", cluster->id, "\n");
     ndp_buf_addf(out, "  profile %s (%s)\n", ndp_profile_name(c->profile),
                  c->profile_source);
     if (c->window_problems)
@@ -66,7 +133,7 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_cluster *c,
         ndp_buf_addch(out, '\n');
         return;
     }
-    add_safe(out, "  window: ", c->window_text, "\n");
+    write_window_words(out, c);
     add_safe(out, "  declared in: ", c->window_resource, ", ");
     add_safe(out, "", c->window_path,
              c->window_changes ? " (the input changes it; this is the "
@@ -102,7 +169,8 @@ void ndp_report_window_check(struct ndp_buf *out, const struct ndp_report *r)
     for (i = 0; i < r->clusters->nr; i++) {
         if (i)
             ndp_buf_addch(out, '\n');
-        write_cluster(out, &r->clusters->items[i], r->evaluated_at);
+        write_cluster(out, &r->clusters->items[i], &r->resolved->items[i],
+                      r->evaluated_at);
     }
     ndp_utf8_repair_tail(out, start, 0);
 }

@@ -17,6 +17,7 @@
 #include "error.h"
 #include "evaluate.h"
 #include "finding.h"
+#include "impact.h"
 #include "input.h"
 #include "linker.h"
 #include "report.h"
@@ -31,6 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void report(const struct ndp_changeset *set,
                    const struct ndp_clusters *clusters,
+                   const struct ndp_resolutions *resolved,
+                   const struct ndp_impacts *impacts,
                    const struct ndp_findings *findings, int64_t at)
 {
     static const struct ndp_reporter *const formats[] = {
@@ -44,6 +47,8 @@ static void report(const struct ndp_changeset *set,
     memset(&r, 0, sizeof(r));
     r.set = set;
     r.clusters = clusters;
+    r.resolved = resolved;
+    r.impacts = impacts;
     r.findings = findings;
     r.evaluated_at = at;
     r.fail_on = NDP_SEVERITY_WARNING;
@@ -110,6 +115,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
     struct ndp_clusters clusters = NDP_CLUSTERS_INIT;
+    struct ndp_resolutions resolved = NDP_RESOLUTIONS_INIT;
+    struct ndp_impacts impacts = NDP_IMPACTS_INIT;
     struct ndp_findings findings = NDP_FINDINGS_INIT;
     struct ndp_input_options in = { 1 << 24, NULL, false };
     struct ndp_eval_options eo = { 1796472000, true, NDP_PROFILE_WINDOW,
@@ -117,12 +124,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct ndp_error err = NDP_ERROR_INIT;
 
     if (ndp_input_read_bytes(&set, "fuzz.json", data, size, &in, &err) == 0) {
-        ndp_judge(&findings, &clusters, &set, fuzz_rules(), &eo);
-        report(&set, &clusters, &findings, eo.at);
+        ndp_judge(&findings, &clusters, &resolved, &impacts, &set,
+                  fuzz_rules(), &eo);
+        report(&set, &clusters, &resolved, &impacts, &findings, eo.at);
     } else {
         check_message(&err);
     }
     ndp_findings_release(&findings);
+    ndp_impacts_release(&impacts);
+    ndp_resolutions_release(&resolved);
     ndp_clusters_release(&clusters);
     ndp_changeset_release(&set);
     check_streaming(data, size);

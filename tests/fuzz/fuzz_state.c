@@ -14,6 +14,7 @@
 #include "error.h"
 #include "evaluate.h"
 #include "finding.h"
+#include "impact.h"
 #include "input.h"
 #include "linker.h"
 #include "rules.h"
@@ -38,6 +39,8 @@ static void judge(struct ndp_states *states, const struct ndp_config *config)
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
     struct ndp_clusters clusters = NDP_CLUSTERS_INIT;
+    struct ndp_resolutions resolved = NDP_RESOLUTIONS_INIT;
+    struct ndp_impacts impacts = NDP_IMPACTS_INIT;
     struct ndp_findings findings = NDP_FINDINGS_INIT;
     struct ndp_input_options in = { 1 << 20, NULL, false };
     struct ndp_eval_options eo = { 1796472000, false, NDP_PROFILE_ALLOW,
@@ -46,10 +49,13 @@ static void judge(struct ndp_states *states, const struct ndp_config *config)
 
     if (ndp_input_read_bytes(&set, "plan.json", plan, sizeof(plan) - 1, &in,
                              &err) == 0) {
-        ndp_judge(&findings, &clusters, &set, fuzz_rules(), &eo);
+        ndp_judge(&findings, &clusters, &resolved, &impacts, &set,
+                  fuzz_rules(), &eo);
         ndp_triage_waivers(&findings, &clusters, config, fuzz_rules(), eo.at);
     }
     ndp_findings_release(&findings);
+    ndp_impacts_release(&impacts);
+    ndp_resolutions_release(&resolved);
     ndp_clusters_release(&clusters);
     ndp_changeset_release(&set);
 }

@@ -6,6 +6,7 @@
  * evaluator over it.
  */
 #include "test_helpers.h"
+#include "buf.h"
 #include "change.h"
 #include "engine.h"
 #include "error.h"
@@ -13,6 +14,7 @@
 #include "finding.h"
 #include "impact.h"
 #include "linker.h"
+#include "policy.h"
 #include "rules.h"
 #include "timeutil.h"
 
@@ -24,7 +26,10 @@
 struct run {
     struct ndp_changeset set;
     struct ndp_clusters clusters;
+    struct ndp_resolutions resolved;
+    struct ndp_impacts impacts;
     struct ndp_findings findings;
+    char *impact_json, *impact_text; /* the first cluster's, or NULL */
 };
 
 static struct ndp_change *add(struct run *r, enum ndp_notation notation,
@@ -72,12 +77,24 @@ static void evaluate(struct run *r, const char *at, int profile_option)
     assert_int_equal(ndp_time_parse_rfc3339(&opt.at, at), 0);
     opt.have_profile = profile_option >= 0;
     opt.profile = (enum ndp_profile)(profile_option < 0 ? 0 : profile_option);
-    ndp_judge(&r->findings, &r->clusters, &r->set, test_ruleset, &opt);
+    ndp_judge(&r->findings, &r->clusters, &r->resolved, &r->impacts, &r->set,
+              test_ruleset, &opt);
+    if (r->impacts.nr && r->impacts.items[0].rebuilds) {
+        struct ndp_buf b = NDP_BUF_INIT;
+        ndp_impact_to_json(&b, &r->impacts.items[0]);
+        r->impact_json = ndp_buf_detach(&b);
+        ndp_impact_describe(&b, &r->impacts.items[0]);
+        r->impact_text = ndp_buf_detach(&b);
+    }
 }
 
 static void release(struct run *r)
 {
+    free(r->impact_json);
+    free(r->impact_text);
     ndp_findings_release(&r->findings);
+    ndp_impacts_release(&r->impacts);
+    ndp_resolutions_release(&r->resolved);
     ndp_clusters_release(&r->clusters);
     ndp_changeset_release(&r->set);
 }
@@ -113,7 +130,7 @@ static void block_setter__network_policy_rejected(void **state)
     setter(&r, "Block", "Block");
     evaluate(&r, AT, -1);
     assert_int_equal(r.clusters.nr, 1);
-    assert_string_equal(r.clusters.items[0].profile_source, "input");
+    assert_string_equal(r.resolved.items[0].profile_source, "input");
     f = only(&r, "NDP101");
     assert_int_equal(f->verdict, NDP_VERDICT_REJECTED);
     assert_int_equal(f->severity, NDP_SEVERITY_ERROR);
@@ -132,8 +149,8 @@ static void profile_changed_in_plan__stricter_wins_and_is_said(void **state)
     setter(&r, "Block", "Allow");
     evaluate(&r, AT, -1);
     assert_int_equal(only(&r, "NDP101")->verdict, NDP_VERDICT_REJECTED);
-    assert_non_null(r.clusters.items[0].profile_note);
-    assert_non_null(strstr(r.clusters.items[0].profile_note,
+    assert_non_null(r.resolved.items[0].profile_note);
+    assert_non_null(strstr(r.resolved.items[0].profile_note,
                            "from Block to Allow"));
     release(&r);
 }
@@ -145,12 +162,12 @@ static void no_declaration__option_then_default(void **state)
     (void)state;
     azurerm_cluster(&r, NP_NONE, NP_AZURE);
     evaluate(&r, AT, NDP_PROFILE_BLOCK);
-    assert_string_equal(r.clusters.items[0].profile_source, "option");
+    assert_string_equal(r.resolved.items[0].profile_source, "option");
     assert_int_equal(only(&r, "NDP101")->verdict, NDP_VERDICT_REJECTED);
     release(&r);
     azurerm_cluster(&d, NP_NONE, NP_AZURE);
     evaluate(&d, AT, -1);
-    assert_string_equal(d.clusters.items[0].profile_source, "default");
+    assert_string_equal(d.resolved.items[0].profile_source, "default");
     assert_int_equal(only(&d, "NDP101")->verdict, NDP_VERDICT_ALLOWED);
     assert_int_equal(only(&d, "NDP101")->severity, NDP_SEVERITY_NOTE);
     release(&d);
@@ -385,12 +402,12 @@ static void impact__pools_counts_batches_and_refused_changes(void **state)
                     "'default_node_pool':[{'name':'system','node_count':4,"
                     "'upgrade_settings':[{'max_surge':'50%'}]}]}");
     evaluate(&r, AT, -1);
-    assert_non_null(r.clusters.items[0].impact_json);
-    assert_non_null(strstr(r.clusters.items[0].impact_json,
+    assert_non_null(r.impact_json);
+    assert_non_null(strstr(r.impact_json,
                            "\"name\":\"system\""));
-    assert_non_null(strstr(r.clusters.items[0].impact_json,
+    assert_non_null(strstr(r.impact_json,
                            "\"surge_nodes\":2,\"batches\":2"));
-    assert_non_null(strstr(r.clusters.items[0].impact_text,
+    assert_non_null(strstr(r.impact_text,
                            "emptyDir, hostPath"));
     release(&r);
     /* Autoscaled pool: counted at its maximum; integer surge. */
@@ -408,12 +425,12 @@ static void impact__pools_counts_batches_and_refused_changes(void **state)
         p->name = ndp_xstrdup("burst");
         p->parent_id = ndp_xstrdup(CLUSTER_ID);
         evaluate(&a, AT, -1);
-        assert_non_null(strstr(a.clusters.items[0].impact_json,
+        assert_non_null(strstr(a.impact_json,
                                "\"name\":\"burst\",\"os_type\":null,"
                                "\"nodes\":2,\"min_nodes\":2,\"max_nodes\":10,"
                                "\"max_surge\":\"3\",\"surge_nodes\":3,"
                                "\"batches\":4"));
-        assert_non_null(strstr(a.clusters.items[0].impact_text,
+        assert_non_null(strstr(a.impact_text,
                                "burst (2-10 nodes, max surge 3 = 3 at a time, "
                                "4 batches)"));
         release(&a);
@@ -422,7 +439,7 @@ static void impact__pools_counts_batches_and_refused_changes(void **state)
     azurerm_cluster(&b, NP_NONE, NP_AZURE);
     setter(&b, "Block", "Block");
     evaluate(&b, AT, -1);
-    assert_null(b.clusters.items[0].impact_json);
+    assert_null(b.impact_json);
     release(&b);
 }
 
@@ -435,6 +452,24 @@ static void k8s_minor__parses_versions(void **state)
     assert_int_equal(ndp_k8s_minor(""), -1);
     assert_int_equal(ndp_k8s_minor("latest"), -1);
     assert_int_equal(ndp_k8s_minor(NULL), -1);
+}
+
+static void profiles__parse_name_and_list(void **state)
+{
+    static const char *const names[] = {
+        "Allow", "AllowDuringMaintenanceWindow", "Block"
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; ndp_profile_choice(i); i++) {
+        assert_string_equal(ndp_profile_choice(i), names[i]);
+        assert_int_equal(ndp_profile_parse(names[i]), (int)i);
+        assert_string_equal(ndp_profile_name((enum ndp_profile)i), names[i]);
+    }
+    assert_int_equal(i, 3);
+    assert_int_equal(ndp_profile_parse("block"), NDP_PROFILE_BLOCK);
+    assert_int_equal(ndp_profile_parse("Deny"), -1);
 }
 
 int main(void)
@@ -450,6 +485,7 @@ int main(void)
         cmocka_unit_test(replaced_pool__replace_finding_names_paths),
         cmocka_unit_test(secrets__never_in_findings),
         cmocka_unit_test(k8s_minor__parses_versions),
+        cmocka_unit_test(profiles__parse_name_and_list),
         cmocka_unit_test(surge__integer_percentage_default_and_bounds),
         cmocka_unit_test(batches__round_up_without_overflow),
         cmocka_unit_test(impact__pools_counts_batches_and_refused_changes),

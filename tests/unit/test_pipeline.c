@@ -14,6 +14,7 @@
 #include "finding.h"
 #include "input.h"
 #include "jsonutil.h"
+#include "impact.h"
 #include "linker.h"
 #include "rules.h"
 #include "timeutil.h"
@@ -224,6 +225,8 @@ static char *judge_impact(const char *text, char **impact)
     int fd = mkstemp(path);
     struct ndp_changeset set = NDP_CHANGESET_INIT;
     struct ndp_clusters clusters = NDP_CLUSTERS_INIT;
+    struct ndp_resolutions resolved = NDP_RESOLUTIONS_INIT;
+    struct ndp_impacts impacts = NDP_IMPACTS_INIT;
     struct ndp_findings findings = NDP_FINDINGS_INIT;
     struct ndp_input_options in = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL, false };
     struct ndp_eval_options eo = { 0, false, NDP_PROFILE_ALLOW, NULL, NULL };
@@ -236,12 +239,20 @@ static char *judge_impact(const char *text, char **impact)
     assert_int_equal(ndp_time_parse_rfc3339(&eo.at, "2026-12-05T12:00:00Z"), 0);
     if (ndp_input_read(&set, path, &in, &err) != 0)
         fail_msg("%s\n%s", err.msg, text);
-    ndp_judge(&findings, &clusters, &set, test_ruleset, &eo);
+    ndp_judge(&findings, &clusters, &resolved, &impacts, &set, test_ruleset,
+              &eo);
     describe(&out, &findings);
-    if (impact)
-        *impact = ndp_xstrdup(clusters.nr && clusters.items[0].impact_json
-                                  ? clusters.items[0].impact_json : "null");
+    if (impact) {
+        struct ndp_buf json = NDP_BUF_INIT;
+        if (impacts.nr)
+            ndp_impact_to_json(&json, &impacts.items[0]);
+        else
+            ndp_buf_adds(&json, "null");
+        *impact = ndp_buf_detach(&json);
+    }
     ndp_findings_release(&findings);
+    ndp_impacts_release(&impacts);
+    ndp_resolutions_release(&resolved);
     ndp_clusters_release(&clusters);
     ndp_changeset_release(&set);
     unlink(path);

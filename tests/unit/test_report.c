@@ -8,6 +8,8 @@
 #include "buf.h"
 #include "change.h"
 #include "finding.h"
+#include "evaluate.h"
+#include "impact.h"
 #include "linker.h"
 #include "report.h"
 #include "report/report_util.h"
@@ -50,6 +52,8 @@ static void sha256_vectors(void **state)
 struct fixture {
     struct ndp_changeset set;
     struct ndp_clusters clusters;
+    struct ndp_resolutions resolved;
+    struct ndp_impacts impacts;
     struct ndp_findings findings;
     struct ndp_report report;
 };
@@ -58,6 +62,7 @@ static void fixture_init(struct fixture *fx, const char *cluster,
                          enum ndp_severity sev, size_t n)
 {
     struct ndp_cluster *c;
+    struct ndp_resolution *res;
     size_t i;
 
     memset(fx, 0, sizeof(*fx));
@@ -68,9 +73,14 @@ static void fixture_init(struct fixture *fx, const char *cluster,
     memset(c, 0, sizeof(*c));
     c->id = ndp_xstrdup(cluster);
     c->input = fx->set.inputs[0].path;
-    c->profile = NDP_PROFILE_BLOCK;
-    c->profile_source = "input";
-    c->in_window = -1;
+    fx->resolved.items = ndp_xcalloc(1, sizeof(*fx->resolved.items));
+    fx->resolved.nr = 1;
+    res = &fx->resolved.items[0];
+    res->profile = NDP_PROFILE_BLOCK;
+    res->profile_source = "input";
+    res->in_window = -1;
+    fx->impacts.items = ndp_xcalloc(1, sizeof(*fx->impacts.items));
+    fx->impacts.nr = 1;
     for (i = 0; i < n; i++) {
         struct ndp_finding *f = ndp_findings_add(&fx->findings);
         char path[32];
@@ -90,6 +100,8 @@ static void fixture_init(struct fixture *fx, const char *cluster,
     }
     fx->report.set = &fx->set;
     fx->report.clusters = &fx->clusters;
+    fx->report.resolved = &fx->resolved;
+    fx->report.impacts = &fx->impacts;
     fx->report.findings = &fx->findings;
     fx->report.fail_on = NDP_SEVERITY_ERROR;
     ndp_report_count(&fx->report);
@@ -98,6 +110,8 @@ static void fixture_init(struct fixture *fx, const char *cluster,
 static void fixture_release(struct fixture *fx)
 {
     ndp_findings_release(&fx->findings);
+    ndp_impacts_release(&fx->impacts);
+    ndp_resolutions_release(&fx->resolved);
     ndp_clusters_release(&fx->clusters);
     ndp_changeset_release(&fx->set);
 }
@@ -274,7 +288,7 @@ static void markdown_budget_counts_cluster_headers(void **state)
     for (i = 0; i < 5000; i++)
         ndp_buf_adds(&note, "a long note ");
     fixture_init(&fx, "aks", NDP_SEVERITY_ERROR, 3);
-    fx.clusters.items[0].profile_note = ndp_buf_detach(&note);
+    fx.resolved.items[0].profile_note = ndp_buf_detach(&note);
     ndp_report_markdown_summary(&out, &fx.report, 6000);
     assert_true(out.len <= 6000);
     assert_non_null(strstr(out.buf, "a long note a long"));

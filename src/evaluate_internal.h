@@ -1,0 +1,73 @@
+/*
+ * evaluate_internal.h - what the evaluator's stages share (evaluate.c,
+ * resolve.c, resolve_window.c, verdict.c); no other file includes it.
+ *
+ * evaluate.c builds one struct ndp_evaluator per run and frees its
+ * tables; the stages borrow it.  Every pointer in it is borrowed from the
+ * caller of ndp_judge() except the tables, which live as long as the run.
+ */
+#ifndef NDP_EVALUATE_INTERNAL_H
+#define NDP_EVALUATE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "change.h"
+#include "evaluate.h"
+
+struct ndp_clusters;
+struct ndp_findings;
+struct ndp_hit;
+struct ndp_hits;
+struct ndp_ruleset;
+
+struct ndp_evaluator {
+    struct ndp_findings *out;           /* verdict.c appends here */
+    const struct ndp_clusters *clusters;
+    struct ndp_resolutions *resolved;   /* resolve.c fills it */
+    const struct ndp_changeset *set;
+    const struct ndp_hits *hits;
+    const struct ndp_ruleset *rs;
+    const struct ndp_eval_options *opt;
+    /* per change: its first known upgrade hit (a new version or node
+     * image), or NULL */
+    const struct ndp_hit **upgrades;
+    /* the changes of cluster c: by_cluster[at[c]] .. by_cluster[at[c+1]-1] */
+    size_t *by_cluster, *at;
+    /* per change: its pools are under a sensitive mask (read once: a
+     * mask can be as long as the input) */
+    bool *pools_masked;
+};
+
+/* The 'k'th change of cluster 'c', or NULL past the last. */
+static inline const struct ndp_change *
+ndp_evaluator_change(const struct ndp_evaluator *ev, size_t c, size_t k)
+{
+    return ev->at[c] + k < ev->at[c + 1]
+               ? ev->set->items[ev->by_cluster[ev->at[c] + k]] : NULL;
+}
+
+/*
+ * resolve.c: fills ev->resolved (empty on entry) with one resolution per
+ * cluster: live state, profile, window and version.
+ */
+void ndp_resolve_clusters(const struct ndp_evaluator *ev);
+
+/*
+ * The Kubernetes version 'ch' declares (a pool's orchestrator version when
+ * 'pool'), before the change, else the one it asks for; NULL when none.
+ * '*sensitive' is set when a mask covers it.  Borrowed from 'ch'.
+ */
+const char *ndp_resolve_change_version(const struct ndp_change *ch,
+                                       bool pool, bool *sensitive);
+
+/* resolve_window.c: the window in force for cluster 'index'. */
+void ndp_resolve_window(const struct ndp_evaluator *ev, size_t index);
+
+/*
+ * verdict.c: appends to ev->out the findings about each cluster, each
+ * replaced or unseen change, and a verdict for every hit.
+ */
+void ndp_verdicts_add(const struct ndp_evaluator *ev);
+
+#endif

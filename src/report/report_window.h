@@ -1,0 +1,43 @@
+/*
+ * report_window.h - how every reporter words a cluster's resolution: its
+ * maintenance window, the window's openings and where its profile came
+ * from (report_window.c).  Only files of src/report/ include it.
+ *
+ * Nothing read from a window under a sensitive mask is written: these
+ * helpers check window_sensitive so that no reporter has to.
+ */
+#ifndef NDP_REPORT_WINDOW_H
+#define NDP_REPORT_WINDOW_H
+
+#include <stdint.h>
+
+struct ndp_buf;
+struct ndp_resolution;
+
+/*
+ * Appends the aksManagedNodeOSUpgradeSchedule window in plain words, and
+ * the window this apply replaces it with; "(sensitive)" under a mask;
+ * nothing when the cluster has no window.
+ */
+void ndp_report_window_words(struct ndp_buf *out,
+                             const struct ndp_resolution *r);
+
+/*
+ * Appends the window as a JSON value in ARM terms: "(sensitive)" under a
+ * mask, null when the cluster has no window.
+ */
+void ndp_report_window_json(struct ndp_buf *out,
+                            const struct ndp_resolution *r);
+
+/*
+ * Appends the instant 'start' of an opening in UTC and, in parentheses,
+ * in the window's own offset: "2026-12-06T02:00:00Z
+ * (2026-12-06T03:00:00+01:00)".  The caller checks window_sensitive.
+ */
+void ndp_report_window_opening(struct ndp_buf *out,
+                               const struct ndp_resolution *r, int64_t start);
+
+/* Where the profile came from, in words ("declared in the input"). */
+const char *ndp_report_profile_source_words(const char *source);
+
+#endif

@@ -1,0 +1,547 @@
+/*
+ * verdict.c - the findings: a verdict for every rule hit under the
+ * profile, window and version resolved for its cluster, and the findings
+ * about clusters and changes themselves (replaced, unseen, an invalid
+ * window, a gate left open, a freeze without an end).
+ *
+ * Bypass: a covered change is not gated when the same resource change
+ * also upgrades Kubernetes (cluster) or the pool's orchestrator version or
+ * node image: that is the same configuration change (spec §5).
+ */
+#include "common.h"
+#include "evaluate_internal.h"
+#include "buf.h"
+#include "change.h"
+#include "config.h"
+#include "engine.h"
+#include "finding.h"
+#include "jsonutil.h"
+#include "linker.h"
+#include "policy.h"
+#include "rules.h"
+#include "state.h"
+#include "timeutil.h"
+#include "window.h"
+
+#define FIRST_GATED_MINOR 137 /* Kubernetes 1.37 */
+
+static const struct ndp_state_pool *state_pool(const struct ndp_state_cluster *st,
+                                               const char *name)
+{
+    size_t i;
+
+    for (i = 0; st && name && i < st->nr_pools; i++)
+        if (ndp_strcasecmp(st->pools[i].name, name) == 0)
+            return &st->pools[i];
+    return NULL;
+}
+
+static const char *state_pool_version(const struct ndp_state_cluster *st,
+                                      const char *name)
+{
+    const struct ndp_state_pool *p = state_pool(st, name);
+
+    return p ? p->version : NULL;
+}
+
+/* Live state says the cluster has node pools and none of them is Windows. */
+static bool state_has_no_windows_pool(const struct ndp_state_cluster *st)
+{
+    size_t i;
+
+    if (!st || !st->has_pools)
+        return false;
+    for (i = 0; i < st->nr_pools; i++)
+        if (st->pools[i].os_type &&
+            ndp_strcasecmp(st->pools[i].os_type, "Windows") == 0)
+            return false;
+    return true;
+}
+
+/*
+ * The version that decides a §4 change: a pool resource's own orchestrator
+ * version, else the cluster's (pools inside a cluster body are taken to run
+ * the cluster's version).
+ */
+static const char *hit_version(const struct ndp_evaluator *ev,
+                               const struct ndp_hit *h, bool *sensitive)
+{
+    const struct ndp_change *ch = ev->set->items[h->change];
+    const struct ndp_resolution *c = &ev->resolved->items[ch->cluster];
+    const char *v = NULL;
+
+    *sensitive = false;
+    if (h->rule->scope == NDP_SCOPE_NODEPOOL && ch->kind == NDP_KIND_NODEPOOL)
+        v = ndp_resolve_change_version(ch, true, sensitive);
+    if (!v && h->pool)
+        v = state_pool_version(c->state, h->pool);
+    if (!v)
+        *sensitive = c->version_sensitive;
+    return v ? v : c->version;
+}
+
+/* ---- value text for reports ---- */
+
+/*
+ * "https://user:pass@proxy:8080" -> "https://(sensitive)@proxy:8080".
+ * Everything up to the last '@' goes: a password may itself hold '@' or
+ * '/', and a proxy URL has no path that could.
+ */
+static void hide_userinfo(struct ndp_buf *out, const char *s)
+{
+    const char *scheme = strstr(s, "://");
+    const char *host = scheme ? scheme + 3 : s;
+    const char *at = strrchr(host, '@');
+    struct ndp_buf plain = NDP_BUF_INIT;
+
+    if (!at) {
+        ndp_buf_add_json_string(out, s);
+        return;
+    }
+    ndp_buf_add(&plain, s, (size_t)(host - s));
+    ndp_buf_adds(&plain, "(sensitive)");
+    ndp_buf_adds(&plain, at);
+    ndp_buf_add_json_string(out, plain.buf);
+    ndp_buf_release(&plain);
+}
+
+static char *value_text(const struct json_object *v, bool sensitive,
+                        bool unknown, const struct ndp_rule *rule)
+{
+    struct ndp_buf b = NDP_BUF_INIT;
+
+    if (unknown)
+        ndp_buf_adds(&b, "\"(known after apply)\"");
+    else if (ndp_json_is_unset(v))
+        ndp_buf_adds(&b, "null");
+    else if (sensitive || (rule && rule->secret))
+        ndp_buf_adds(&b, "\"(sensitive)\"");
+    else if (rule && rule->userinfo_secret &&
+             json_object_is_type(v, json_type_string))
+        hide_userinfo(&b, json_object_get_string(
+                              ndp_json_unconst(v)));
+    else
+        ndp_json_to_buf(&b, v);
+    return ndp_buf_detach(&b);
+}
+
+/* ---- findings ---- */
+
+static struct ndp_finding *new_finding(const struct ndp_evaluator *ev,
+                                       const struct ndp_rule *rule,
+                                       enum ndp_verdict verdict,
+                                       size_t cluster, const char *input,
+                                       const char *resource)
+{
+    struct ndp_finding *f = ndp_findings_add(ev->out);
+
+    f->rule_id = rule ? rule->id : "NDP000";
+    f->category = rule ? rule->category : "policy";
+    f->scope = rule ? rule->scope : NDP_SCOPE_CLUSTER;
+    f->verdict = verdict;
+    f->severity = ndp_verdict_severity(verdict);
+    f->input = input;
+    f->cluster = ndp_xstrdup(ev->clusters->items[cluster].id);
+    f->cluster_index = cluster;
+    f->resource = ndp_xstrdup(resource);
+    f->path = ndp_xstrdup("");
+    f->before = ndp_xstrdup("null");
+    f->after = ndp_xstrdup("null");
+    return f;
+}
+
+/* A Block in .ndplint.json needs an end: the docs say never to freeze for good. */
+static void freeze_finding(const struct ndp_evaluator *ev, size_t index)
+{
+    const struct ndp_cluster *c = &ev->clusters->items[index];
+    const struct ndp_resolution *r = &ev->resolved->items[index];
+    const struct ndp_config_cluster *e;
+    struct ndp_buf msg = NDP_BUF_INIT;
+    struct ndp_finding *f;
+
+    if (!ev->opt->config || strcmp(r->profile_source, "config") != 0 ||
+        r->profile != NDP_PROFILE_BLOCK)
+        return;
+    e = ndp_config_cluster_for(ev->opt->config, c->id);
+    if (e && e->has_until && e->until >= ev->opt->at)
+        return;
+    f = new_finding(ev, ndp_ruleset_meta(ev->rs, "freeze-without-end"),
+                    NDP_VERDICT_FREEZE_WITHOUT_END, index, c->input,
+                    ev->opt->config->path);
+    if (e && e->has_until)
+        ndp_buf_addf(&msg, "the freeze (Block) that %s declares for this "
+                     "cluster ended on %s; it still applies it",
+                     ev->opt->config->path, e->until_text);
+    else
+        ndp_buf_addf(&msg, "%s declares a freeze (Block) for this cluster "
+                     "without an end date ('until'); freezes are meant to "
+                     "be short", ev->opt->config->path);
+    f->message = ndp_buf_detach(&msg);
+}
+
+static void cluster_findings(const struct ndp_evaluator *ev, size_t index)
+{
+    const struct ndp_cluster *cluster = &ev->clusters->items[index];
+    const struct ndp_resolution *c = &ev->resolved->items[index];
+    struct ndp_buf msg = NDP_BUF_INIT;
+    struct ndp_finding *f;
+
+    freeze_finding(ev, index);
+
+    if (c->window_problems) {
+        f = new_finding(ev, ndp_ruleset_meta(ev->rs, "window-invalid"),
+                        NDP_VERDICT_WINDOW_INVALID, index, cluster->input,
+                        c->window_resource);
+        free(f->path);
+        f->path = ndp_xstrdup(c->window_path);
+        ndp_buf_addf(&msg, "the aksManagedNodeOSUpgradeSchedule window is "
+                     "invalid: %s", c->window_problems);
+        f->message = ndp_buf_detach(&msg);
+    }
+    if (c->profile == NDP_PROFILE_WINDOW && !c->window &&
+        !c->window_problems && !c->window_expression) {
+        f = new_finding(ev, ndp_ruleset_meta(ev->rs, "gate-open"),
+                        NDP_VERDICT_GATE_OPEN, index, cluster->input,
+                        cluster->id);
+        ndp_buf_adds(&msg, "profile AllowDuringMaintenanceWindow but no "
+                     "aksManagedNodeOSUpgradeSchedule maintenance window: "
+                     "AKS lets every disruptive change through at any time");
+        if (c->other_windows)
+            ndp_buf_addf(&msg, " (not the node OS window: %s)",
+                         c->other_windows);
+        f->message = ndp_buf_detach(&msg);
+    }
+    ndp_buf_release(&msg);
+}
+
+/*
+ * Spec 11: a change Terraform deferred to a later round (deferred_changes)
+ * is judged like the others, and its finding says that it is deferred.
+ */
+static void add_deferred(struct ndp_buf *msg, const struct ndp_change *ch)
+{
+    if (!ch->deferred_reason)
+        return;
+    ndp_buf_adds(msg, "; Terraform deferred this change to a later plan "
+                 "and apply round");
+    if (*ch->deferred_reason)
+        ndp_buf_addf(msg, " (reason '%s')", ch->deferred_reason);
+}
+
+static void replace_finding(const struct ndp_evaluator *ev,
+                            const struct ndp_change *ch)
+{
+    struct ndp_finding *f;
+    struct ndp_buf msg = NDP_BUF_INIT;
+
+    if (ch->action != NDP_ACTION_REPLACE ||
+        (ch->kind != NDP_KIND_CLUSTER && ch->kind != NDP_KIND_NODEPOOL))
+        return;
+    f = new_finding(ev, ndp_ruleset_meta(ev->rs, "replace"),
+                    NDP_VERDICT_REPLACE, ch->cluster, ch->input, ch->address);
+    f->scope = ch->kind == NDP_KIND_CLUSTER ? NDP_SCOPE_CLUSTER
+                                            : NDP_SCOPE_NODEPOOL;
+    f->line = ch->line;
+    f->pool = ch->kind == NDP_KIND_NODEPOOL && ch->name ? ndp_xstrdup(ch->name)
+                                                        : NULL;
+    free(f->path);
+    f->path = ndp_xstrdup(ch->replace_paths ? ch->replace_paths : "");
+    ndp_buf_addf(&msg, "the %s is destroyed and recreated%s%s%s: every node "
+                 "and all node-local data are lost, and the node disruption "
+                 "policy does not gate it",
+                 ch->kind == NDP_KIND_CLUSTER ? "cluster" : "node pool",
+                 ch->replace_paths ? " (because of " : "",
+                 ch->replace_paths ? ch->replace_paths : "",
+                 ch->replace_paths ? ")" : "");
+    add_deferred(&msg, ch);
+    f->message = ndp_buf_detach(&msg);
+}
+
+/* A what-if change shown without properties (Deploy, Unsupported). */
+static void unseen_finding(const struct ndp_evaluator *ev,
+                           const struct ndp_change *ch)
+{
+    struct ndp_finding *f;
+
+    if (ch->action != NDP_ACTION_OTHER ||
+        (ch->kind != NDP_KIND_CLUSTER && ch->kind != NDP_KIND_NODEPOOL))
+        return;
+    f = new_finding(ev, ndp_ruleset_meta(ev->rs, "unseen-change"),
+                    NDP_VERDICT_MAY_REIMAGE, ch->cluster, ch->input,
+                    ch->address);
+    f->scope = ch->kind == NDP_KIND_CLUSTER ? NDP_SCOPE_CLUSTER
+                                            : NDP_SCOPE_NODEPOOL;
+    f->line = ch->line;
+    f->message = ndp_xstrdup("what-if cannot show the properties of this "
+                             "change (changeType Deploy or Unsupported), so "
+                             "it may reimage nodes unseen; review it by hand");
+}
+
+/*
+ * Does the same resource change also upgrade Kubernetes or a node image?
+ * Spec §5: a covered change in the same configuration change as a
+ * cluster or node pool version upgrade is not controlled by the policy.
+ */
+static const struct ndp_hit *bundled_upgrade(const struct ndp_evaluator *ev,
+                                            const struct ndp_hit *h)
+{
+    return ev->upgrades[h->change];
+}
+
+/* "kubernetes_version "1.36" -> "1.37"" for a message. */
+static void describe_upgrade(struct ndp_buf *msg, const struct ndp_hit *u)
+{
+    char *before = value_text(u->before, u->before_sensitive, false, u->rule);
+    char *after = value_text(u->after, u->after_sensitive, false, u->rule);
+
+    ndp_buf_addf(msg, "%s %s -> %s", u->path, before, after);
+    free(before);
+    free(after);
+}
+
+/* The hit's pool name as printed: never one under a sensitive mask. */
+static const char *shown_pool(const struct ndp_evaluator *ev,
+                              const struct ndp_hit *h)
+{
+    if (h->pool && ev->pools_masked[h->change])
+        return "(sensitive)";
+    return h->pool;
+}
+
+static void describe_target(const struct ndp_evaluator *ev, struct ndp_buf *msg,
+                            const struct ndp_hit *h)
+{
+    if (h->rule->target)
+        ndp_buf_addf(msg, "reimages %s", h->rule->target);
+    else if (h->rule->scope == NDP_SCOPE_CLUSTER)
+        ndp_buf_adds(msg, "reimages every node pool of the cluster");
+    else if (h->pool)
+        ndp_buf_addf(msg, "reimages node pool '%s'", shown_pool(ev, h));
+    else
+        ndp_buf_adds(msg, "reimages the node pool");
+}
+
+static void describe_next_window(struct ndp_buf *msg,
+                                 const struct ndp_resolution *c)
+{
+    int offset;
+
+    if (c->window_sensitive) {
+        ndp_buf_adds(msg, "when the window opens is not shown: its settings "
+                     "are sensitive");
+        return;
+    }
+    if (!c->has_next_window) {
+        ndp_buf_adds(msg, "no window opens within ten years");
+        return;
+    }
+    offset = ndp_window_utc_offset_minutes(c->window);
+    /* Without startDate an interval above 1 has an unknown phase. */
+    ndp_buf_adds(msg, ndp_window_phase_unknown(c->window)
+                          ? "the next window may open "
+                          : "the next window opens ");
+    ndp_time_format_utc(msg, c->next_window_start);
+    ndp_buf_adds(msg, " (");
+    ndp_time_format_offset(msg, c->next_window_start, offset);
+    ndp_buf_addf(msg, ") for %lld hours",
+                 (long long)((c->next_window_end - c->next_window_start) /
+                             3600));
+}
+
+static void note_both_windows(struct ndp_buf *msg,
+                              const struct ndp_resolution *c)
+{
+    if (c->new_window)
+        ndp_buf_adds(msg, " (this apply also replaces the window, so only "
+                     "an instant inside both the old and the new one "
+                     "counts)");
+}
+
+/* Verdict of a change the policy gates, under the cluster's profile. */
+static enum ndp_verdict gated_verdict(const struct ndp_resolution *c,
+                                      struct ndp_buf *msg)
+{
+    switch (c->profile) {
+    case NDP_PROFILE_BLOCK:
+        ndp_buf_adds(msg, "; the node disruption policy Block refuses it");
+        return NDP_VERDICT_REJECTED;
+    case NDP_PROFILE_WINDOW:
+        if (!c->window && (c->window_problems || c->window_expression)) {
+            /* Configured but not evaluable: never claim an opening. */
+            ndp_buf_adds(msg, "; the aksManagedNodeOSUpgradeSchedule window "
+                         "cannot be evaluated, so it is treated as closed");
+            return NDP_VERDICT_OUTSIDE_WINDOW;
+        }
+        if (!c->window) {
+            ndp_buf_adds(msg, "; allowed at any time: "
+                         "AllowDuringMaintenanceWindow without an "
+                         "aksManagedNodeOSUpgradeSchedule window");
+            return NDP_VERDICT_ALLOWED;
+        }
+        if (c->in_window == 1) {
+            ndp_buf_adds(msg, "; inside the maintenance window, which "
+                         "closes ");
+            if (c->window_sensitive)
+                ndp_buf_adds(msg, "at a time not shown (sensitive)");
+            else
+                ndp_time_format_utc(msg, c->window_closes_at);
+            note_both_windows(msg, c);
+            return NDP_VERDICT_ALLOWED;
+        }
+        ndp_buf_adds(msg, "; outside the aksManagedNodeOSUpgradeSchedule "
+                     "window, so AKS refuses it; ");
+        describe_next_window(msg, c);
+        note_both_windows(msg, c);
+        return NDP_VERDICT_OUTSIDE_WINDOW;
+    case NDP_PROFILE_ALLOW:
+    default:
+        ndp_buf_adds(msg, "; the profile Allow lets it through");
+        return NDP_VERDICT_ALLOWED;
+    }
+}
+
+/*
+ * Spec §5 and §11: a covered change in the same resource change as an
+ * upgrade is not gated.  That matters only where the policy would have
+ * refused it (bypassed); where it would have let it through, it is
+ * allowed, and the message names the upgrade either way.
+ */
+static enum ndp_verdict bundled_verdict(const struct ndp_evaluator *ev,
+                                        const struct ndp_hit *h,
+                                        const struct ndp_resolution *c,
+                                        struct ndp_buf *msg)
+{
+    struct ndp_buf gate = NDP_BUF_INIT;
+    enum ndp_verdict gated = gated_verdict(c, &gate);
+
+    ndp_buf_release(&gate);
+    ndp_buf_adds(msg, "; bundled with an upgrade in the same change (");
+    describe_upgrade(msg, bundled_upgrade(ev, h));
+    if (gated == NDP_VERDICT_ALLOWED) {
+        ndp_buf_addf(msg, "), which the node disruption policy (%s) would "
+                     "have let through anyway", ndp_profile_name(c->profile));
+        return NDP_VERDICT_ALLOWED;
+    }
+    ndp_buf_addf(msg, "), so the node disruption policy (%s) does not gate "
+                 "it", ndp_profile_name(c->profile));
+    return NDP_VERDICT_BYPASSED;
+}
+
+/* A change that reimages only if what the input does not show allows. */
+static enum ndp_verdict may_reimage(const struct ndp_evaluator *ev,
+                                    struct ndp_buf *msg,
+                                    const struct ndp_hit *h,
+                                    const char *why)
+{
+    ndp_buf_adds(msg, why);
+    describe_target(ev, msg, h);
+    return NDP_VERDICT_MAY_REIMAGE;
+}
+
+static enum ndp_verdict hit_verdict(const struct ndp_evaluator *ev,
+                                    const struct ndp_hit *h,
+                                    const struct ndp_resolution *c,
+                                    struct ndp_buf *msg)
+{
+    int minor = -1;
+    const char *version = NULL;
+    bool version_sensitive = false;
+    enum ndp_verdict verdict;
+
+    ndp_buf_addf(msg, "%s: ", h->rule->title);
+    if (h->rule->class_ == NDP_CLASS_ROTATE) {
+        ndp_buf_addf(msg, "azurerm replaces every node of %s%s%s through "
+                     "temporary_name_for_rotation (according to its "
+                     "documentation without cordon and drain); the node "
+                     "disruption policy never sees it",
+                     h->pool ? "node pool '" : "the node pool",
+                     h->pool ? shown_pool(ev, h) : "", h->pool ? "'" : "");
+        return h->after_unknown ? NDP_VERDICT_MAY_REIMAGE : NDP_VERDICT_ROTATE;
+    }
+    if (h->rule->class_ == NDP_CLASS_VERSION_GATED) {
+        version = hit_version(ev, h, &version_sensitive);
+        minor = ndp_k8s_minor(version);
+    }
+    if (h->after_unknown)
+        return may_reimage(ev, msg, h, "the new value is known only after "
+                           "apply; if it changes this way, it ");
+    if (h->context_unseen)
+        return may_reimage(ev, msg, h, "what-if shows only the delta of "
+                           "this change, without the unchanged properties "
+                           "this rule depends on; if they are what it "
+                           "needs, the change ");
+    if (h->before_unknown)
+        return may_reimage(ev, msg, h, "this setter is applied for the "
+                           "first time and the cluster's current value is "
+                           "not in the input; if it differs, the change ");
+    describe_target(ev, msg, h);
+    if (bundled_upgrade(ev, h))
+        return bundled_verdict(ev, h, c, msg);
+    if (h->rule->class_ == NDP_CLASS_VERSION_GATED && minor >= 0 &&
+        minor < FIRST_GATED_MINOR) {
+        ndp_buf_addf(msg, "; on Kubernetes %s it is not gated and takes "
+                     "effect only after 'az aks nodepool upgrade "
+                     "--node-image-only', which the policy does not gate "
+                     "(from 1.37 the policy gates it)",
+                     version_sensitive ? "1.36 or earlier (the version is "
+                                         "sensitive)" : version);
+        return NDP_VERDICT_MANUAL_UPGRADE;
+    }
+    if (h->rule->class_ == NDP_CLASS_VERSION_GATED && minor < 0)
+        /* Unknown version: judge it as 1.37+ would, and say so. */
+        ndp_buf_adds(msg, "; the Kubernetes version is not in the input, so "
+                     "it is judged as on 1.37 and later, where the policy "
+                     "gates it (on 1.36 and earlier it would need "
+                     "'az aks nodepool upgrade --node-image-only')");
+    verdict = gated_verdict(c, msg);
+    if (c->profile_note)
+        ndp_buf_addf(msg, " (%s)", c->profile_note);
+    return verdict;
+}
+
+static void hit_finding(const struct ndp_evaluator *ev, const struct ndp_hit *h)
+{
+    const struct ndp_change *ch = ev->set->items[h->change];
+    const struct ndp_resolution *c = &ev->resolved->items[ch->cluster];
+    struct ndp_buf msg = NDP_BUF_INIT;
+    enum ndp_verdict verdict;
+    struct ndp_finding *f;
+
+    if (h->rule->class_ == NDP_CLASS_UPGRADE ||
+        h->rule->class_ == NDP_CLASS_META)
+        return;
+    /* gMSA reimages Windows pools only: none, nothing is rebuilt. */
+    if (strcmp(h->rule->category, "windows-gmsa") == 0 &&
+        state_has_no_windows_pool(c->state))
+        return;
+    verdict = hit_verdict(ev, h, c, &msg);
+    add_deferred(&msg, ch);
+    f = new_finding(ev, h->rule, verdict, ch->cluster, ch->input, ch->address);
+    f->line = ch->line;
+    f->pool = h->pool ? ndp_xstrdup(h->pool) : NULL;
+    free(f->path);
+    free(f->before);
+    free(f->after);
+    f->path = ndp_xstrdup(h->path);
+    f->before = h->before_unknown
+                    ? ndp_xstrdup("\"(current value not in the input)\"")
+                    : value_text(h->before, h->before_sensitive, false,
+                                 h->rule);
+    f->after = value_text(h->after, h->after_sensitive, h->after_unknown,
+                          h->rule);
+    f->message = ndp_buf_detach(&msg);
+}
+
+void ndp_verdicts_add(const struct ndp_evaluator *ev)
+{
+    size_t i;
+
+    for (i = 0; i < ev->clusters->nr; i++)
+        cluster_findings(ev, i);
+    for (i = 0; i < ev->set->nr; i++) {
+        replace_finding(ev, ev->set->items[i]);
+        unseen_finding(ev, ev->set->items[i]);
+    }
+    for (i = 0; i < ev->hits->nr; i++)
+        hit_finding(ev, &ev->hits->items[i]);
+}
