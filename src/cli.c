@@ -107,13 +107,31 @@ static int parse_format(struct ndp_options *o, const char *arg,
 static int parse_profile(struct ndp_options *o, const char *arg,
                          struct ndp_error *err)
 {
+    struct ndp_buf names = NDP_BUF_INIT;
+    int rc = 0;
+
     o->profile = ndp_profile_parse(arg);
     o->have_profile = true;
-    if (o->profile < 0)
-        return ndp_error_set(err, NDP_EUSAGE, "--profile: unknown profile "
-                             "'%s' (use Allow, AllowDuringMaintenanceWindow "
-                             "or Block)", arg);
-    return 0;
+    if (o->profile < 0) {
+        join_names(&names, ndp_profile_choice, " or ");
+        rc = ndp_error_set(err, NDP_EUSAGE, "--profile: unknown profile "
+                           "'%s' (use %s)", arg, names.buf);
+    }
+    ndp_buf_release(&names);
+    return rc;
+}
+
+/* "Allow (the AKS default), AllowDuringMaintenanceWindow, Block". */
+static void list_profiles(struct ndp_buf *out)
+{
+    const char *aks_default = ndp_profile_name(NDP_PROFILE_ALLOW);
+    const char *name;
+    size_t i;
+
+    for (i = 0; (name = ndp_profile_choice(i)); i++)
+        ndp_buf_addf(out, "%s%s%s", i ? ", " : "", name,
+                     strcmp(name, aks_default) == 0 ? " (the AKS default)"
+                                                    : "");
 }
 
 static int parse_at(struct ndp_options *o, const char *arg,
@@ -150,13 +168,18 @@ static int parse_cluster_state(struct ndp_options *o, const char *arg,
 static int parse_input_format(struct ndp_options *o, const char *arg,
                               struct ndp_error *err)
 {
-    if (strcmp(arg, "terraform-plan") != 0 &&
-        strcmp(arg, "arm-whatif") != 0 && strcmp(arg, "arm-template") != 0)
-        return ndp_error_set(err, NDP_EUSAGE, "--input-format: unknown "
-                             "format '%s' (use terraform-plan, arm-whatif or "
-                             "arm-template)", arg);
-    o->input_format = arg;
-    return 0;
+    struct ndp_buf names = NDP_BUF_INIT;
+    int rc = 0;
+
+    if (ndp_input_format_known(arg)) {
+        o->input_format = arg;
+    } else {
+        ndp_input_format_list(&names);
+        rc = ndp_error_set(err, NDP_EUSAGE, "--input-format: unknown "
+                           "format '%s' (use %s)", arg, names.buf);
+    }
+    ndp_buf_release(&names);
+    return rc;
 }
 
 /* Indexed by enum ndp_color_mode. */
@@ -235,9 +258,9 @@ static const struct ndp_cli_option options[] = {
     OPT_STRING(0, "source-root", source_root, "DIR",
         "make file paths in sarif, github and junit reports relative to DIR "
         "(default: the current directory)"),
-    OPT_CALLBACK(0, "profile", parse_profile, "PROFILE",
+    OPT_CALLBACK_LIST(0, "profile", parse_profile, "PROFILE",
         "node disruption profile for clusters whose input does not declare "
-        "one: Allow (the AKS default), AllowDuringMaintenanceWindow, Block"),
+        "one: %s", list_profiles),
     OPT_CALLBACK(0, "at", parse_at, "TIME",
         "judge maintenance windows at this RFC 3339 instant (default: now), "
         "e.g. 2026-12-06T02:30:00Z"),
@@ -278,9 +301,9 @@ static const struct ndp_cli_option options[] = {
         "what to do; then exit"),
     OPT_BOOL(0, "list-rules", list_rules,
         "print the rules (id, category, scope, class, summary) and exit"),
-    OPT_CALLBACK(0, "input-format", parse_input_format, "FMT",
-        "read inputs as terraform-plan, arm-whatif or arm-template instead "
-        "of detecting the format"),
+    OPT_CALLBACK_LIST(0, "input-format", parse_input_format, "FMT",
+        "read inputs as %s instead of detecting the format",
+        ndp_input_format_list),
     OPT_SIZE(0, "max-input-bytes", max_input_bytes, "N",
         "refuse inputs larger than N bytes (default 4294967296)"),
     OPT_CALLBACK(0, "color", parse_color, "WHEN",

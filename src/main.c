@@ -19,7 +19,6 @@
 #include "locate.h"
 #include "outfile.h"
 #include "report.h"
-#include "report/report_util.h"
 #include "rules.h"
 #include "safe.h"
 #include "state.h"

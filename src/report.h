@@ -87,4 +87,7 @@ void ndp_report_markdown_summary(struct ndp_buf *out,
 /* Counts findings by severity into the report. */
 void ndp_report_count(struct ndp_report *report);
 
+/* How many findings of 'r' are at or above its --fail-on level. */
+size_t ndp_report_failing(const struct ndp_report *r);
+
 #endif

@@ -7,7 +7,6 @@
  * from there for the member that names the resource, counting newlines
  * only once over the whole document.
  */
-#define _GNU_SOURCE /* memmem */
 #include "common.h"
 #include "input_internal.h"
 #include "buf.h"

@@ -17,8 +17,7 @@
 #include "change.h"
 #include "error.h"
 #include "jsonutil.h"
-
-#define NODE_OS_WINDOW "aksManagedNodeOSUpgradeSchedule"
+#include "policy.h"
 
 struct template_reader {
     struct ndp_changeset *set;
@@ -37,7 +36,7 @@ static void read_resources(struct template_reader *r,
 static char *configuration_name(const char *name)
 {
     static const char *const known[] = {
-        NODE_OS_WINDOW, "aksManagedAutoUpgradeSchedule", "default"
+        NDP_NODE_OS_WINDOW, "aksManagedAutoUpgradeSchedule", "default"
     };
     size_t i;
 

@@ -60,7 +60,5 @@ void ndp_report_describe(struct ndp_buf *out, const struct ndp_finding *f,
 void ndp_report_describe_all(struct ndp_buf *out, const struct ndp_finding *f,
                              const char *arrow);
 
-/* How many findings of 'r' are at or above its --fail-on level. */
-size_t ndp_report_failing(const struct ndp_report *r);
 
 #endif

@@ -285,7 +285,8 @@ def anchors(path):
 
 
 def check_links(src):
-    files = [os.path.join(src, "README.md")] + sorted(
+    files = [os.path.join(src, "README.md"),
+             os.path.join(src, "CONTRIBUTING.md")] + sorted(
         glob.glob(os.path.join(src, "docs", "*.md")))
     checked = 0
     for path in files:
