@@ -20,6 +20,8 @@
 
 /* The report written when neither the command line nor settings name one. */
 static const char default_format[] = "text";
+/* The --fail-on level when neither the command line nor settings set one. */
+#define DEFAULT_FAIL_ON NDP_SEVERITY_ERROR
 
 /* getopt_long's value for row 'i' when the row has no short name. */
 #define LONG_ONLY_BASE 256
@@ -144,15 +146,39 @@ static int parse_at(struct ndp_options *o, const char *arg,
     return 0;
 }
 
+/* The --fail-on levels, from the most severe to "never". */
+static const char *fail_on_name(size_t i)
+{
+    return i <= NDP_SEVERITY_NEVER ? ndp_severity_name((enum ndp_severity)i)
+                                   : NULL;
+}
+
+/* "error (default), warning, note, never" for the help of --fail-on. */
+static void list_fail_on(struct ndp_buf *out)
+{
+    const char *name;
+    size_t i;
+
+    for (i = 0; (name = fail_on_name(i)); i++)
+        ndp_buf_addf(out, "%s%s%s", i ? ", " : "", name,
+                     i == DEFAULT_FAIL_ON ? " (default)" : "");
+}
+
 static int parse_fail_on(struct ndp_options *o, const char *arg,
                          struct ndp_error *err)
 {
+    struct ndp_buf names = NDP_BUF_INIT;
+    int rc = 0;
+
     o->fail_on_given = true;
     o->fail_on = ndp_severity_parse(arg);
-    if (o->fail_on < 0)
-        return ndp_error_set(err, NDP_EUSAGE, "--fail-on: unknown level '%s' "
-                             "(use error, warning, note or never)", arg);
-    return 0;
+    if (o->fail_on < 0) {
+        join_names(&names, fail_on_name, " or ");
+        rc = ndp_error_set(err, NDP_EUSAGE, "--fail-on: unknown level '%s' "
+                           "(use %s)", arg, names.buf);
+    }
+    ndp_buf_release(&names);
+    return rc;
 }
 
 static int parse_cluster_state(struct ndp_options *o, const char *arg,
@@ -214,6 +240,21 @@ static int parse_color(struct ndp_options *o, const char *arg,
     return rc;
 }
 
+/*
+ * "auto (default: ...), always, never" for the help of --color; auto is
+ * the default as the zero of enum ndp_color_mode.
+ */
+static void list_colors(struct ndp_buf *out)
+{
+    const char *name;
+    size_t i;
+
+    for (i = 0; (name = color_name(i)); i++)
+        ndp_buf_addf(out, "%s%s%s", i ? ", " : "", name,
+                     i == NDP_COLOR_AUTO ? " (default: on a terminal unless "
+                                           "NO_COLOR is set)" : "");
+}
+
 /* "text (default), json, ..." for the help of --format. */
 static void list_formats(struct ndp_buf *out)
 {
@@ -264,9 +305,8 @@ static const struct ndp_cli_option options[] = {
     OPT_CALLBACK(0, "at", parse_at, "TIME",
         "judge maintenance windows at this RFC 3339 instant (default: now), "
         "e.g. 2026-12-06T02:30:00Z"),
-    OPT_CALLBACK(0, "fail-on", parse_fail_on, "LEVEL",
-        "exit 1 when a finding is at least this severe: error (default), "
-        "warning, note, never"),
+    OPT_CALLBACK_LIST(0, "fail-on", parse_fail_on, "LEVEL",
+        "exit 1 when a finding is at least this severe: %s", list_fail_on),
     OPT_CALLBACK(0, "cluster-state", parse_cluster_state, "FILE",
         "live state of a cluster: 'az aks show', 'az aks "
         "maintenanceconfiguration list|show' or 'az aks nodepool list' JSON "
@@ -306,9 +346,8 @@ static const struct ndp_cli_option options[] = {
         ndp_input_format_list),
     OPT_SIZE(0, "max-input-bytes", max_input_bytes, "N",
         "refuse inputs larger than N bytes (default 4294967296)"),
-    OPT_CALLBACK(0, "color", parse_color, "WHEN",
-        "colour the text report: auto (default: on a terminal unless "
-        "NO_COLOR is set), always, never"),
+    OPT_CALLBACK_LIST(0, "color", parse_color, "WHEN",
+        "colour the text report: %s", list_colors),
     OPT_BOOL('h', "help", help, "show this help and exit"),
     OPT_BOOL('V', "version", version, "show the version and exit"),
 };
@@ -487,7 +526,7 @@ int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
     size_t i, j;
 
     memset(out, 0, sizeof(*out));
-    out->fail_on = NDP_SEVERITY_ERROR;
+    out->fail_on = DEFAULT_FAIL_ON;
     out->max_input_bytes = NDP_DEFAULT_MAX_INPUT_BYTES;
     build_getopt(longs, shorts);
     opterr = 0;
