@@ -26,22 +26,6 @@ static const char default_format[] = "text";
 /* getopt_long's value for row 'i' when the row has no short name. */
 #define LONG_ONLY_BASE 256
 
-/*
- * Appends "a, b, c" (with 'last_sep' before the last name: ", " or
- * " or ") of the names 'name_at' gives for 0, 1, ... until NULL.
- */
-static void join_names(struct ndp_buf *out, const char *(*name_at)(size_t),
-                       const char *last_sep)
-{
-    size_t i;
-
-    for (i = 0; name_at(i); i++) {
-        if (i)
-            ndp_buf_adds(out, name_at(i + 1) ? ", " : last_sep);
-        ndp_buf_adds(out, name_at(i));
-    }
-}
-
 /* ---- the options that need more than storing their argument ---- */
 
 /* What can be wrong with one FMT[:PATH]. */
@@ -92,7 +76,7 @@ static int parse_format(struct ndp_options *o, const char *arg,
                            "in one run", NDP_MAX_OUTPUTS);
         break;
     case FORMAT_UNKNOWN:
-        join_names(&names, ndp_reporter_name, ", ");
+        ndp_buf_add_names(&names, ndp_reporter_name, ", ");
         rc = ndp_error_set(err, NDP_EUSAGE, "--format: unknown format "
                            "'%.*s' (use one of: %s)",
                            (int)strcspn(arg, ":"), arg, names.buf);
@@ -115,7 +99,7 @@ static int parse_profile(struct ndp_options *o, const char *arg,
     o->profile = ndp_profile_parse(arg);
     o->have_profile = true;
     if (o->profile < 0) {
-        join_names(&names, ndp_profile_choice, " or ");
+        ndp_buf_add_names(&names, ndp_profile_choice, " or ");
         rc = ndp_error_set(err, NDP_EUSAGE, "--profile: unknown profile "
                            "'%s' (use %s)", arg, names.buf);
     }
@@ -146,20 +130,13 @@ static int parse_at(struct ndp_options *o, const char *arg,
     return 0;
 }
 
-/* The --fail-on levels, from the most severe to "never". */
-static const char *fail_on_name(size_t i)
-{
-    return i <= NDP_SEVERITY_NEVER ? ndp_severity_name((enum ndp_severity)i)
-                                   : NULL;
-}
-
 /* "error (default), warning, note, never" for the help of --fail-on. */
 static void list_fail_on(struct ndp_buf *out)
 {
     const char *name;
     size_t i;
 
-    for (i = 0; (name = fail_on_name(i)); i++)
+    for (i = 0; (name = ndp_severity_choice(i)); i++)
         ndp_buf_addf(out, "%s%s%s", i ? ", " : "", name,
                      i == DEFAULT_FAIL_ON ? " (default)" : "");
 }
@@ -173,7 +150,7 @@ static int parse_fail_on(struct ndp_options *o, const char *arg,
     o->fail_on_given = true;
     o->fail_on = ndp_severity_parse(arg);
     if (o->fail_on < 0) {
-        join_names(&names, fail_on_name, " or ");
+        ndp_buf_add_names(&names, ndp_severity_choice, " or ");
         rc = ndp_error_set(err, NDP_EUSAGE, "--fail-on: unknown level '%s' "
                            "(use %s)", arg, names.buf);
     }
@@ -200,7 +177,7 @@ static int parse_input_format(struct ndp_options *o, const char *arg,
     if (ndp_input_format_known(arg)) {
         o->input_format = arg;
     } else {
-        ndp_input_format_list(&names);
+        ndp_buf_add_names(&names, ndp_input_format_name, " or ");
         rc = ndp_error_set(err, NDP_EUSAGE, "--input-format: unknown "
                            "format '%s' (use %s)", arg, names.buf);
     }
@@ -232,7 +209,7 @@ static int parse_color(struct ndp_options *o, const char *arg,
     if (color_name(i)) {
         o->color = (enum ndp_color_mode)i;
     } else {
-        join_names(&names, color_name, " or ");
+        ndp_buf_add_names(&names, color_name, " or ");
         rc = ndp_error_set(err, NDP_EUSAGE, "--color: unknown value '%s' "
                            "(use %s)", arg, names.buf);
     }
@@ -253,6 +230,12 @@ static void list_colors(struct ndp_buf *out)
         ndp_buf_addf(out, "%s%s%s", i ? ", " : "", name,
                      i == NDP_COLOR_AUTO ? " (default: on a terminal unless "
                                            "NO_COLOR is set)" : "");
+}
+
+/* "terraform-plan, arm-whatif or arm-template" for --input-format. */
+static void list_input_formats(struct ndp_buf *out)
+{
+    ndp_buf_add_names(out, ndp_input_format_name, " or ");
 }
 
 /* "text (default), json, ..." for the help of --format. */
@@ -343,7 +326,7 @@ static const struct ndp_cli_option options[] = {
         "print the rules (id, category, scope, class, summary) and exit"),
     OPT_CALLBACK_LIST(0, "input-format", parse_input_format, "FMT",
         "read inputs as %s instead of detecting the format",
-        ndp_input_format_list),
+        list_input_formats),
     OPT_SIZE(0, "max-input-bytes", max_input_bytes, "N",
         "refuse inputs larger than N bytes (default 4294967296)"),
     OPT_CALLBACK_LIST(0, "color", parse_color, "WHEN",
