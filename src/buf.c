@@ -82,6 +82,18 @@ void ndp_buf_addch(struct ndp_buf *b, char c)
     ndp_buf_add(b, &c, 1);
 }
 
+void ndp_buf_add_names(struct ndp_buf *b, const char *(*name_at)(size_t),
+                       const char *last_sep)
+{
+    size_t i;
+
+    for (i = 0; name_at(i); i++) {
+        if (i)
+            ndp_buf_adds(b, name_at(i + 1) ? ", " : last_sep);
+        ndp_buf_adds(b, name_at(i));
+    }
+}
+
 void ndp_buf_vaddf(struct ndp_buf *b, const char *fmt, va_list ap)
 {
     va_list cp;

@@ -35,5 +35,12 @@ void ndp_buf_vaddf(struct ndp_buf *b, const char *fmt, va_list ap)
 void ndp_buf_setlen(struct ndp_buf *b, size_t len);
 /* Appends 's' as a JSON string literal, quotes included. */
 void ndp_buf_add_json_string(struct ndp_buf *b, const char *s);
+/*
+ * Appends the names 'name_at' gives for 0, 1, ... until NULL, as messages
+ * list choices: "a, b, c", with 'last_sep' (", " or " or ") before the
+ * last one.
+ */
+void ndp_buf_add_names(struct ndp_buf *b, const char *(*name_at)(size_t),
+                       const char *last_sep);
 
 #endif

@@ -10,7 +10,7 @@
  * boolean true marks an unknown or sensitive value and everything below it.
  *
  * The change set owns everything in it; json-c values are held with one
- * reference each and released by ndp_changeset_free().
+ * reference each and released by ndp_changeset_release().
  */
 #ifndef NDP_CHANGE_H
 #define NDP_CHANGE_H

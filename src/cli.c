@@ -20,25 +20,11 @@
 
 /* The report written when neither the command line nor settings name one. */
 static const char default_format[] = "text";
+/* The --fail-on level when neither the command line nor settings set one. */
+#define DEFAULT_FAIL_ON NDP_SEVERITY_ERROR
 
 /* getopt_long's value for row 'i' when the row has no short name. */
 #define LONG_ONLY_BASE 256
-
-/*
- * Appends "a, b, c" (with 'last_sep' before the last name: ", " or
- * " or ") of the names 'name_at' gives for 0, 1, ... until NULL.
- */
-static void join_names(struct ndp_buf *out, const char *(*name_at)(size_t),
-                       const char *last_sep)
-{
-    size_t i;
-
-    for (i = 0; name_at(i); i++) {
-        if (i)
-            ndp_buf_adds(out, name_at(i + 1) ? ", " : last_sep);
-        ndp_buf_adds(out, name_at(i));
-    }
-}
 
 /* ---- the options that need more than storing their argument ---- */
 
@@ -90,7 +76,7 @@ static int parse_format(struct ndp_options *o, const char *arg,
                            "in one run", NDP_MAX_OUTPUTS);
         break;
     case FORMAT_UNKNOWN:
-        join_names(&names, ndp_reporter_name, ", ");
+        ndp_buf_add_names(&names, ndp_reporter_name, ", ");
         rc = ndp_error_set(err, NDP_EUSAGE, "--format: unknown format "
                            "'%.*s' (use one of: %s)",
                            (int)strcspn(arg, ":"), arg, names.buf);
@@ -113,7 +99,7 @@ static int parse_profile(struct ndp_options *o, const char *arg,
     o->profile = ndp_profile_parse(arg);
     o->have_profile = true;
     if (o->profile < 0) {
-        join_names(&names, ndp_profile_choice, " or ");
+        ndp_buf_add_names(&names, ndp_profile_choice, " or ");
         rc = ndp_error_set(err, NDP_EUSAGE, "--profile: unknown profile "
                            "'%s' (use %s)", arg, names.buf);
     }
@@ -144,15 +130,32 @@ static int parse_at(struct ndp_options *o, const char *arg,
     return 0;
 }
 
+/* "error (default), warning, note, never" for the help of --fail-on. */
+static void list_fail_on(struct ndp_buf *out)
+{
+    const char *name;
+    size_t i;
+
+    for (i = 0; (name = ndp_severity_choice(i)); i++)
+        ndp_buf_addf(out, "%s%s%s", i ? ", " : "", name,
+                     i == DEFAULT_FAIL_ON ? " (default)" : "");
+}
+
 static int parse_fail_on(struct ndp_options *o, const char *arg,
                          struct ndp_error *err)
 {
+    struct ndp_buf names = NDP_BUF_INIT;
+    int rc = 0;
+
     o->fail_on_given = true;
     o->fail_on = ndp_severity_parse(arg);
-    if (o->fail_on < 0)
-        return ndp_error_set(err, NDP_EUSAGE, "--fail-on: unknown level '%s' "
-                             "(use error, warning, note or never)", arg);
-    return 0;
+    if (o->fail_on < 0) {
+        ndp_buf_add_names(&names, ndp_severity_choice, " or ");
+        rc = ndp_error_set(err, NDP_EUSAGE, "--fail-on: unknown level '%s' "
+                           "(use %s)", arg, names.buf);
+    }
+    ndp_buf_release(&names);
+    return rc;
 }
 
 static int parse_cluster_state(struct ndp_options *o, const char *arg,
@@ -174,7 +177,7 @@ static int parse_input_format(struct ndp_options *o, const char *arg,
     if (ndp_input_format_known(arg)) {
         o->input_format = arg;
     } else {
-        ndp_input_format_list(&names);
+        ndp_buf_add_names(&names, ndp_input_format_name, " or ");
         rc = ndp_error_set(err, NDP_EUSAGE, "--input-format: unknown "
                            "format '%s' (use %s)", arg, names.buf);
     }
@@ -206,12 +209,33 @@ static int parse_color(struct ndp_options *o, const char *arg,
     if (color_name(i)) {
         o->color = (enum ndp_color_mode)i;
     } else {
-        join_names(&names, color_name, " or ");
+        ndp_buf_add_names(&names, color_name, " or ");
         rc = ndp_error_set(err, NDP_EUSAGE, "--color: unknown value '%s' "
                            "(use %s)", arg, names.buf);
     }
     ndp_buf_release(&names);
     return rc;
+}
+
+/*
+ * "auto (default: ...), always, never" for the help of --color; auto is
+ * the default as the zero of enum ndp_color_mode.
+ */
+static void list_colors(struct ndp_buf *out)
+{
+    const char *name;
+    size_t i;
+
+    for (i = 0; (name = color_name(i)); i++)
+        ndp_buf_addf(out, "%s%s%s", i ? ", " : "", name,
+                     i == NDP_COLOR_AUTO ? " (default: on a terminal unless "
+                                           "NO_COLOR is set)" : "");
+}
+
+/* "terraform-plan, arm-whatif or arm-template" for --input-format. */
+static void list_input_formats(struct ndp_buf *out)
+{
+    ndp_buf_add_names(out, ndp_input_format_name, " or ");
 }
 
 /* "text (default), json, ..." for the help of --format. */
@@ -264,9 +288,8 @@ static const struct ndp_cli_option options[] = {
     OPT_CALLBACK(0, "at", parse_at, "TIME",
         "judge maintenance windows at this RFC 3339 instant (default: now), "
         "e.g. 2026-12-06T02:30:00Z"),
-    OPT_CALLBACK(0, "fail-on", parse_fail_on, "LEVEL",
-        "exit 1 when a finding is at least this severe: error (default), "
-        "warning, note, never"),
+    OPT_CALLBACK_LIST(0, "fail-on", parse_fail_on, "LEVEL",
+        "exit 1 when a finding is at least this severe: %s", list_fail_on),
     OPT_CALLBACK(0, "cluster-state", parse_cluster_state, "FILE",
         "live state of a cluster: 'az aks show', 'az aks "
         "maintenanceconfiguration list|show' or 'az aks nodepool list' JSON "
@@ -303,12 +326,11 @@ static const struct ndp_cli_option options[] = {
         "print the rules (id, category, scope, class, summary) and exit"),
     OPT_CALLBACK_LIST(0, "input-format", parse_input_format, "FMT",
         "read inputs as %s instead of detecting the format",
-        ndp_input_format_list),
+        list_input_formats),
     OPT_SIZE(0, "max-input-bytes", max_input_bytes, "N",
         "refuse inputs larger than N bytes (default 4294967296)"),
-    OPT_CALLBACK(0, "color", parse_color, "WHEN",
-        "colour the text report: auto (default: on a terminal unless "
-        "NO_COLOR is set), always, never"),
+    OPT_CALLBACK_LIST(0, "color", parse_color, "WHEN",
+        "colour the text report: %s", list_colors),
     OPT_BOOL('h', "help", help, "show this help and exit"),
     OPT_BOOL('V', "version", version, "show the version and exit"),
 };
@@ -487,7 +509,7 @@ int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
     size_t i, j;
 
     memset(out, 0, sizeof(*out));
-    out->fail_on = NDP_SEVERITY_ERROR;
+    out->fail_on = DEFAULT_FAIL_ON;
     out->max_input_bytes = NDP_DEFAULT_MAX_INPUT_BYTES;
     build_getopt(longs, shorts);
     opterr = 0;

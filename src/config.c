@@ -88,6 +88,20 @@ static int bad(const struct checker *ck, const char *key, const char *problem)
                          ck->path, key, problem);
 }
 
+/* 'key' is none of the names 'name_at' lists (policy.h, finding.h). */
+static int bad_choice(const struct checker *ck, const char *key,
+                      const char *(*name_at)(size_t))
+{
+    struct ndp_buf problem = NDP_BUF_INIT;
+    int rc;
+
+    ndp_buf_adds(&problem, "must be ");
+    ndp_buf_add_names(&problem, name_at, " or ");
+    rc = bad(ck, key, problem.buf);
+    ndp_buf_release(&problem);
+    return rc;
+}
+
 /* ndp_json_check_keys(), its problem worded as a settings file's error. */
 static int check_keys(const struct checker *ck, const struct json_object *o,
                       const char *where, const char *const *allowed)
@@ -264,13 +278,12 @@ static int load_top(const struct checker *ck, struct ndp_config *c)
         rc = get_string(ck, c->root, "fail_on", "", false, &s);
     c->fail_on = s ? ndp_severity_parse(s) : -1;
     if (!rc && s && c->fail_on < 0)
-        return bad(ck, "fail_on", "must be error, warning, note or never");
+        return bad_choice(ck, "fail_on", ndp_severity_choice);
     if (!rc)
         rc = get_string(ck, c->root, "profile", "", false, &s);
     c->profile = s ? ndp_profile_parse(s) : -1;
     if (!rc && s && c->profile < 0)
-        return bad(ck, "profile", "must be Allow, "
-                                  "AllowDuringMaintenanceWindow or Block");
+        return bad_choice(ck, "profile", ndp_profile_choice);
     if (!rc)
         rc = get_string(ck, c->root, "rules", "", false, &c->rules_dir);
     if (!rc)

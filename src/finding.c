@@ -99,6 +99,11 @@ const char *ndp_severity_name(enum ndp_severity severity)
     return severity_names[severity];
 }
 
+const char *ndp_severity_choice(size_t i)
+{
+    return i < NDP_ARRAY_SIZE(severity_names) ? severity_names[i] : NULL;
+}
+
 int ndp_severity_parse(const char *name)
 {
     size_t i;

@@ -79,5 +79,10 @@ const char *ndp_verdict_name(enum ndp_verdict verdict);
 const char *ndp_severity_name(enum ndp_severity severity);
 /* Parses "error", "warning", "note", "never"; -1 if unknown. */
 int ndp_severity_parse(const char *name);
+/*
+ * The 'i'th --fail-on level, from "error" to "never", or NULL past the
+ * last: for help texts and error messages that list the choices.
+ */
+const char *ndp_severity_choice(size_t i);
 
 #endif

@@ -14,7 +14,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct ndp_buf;
 struct ndp_changeset;
 struct ndp_error;
 struct json_object;
@@ -62,11 +61,5 @@ const char *ndp_input_format_name(size_t i);
 
 /* Is 'name' one of the input format names? */
 bool ndp_input_format_known(const char *name);
-
-/*
- * Appends the names to 'out' as messages spell them:
- * "terraform-plan, arm-whatif or arm-template".
- */
-void ndp_input_format_list(struct ndp_buf *out);
 
 #endif

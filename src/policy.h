@@ -34,6 +34,14 @@ const char *ndp_profile_name(enum ndp_profile profile);
  */
 const char *ndp_profile_choice(size_t i);
 
+/*
+ * The first Kubernetes minor version (as ndp_k8s_minor() counts it) on
+ * which the policy gates version-gated changes: 1.37.  Before it they
+ * take effect only on a node image upgrade, which the policy does not
+ * gate.
+ */
+#define NDP_FIRST_GATED_MINOR 137
+
 /* Kubernetes "1.37.2" -> 137 (major*100 + minor); -1 when unparsable. */
 int ndp_k8s_minor(const char *version);
 

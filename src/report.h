@@ -23,6 +23,11 @@ struct ndp_impacts;
 struct ndp_resolutions;
 struct ndp_ruleset;
 
+/*
+ * What every reporter is fed.  The report owns nothing: each pointer and
+ * string is borrowed from the stage that made it (main.c keeps them all
+ * until the last report is written), and a reporter only reads them.
+ */
 struct ndp_report {
     const struct ndp_changeset *set;    /* inputs */
     const struct ndp_clusters *clusters;

@@ -18,6 +18,13 @@ struct json_object;
 struct ndp_error;
 struct ndp_states_index;
 
+/*
+ * The states own everything in them: every string, every pool, and one
+ * json-c reference to each 'window'; ndp_states_release() frees it all.
+ * Others borrow a cluster (the evaluator's resolutions, the impact) for
+ * as long as the states live.  The one field another stage writes is
+ * 'matched' (the evaluator, through its options).
+ */
 struct ndp_state_pool {
     char *name;
     char *os_type;          /* "Linux", "Windows", or NULL */

@@ -43,6 +43,7 @@
 #include "common.h"
 #include "window.h"
 #include "buf.h"
+#include "jsonutil.h"
 #include "timeutil.h"
 
 #include <stdarg.h>
@@ -203,7 +204,7 @@ static const struct json_object *member(const struct json_object *obj,
 /* json-c 0.16 wants a non-const object here but does not modify it. */
 static const char *string_of(const struct json_object *v)
 {
-    return json_object_get_string((struct json_object *)v);
+    return json_object_get_string(ndp_json_unconst(v));
 }
 
 /* A string value; "" counts as missing (azurerm writes "" for unset). */

@@ -23,8 +23,6 @@
 #include "timeutil.h"
 #include "window.h"
 
-#define FIRST_GATED_MINOR 137 /* Kubernetes 1.37 */
-
 static const struct ndp_state_pool *state_pool(const struct ndp_state_cluster *st,
                                                const char *name)
 {
@@ -478,7 +476,7 @@ static enum ndp_verdict hit_verdict(const struct ndp_evaluator *ev,
     if (bundled_upgrade(ev, h))
         return bundled_verdict(ev, h, c, msg);
     if (h->rule->class_ == NDP_CLASS_VERSION_GATED && minor >= 0 &&
-        minor < FIRST_GATED_MINOR) {
+        minor < NDP_FIRST_GATED_MINOR) {
         ndp_buf_addf(msg, "; on Kubernetes %s it is not gated and takes "
                      "effect only after 'az aks nodepool upgrade "
                      "--node-image-only', which the policy does not gate "

@@ -480,17 +480,6 @@ bool ndp_input_format_known(const char *name)
     return find_reader(name) != NULL;
 }
 
-void ndp_input_format_list(struct ndp_buf *out)
-{
-    size_t i, n = NDP_ARRAY_SIZE(readers);
-
-    for (i = 0; i < n; i++) {
-        if (i > 0)
-            ndp_buf_adds(out, i + 1 < n ? ", " : " or ");
-        ndp_buf_adds(out, readers[i].format);
-    }
-}
-
 /* Everything after loading. */
 static int read_text(struct ndp_changeset *set, const char *path,
                      struct ndp_input_bytes *in,

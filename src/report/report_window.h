@@ -3,8 +3,12 @@
  * maintenance window, the window's openings and where its profile came
  * from (report_window.c).  Only files of src/report/ include it.
  *
- * Nothing read from a window under a sensitive mask is written: these
- * helpers check window_sensitive so that no reporter has to.
+ * Nothing read from a window under a sensitive mask is written:
+ * ndp_report_window_words() and ndp_report_window_json() check
+ * window_sensitive themselves.  The times (window_closes_at, an opening
+ * through ndp_report_window_opening()) are still the caller's to
+ * withhold: the text, JSON and Markdown reporters each check
+ * window_sensitive before writing them.
  */
 #ifndef NDP_REPORT_WINDOW_H
 #define NDP_REPORT_WINDOW_H

@@ -9,7 +9,7 @@ symbols each one defines and uses, and a third from the source tree:
   2. No stray exports: every external symbol a program file defines is
      used by another object file (of the program, a test or a fuzz target).
   3. Internal headers stay inside: a header in a subsystem's folder
-     (src/<dir>/, e.g. src/input/input_load.h, src/rules/rules_internal.h)
+     (src/<dir>/, e.g. src/input/input_internal.h, src/rules/rules_internal.h)
      is included only by files of that folder, and by tests (tests/) and
      benchmarks (bench/).  The one exception is the subsystem's public
      header if it lives in its folder under the folder's name

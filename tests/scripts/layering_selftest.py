@@ -8,6 +8,10 @@ layering.py on it, and checks the exit status and the exact offences
 printed:
 
   cycle            src/a.c and src/b.c call each other
+  cycle through others
+                   src/a.c calls src/b.c, which calls src/c.c, which
+                   reads a variable of src/a.c (no two of them use each
+                   other directly; the back edge is a data symbol)
   unused export    src/a.c defines a function nobody else calls
   internal header  src/main.c includes src/sub/sub_internal.h (the test
                    file that includes it too is allowed)
@@ -33,6 +37,14 @@ CASES = {
         "src/b.c": "int a(int);\nint b(int n) { return n ? a(n - 1) : 1; }\n",
         "tests/t.c": CALLER,
     }, 1, ["cycle: src/a.c -> src/b.c (b); src/b.c -> src/a.c (a)"]),
+    "cycle through others": ({
+        "src/a.c": "int b(int);\nint a_count;\n"
+                   "int a(int n) { return b(n) + a_count; }\n",
+        "src/b.c": "int c(int);\nint b(int n) { return c(n) + 1; }\n",
+        "src/c.c": "extern int a_count;\nint c(int n) { return n + a_count; }\n",
+        "tests/t.c": CALLER,
+    }, 1, ["cycle: src/a.c -> src/b.c (b); src/b.c -> src/c.c (c); "
+           "src/c.c -> src/a.c (a_count)"]),
     "unused export": ({
         "src/a.c": "int a(int n) { return n + 1; }\n"
                    "int a_spare(int n) { return n - 1; }\n",

@@ -561,7 +561,7 @@ static void input_formats__named_and_listed_as_help_spells_them(void **state)
     assert_true(ndp_input_format_known("arm-whatif"));
     assert_false(ndp_input_format_known("whatif"));
     assert_false(ndp_input_format_known(NULL));
-    ndp_input_format_list(&list);
+    ndp_buf_add_names(&list, ndp_input_format_name, " or ");
     assert_string_equal(list.buf, "terraform-plan, arm-whatif or arm-template");
     ndp_buf_release(&list);
 }
