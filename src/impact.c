@@ -25,7 +25,6 @@
 #include "impact.h"
 #include "buf.h"
 #include "change.h"
-#include "evaluate.h"
 #include "finding.h"
 #include "jsonutil.h"
 #include "state.h"
@@ -630,12 +629,11 @@ static void compute_one(struct ndp_impact *out,
     ndp_strmap_release(&inv.applied);
 }
 
-void ndp_impact_compute_all(struct ndp_impacts *out,
-                            const struct ndp_resolutions *resolved,
+void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
+                            const struct ndp_state_cluster *const *states,
                             const struct ndp_changeset *set,
                             const struct ndp_findings *findings)
 {
-    size_t nr_clusters = resolved->nr;
     size_t n = set->nr > findings->nr ? set->nr : findings->nr;
     size_t *of = ndp_xcalloc(n ? n : 1, sizeof(*of));
     size_t *changes, *change_at, *found, *found_at, i;
@@ -650,7 +648,7 @@ void ndp_impact_compute_all(struct ndp_impacts *out,
         of[i] = findings->items[i].cluster_index;
     ndp_group_indexes(&found, &found_at, nr_clusters, findings->nr, of);
     for (i = 0; i < nr_clusters; i++)
-        compute_one(&out->items[i], resolved->items[i].state, set, findings,
+        compute_one(&out->items[i], states[i], set, findings,
                     changes + change_at[i], change_at[i + 1] - change_at[i],
                     found + found_at[i], found_at[i + 1] - found_at[i]);
     free(of);

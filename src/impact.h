@@ -12,7 +12,7 @@ struct ndp_buf;
 struct ndp_change;
 struct ndp_changeset;
 struct ndp_findings;
-struct ndp_resolutions;
+struct ndp_state_cluster;
 
 /*
  * A node pool of a cluster as the input and the live state describe it.
@@ -53,15 +53,17 @@ struct ndp_impacts {
 #define NDP_IMPACTS_INIT { NULL, 0 }
 
 /*
- * Fills 'out' (empty on entry) with one impact per cluster of 'resolved'
- * from its findings that rebuild nodes when applied (allowed, bypassed,
+ * Fills 'out' (empty on entry) with one impact for each of the
+ * 'nr_clusters' clusters (indexed as the linker's), from its findings that rebuild nodes when applied (allowed, bypassed,
  * rotate, may-reimage; a refused change rebuilds nothing) and from the
  * pools the input and the cluster state describe.  A pool this apply
  * creates or deletes is never rebuilt nor counted.  Linear in changes,
- * findings and pools.  'out' borrows from 'set' and the cluster states.
+ * findings and pools.  'states' holds each cluster's live state from
+ * --cluster-state, or NULL.  'out' borrows from 'set' and the cluster
+ * states.
  */
-void ndp_impact_compute_all(struct ndp_impacts *out,
-                            const struct ndp_resolutions *resolved,
+void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
+                            const struct ndp_state_cluster *const *states,
                             const struct ndp_changeset *set,
                             const struct ndp_findings *findings);
 

@@ -97,6 +97,22 @@ static void order_findings(struct ndp_findings *findings,
     fill_lines(findings, set);
 }
 
+/* Each cluster's rebuilt pools, from its findings and its live state. */
+static void size_impact(struct ndp_impacts *impacts,
+                        const struct ndp_resolutions *resolved,
+                        const struct ndp_changeset *set,
+                        const struct ndp_findings *findings)
+{
+    const struct ndp_state_cluster **states =
+        ndp_xcalloc(resolved->nr ? resolved->nr : 1, sizeof(*states));
+    size_t i;
+
+    for (i = 0; i < resolved->nr; i++)
+        states[i] = resolved->items[i].state;
+    ndp_impact_compute_all(impacts, resolved->nr, states, set, findings);
+    free(states);
+}
+
 void ndp_judge(struct ndp_findings *out, struct ndp_clusters *clusters,
                struct ndp_resolutions *resolved, struct ndp_impacts *impacts,
                struct ndp_changeset *set, const struct ndp_ruleset *rs,
@@ -113,6 +129,6 @@ void ndp_judge(struct ndp_findings *out, struct ndp_clusters *clusters,
     ndp_verdicts_add(&ev);
     release_indexes(&ev);
     order_findings(out, set);
-    ndp_impact_compute_all(impacts, resolved, set, out);
+    size_impact(impacts, resolved, set, out);
     ndp_hits_release(&hits);
 }

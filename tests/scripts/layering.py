@@ -4,8 +4,14 @@
 Reads every object file of a build with nm and judges two rules from the
 symbols each one defines and uses, and a third from the source tree:
 
-  1. No cycles: no source file of the program uses, directly or through
-     others, a symbol of a file that uses one of its own symbols.
+  1. No cycles: no source file of the program depends, directly or
+     through others, on a file that depends on it.  A file depends on
+     another when it uses one of its symbols (from nm), or when it
+     includes that module's header (#include "impact.h" names
+     src/impact.c, "evaluate.h" src/evaluate/evaluate.c, except for the
+     files of src/evaluate/ themselves, which share it): a struct's
+     layout, a macro or a static inline function is a dependency too,
+     though no symbol shows it.
   2. No stray exports: every external symbol a program file defines is
      used by another object file (of the program, a test or a fuzz target).
   3. Internal headers stay inside: a header in a subsystem's folder
@@ -127,9 +133,10 @@ def strongly_connected(nodes, edges):
     return found
 
 
-def cycles_and_exports(program, others):
-    """Rules 1 and 2 over {source: (defined, used)}; prints each offence
-    and returns how many there were."""
+def cycles_and_exports(program, others, includes):
+    """Rules 1 and 2 over {source: (defined, used)} and the include edges
+    {source: {target: header}}; prints each offence and returns how many
+    there were."""
     owner = {}
     for source, (defined, _used) in sorted(program.items()):
         for name in defined:
@@ -142,6 +149,11 @@ def cycles_and_exports(program, others):
             if target and target != source:
                 edges.setdefault(source, set()).add(target)
                 why.setdefault((source, target), name)
+    for source, targets in includes.items():
+        for target, header in sorted(targets.items()):
+            if source in program and target in program and target != source:
+                edges.setdefault(source, set()).add(target)
+                why.setdefault((source, target), f'#include "{header}"')
 
     failures = 0
     for component in strongly_connected(program.keys(), edges):
@@ -188,6 +200,48 @@ def resolve(source_dir, includer, name):
         if os.path.isfile(os.path.join(source_dir, rel)):
             return rel
     return None
+
+
+def module_of(source_dir, header):
+    """The program file a module's header stands for: src/x.h -> src/x.c,
+    else src/x/x.c (a subsystem's public header and its main file); None
+    when neither exists (common.h, a folder's internal header)."""
+    stem = os.path.splitext(os.path.basename(header))[0]
+    for rel in (os.path.join(os.path.dirname(header), stem + ".c"),
+                os.path.join("src", stem, stem + ".c")):
+        if os.path.isfile(os.path.join(source_dir, rel)):
+            return rel
+    return None
+
+
+def same_subsystem(includer, target):
+    """Both in one folder under src/: a subsystem's files share its public
+    header (report.h's types belong to all of src/report/, not only to
+    report.c), so including it there is no edge."""
+    folder = os.path.dirname(target)
+    return folder != "src" and os.path.dirname(includer) == folder
+
+
+def include_edges(source_dir):
+    """{program file: {module file: header}} for every #include "..." of
+    a program file (src/*.c) that names another module's header."""
+    edges = {}
+    for includer in sorted(source_files(source_dir)):
+        if not includer.startswith("src" + os.sep) or \
+                not includer.endswith(".c"):
+            continue
+        with open(os.path.join(source_dir, includer), encoding="utf-8",
+                  errors="replace") as f:
+            for line in f:
+                match = INCLUDE.match(line)
+                header = match and resolve(source_dir, includer,
+                                           match.group(1))
+                target = header and module_of(source_dir, header)
+                if target and target != includer and \
+                        not same_subsystem(includer, target):
+                    edges.setdefault(includer, {}).setdefault(
+                        target, match.group(1))
+    return edges
 
 
 def internal_folder(header):
@@ -248,7 +302,7 @@ def main():
         sys.stderr.write(f"layering: no program object files under {args[0]}\n")
         return 2
 
-    failures = cycles_and_exports(program, others)
+    failures = cycles_and_exports(program, others, include_edges(source_dir))
     failures += internal_includes(source_dir)
     print(f"layering: {len(program)} program files, {len(others)} test objects, "
           f"{failures} problem(s)")

@@ -12,6 +12,9 @@ printed:
                    src/a.c calls src/b.c, which calls src/c.c, which
                    reads a variable of src/a.c (no two of them use each
                    other directly; the back edge is a data symbol)
+  cycle through a header
+                   src/a.c calls src/b.c, and src/b.c uses only a macro
+                   of src/a.h (no symbol of src/a.c shows the back edge)
   unused export    src/a.c defines a function nobody else calls
   internal header  src/main.c includes src/sub/sub_internal.h (the test
                    file that includes it too is allowed)
@@ -45,6 +48,13 @@ CASES = {
         "tests/t.c": CALLER,
     }, 1, ["cycle: src/a.c -> src/b.c (b); src/b.c -> src/c.c (c); "
            "src/c.c -> src/a.c (a_count)"]),
+    "cycle through a header": ({
+        "src/a.h": "#define A_LIMIT 3\nint a(int);\n",
+        "src/a.c": '#include "a.h"\nint b(int);\n'
+                   "int a(int n) { return b(n); }\n",
+        "src/b.c": '#include "a.h"\nint b(int n) { return n + A_LIMIT; }\n',
+        "tests/t.c": CALLER,
+    }, 1, ['cycle: src/a.c -> src/b.c (b); src/b.c -> src/a.c (#include "a.h")']),
     "unused export": ({
         "src/a.c": "int a(int n) { return n + 1; }\n"
                    "int a_spare(int n) { return n - 1; }\n",
