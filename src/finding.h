@@ -74,6 +74,11 @@ void ndp_findings_release(struct ndp_findings *list);
 /* Frees what the findings own, not the array itself. */
 void ndp_findings_release_items(struct ndp_findings *list);
 
+/*
+ * A verdict's severity when nothing else decides it.  The evaluator makes
+ * 'rotate' and 'replace' errors only while the cluster is frozen
+ * (architecture §5); 'bypassed' arises only then.
+ */
 enum ndp_severity ndp_verdict_severity(enum ndp_verdict verdict);
 const char *ndp_verdict_name(enum ndp_verdict verdict);
 const char *ndp_severity_name(enum ndp_severity severity);

@@ -127,6 +127,56 @@ static char *value_text(const struct json_object *v, bool sensitive,
 
 /* ---- findings ---- */
 
+/*
+ * Architecture §5: a cluster is frozen now when its profile is Block, or
+ * AllowDuringMaintenanceWindow with the instant outside the window.  A
+ * window that cannot be evaluated counts as closed, as gated_verdict()
+ * reads it; no window at all leaves the gate open, which is no freeze.
+ */
+static bool frozen_now(const struct ndp_resolution *c)
+{
+    if (c->profile == NDP_PROFILE_BLOCK)
+        return true;
+    if (c->profile != NDP_PROFILE_WINDOW)
+        return false;
+    if (!c->window)
+        return c->window_problems || c->window_expression;
+    return c->in_window != 1;
+}
+
+/*
+ * Severity by intent (architecture §5): a change that disrupts nodes
+ * whatever the policy says is an error while the operator has frozen the
+ * cluster, and a warning otherwise.
+ */
+static enum ndp_severity intent_severity(enum ndp_verdict verdict,
+                                         const struct ndp_resolution *c)
+{
+    switch (verdict) {
+    case NDP_VERDICT_BYPASSED:
+    case NDP_VERDICT_ROTATE:
+    case NDP_VERDICT_REPLACE:
+        return frozen_now(c) ? NDP_SEVERITY_ERROR : NDP_SEVERITY_WARNING;
+    default:
+        return ndp_verdict_severity(verdict);
+    }
+}
+
+/* "; the cluster is frozen now (...)" after a change the policy never sees. */
+static void describe_freeze(struct ndp_buf *msg, const struct ndp_resolution *c)
+{
+    if (!frozen_now(c))
+        return;
+    if (c->profile == NDP_PROFILE_BLOCK)
+        ndp_buf_adds(msg, "; the cluster is frozen now (node disruption "
+                     "policy Block), and nothing but this check stops it");
+    else
+        ndp_buf_adds(msg, "; the cluster is frozen now (outside the "
+                     "aksManagedNodeOSUpgradeSchedule window of "
+                     "AllowDuringMaintenanceWindow), and nothing but this "
+                     "check stops it");
+}
+
 static struct ndp_finding *new_finding(const struct ndp_evaluator *ev,
                                        const struct ndp_rule *rule,
                                        enum ndp_verdict verdict,
@@ -139,7 +189,7 @@ static struct ndp_finding *new_finding(const struct ndp_evaluator *ev,
     f->category = rule ? rule->category : "policy";
     f->scope = rule ? rule->scope : NDP_SCOPE_CLUSTER;
     f->verdict = verdict;
-    f->severity = ndp_verdict_severity(verdict);
+    f->severity = intent_severity(verdict, &ev->resolved->items[cluster]);
     f->input = input;
     f->cluster = ndp_xstrdup(ev->clusters->items[cluster].id);
     f->cluster_index = cluster;
@@ -253,6 +303,7 @@ static void replace_finding(const struct ndp_evaluator *ev,
                  ch->replace_paths ? " (because of " : "",
                  ch->replace_paths ? ch->replace_paths : "",
                  ch->replace_paths ? ")" : "");
+    describe_freeze(&msg, &ev->resolved->items[ch->cluster]);
     add_deferred(&msg, ch);
     f->message = ndp_buf_detach(&msg);
 }
@@ -456,7 +507,10 @@ static enum ndp_verdict hit_verdict(const struct ndp_evaluator *ev,
                      "disruption policy never sees it",
                      h->pool ? "node pool '" : "the node pool",
                      h->pool ? shown_pool(ev, h) : "", h->pool ? "'" : "");
-        return h->after_unknown ? NDP_VERDICT_MAY_REIMAGE : NDP_VERDICT_ROTATE;
+        if (h->after_unknown)
+            return NDP_VERDICT_MAY_REIMAGE;
+        describe_freeze(msg, c);
+        return NDP_VERDICT_ROTATE;
     }
     if (h->rule->class_ == NDP_CLASS_VERSION_GATED) {
         version = hit_version(ev, h, &version_sensitive);

@@ -245,8 +245,82 @@ static void version_upgrade_in_same_change__bypassed(void **state)
     setter(&r, "Block", "Block");
     evaluate(&r, AT, -1);
     assert_int_equal(only(&r, "NDP101")->verdict, NDP_VERDICT_BYPASSED);
-    assert_int_equal(only(&r, "NDP101")->severity, NDP_SEVERITY_WARNING);
+    assert_int_equal(only(&r, "NDP101")->severity, NDP_SEVERITY_ERROR);
     release(&r);
+}
+
+/* Spec §11: bundled, but the policy would have let it through: allowed. */
+static void version_upgrade_under_allow__allowed_note(void **state)
+{
+    struct run r = { 0 };
+
+    (void)state;
+    azurerm_cluster(&r, "{'kubernetes_version':'1.35',"
+                    "'network_profile':[{'network_policy':''}]}",
+                    "{'kubernetes_version':'1.36',"
+                    "'network_profile':[{'network_policy':'azure'}]}");
+    setter(&r, "Allow", "Allow");
+    evaluate(&r, AT, -1);
+    assert_int_equal(only(&r, "NDP101")->verdict, NDP_VERDICT_ALLOWED);
+    assert_int_equal(only(&r, "NDP101")->severity, NDP_SEVERITY_NOTE);
+    assert_non_null(strstr(only(&r, "NDP101")->message, "kubernetes_version"));
+    release(&r);
+}
+
+/*
+ * Architecture §5: rotate, replace and bypassed are errors while the
+ * cluster is frozen now (Block, or outside the window) and warnings
+ * otherwise.  The window is Saturday 20:00-24:00 at -05:00.
+ */
+static void severity_by_intent__errors_only_when_frozen_now(void **state)
+{
+    static const struct {
+        const char *profile, *at;
+        enum ndp_severity severity;
+    } rows[] = {
+        { "Block", AT, NDP_SEVERITY_ERROR },
+        { "AllowDuringMaintenanceWindow", AT, NDP_SEVERITY_ERROR },
+        { "AllowDuringMaintenanceWindow", "2026-12-06T01:00:00Z",
+          NDP_SEVERITY_WARNING },
+        { "Allow", AT, NDP_SEVERITY_WARNING },
+        { NULL, AT, NDP_SEVERITY_WARNING }, /* the AKS default, Allow */
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        struct run r = { 0 };
+        struct ndp_change *c;
+        const struct ndp_finding *rot, *rep;
+
+        azurerm_cluster(&r, "{" WINDOW_BLOCK ",'default_node_pool':"
+                        "[{'name':'sys','vm_size':'a'}]}",
+                        "{" WINDOW_BLOCK ",'default_node_pool':"
+                        "[{'name':'sys','vm_size':'b'}]}");
+        c = add(&r, NDP_NOTATION_AZURERM, NDP_KIND_NODEPOOL,
+                "azurerm_kubernetes_cluster_node_pool",
+                "azurerm_kubernetes_cluster_node_pool.user", "{}", "{}");
+        c->action = NDP_ACTION_REPLACE;
+        c->parent_id = ndp_xstrdup(CLUSTER_ID);
+        if (rows[i].profile)
+            setter(&r, rows[i].profile, rows[i].profile);
+        evaluate(&r, rows[i].at, -1);
+        rot = only(&r, "NDP501");
+        rep = only(&r, "NDP003");
+        assert_int_equal(rot->verdict, NDP_VERDICT_ROTATE);
+        assert_int_equal(rep->verdict, NDP_VERDICT_REPLACE);
+        if (rot->severity != rows[i].severity ||
+            rep->severity != rows[i].severity)
+            fail_msg("%s at %s: rotate %s, replace %s",
+                     rows[i].profile ? rows[i].profile : "(default)",
+                     rows[i].at, ndp_severity_name(rot->severity),
+                     ndp_severity_name(rep->severity));
+        assert_true((strstr(rot->message, "frozen now") != NULL) ==
+                    (rows[i].severity == NDP_SEVERITY_ERROR));
+        assert_true((strstr(rep->message, "frozen now") != NULL) ==
+                    (rows[i].severity == NDP_SEVERITY_ERROR));
+        release(&r);
+    }
 }
 
 static void version_gated__manual_before_137_gated_from_137(void **state)
@@ -481,6 +555,8 @@ int main(void)
         cmocka_unit_test(window_profile__inside_allowed_outside_refused),
         cmocka_unit_test(window_profile_without_window__gate_open),
         cmocka_unit_test(version_upgrade_in_same_change__bypassed),
+        cmocka_unit_test(version_upgrade_under_allow__allowed_note),
+        cmocka_unit_test(severity_by_intent__errors_only_when_frozen_now),
         cmocka_unit_test(version_gated__manual_before_137_gated_from_137),
         cmocka_unit_test(replaced_pool__replace_finding_names_paths),
         cmocka_unit_test(secrets__never_in_findings),
