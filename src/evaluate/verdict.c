@@ -586,6 +586,64 @@ static void hit_finding(const struct ndp_evaluator *ev, const struct ndp_hit *h)
     f->message = ndp_buf_detach(&msg);
 }
 
+/* A finding about a change that rebuilds or may rebuild nodes. */
+static bool reimaging(enum ndp_verdict verdict)
+{
+    switch (verdict) {
+    case NDP_VERDICT_ALLOWED:
+    case NDP_VERDICT_BYPASSED:
+    case NDP_VERDICT_MAY_REIMAGE:
+    case NDP_VERDICT_MANUAL_UPGRADE:
+    case NDP_VERDICT_ROTATE:
+    case NDP_VERDICT_REPLACE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/*
+ * Issue #16: a cluster whose reimaging changes were judged under the AKS
+ * default only because nothing declared its profile gets one note saying
+ * so, and how to declare it: without it, a freeze is invisible to ndplint.
+ */
+static void undeclared_findings(const struct ndp_evaluator *ev)
+{
+    size_t nr = ev->out->nr, i, k, *counts;
+    struct ndp_buf msg = NDP_BUF_INIT;
+    struct ndp_finding *f;
+
+    counts = ndp_xcalloc(ev->clusters->nr ? ev->clusters->nr : 1,
+                         sizeof(*counts));
+    for (i = 0; i < nr; i++)
+        if (reimaging(ev->out->items[i].verdict))
+            counts[ev->out->items[i].cluster_index]++;
+    for (k = 0; k < ev->clusters->nr; k++) {
+        const struct ndp_cluster *c = &ev->clusters->items[k];
+        const struct ndp_resolution *r = &ev->resolved->items[k];
+
+        if (!counts[k] || strcmp(r->profile_source, "default") != 0)
+            continue;
+        f = new_finding(ev, ndp_ruleset_meta(ev->rs, "profile-undeclared"),
+                        NDP_VERDICT_PROFILE_UNDECLARED, k, c->input, c->id);
+        if (c->change < ev->set->nr)
+            f->line = ev->set->items[c->change]->line;
+        ndp_buf_addf(&msg, "nothing declares this cluster's node disruption "
+                     "policy, so its %zu reimaging change%s %s judged under "
+                     "the AKS default, %s, which refuses nothing; declare "
+                     "the profile in force in the settings file (\"profile\", "
+                     "or a clusters[] entry matching the cluster), with "
+                     "--profile, with --cluster-state (az aks show), or in "
+                     "the plan with an azapi_update_resource that sets "
+                     "properties.nodeDisruptionProfile.nodeDisruptionPolicy",
+                     counts[k], counts[k] == 1 ? "" : "s",
+                     counts[k] == 1 ? "is" : "are",
+                     ndp_profile_name(r->profile));
+        f->message = ndp_buf_detach(&msg);
+    }
+    free(counts);
+}
+
 void ndp_verdicts_add(const struct ndp_evaluator *ev)
 {
     size_t i;
@@ -598,4 +656,5 @@ void ndp_verdicts_add(const struct ndp_evaluator *ev)
     }
     for (i = 0; i < ev->hits->nr; i++)
         hit_finding(ev, &ev->hits->items[i]);
+    undeclared_findings(ev);
 }

@@ -323,6 +323,59 @@ static void severity_by_intent__errors_only_when_frozen_now(void **state)
     }
 }
 
+/*
+ * Issue #16 item 6: one NDP007 note per cluster whose reimaging changes
+ * are judged under the AKS default because nothing declares its profile;
+ * none once anything declares it, and none without a reimaging change.
+ */
+static void undeclared_profile__one_note_per_cluster_with_reimaging(void **state)
+{
+    struct run r = { 0 }, o = { 0 }, d = { 0 }, n = { 0 };
+    const struct ndp_finding *f;
+    size_t i;
+
+    (void)state;
+    azurerm_cluster(&r, "{'network_profile':[{'network_policy':''}],"
+                    "'custom_ca_trust_certificates_base64':[]}",
+                    "{'network_profile':[{'network_policy':'azure'}],"
+                    "'custom_ca_trust_certificates_base64':['Q0E=']}");
+    evaluate(&r, AT, -1);
+    f = only(&r, "NDP007");
+    assert_int_equal(f->verdict, NDP_VERDICT_PROFILE_UNDECLARED);
+    assert_int_equal(f->severity, NDP_SEVERITY_NOTE);
+    assert_string_equal(f->category, "profile-undeclared");
+    assert_string_equal(f->cluster, "azurerm_kubernetes_cluster.main");
+    assert_non_null(strstr(f->message, "2 reimaging changes"));
+    assert_non_null(strstr(f->message, "AKS default, Allow"));
+    assert_non_null(strstr(f->message, "--profile"));
+    assert_non_null(strstr(f->message, "--cluster-state"));
+    assert_non_null(strstr(f->message, "azapi_update_resource"));
+    assert_non_null(strstr(f->message, "settings file"));
+    release(&r);
+
+    /* Declared by an option or by the input: no note. */
+    azurerm_cluster(&o, NP_NONE, NP_AZURE);
+    evaluate(&o, AT, NDP_PROFILE_ALLOW);
+    assert_string_equal(o.resolved.items[0].profile_source, "option");
+    for (i = 0; i < o.findings.nr; i++)
+        assert_string_not_equal(o.findings.items[i].rule_id, "NDP007");
+    release(&o);
+    azurerm_cluster(&d, NP_NONE, NP_AZURE);
+    setter(&d, "Allow", "Allow");
+    evaluate(&d, AT, -1);
+    for (i = 0; i < d.findings.nr; i++)
+        assert_string_not_equal(d.findings.items[i].rule_id, "NDP007");
+    release(&d);
+
+    /* Undeclared, but nothing reimages: no note. */
+    azurerm_cluster(&n, "{'network_profile':[{'network_policy':'azure'}]}",
+                    "{'network_profile':[{'network_policy':'calico'}]}");
+    evaluate(&n, AT, -1);
+    assert_string_equal(n.resolved.items[0].profile_source, "default");
+    assert_int_equal(n.findings.nr, 0);
+    release(&n);
+}
+
 static void version_gated__manual_before_137_gated_from_137(void **state)
 {
     static const struct {
@@ -398,7 +451,7 @@ static void secrets__never_in_findings(void **state)
         "'client_secret':'CANARY6'}]}");
     c->after_sensitive = test_json("{'http_proxy_config':[{'trusted_ca':true}]}");
     evaluate(&r, AT, -1);
-    assert_int_equal(r.findings.nr, 3);
+    assert_int_equal(r.findings.nr, 4); /* NDP106, NDP107, NDP111, NDP007 */
     for (i = 0; i < r.findings.nr; i++) {
         const struct ndp_finding *f = &r.findings.items[i];
         if (strstr(f->before, "CANARY") || strstr(f->after, "CANARY") ||
@@ -557,6 +610,7 @@ int main(void)
         cmocka_unit_test(version_upgrade_in_same_change__bypassed),
         cmocka_unit_test(version_upgrade_under_allow__allowed_note),
         cmocka_unit_test(severity_by_intent__errors_only_when_frozen_now),
+        cmocka_unit_test(undeclared_profile__one_note_per_cluster_with_reimaging),
         cmocka_unit_test(version_gated__manual_before_137_gated_from_137),
         cmocka_unit_test(replaced_pool__replace_finding_names_paths),
         cmocka_unit_test(secrets__never_in_findings),
