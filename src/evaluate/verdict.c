@@ -2,7 +2,9 @@
  * verdict.c - the findings: a verdict for every rule hit under the
  * profile, window and version resolved for its cluster, and the findings
  * about clusters and changes themselves (replaced, unseen, an invalid
- * window, a gate left open, a freeze without an end).
+ * window, a gate left open, a freeze without an end, a profile nothing
+ * declares).  Severity follows intent (architecture §5): what disrupts
+ * nodes while the cluster is frozen now is an error.
  *
  * Bypass: a covered change is not gated when the same resource change
  * also upgrades Kubernetes (cluster) or the pool's orchestrator version or
@@ -603,9 +605,9 @@ static bool reimaging(enum ndp_verdict verdict)
 }
 
 /*
- * Issue #16: a cluster whose reimaging changes were judged under the AKS
- * default only because nothing declared its profile gets one note saying
- * so, and how to declare it: without it, a freeze is invisible to ndplint.
+ * A cluster whose reimaging changes were judged under the AKS default
+ * only because nothing declared its profile gets one note saying so, and
+ * how to declare it: without it, a freeze is invisible to ndplint.
  */
 static void undeclared_findings(const struct ndp_evaluator *ev)
 {

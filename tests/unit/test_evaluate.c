@@ -1,7 +1,8 @@
 /*
  * test_evaluate.c - verdicts: the profile in force (input, option, default,
  * the stricter of a change), the maintenance window at --at, the bypass
- * rule, version-gated categories, replacements, and redaction of values.
+ * rule, severity by intent, the undeclared-profile note, version-gated
+ * categories, replacements, and redaction of values.
  * Each case builds a small change set by hand and runs link, engine and
  * evaluator over it.
  */
@@ -324,9 +325,9 @@ static void severity_by_intent__errors_only_when_frozen_now(void **state)
 }
 
 /*
- * Issue #16 item 6: one NDP007 note per cluster whose reimaging changes
- * are judged under the AKS default because nothing declares its profile;
- * none once anything declares it, and none without a reimaging change.
+ * One NDP007 note per cluster whose reimaging changes are judged under
+ * the AKS default because nothing declares its profile; none once
+ * anything declares it, and none without a reimaging change.
  */
 static void undeclared_profile__one_note_per_cluster_with_reimaging(void **state)
 {
