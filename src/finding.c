@@ -70,7 +70,7 @@ static const struct {
     [NDP_VERDICT_OUTSIDE_WINDOW] = { "outside-window", NDP_SEVERITY_ERROR },
     [NDP_VERDICT_ALLOWED] = { "allowed", NDP_SEVERITY_NOTE },
     [NDP_VERDICT_MAY_REIMAGE] = { "may-reimage", NDP_SEVERITY_WARNING },
-    [NDP_VERDICT_BYPASSED] = { "bypassed", NDP_SEVERITY_WARNING },
+    [NDP_VERDICT_BYPASSED] = { "bypassed", NDP_SEVERITY_ERROR },
     [NDP_VERDICT_MANUAL_UPGRADE] = { "manual-upgrade", NDP_SEVERITY_WARNING },
     [NDP_VERDICT_REPLACE] = { "replace", NDP_SEVERITY_WARNING },
     [NDP_VERDICT_ROTATE] = { "rotate", NDP_SEVERITY_WARNING },
@@ -79,6 +79,8 @@ static const struct {
     [NDP_VERDICT_FREEZE_WITHOUT_END] = { "freeze-without-end",
                                          NDP_SEVERITY_WARNING },
     [NDP_VERDICT_WAIVER_EXPIRED] = { "waiver-expired", NDP_SEVERITY_WARNING },
+    [NDP_VERDICT_PROFILE_UNDECLARED] = { "profile-undeclared",
+                                         NDP_SEVERITY_NOTE },
 };
 
 enum ndp_severity ndp_verdict_severity(enum ndp_verdict verdict)

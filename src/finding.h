@@ -27,7 +27,8 @@ enum ndp_verdict {
     NDP_VERDICT_GATE_OPEN,
     NDP_VERDICT_WINDOW_INVALID,
     NDP_VERDICT_FREEZE_WITHOUT_END,
-    NDP_VERDICT_WAIVER_EXPIRED
+    NDP_VERDICT_WAIVER_EXPIRED,
+    NDP_VERDICT_PROFILE_UNDECLARED
 };
 
 /* Ordered from most to least severe. */
@@ -74,6 +75,11 @@ void ndp_findings_release(struct ndp_findings *list);
 /* Frees what the findings own, not the array itself. */
 void ndp_findings_release_items(struct ndp_findings *list);
 
+/*
+ * A verdict's severity when nothing else decides it.  The evaluator makes
+ * 'rotate' and 'replace' errors only while the cluster is frozen
+ * (architecture §5); 'bypassed' arises only then.
+ */
 enum ndp_severity ndp_verdict_severity(enum ndp_verdict verdict);
 const char *ndp_verdict_name(enum ndp_verdict verdict);
 const char *ndp_severity_name(enum ndp_severity severity);

@@ -118,30 +118,49 @@ static void list_rules(const struct ndp_ruleset *rs)
     ndp_buf_release(&sum);
 }
 
+/* What a meta rule leads to, for --explain. */
+static const char *meta_verdicts(const char *category)
+{
+    if (strcmp(category, "replace") == 0)
+        return "Verdict: replace, which the node disruption policy never "
+               "gates: an error while the cluster is frozen now (Block, or "
+               "AllowDuringMaintenanceWindow outside the window), a warning "
+               "otherwise.";
+    if (strcmp(category, "profile-undeclared") == 0)
+        return "Verdict: profile-undeclared (note), once for each cluster "
+               "whose reimaging changes are judged under the AKS default "
+               "because nothing declares its profile.";
+    return "A finding about the policy, the window or the resource itself "
+           "(warning).";
+}
+
 /* What each class of rule leads to, for --explain. */
-static const char *class_verdicts(enum ndp_rule_class class_)
+static const char *class_verdicts(enum ndp_rule_class class_,
+                                  const char *category)
 {
     switch (class_) {
     case NDP_CLASS_COVERED:
         return "Verdicts: rejected (error) under Block; outside-window "
                "(error) under AllowDuringMaintenanceWindow outside the "
                "aksManagedNodeOSUpgradeSchedule window; allowed (note) "
-               "otherwise; bypassed (warning) when the same change upgrades "
-               "Kubernetes or the node image; may-reimage (warning) when the "
-               "new value is known only after apply.";
+               "otherwise; bypassed (error) when the policy would refuse it "
+               "but the same change upgrades Kubernetes or the node image; "
+               "may-reimage (warning) when the new value is known only after "
+               "apply.";
     case NDP_CLASS_VERSION_GATED:
         return "Verdicts: manual-upgrade (warning) on Kubernetes 1.36 and "
                "earlier; from 1.37 (or when the version is unknown) as a "
                "covered change: rejected, outside-window, allowed, bypassed.";
     case NDP_CLASS_ROTATE:
-        return "Verdict: rotate (warning), whatever the node disruption "
-               "policy says.";
+        return "Verdict: rotate, which the node disruption policy never "
+               "gates: an error while the cluster is frozen now (Block, or "
+               "AllowDuringMaintenanceWindow outside the window), a warning "
+               "otherwise.";
     case NDP_CLASS_UPGRADE:
         return "No finding of its own: it marks covered changes in the same "
                "resource change as bypassed.";
     default:
-        return "A finding about the policy, the window or the resource "
-               "itself (warning).";
+        return meta_verdicts(category);
     }
 }
 
@@ -164,7 +183,7 @@ static int explain(const struct ndp_ruleset *rs, const char *name)
                          safe(&scratch, r->why));
         }
         ndp_rule_describe(&out, r);
-        ndp_buf_addf(&out, "    %s\n\n", class_verdicts(r->class_));
+        ndp_buf_addf(&out, "    %s\n\n", class_verdicts(r->class_, r->category));
     }
     if (!first) {
         ndp_warn("--explain: no category or rule '%s' (see ndplint "

@@ -2,7 +2,9 @@
  * verdict.c - the findings: a verdict for every rule hit under the
  * profile, window and version resolved for its cluster, and the findings
  * about clusters and changes themselves (replaced, unseen, an invalid
- * window, a gate left open, a freeze without an end).
+ * window, a gate left open, a freeze without an end, a profile nothing
+ * declares).  Severity follows intent (architecture §5): what disrupts
+ * nodes while the cluster is frozen now is an error.
  *
  * Bypass: a covered change is not gated when the same resource change
  * also upgrades Kubernetes (cluster) or the pool's orchestrator version or
@@ -125,6 +127,56 @@ static char *value_text(const struct json_object *v, bool sensitive,
 
 /* ---- findings ---- */
 
+/*
+ * Architecture §5: a cluster is frozen now when its profile is Block, or
+ * AllowDuringMaintenanceWindow with the instant outside the window.  A
+ * window that cannot be evaluated counts as closed, as gated_verdict()
+ * reads it; no window at all leaves the gate open, which is no freeze.
+ */
+static bool frozen_now(const struct ndp_resolution *c)
+{
+    if (c->profile == NDP_PROFILE_BLOCK)
+        return true;
+    if (c->profile != NDP_PROFILE_WINDOW)
+        return false;
+    if (!c->window)
+        return c->window_problems || c->window_expression;
+    return c->in_window != 1;
+}
+
+/*
+ * Severity by intent (architecture §5): a change that disrupts nodes
+ * whatever the policy says is an error while the operator has frozen the
+ * cluster, and a warning otherwise.
+ */
+static enum ndp_severity intent_severity(enum ndp_verdict verdict,
+                                         const struct ndp_resolution *c)
+{
+    switch (verdict) {
+    case NDP_VERDICT_BYPASSED:
+    case NDP_VERDICT_ROTATE:
+    case NDP_VERDICT_REPLACE:
+        return frozen_now(c) ? NDP_SEVERITY_ERROR : NDP_SEVERITY_WARNING;
+    default:
+        return ndp_verdict_severity(verdict);
+    }
+}
+
+/* "; the cluster is frozen now (...)" after a change the policy never sees. */
+static void describe_freeze(struct ndp_buf *msg, const struct ndp_resolution *c)
+{
+    if (!frozen_now(c))
+        return;
+    if (c->profile == NDP_PROFILE_BLOCK)
+        ndp_buf_adds(msg, "; the cluster is frozen now (node disruption "
+                     "policy Block), and nothing but this check stops it");
+    else
+        ndp_buf_adds(msg, "; the cluster is frozen now (outside the "
+                     "aksManagedNodeOSUpgradeSchedule window of "
+                     "AllowDuringMaintenanceWindow), and nothing but this "
+                     "check stops it");
+}
+
 static struct ndp_finding *new_finding(const struct ndp_evaluator *ev,
                                        const struct ndp_rule *rule,
                                        enum ndp_verdict verdict,
@@ -137,7 +189,7 @@ static struct ndp_finding *new_finding(const struct ndp_evaluator *ev,
     f->category = rule ? rule->category : "policy";
     f->scope = rule ? rule->scope : NDP_SCOPE_CLUSTER;
     f->verdict = verdict;
-    f->severity = ndp_verdict_severity(verdict);
+    f->severity = intent_severity(verdict, &ev->resolved->items[cluster]);
     f->input = input;
     f->cluster = ndp_xstrdup(ev->clusters->items[cluster].id);
     f->cluster_index = cluster;
@@ -251,6 +303,7 @@ static void replace_finding(const struct ndp_evaluator *ev,
                  ch->replace_paths ? " (because of " : "",
                  ch->replace_paths ? ch->replace_paths : "",
                  ch->replace_paths ? ")" : "");
+    describe_freeze(&msg, &ev->resolved->items[ch->cluster]);
     add_deferred(&msg, ch);
     f->message = ndp_buf_detach(&msg);
 }
@@ -454,7 +507,10 @@ static enum ndp_verdict hit_verdict(const struct ndp_evaluator *ev,
                      "disruption policy never sees it",
                      h->pool ? "node pool '" : "the node pool",
                      h->pool ? shown_pool(ev, h) : "", h->pool ? "'" : "");
-        return h->after_unknown ? NDP_VERDICT_MAY_REIMAGE : NDP_VERDICT_ROTATE;
+        if (h->after_unknown)
+            return NDP_VERDICT_MAY_REIMAGE;
+        describe_freeze(msg, c);
+        return NDP_VERDICT_ROTATE;
     }
     if (h->rule->class_ == NDP_CLASS_VERSION_GATED) {
         version = hit_version(ev, h, &version_sensitive);
@@ -530,6 +586,64 @@ static void hit_finding(const struct ndp_evaluator *ev, const struct ndp_hit *h)
     f->message = ndp_buf_detach(&msg);
 }
 
+/* A finding about a change that rebuilds or may rebuild nodes. */
+static bool reimaging(enum ndp_verdict verdict)
+{
+    switch (verdict) {
+    case NDP_VERDICT_ALLOWED:
+    case NDP_VERDICT_BYPASSED:
+    case NDP_VERDICT_MAY_REIMAGE:
+    case NDP_VERDICT_MANUAL_UPGRADE:
+    case NDP_VERDICT_ROTATE:
+    case NDP_VERDICT_REPLACE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/*
+ * A cluster whose reimaging changes were judged under the AKS default
+ * only because nothing declared its profile gets one note saying so, and
+ * how to declare it: without it, a freeze is invisible to ndplint.
+ */
+static void undeclared_findings(const struct ndp_evaluator *ev)
+{
+    size_t nr = ev->out->nr, i, k, *counts;
+    struct ndp_buf msg = NDP_BUF_INIT;
+    struct ndp_finding *f;
+
+    counts = ndp_xcalloc(ev->clusters->nr ? ev->clusters->nr : 1,
+                         sizeof(*counts));
+    for (i = 0; i < nr; i++)
+        if (reimaging(ev->out->items[i].verdict))
+            counts[ev->out->items[i].cluster_index]++;
+    for (k = 0; k < ev->clusters->nr; k++) {
+        const struct ndp_cluster *c = &ev->clusters->items[k];
+        const struct ndp_resolution *r = &ev->resolved->items[k];
+
+        if (!counts[k] || strcmp(r->profile_source, "default") != 0)
+            continue;
+        f = new_finding(ev, ndp_ruleset_meta(ev->rs, "profile-undeclared"),
+                        NDP_VERDICT_PROFILE_UNDECLARED, k, c->input, c->id);
+        if (c->change < ev->set->nr)
+            f->line = ev->set->items[c->change]->line;
+        ndp_buf_addf(&msg, "nothing declares this cluster's node disruption "
+                     "policy, so its %zu reimaging change%s %s judged under "
+                     "the AKS default, %s, which refuses nothing; declare "
+                     "the profile in force in the settings file (\"profile\", "
+                     "or a clusters[] entry matching the cluster), with "
+                     "--profile, with --cluster-state (az aks show), or in "
+                     "the plan with an azapi_update_resource that sets "
+                     "properties.nodeDisruptionProfile.nodeDisruptionPolicy",
+                     counts[k], counts[k] == 1 ? "" : "s",
+                     counts[k] == 1 ? "is" : "are",
+                     ndp_profile_name(r->profile));
+        f->message = ndp_buf_detach(&msg);
+    }
+    free(counts);
+}
+
 void ndp_verdicts_add(const struct ndp_evaluator *ev)
 {
     size_t i;
@@ -542,4 +656,5 @@ void ndp_verdicts_add(const struct ndp_evaluator *ev)
     }
     for (i = 0; i < ev->hits->nr; i++)
         hit_finding(ev, &ev->hits->items[i]);
+    undeclared_findings(ev);
 }

@@ -84,6 +84,8 @@ static void add_string_max(struct ndp_buf *out, const char *s, size_t max)
 
 static const char *rule_level(const struct ndp_rule *rule)
 {
+    if (rule && strcmp(rule->category, "profile-undeclared") == 0)
+        return "note"; /* NDP007 only informs */
     return rule && (rule->class_ == NDP_CLASS_COVERED ||
                     rule->class_ == NDP_CLASS_VERSION_GATED)
                ? "error"

@@ -79,7 +79,7 @@ void ndp_rule_describe(struct ndp_buf *out, const struct ndp_rule *rule)
     if (r->any_change) {
         ndp_buf_adds(out, "    reimages on any change of the value");
     } else {
-        n = json_object_array_length(r->transitions);
+        n = r->transitions ? json_object_array_length(r->transitions) : 0;
         for (i = 0; i < n; i++) {
             struct json_object *t = json_object_array_get_idx(r->transitions,
                                                                i);

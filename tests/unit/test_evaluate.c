@@ -1,7 +1,8 @@
 /*
  * test_evaluate.c - verdicts: the profile in force (input, option, default,
  * the stricter of a change), the maintenance window at --at, the bypass
- * rule, version-gated categories, replacements, and redaction of values.
+ * rule, severity by intent, the undeclared-profile note, version-gated
+ * categories, replacements, and redaction of values.
  * Each case builds a small change set by hand and runs link, engine and
  * evaluator over it.
  */
@@ -245,8 +246,135 @@ static void version_upgrade_in_same_change__bypassed(void **state)
     setter(&r, "Block", "Block");
     evaluate(&r, AT, -1);
     assert_int_equal(only(&r, "NDP101")->verdict, NDP_VERDICT_BYPASSED);
-    assert_int_equal(only(&r, "NDP101")->severity, NDP_SEVERITY_WARNING);
+    assert_int_equal(only(&r, "NDP101")->severity, NDP_SEVERITY_ERROR);
     release(&r);
+}
+
+/* Spec §11: bundled, but the policy would have let it through: allowed. */
+static void version_upgrade_under_allow__allowed_note(void **state)
+{
+    struct run r = { 0 };
+
+    (void)state;
+    azurerm_cluster(&r, "{'kubernetes_version':'1.35',"
+                    "'network_profile':[{'network_policy':''}]}",
+                    "{'kubernetes_version':'1.36',"
+                    "'network_profile':[{'network_policy':'azure'}]}");
+    setter(&r, "Allow", "Allow");
+    evaluate(&r, AT, -1);
+    assert_int_equal(only(&r, "NDP101")->verdict, NDP_VERDICT_ALLOWED);
+    assert_int_equal(only(&r, "NDP101")->severity, NDP_SEVERITY_NOTE);
+    assert_non_null(strstr(only(&r, "NDP101")->message, "kubernetes_version"));
+    release(&r);
+}
+
+/*
+ * Architecture §5: rotate, replace and bypassed are errors while the
+ * cluster is frozen now (Block, or outside the window) and warnings
+ * otherwise.  The window is Saturday 20:00-24:00 at -05:00.
+ */
+static void severity_by_intent__errors_only_when_frozen_now(void **state)
+{
+    static const struct {
+        const char *profile, *at;
+        enum ndp_severity severity;
+    } rows[] = {
+        { "Block", AT, NDP_SEVERITY_ERROR },
+        { "AllowDuringMaintenanceWindow", AT, NDP_SEVERITY_ERROR },
+        { "AllowDuringMaintenanceWindow", "2026-12-06T01:00:00Z",
+          NDP_SEVERITY_WARNING },
+        { "Allow", AT, NDP_SEVERITY_WARNING },
+        { NULL, AT, NDP_SEVERITY_WARNING }, /* the AKS default, Allow */
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        struct run r = { 0 };
+        struct ndp_change *c;
+        const struct ndp_finding *rot, *rep;
+
+        azurerm_cluster(&r, "{" WINDOW_BLOCK ",'default_node_pool':"
+                        "[{'name':'sys','vm_size':'a'}]}",
+                        "{" WINDOW_BLOCK ",'default_node_pool':"
+                        "[{'name':'sys','vm_size':'b'}]}");
+        c = add(&r, NDP_NOTATION_AZURERM, NDP_KIND_NODEPOOL,
+                "azurerm_kubernetes_cluster_node_pool",
+                "azurerm_kubernetes_cluster_node_pool.user", "{}", "{}");
+        c->action = NDP_ACTION_REPLACE;
+        c->parent_id = ndp_xstrdup(CLUSTER_ID);
+        if (rows[i].profile)
+            setter(&r, rows[i].profile, rows[i].profile);
+        evaluate(&r, rows[i].at, -1);
+        rot = only(&r, "NDP501");
+        rep = only(&r, "NDP003");
+        assert_int_equal(rot->verdict, NDP_VERDICT_ROTATE);
+        assert_int_equal(rep->verdict, NDP_VERDICT_REPLACE);
+        if (rot->severity != rows[i].severity ||
+            rep->severity != rows[i].severity)
+            fail_msg("%s at %s: rotate %s, replace %s",
+                     rows[i].profile ? rows[i].profile : "(default)",
+                     rows[i].at, ndp_severity_name(rot->severity),
+                     ndp_severity_name(rep->severity));
+        assert_true((strstr(rot->message, "frozen now") != NULL) ==
+                    (rows[i].severity == NDP_SEVERITY_ERROR));
+        assert_true((strstr(rep->message, "frozen now") != NULL) ==
+                    (rows[i].severity == NDP_SEVERITY_ERROR));
+        release(&r);
+    }
+}
+
+/*
+ * One NDP007 note per cluster whose reimaging changes are judged under
+ * the AKS default because nothing declares its profile; none once
+ * anything declares it, and none without a reimaging change.
+ */
+static void undeclared_profile__one_note_per_cluster_with_reimaging(void **state)
+{
+    struct run r = { 0 }, o = { 0 }, d = { 0 }, n = { 0 };
+    const struct ndp_finding *f;
+    size_t i;
+
+    (void)state;
+    azurerm_cluster(&r, "{'network_profile':[{'network_policy':''}],"
+                    "'custom_ca_trust_certificates_base64':[]}",
+                    "{'network_profile':[{'network_policy':'azure'}],"
+                    "'custom_ca_trust_certificates_base64':['Q0E=']}");
+    evaluate(&r, AT, -1);
+    f = only(&r, "NDP007");
+    assert_int_equal(f->verdict, NDP_VERDICT_PROFILE_UNDECLARED);
+    assert_int_equal(f->severity, NDP_SEVERITY_NOTE);
+    assert_string_equal(f->category, "profile-undeclared");
+    assert_string_equal(f->cluster, "azurerm_kubernetes_cluster.main");
+    assert_non_null(strstr(f->message, "2 reimaging changes"));
+    assert_non_null(strstr(f->message, "AKS default, Allow"));
+    assert_non_null(strstr(f->message, "--profile"));
+    assert_non_null(strstr(f->message, "--cluster-state"));
+    assert_non_null(strstr(f->message, "azapi_update_resource"));
+    assert_non_null(strstr(f->message, "settings file"));
+    release(&r);
+
+    /* Declared by an option or by the input: no note. */
+    azurerm_cluster(&o, NP_NONE, NP_AZURE);
+    evaluate(&o, AT, NDP_PROFILE_ALLOW);
+    assert_string_equal(o.resolved.items[0].profile_source, "option");
+    for (i = 0; i < o.findings.nr; i++)
+        assert_string_not_equal(o.findings.items[i].rule_id, "NDP007");
+    release(&o);
+    azurerm_cluster(&d, NP_NONE, NP_AZURE);
+    setter(&d, "Allow", "Allow");
+    evaluate(&d, AT, -1);
+    for (i = 0; i < d.findings.nr; i++)
+        assert_string_not_equal(d.findings.items[i].rule_id, "NDP007");
+    release(&d);
+
+    /* Undeclared, but nothing reimages: no note. */
+    azurerm_cluster(&n, "{'network_profile':[{'network_policy':'azure'}]}",
+                    "{'network_profile':[{'network_policy':'calico'}]}");
+    evaluate(&n, AT, -1);
+    assert_string_equal(n.resolved.items[0].profile_source, "default");
+    assert_int_equal(n.findings.nr, 0);
+    release(&n);
 }
 
 static void version_gated__manual_before_137_gated_from_137(void **state)
@@ -324,7 +452,7 @@ static void secrets__never_in_findings(void **state)
         "'client_secret':'CANARY6'}]}");
     c->after_sensitive = test_json("{'http_proxy_config':[{'trusted_ca':true}]}");
     evaluate(&r, AT, -1);
-    assert_int_equal(r.findings.nr, 3);
+    assert_int_equal(r.findings.nr, 4); /* NDP106, NDP107, NDP111, NDP007 */
     for (i = 0; i < r.findings.nr; i++) {
         const struct ndp_finding *f = &r.findings.items[i];
         if (strstr(f->before, "CANARY") || strstr(f->after, "CANARY") ||
@@ -481,6 +609,9 @@ int main(void)
         cmocka_unit_test(window_profile__inside_allowed_outside_refused),
         cmocka_unit_test(window_profile_without_window__gate_open),
         cmocka_unit_test(version_upgrade_in_same_change__bypassed),
+        cmocka_unit_test(version_upgrade_under_allow__allowed_note),
+        cmocka_unit_test(severity_by_intent__errors_only_when_frozen_now),
+        cmocka_unit_test(undeclared_profile__one_note_per_cluster_with_reimaging),
         cmocka_unit_test(version_gated__manual_before_137_gated_from_137),
         cmocka_unit_test(replaced_pool__replace_finding_names_paths),
         cmocka_unit_test(secrets__never_in_findings),

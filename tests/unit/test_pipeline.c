@@ -517,7 +517,7 @@ static void created_pool__named_not_rebuilt(void **state)
         "'agentPoolProfiles':[{'name':'system','count':3},{'name':'old','count':4}]",
         "'kubernetesVersion':'1.37.1','networkProfile':{'networkPolicy':'calico'},"
         "'agentPoolProfiles':[{'name':'system','count':3},{'name':'conf2','count':5,'orchestratorVersion':'1.38.0'}]",
-        "NDP101/allowed"
+        "NDP007/profile-undeclared,NDP101/allowed"
     };
     struct ndp_buf plan = NDP_BUF_INIT, cli = NDP_BUF_INIT;
     char *impact_plan, *impact_cli, *got;
