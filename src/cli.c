@@ -288,6 +288,9 @@ static const struct ndp_cli_option options[] = {
         "ignore the settings file's waivers (audit every finding)"),
     OPT_BOOL(0, "show-suppressed", show_suppressed,
         "show waived findings in the text report"),
+    OPT_BOOL('q', "quiet", quiet,
+        "text report: print only the summary line and the findings at or "
+        "above --fail-on (other formats are unchanged)"),
     OPT_STRING(0, "template", template_path, "FILE",
         "the Bicep or ARM template a what-if result came from: findings "
         "point at the line of their resource in it"),

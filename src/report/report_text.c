@@ -258,11 +258,47 @@ static void write_summary(struct ndp_buf *out, const struct ndp_report *r)
     ndp_buf_addch(out, '\n');
 }
 
+/*
+ * --quiet: the findings at or above --fail-on under a line naming their
+ * cluster (and its input when there are several), then the summary line.
+ */
+static void write_quiet(struct ndp_buf *out, const struct ndp_report *r)
+{
+    size_t i, last = (size_t)-1;
+
+    for (i = 0; i < r->findings->nr; i++) {
+        const struct ndp_finding *f = &r->findings->items[i];
+
+        if (f->suppression || r->fail_on == NDP_SEVERITY_NEVER ||
+            (int)f->severity > r->fail_on)
+            continue;
+        if (f->cluster_index != last) {
+            const struct ndp_cluster *c = &r->clusters->items[f->cluster_index];
+
+            ndp_buf_adds(out, "  ");
+            add_safe(out, c->id);
+            if (r->set->nr_inputs > 1) {
+                ndp_buf_adds(out, " (");
+                add_safe(out, c->input);
+                ndp_buf_addch(out, ')');
+            }
+            ndp_buf_addch(out, '\n');
+            last = f->cluster_index;
+        }
+        write_finding(out, r, f);
+    }
+    write_summary(out, r);
+}
+
 static void write_text(struct ndp_buf *out, const struct ndp_report *r)
 {
     struct by_cluster g;
     size_t i, j;
 
+    if (r->quiet) {
+        write_quiet(out, r);
+        return;
+    }
     group_by_cluster(&g, r);
     for (i = 0; i < r->set->nr_inputs; i++) {
         const char *input = r->set->inputs[i].path;

@@ -248,6 +248,11 @@ static void check_at_six_hours(const struct ndp_options *o)
     assert_in_range(o->at, after - 60, after);
 }
 
+static void check_quiet(const struct ndp_options *o)
+{
+    assert_true(o->quiet);
+}
+
 static void check_fail_on(const struct ndp_options *o)
 {
     assert_true(o->fail_on_given);
@@ -282,6 +287,7 @@ static void check_defaults(const struct ndp_options *o)
     assert_false(o->have_profile);
     assert_false(o->have_at);
     assert_false(o->fail_on_given);
+    assert_false(o->quiet);
     assert_int_equal(o->fail_on, NDP_SEVERITY_ERROR);
     assert_int_equal(o->color, NDP_COLOR_AUTO);
     assert_int_equal(o->max_input_bytes, 4294967296u); /* as --help says */
@@ -319,6 +325,8 @@ static const struct accept_case accept_cases[] = {
       check_input_format },
     { "input-format", { "--input-format=arm-whatif", "in.json" },
       check_input_format },
+    { "", { "-q", "in.json" }, check_quiet },
+    { "", { "--quiet", "in.json" }, check_quiet },
     { "color", { "--color", "never", "in.json" }, check_color_never },
     { "color", { "--color=always", "in.json" }, check_color_always },
     /* Unambiguous abbreviations, as getopt_long allows. */
