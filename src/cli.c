@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <sys/stat.h>
+#include <time.h>
 
 /* The report written when neither the command line nor settings name one. */
 static const char default_format[] = "text";
@@ -124,9 +125,13 @@ static int parse_at(struct ndp_options *o, const char *arg,
                     struct ndp_error *err)
 {
     o->have_at = true;
-    if (ndp_time_parse_rfc3339(&o->at, arg) != 0)
-        return ndp_error_set(err, NDP_EUSAGE, "--at: '%s' is not an RFC 3339 "
-                             "date-time such as 2026-12-06T02:30:00Z", arg);
+    /* The one read of the clock for --at; ndp_time_parse_at() is tested. */
+    if (ndp_time_parse_at(&o->at, arg, (int64_t)time(NULL)) != 0)
+        return ndp_error_set(err, NDP_EUSAGE, "--at: '%s' is not a time: use "
+                             "an RFC 3339 instant (2026-12-06T02:30:00Z or "
+                             "2026-12-06T02:30Z), a date (2026-12-06, "
+                             "midnight UTC), 'now', or an offset from now "
+                             "(+90m, +6h, +2d)", arg);
     return 0;
 }
 
@@ -286,8 +291,10 @@ static const struct ndp_cli_option options[] = {
         "node disruption profile for clusters whose input does not declare "
         "one: %s", list_profiles),
     OPT_CALLBACK(0, "at", parse_at, "TIME",
-        "judge maintenance windows at this RFC 3339 instant (default: now), "
-        "e.g. 2026-12-06T02:30:00Z"),
+        "judge maintenance windows at this instant (default: now): RFC "
+        "3339 with or without seconds (2026-12-06T02:30Z), a date "
+        "(2026-12-06, midnight UTC), 'now', or an offset from now (+90m, "
+        "+6h, +2d)"),
     OPT_CALLBACK_LIST(0, "fail-on", parse_fail_on, "LEVEL",
         "exit 1 when a finding is at least this severe: %s", list_fail_on),
     OPT_CALLBACK(0, "cluster-state", parse_cluster_state, "FILE",
@@ -304,6 +311,9 @@ static const struct ndp_cli_option options[] = {
         "ignore the settings file's waivers (audit every finding)"),
     OPT_BOOL(0, "show-suppressed", show_suppressed,
         "show waived findings in the text report"),
+    OPT_BOOL('q', "quiet", quiet,
+        "text report: print only the summary line and the findings at or "
+        "above --fail-on (other formats are unchanged)"),
     OPT_STRING(0, "template", template_path, "FILE",
         "the Bicep or ARM template a what-if result came from: findings "
         "point at the line of their resource in it"),

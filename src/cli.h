@@ -34,7 +34,7 @@ struct ndp_options {
     bool help, version, list_rules, window_check;
     const char *explain;       /* --explain CATEGORY|RULE, or NULL */
     const char *config;        /* --config FILE, or NULL to look for one */
-    bool no_config, no_waivers, show_suppressed, fail_on_given;
+    bool no_config, no_waivers, show_suppressed, fail_on_given, quiet;
     const char *baseline;      /* --baseline FILE, or NULL */
     const char *write_baseline;/* --write-baseline FILE, or NULL */
     const char *template_path; /* --template FILE (Bicep/ARM source), or NULL */

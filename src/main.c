@@ -410,6 +410,8 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
     report.impacts = &impacts;
     report.findings = &findings;
     report.evaluated_at = eo.at;
+    report.at_given = o->have_at;
+    report.quiet = o->quiet;
     report.rules = rs;
     report.source_root = o->source_root;
     report.fail_on = o->fail_on;

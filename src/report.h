@@ -38,6 +38,8 @@ struct ndp_report {
     const char *source_root;            /* --source-root; NULL: current dir */
     int fail_on;                        /* enum ndp_severity (--fail-on) */
     int64_t evaluated_at;
+    bool at_given;                      /* --at: say "at <instant>", not "now" */
+    bool quiet;                         /* text: summary and failing findings */
     bool color;                         /* ANSI colour in text output */
     int errors, warnings, notes;
     int suppressed;                     /* waived findings (not counted above) */

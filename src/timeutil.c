@@ -139,8 +139,12 @@ static int parse_date_part(const char **p, int64_t *days_out)
     return 0;
 }
 
-/* "HH:MM:SS" (fraction, if any, skipped) into seconds after midnight. */
-static int parse_time_part(const char **p, int64_t *seconds_out)
+/*
+ * "HH:MM:SS" (fraction, if any, skipped) into seconds after midnight; with
+ * 'seconds_optional', "HH:MM" alone too (seconds 0).
+ */
+static int parse_time_part(const char **p, int64_t *seconds_out,
+                           bool seconds_optional)
 {
     int h;
     int min;
@@ -151,8 +155,14 @@ static int parse_time_part(const char **p, int64_t *seconds_out)
         return -1;
     (*p)++;
     min = parse_digits(p, 2);
-    if (min < 0 || min > 59 || **p != ':')
+    if (min < 0 || min > 59)
         return -1;
+    if (**p != ':') {
+        if (!seconds_optional)
+            return -1;
+        *seconds_out = (int64_t)h * 3600 + min * 60;
+        return 0;
+    }
     (*p)++;
     /* A leap second (60) cannot be represented in POSIX seconds. */
     s = parse_digits(p, 2);
@@ -196,7 +206,8 @@ static int parse_offset_part(const char **p, int *minutes_out)
     return 0;
 }
 
-int ndp_time_parse_rfc3339(int64_t *out, const char *s)
+/* ndp_time_parse_rfc3339(), with the seconds optional when asked. */
+static int parse_date_time(int64_t *out, const char *s, bool seconds_optional)
 {
     const char *p = s;
     int64_t days;
@@ -208,10 +219,66 @@ int ndp_time_parse_rfc3339(int64_t *out, const char *s)
     if (*p != 'T' && *p != 't')
         return -1;
     p++;
-    if (parse_time_part(&p, &seconds) < 0
+    if (parse_time_part(&p, &seconds, seconds_optional) < 0
         || parse_offset_part(&p, &offset) < 0 || *p != '\0')
         return -1;
     *out = days * SECONDS_PER_DAY + seconds - (int64_t)offset * 60;
+    return 0;
+}
+
+int ndp_time_parse_rfc3339(int64_t *out, const char *s)
+{
+    return parse_date_time(out, s, false);
+}
+
+/*
+ * "+N" followed by 'm', 'h' or 'd', N one to NDP_AT_OFFSET_DIGITS digits,
+ * into seconds.  No sign but '+': an instant in the past is written as one.
+ */
+#define NDP_AT_OFFSET_DIGITS 6
+static int parse_offset_from_now(int64_t *seconds_out, const char *s)
+{
+    int64_t n = 0;
+    size_t digits = 0;
+
+    if (*s++ != '+')
+        return -1;
+    for (; *s >= '0' && *s <= '9'; s++, digits++) {
+        if (digits == NDP_AT_OFFSET_DIGITS)
+            return -1;
+        n = n * 10 + (*s - '0');
+    }
+    if (!digits || s[0] == '\0' || s[1] != '\0')
+        return -1;
+    switch (*s) {
+    case 'm': *seconds_out = n * 60; return 0;
+    case 'h': *seconds_out = n * 3600; return 0;
+    case 'd': *seconds_out = n * SECONDS_PER_DAY; return 0;
+    default: return -1;
+    }
+}
+
+int ndp_time_parse_at(int64_t *out, const char *s, int64_t now)
+{
+    int64_t t;
+
+    if (!s)
+        return -1;
+    if (strcmp(s, "now") == 0) {
+        t = now;
+    } else if (*s == '+') {
+        if (parse_offset_from_now(&t, s) < 0)
+            return -1;
+        t += now;
+    } else if (ndp_date_parse(&t, s) == 0) {
+        t *= SECONDS_PER_DAY;
+    } else if (parse_date_time(&t, s, true) < 0) {
+        return -1;
+    }
+    /* The years RFC 3339 can write, so that the reports can print it. */
+    if (t < NDP_TIME_MIN || t > NDP_TIME_MAX)
+        return -1;
+    *out = t;
     return 0;
 }
 

@@ -18,6 +18,23 @@ struct ndp_buf;
  */
 int ndp_time_parse_rfc3339(int64_t *out, const char *s);
 
+/* The first and last instants of years 0000-9999. */
+#define NDP_TIME_MIN (-62167219200LL)  /* 0000-01-01T00:00:00Z */
+#define NDP_TIME_MAX 253402300799LL    /* 9999-12-31T23:59:59Z */
+
+/*
+ * Parses an instant as --at takes it, given the current instant 'now'
+ * (passed in, so that the relative forms can be tested without a clock):
+ *   - RFC 3339 as ndp_time_parse_rfc3339() reads it, the seconds optional
+ *     ("2026-12-06T02:30Z");
+ *   - a date alone, "2026-12-06": its midnight UTC;
+ *   - "now";
+ *   - an offset from now: "+90m", "+6h", "+2d" (one to six digits).
+ * Returns 0 and sets '*out', or -1 (leaving it alone) for anything else,
+ * or for an instant outside years 0000-9999.
+ */
+int ndp_time_parse_at(int64_t *out, const char *s, int64_t now);
+
 /* Parses "YYYY-MM-DD" into days since 1970-01-01.  0 or -1. */
 int ndp_date_parse(int64_t *days_out, const char *s);
 

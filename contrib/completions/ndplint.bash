@@ -17,9 +17,9 @@ _ndplint() {
     local cur prev
     local opts="--format --output --source-root --profile --at --fail-on
         --cluster-state --config --no-config --no-waivers --show-suppressed
-        --template --baseline --write-baseline --window-check --rules
-        --explain --list-rules --input-format --max-input-bytes --color
-        --help --version -f -o -h -V"
+        --quiet --template --baseline --write-baseline --window-check
+        --rules --explain --list-rules --input-format --max-input-bytes
+        --color --help --version -f -o -q -h -V"
     local formats="text json sarif github junit markdown"
 
     COMPREPLY=()

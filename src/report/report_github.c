@@ -28,6 +28,7 @@
 #include "evaluate.h"
 #include "linker.h"
 #include "report_window.h"
+#include "timeutil.h"
 
 #define ANNOTATION_CAP 10
 
@@ -244,6 +245,8 @@ static void write_summary_line(struct ndp_buf *out, const struct ndp_report *r)
     if (r->baseline_known)
         ndp_buf_addf(out, "; %zu known from the baseline (not listed)",
                      r->baseline_known);
+    ndp_buf_adds(out, "; judged at ");
+    ndp_time_format_utc(out, r->evaluated_at);
     ndp_buf_addch(out, '\n');
 }
 

@@ -92,7 +92,24 @@ static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
     }
 }
 
-static void write_window_line(struct ndp_buf *out,
+/*
+ * "; open now" or "; closed now"; with --at, "; open at <instant>" or
+ * "; closed at <instant>", so that a report judged at another time does
+ * not read as the present.
+ */
+static void write_window_state(struct ndp_buf *out, const struct ndp_report *r,
+                               bool open)
+{
+    ndp_buf_adds(out, open ? "; open " : "; closed ");
+    if (r->at_given) {
+        ndp_buf_adds(out, "at ");
+        ndp_time_format_utc(out, r->evaluated_at);
+    } else {
+        ndp_buf_adds(out, "now");
+    }
+}
+
+static void write_window_line(struct ndp_buf *out, const struct ndp_report *r,
                               const struct ndp_resolution *c)
 {
     struct ndp_buf words = NDP_BUF_INIT;
@@ -105,19 +122,22 @@ static void write_window_line(struct ndp_buf *out,
     ndp_buf_release(&words);
     if (c->window_sensitive) {
         /* Its times would tell its settings. */
-        ndp_buf_adds(out, c->in_window == 1 ? "; open now"
-                          : c->in_window == 0 ? "; closed now" : "");
+        if (c->in_window == 1 || c->in_window == 0)
+            write_window_state(out, r, c->in_window == 1);
     } else if (c->in_window == 1) {
-        ndp_buf_adds(out, "; open now, closes ");
+        write_window_state(out, r, true);
+        ndp_buf_adds(out, ", closes ");
         ndp_time_format_utc(out, c->window_closes_at);
     } else if (c->in_window == 0 && c->has_next_window) {
-        ndp_buf_adds(out, "; closed now, next opens ");
+        write_window_state(out, r, false);
+        ndp_buf_adds(out, ", next opens ");
         ndp_report_window_opening(out, c, c->next_window_start);
     }
     ndp_buf_addch(out, '\n');
 }
 
 static void write_cluster_header(struct ndp_buf *out,
+                                 const struct ndp_report *r,
                                  const struct ndp_cluster *cluster,
                                  const struct ndp_resolution *c)
 {
@@ -130,7 +150,7 @@ static void write_cluster_header(struct ndp_buf *out,
         add_safe(out, c->profile_note);
         ndp_buf_addch(out, '\n');
     }
-    write_window_line(out, c);
+    write_window_line(out, r, c);
 }
 
 static void write_impact_line(struct ndp_buf *out,
@@ -180,7 +200,7 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
 {
     size_t i;
 
-    write_cluster_header(out, &r->clusters->items[index],
+    write_cluster_header(out, r, &r->clusters->items[index],
                          &r->resolved->items[index]);
     for (i = g->start[index]; i < g->start[index + 1]; i++) {
         const struct ndp_finding *f = &r->findings->items[g->order[i]];
@@ -198,12 +218,18 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
     write_impact_line(out, &r->impacts->items[index]);
 }
 
+/*
+ * The last line: PASS or FAIL first (FAIL exactly when a finding reaches
+ * --fail-on, that is when ndplint exits 1), the counts, and the instant
+ * the windows were judged at.
+ */
 static void write_summary(struct ndp_buf *out, const struct ndp_report *r)
 {
     size_t resources = 0, i;
 
     for (i = 0; i < r->set->nr_inputs; i++)
         resources += r->set->inputs[i].resources_seen;
+    ndp_buf_adds(out, ndp_report_failing(r) ? "FAIL " : "PASS ");
     if (r->clusters->nr == 0) {
         ndp_buf_addf(out, "ndplint: no AKS cluster, node pool or maintenance "
                      "configuration in %zu input%s (%zu resource%s read): "
@@ -227,7 +253,41 @@ static void write_summary(struct ndp_buf *out, const struct ndp_report *r)
     if (r->baseline_known)
         ndp_buf_addf(out, "; %zu known from the baseline (not listed)",
                      r->baseline_known);
+    ndp_buf_adds(out, "; judged at ");
+    ndp_time_format_utc(out, r->evaluated_at);
     ndp_buf_addch(out, '\n');
+}
+
+/*
+ * --quiet: the findings at or above --fail-on under a line naming their
+ * cluster (and its input when there are several), then the summary line.
+ */
+static void write_quiet(struct ndp_buf *out, const struct ndp_report *r)
+{
+    size_t i, last = (size_t)-1;
+
+    for (i = 0; i < r->findings->nr; i++) {
+        const struct ndp_finding *f = &r->findings->items[i];
+
+        if (f->suppression || r->fail_on == NDP_SEVERITY_NEVER ||
+            (int)f->severity > r->fail_on)
+            continue;
+        if (f->cluster_index != last) {
+            const struct ndp_cluster *c = &r->clusters->items[f->cluster_index];
+
+            ndp_buf_adds(out, "  ");
+            add_safe(out, c->id);
+            if (r->set->nr_inputs > 1) {
+                ndp_buf_adds(out, " (");
+                add_safe(out, c->input);
+                ndp_buf_addch(out, ')');
+            }
+            ndp_buf_addch(out, '\n');
+            last = f->cluster_index;
+        }
+        write_finding(out, r, f);
+    }
+    write_summary(out, r);
 }
 
 static void write_text(struct ndp_buf *out, const struct ndp_report *r)
@@ -235,6 +295,10 @@ static void write_text(struct ndp_buf *out, const struct ndp_report *r)
     struct by_cluster g;
     size_t i, j;
 
+    if (r->quiet) {
+        write_quiet(out, r);
+        return;
+    }
     group_by_cluster(&g, r);
     for (i = 0; i < r->set->nr_inputs; i++) {
         const char *input = r->set->inputs[i].path;

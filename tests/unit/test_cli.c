@@ -13,6 +13,8 @@
 #include "finding.h"
 #include "report.h"
 
+#include <time.h>
+
 #define MAX_ARGS 12
 
 /* A fixture that is a regular file, and one that is a directory. */
@@ -223,6 +225,34 @@ static void check_at(const struct ndp_options *o)
     assert_int_equal(o->at, 1796524200);
 }
 
+static void check_at_midnight(const struct ndp_options *o)
+{
+    assert_true(o->have_at);
+    assert_int_equal(o->at, 1796515200);
+}
+
+/* "now" and "+6h" read the clock: within the test's run of it. */
+static void check_at_now(const struct ndp_options *o)
+{
+    int64_t after = (int64_t)time(NULL);
+
+    assert_true(o->have_at);
+    assert_in_range(o->at, after - 60, after);
+}
+
+static void check_at_six_hours(const struct ndp_options *o)
+{
+    int64_t after = (int64_t)time(NULL) + 6 * 3600;
+
+    assert_true(o->have_at);
+    assert_in_range(o->at, after - 60, after);
+}
+
+static void check_quiet(const struct ndp_options *o)
+{
+    assert_true(o->quiet);
+}
+
 static void check_fail_on(const struct ndp_options *o)
 {
     assert_true(o->fail_on_given);
@@ -257,6 +287,7 @@ static void check_defaults(const struct ndp_options *o)
     assert_false(o->have_profile);
     assert_false(o->have_at);
     assert_false(o->fail_on_given);
+    assert_false(o->quiet);
     assert_int_equal(o->fail_on, NDP_SEVERITY_ERROR);
     assert_int_equal(o->color, NDP_COLOR_AUTO);
     assert_int_equal(o->max_input_bytes, 4294967296u); /* as --help says */
@@ -280,6 +311,12 @@ static const struct accept_case accept_cases[] = {
       check_profile },
     { "at", { "--at", "2026-12-06T02:30:00Z", "in.json" }, check_at },
     { "at", { "--at=2026-12-06T03:30:00+01:00", "in.json" }, check_at },
+    { "at", { "--at", "2026-12-06T02:30Z", "in.json" }, check_at },
+    { "at", { "--at", "2026-12-06", "in.json" }, check_at_midnight },
+    { "at", { "--at", "now", "in.json" }, check_at_now },
+    { "at", { "--at", "+6h", "in.json" }, check_at_six_hours },
+    { "at", { "--at=+90m", "in.json" }, NULL },
+    { "at", { "--at", "+2d", "in.json" }, NULL },
     { "fail-on", { "--fail-on", "warning", "in.json" }, check_fail_on },
     { "fail-on", { "--fail-on=warning", "in.json" }, check_fail_on },
     { "cluster-state", { "--cluster-state", "a.json", "--cluster-state=b.json",
@@ -288,6 +325,8 @@ static const struct accept_case accept_cases[] = {
       check_input_format },
     { "input-format", { "--input-format=arm-whatif", "in.json" },
       check_input_format },
+    { "", { "-q", "in.json" }, check_quiet },
+    { "", { "--quiet", "in.json" }, check_quiet },
     { "color", { "--color", "never", "in.json" }, check_color_never },
     { "color", { "--color=always", "in.json" }, check_color_always },
     /* Unambiguous abbreviations, as getopt_long allows. */
@@ -333,6 +372,9 @@ struct refuse_case {
 };
 
 #define FORMATS "text, json, sarif, github, junit, markdown"
+#define AT_FORMS "is not a time: use an RFC 3339 instant " \
+    "(2026-12-06T02:30:00Z or 2026-12-06T02:30Z), a date (2026-12-06, " \
+    "midnight UTC), 'now', or an offset from now (+90m, +6h, +2d)"
 
 static const struct refuse_case refuse_cases[] = {
     { { NULL }, "no input file (give a plan JSON file, or '-' for standard "
@@ -360,12 +402,15 @@ static const struct refuse_case refuse_cases[] = {
     { { "--profile", "bogus", "in.json" },
       "--profile: unknown profile 'bogus' (use Allow, "
       "AllowDuringMaintenanceWindow or Block)" },
-    { { "--at", "bogus", "in.json" },
-      "--at: 'bogus' is not an RFC 3339 date-time such as "
-      "2026-12-06T02:30:00Z" },
+    { { "--at", "bogus", "in.json" }, "--at: 'bogus' " AT_FORMS },
     { { "--at", "2026-13-01T00:00:00Z", "in.json" },
-      "--at: '2026-13-01T00:00:00Z' is not an RFC 3339 date-time such as "
-      "2026-12-06T02:30:00Z" },
+      "--at: '2026-13-01T00:00:00Z' " AT_FORMS },
+    { { "--at", "-2h", "in.json" }, "--at: '-2h' " AT_FORMS },
+    { { "--at", "+1w", "in.json" }, "--at: '+1w' " AT_FORMS },
+    { { "--at", "tomorrow", "in.json" }, "--at: 'tomorrow' " AT_FORMS },
+    { { "--at", "2026-12-06T02:30", "in.json" },
+      "--at: '2026-12-06T02:30' " AT_FORMS },
+    { { "--at", "", "in.json" }, "--at: '' " AT_FORMS },
     { { "--fail-on", "Error", "in.json" },
       "--fail-on: unknown level 'Error' (use error, warning, note or "
       "never)" },
@@ -605,8 +650,7 @@ static void the_first_bad_option_is_reported(void **state)
 
     (void)state;
     assert_int_equal(parse(&o, &err, args), NDP_EUSAGE);
-    assert_string_equal(err.msg, "--at: 'soon' is not an RFC 3339 date-time "
-                        "such as 2026-12-06T02:30:00Z");
+    assert_string_equal(err.msg, "--at: 'soon' " AT_FORMS);
 }
 
 /* ---- --help ---- */

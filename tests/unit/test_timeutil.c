@@ -129,6 +129,80 @@ static const struct format_case format_cases[] = {
       "2027-01-01T00:59:59+01:00" },
 };
 
+/* --at's forms, read against a fixed "now": 2026-12-01T10:00:00Z. */
+#define AT_NOW 1796119200
+
+static const struct parse_case at_cases[] = {
+    { "at_rfc3339_with_seconds__parsed", "2026-12-06T02:30:00Z", true,
+      1796524200 },
+    { "at_rfc3339_without_seconds__parsed", "2026-12-06T02:30Z", true,
+      1796524200 },
+    { "at_without_seconds_with_offset__converted_to_utc",
+      "2026-12-05T21:30-05:00", true, 1796524200 },
+    { "at_fraction__dropped", "2026-12-06T02:30:00.5Z", true, 1796524200 },
+    { "at_date_alone__midnight_utc", "2026-12-06", true, 1796515200 },
+    { "at_leap_day_alone__midnight_utc", "2028-02-29", true, 1835395200 },
+    { "at_now__now", "now", true, AT_NOW },
+    { "at_plus_minutes__from_now", "+90m", true, AT_NOW + 90 * 60 },
+    { "at_plus_hours__from_now", "+6h", true, AT_NOW + 6 * 3600 },
+    { "at_plus_days__from_now", "+2d", true, AT_NOW + 2 * 86400 },
+    { "at_plus_zero__now", "+0h", true, AT_NOW },
+    { "at_plus_six_digits__accepted", "+999999m", true,
+      AT_NOW + 999999 * 60 },
+    { "at_plus_seven_digits__rejected", "+1000000m", false, 0 },
+    { "at_minus_offset__rejected", "-2h", false, 0 },
+    { "at_no_sign__rejected", "90m", false, 0 },
+    { "at_no_digits__rejected", "+h", false, 0 },
+    { "at_no_unit__rejected", "+90", false, 0 },
+    { "at_seconds_unit__rejected", "+90s", false, 0 },
+    { "at_week_unit__rejected", "+1w", false, 0 },
+    { "at_long_unit__rejected", "+90min", false, 0 },
+    { "at_space_before_unit__rejected", "+90 m", false, 0 },
+    { "at_uppercase_unit__rejected", "+6H", false, 0 },
+    { "at_two_offsets__rejected", "+1d2h", false, 0 },
+    { "at_now_with_offset__rejected", "now+6h", false, 0 },
+    { "at_now_uppercase__rejected", "NOW", false, 0 },
+    { "at_empty__rejected", "", false, 0 },
+    { "at_date_with_z__rejected", "2026-12-06Z", false, 0 },
+    { "at_date_with_t__rejected", "2026-12-06T", false, 0 },
+    { "at_bad_date__rejected", "2026-02-30", false, 0 },
+    { "at_hour_alone__rejected", "2026-12-06T02Z", false, 0 },
+    { "at_missing_offset__rejected", "2026-12-06T02:30", false, 0 },
+    { "at_space_separator__rejected", "2026-12-06 02:30Z", false, 0 },
+    { "at_one_digit_seconds__rejected", "2026-12-06T02:30:0Z", false, 0 },
+    { "at_minute_60__rejected", "2026-12-06T02:60Z", false, 0 },
+    { "at_before_year_0000__rejected", "0000-01-01T00:00:00+01:00", false,
+      0 },
+    { "at_words__rejected", "tomorrow", false, 0 },
+};
+
+static void at_case_runs(void **state)
+{
+    const struct parse_case *c = *state;
+    int64_t t = 12345;
+    int rc = ndp_time_parse_at(&t, c->text, AT_NOW);
+
+    if (c->ok) {
+        assert_int_equal(rc, 0);
+        assert_int_equal(t, c->expected);
+    } else {
+        assert_int_equal(rc, -1);
+        assert_int_equal(t, 12345);
+    }
+}
+
+static void at_past_year_9999__rejected(void **state)
+{
+    int64_t t = 12345;
+
+    (void)state;
+    assert_int_equal(ndp_time_parse_at(&t, "+0m", NDP_TIME_MAX), 0);
+    assert_int_equal(t, NDP_TIME_MAX);
+    assert_int_equal(ndp_time_parse_at(&t, "+1m", NDP_TIME_MAX), -1);
+    assert_int_equal(ndp_time_parse_at(&t, "now", NDP_TIME_MIN - 1), -1);
+    assert_int_equal(t, NDP_TIME_MAX);
+}
+
 static void parse_case_runs(void **state)
 {
     const struct parse_case *c = *state;
@@ -257,6 +331,7 @@ static void parse_null__rejected(void **state)
     (void)state;
     assert_int_equal(ndp_time_parse_rfc3339(&t, NULL), -1);
     assert_int_equal(ndp_date_parse(&t, NULL), -1);
+    assert_int_equal(ndp_time_parse_at(&t, NULL, 0), -1);
 }
 
 
@@ -266,6 +341,7 @@ int main(void)
     int failed;
 
     ADD_ROWS(&list, parse_cases, parse_case_runs);
+    ADD_ROWS(&list, at_cases, at_case_runs);
     ADD_ROWS(&list, date_cases, date_case_runs);
     ADD_ROWS(&list, civil_cases, civil_case_runs);
     ADD_ROWS(&list, format_cases, format_case_runs);
@@ -274,6 +350,7 @@ int main(void)
     ADD_TEST(&list, floor_div_and_mod__round_towards_minus_infinity);
     ADD_TEST(&list, date_format__zero_padded);
     ADD_TEST(&list, parse_null__rejected);
+    ADD_TEST(&list, at_past_year_9999__rejected);
     failed = cmocka_run_group_tests_name("timeutil", list.items, NULL, NULL);
     return failed;
 }
