@@ -91,6 +91,16 @@ const char *ndp_verdict_name(enum ndp_verdict verdict)
     return verdicts[verdict].name;
 }
 
+int ndp_verdict_parse(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < NDP_ARRAY_SIZE(verdicts); i++)
+        if (strcmp(name, verdicts[i].name) == 0)
+            return (int)i;
+    return -1;
+}
+
 static const char *const severity_names[] = { "error", "warning", "note",
                                               "never" };
 

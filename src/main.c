@@ -18,6 +18,7 @@
 #include "linker.h"
 #include "locate.h"
 #include "outfile.h"
+#include "overrides.h"
 #include "report.h"
 #include "rules.h"
 #include "safe.h"
@@ -338,6 +339,7 @@ static int triage(struct ndp_findings *findings, size_t *known_out,
 
     if (config && !o->no_waivers)
         ndp_triage_waivers(findings, clusters, config, rs, at);
+    ndp_overrides_apply(findings, config);
     if (o->baseline) {
         if (ndp_baseline_apply(findings, o->baseline, &known, &err) != 0)
             return fail(&err);
@@ -454,7 +456,8 @@ int main(int argc, char **argv)
             ndp_cli_short_usage(stderr);
         goto out;
     }
-    if (load_rules(&rs, &o, have_config ? &config : NULL, &err) != 0) {
+    if (load_rules(&rs, &o, have_config ? &config : NULL, &err) != 0 ||
+        (have_config && ndp_overrides_check(&config, rs, &err) != 0)) {
         status = fail(&err);
         goto out;
     }
