@@ -79,6 +79,8 @@ static const struct {
     [NDP_VERDICT_FREEZE_WITHOUT_END] = { "freeze-without-end",
                                          NDP_SEVERITY_WARNING },
     [NDP_VERDICT_WAIVER_EXPIRED] = { "waiver-expired", NDP_SEVERITY_WARNING },
+    [NDP_VERDICT_IGNORE_WITHOUT_REASON] = { "ignore-without-reason",
+                                            NDP_SEVERITY_WARNING },
 };
 
 enum ndp_severity ndp_verdict_severity(enum ndp_verdict verdict)

@@ -382,10 +382,13 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
     eo.profile = (enum ndp_profile)o->profile;
     ndp_judge(&findings, &clusters, &resolved, &impacts, &set, rs, &eo);
     warn_unmatched_states(&states);
+    /* Located first: an inline ignore suppresses before waivers and the
+     * baseline look. */
+    ndp_locate_sources(&findings, &set, o->source_root, o->template_path,
+                       rs);
     status = triage(&findings, &known, &clusters, rs, o, config, eo.at);
     if (status)
         goto out;
-    ndp_locate_sources(&findings, &set, o->source_root, o->template_path);
     memset(&report, 0, sizeof(report));
     report.set = &set;
     report.clusters = &clusters;
