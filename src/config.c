@@ -208,6 +208,46 @@ static int load_waiver(const struct checker *ck, struct json_object *o,
     return get_date(ck, w->expires_text, at, &w->expires);
 }
 
+static int load_override(const struct checker *ck, struct json_object *o,
+                         size_t i, struct ndp_override *v)
+{
+    static const char *const keys[] = { "rule", "verdict", "severity",
+                                        "reason", NULL };
+    const char *verdict = NULL, *severity = NULL;
+    char where[64], at[96];
+    int rc;
+
+    snprintf(where, sizeof(where), "severity_overrides[%zu]", i);
+    v->index = i;
+    v->verdict = -1;
+    rc = check_keys(ck, o, where, keys);
+    if (!rc)
+        rc = get_string(ck, o, "rule", where, false, &v->rule);
+    if (!rc)
+        rc = get_string(ck, o, "verdict", where, false, &verdict);
+    if (!rc)
+        rc = get_string(ck, o, "severity", where, true, &severity);
+    if (!rc)
+        rc = get_string(ck, o, "reason", where, true, &v->reason);
+    if (rc)
+        return rc;
+    if (!v->rule == !verdict)
+        return bad(ck, where, "needs exactly one of 'rule' and 'verdict'");
+    snprintf(at, sizeof(at), "%s.verdict", where);
+    if (verdict && (v->verdict = ndp_verdict_parse(verdict)) < 0)
+        return bad(ck, at, "must be a verdict: rejected, outside-window, "
+                           "allowed, may-reimage, bypassed, manual-upgrade, "
+                           "replace, rotate, gate-open, window-invalid, "
+                           "freeze-without-end, waiver-expired or "
+                           "ignore-without-reason");
+    snprintf(at, sizeof(at), "%s.severity", where);
+    v->off = strcmp(severity, "off") == 0;
+    v->severity = ndp_severity_parse(severity);
+    if (!v->off && (v->severity < 0 || v->severity == NDP_SEVERITY_NEVER))
+        return bad(ck, at, "must be error, warning, note or off");
+    return 0;
+}
+
 /*
  * Does glob 'p' hold a character every match must contain?  Waivers are
  * indexed by such text; a pattern of wildcards and brackets alone ('*',
@@ -268,7 +308,7 @@ static int load_top(const struct checker *ck, struct ndp_config *c)
 {
     static const char *const keys[] = { "fail_on", "profile", "rules",
                                         "formats", "clusters", "waivers",
-                                        NULL };
+                                        "severity_overrides", NULL };
     const char *s = NULL;
     struct json_object *list;
     size_t i, n;
@@ -337,6 +377,14 @@ int ndp_config_load(struct ndp_config *out, const char *path,
                              &out->waivers[out->nr_waivers++]);
     }
     if (!rc)
+        rc = load_list(&ck, out->root, "severity_overrides", &list, &n);
+    if (!rc && n) {
+        out->overrides = ndp_xcalloc(n, sizeof(*out->overrides));
+        for (i = 0; i < n && !rc; i++)
+            rc = load_override(&ck, json_object_array_get_idx(list, i), i,
+                               &out->overrides[out->nr_overrides++]);
+    }
+    if (!rc)
         rc = check_literal_free(&ck, out);
     if (rc)
         ndp_config_release(out);
@@ -349,6 +397,7 @@ void ndp_config_release(struct ndp_config *c)
     free(c->formats);
     free(c->clusters);
     free(c->waivers);
+    free(c->overrides);
     json_object_put(c->root);
     memset(c, 0, sizeof(*c));
 }

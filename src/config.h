@@ -39,6 +39,20 @@ struct ndp_waiver {
     size_t index;               /* position in the file, for messages */
 };
 
+/*
+ * A team's severity for one rule or one verdict ("severity_overrides"):
+ * exactly one of 'rule' and 'verdict' is set.  'off' suppresses the
+ * finding as a waiver does; otherwise it gets 'severity'.
+ */
+struct ndp_override {
+    const char *rule;           /* rule id, or NULL */
+    int verdict;                /* enum ndp_verdict, or -1 */
+    int severity;               /* enum ndp_severity, unless 'off' */
+    bool off;
+    const char *reason;
+    size_t index;               /* position in the file, for messages */
+};
+
 struct ndp_config {
     char *path;                 /* the file read */
     struct json_object *root;   /* owns every string above */
@@ -51,6 +65,8 @@ struct ndp_config {
     size_t nr_clusters;
     struct ndp_waiver *waivers;
     size_t nr_waivers;
+    struct ndp_override *overrides;
+    size_t nr_overrides;
 };
 
 /*

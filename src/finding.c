@@ -81,6 +81,8 @@ static const struct {
     [NDP_VERDICT_WAIVER_EXPIRED] = { "waiver-expired", NDP_SEVERITY_WARNING },
     [NDP_VERDICT_PROFILE_UNDECLARED] = { "profile-undeclared",
                                          NDP_SEVERITY_NOTE },
+    [NDP_VERDICT_IGNORE_WITHOUT_REASON] = { "ignore-without-reason",
+                                            NDP_SEVERITY_WARNING },
 };
 
 enum ndp_severity ndp_verdict_severity(enum ndp_verdict verdict)
@@ -91,6 +93,16 @@ enum ndp_severity ndp_verdict_severity(enum ndp_verdict verdict)
 const char *ndp_verdict_name(enum ndp_verdict verdict)
 {
     return verdicts[verdict].name;
+}
+
+int ndp_verdict_parse(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < NDP_ARRAY_SIZE(verdicts); i++)
+        if (strcmp(name, verdicts[i].name) == 0)
+            return (int)i;
+    return -1;
 }
 
 static const char *const severity_names[] = { "error", "warning", "note",

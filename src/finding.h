@@ -11,6 +11,7 @@
 #ifndef NDP_FINDING_H
 #define NDP_FINDING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "rules.h"
@@ -28,7 +29,8 @@ enum ndp_verdict {
     NDP_VERDICT_WINDOW_INVALID,
     NDP_VERDICT_FREEZE_WITHOUT_END,
     NDP_VERDICT_WAIVER_EXPIRED,
-    NDP_VERDICT_PROFILE_UNDECLARED
+    NDP_VERDICT_PROFILE_UNDECLARED,
+    NDP_VERDICT_IGNORE_WITHOUT_REASON
 };
 
 /* Ordered from most to least severe. */
@@ -58,6 +60,14 @@ struct ndp_finding {
     long source_line;  /* its line there, when source_file is set */
     long line;         /* line of the resource in the input, 0 if unknown */
     size_t cluster_index; /* into the linker's cluster list */
+    /* Set by a severity override of the settings file: its reason
+     * (borrowed from the settings), the severity before it, and whether
+     * it turned the finding off (then 'severity' is unchanged and
+     * 'suppression' says so).  'override_reason' is NULL otherwise. */
+    const char *override_reason;
+    enum ndp_severity override_from;
+    bool override_off;
+    size_t override_index; /* severity_overrides[N] */
 };
 
 struct ndp_findings {
@@ -90,5 +100,8 @@ int ndp_severity_parse(const char *name);
  * last: for help texts and error messages that list the choices.
  */
 const char *ndp_severity_choice(size_t i);
+
+/* Parses a verdict name ("may-reimage"); -1 if unknown. */
+int ndp_verdict_parse(const char *name);
 
 #endif

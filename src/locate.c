@@ -25,6 +25,8 @@
 #include "buf.h"
 #include "change.h"
 #include "finding.h"
+#include "ignore.h"
+#include "rules.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -35,6 +37,20 @@
 #define FILE_LIMIT ((size_t)16 << 20)  /* bytes of one .tf file or template */
 #define TOTAL_LIMIT ((size_t)64 << 20) /* bytes of all files read in a run */
 #define FILES_LIMIT 10000              /* files opened in a run */
+
+/* An ignore comment that names no rule or no reason, where a finding
+ * looked. */
+struct bad_ignore {
+    char *file;
+    long line;
+    size_t finding;              /* the finding that looked */
+    enum ndp_ignore_status status;
+};
+
+struct bad_ignores {
+    struct bad_ignore *items;
+    size_t nr, alloc;
+};
 
 struct text_file {
     char *path;
@@ -293,7 +309,72 @@ static bool split_resource(const char *address, char *type, char *name,
     return true;
 }
 
-static bool locate_terraform(struct ndp_finding *f,
+/* The start of the line holding 'p'. */
+static const char *line_start(const char *text, const char *p)
+{
+    while (p > text && p[-1] != '\n')
+        p--;
+    return p;
+}
+
+/*
+ * Does the ignore comment on the line at 'line' (its start; line number
+ * 'no' of 'file') suppress 'f'?  Sets its suppression if so; records a
+ * comment without a rule or a reason in 'bad'.
+ */
+static bool ignored_on(struct ndp_finding *f, size_t index,
+                       struct bad_ignores *bad, const char *file, long no,
+                       const char *line, bool hash)
+{
+    struct ndp_ignore ig;
+    enum ndp_ignore_status st = ndp_ignore_parse(&ig, line,
+                                                 NDP_IGNORE_SCAN_MAX, hash);
+    struct ndp_buf b = NDP_BUF_INIT;
+
+    if (st == NDP_IGNORE_NONE)
+        return false;
+    if (st != NDP_IGNORE_OK) {
+        NDP_GROW(bad->items, bad->alloc, bad->nr + 1);
+        bad->items[bad->nr].file = ndp_xstrdup(file);
+        bad->items[bad->nr].line = no;
+        bad->items[bad->nr].finding = index;
+        bad->items[bad->nr++].status = st;
+        return false;
+    }
+    if (!ndp_ignore_names(&ig, f->rule_id))
+        return false;
+    if (f->suppression)
+        return true;
+    ndp_buf_adds(&b, "ignored by 'ndplint:ignore ");
+    ndp_buf_add(&b, ig.rules, ig.rules_len);
+    ndp_buf_addf(&b, "' at %s:%ld: ", file, no);
+    ndp_buf_add(&b, ig.reason, ig.reason_len);
+    if (ig.truncated)
+        ndp_buf_adds(&b, "...");
+    f->suppression = ndp_buf_detach(&b);
+    return true;
+}
+
+/*
+ * The ignores that apply to 'f', located at 'at' in 'file': on its own
+ * line, then on the line that opens its resource ('opening', or NULL).
+ */
+static void check_ignores(struct ndp_finding *f, size_t index,
+                          struct bad_ignores *bad, const char *file,
+                          const char *text, const char *at,
+                          const char *opening, bool hash)
+{
+    const char *own = line_start(text, at);
+
+    if (ignored_on(f, index, bad, file, f->source_line, own, hash))
+        return;
+    if (opening && line_start(text, opening) != own)
+        ignored_on(f, index, bad, file, line_at(text, opening),
+                   line_start(text, opening), hash);
+}
+
+static bool locate_terraform(struct ndp_finding *f, size_t index,
+                             struct bad_ignores *bad,
                              const struct ndp_change *ch,
                              const char *root, struct file_cache *cache)
 {
@@ -325,6 +406,8 @@ static bool locate_terraform(struct ndp_finding *f,
                         : NULL;
         f->source_file = ndp_xstrdup(path.buf);
         f->source_line = line_at(text->buf, attr ? attr : block);
+        check_ignores(f, index, bad, path.buf, text->buf,
+                      attr ? attr : block, block, true);
         found = true;
     }
     if (d)
@@ -334,13 +417,33 @@ static bool locate_terraform(struct ndp_finding *f,
     return found;
 }
 
-static bool locate_template(struct ndp_finding *f, const char *template_path,
+/*
+ * The Bicep line 'resource NAME ...' above 'hit', looked for within
+ * NDP_IGNORE_SCAN_MAX bytes, or NULL.
+ */
+static const char *opening_above(const char *text, const char *hit)
+{
+    const char *p = line_start(text, hit);
+    const char *stop = (size_t)(p - text) > NDP_IGNORE_SCAN_MAX
+                           ? p - NDP_IGNORE_SCAN_MAX : text;
+
+    while (p > stop) {
+        p = line_start(text, p - 1);
+        if (strncmp(p, "resource ", 9) == 0)
+            return p;
+    }
+    return NULL;
+}
+
+static bool locate_template(struct ndp_finding *f, size_t index,
+                            struct bad_ignores *bad,
+                            const char *template_path,
                             struct file_cache *cache)
 {
     const struct ndp_buf *text = load(cache, template_path, false);
     const char *slash = strrchr(f->resource, '/');
     struct ndp_buf needle = NDP_BUF_INIT;
-    const char *hit = NULL;
+    const char *hit = NULL, *name_line, *opening;
     int quote;
 
     if (!slash || !text->len)
@@ -355,6 +458,7 @@ static bool locate_template(struct ndp_finding *f, const char *template_path,
     if (!hit)
         return false;
     /* The attribute inside the resource: up to the next resource. */
+    name_line = hit;
     {
         const char *end = strstr(hit, "\nresource ");
         const char *attr = *f->path
@@ -367,14 +471,81 @@ static bool locate_template(struct ndp_finding *f, const char *template_path,
     }
     f->source_file = ndp_xstrdup(template_path);
     f->source_line = line_at(text->buf, hit);
+    /* The resource's lines: the one naming it, and 'resource' above. */
+    check_ignores(f, index, bad, template_path, text->buf, hit, name_line,
+                  false);
+    opening = opening_above(text->buf, name_line);
+    if (!f->suppression && opening)
+        ignored_on(f, index, bad, template_path, line_at(text->buf, opening),
+                   opening, false);
     return true;
+}
+
+static int compare_bad(const void *pa, const void *pb)
+{
+    const struct bad_ignore *a = pa, *b = pb;
+    int d = strcmp(a->file, b->file);
+
+    if (d)
+        return d;
+    return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* One warning per ignore comment that names no rule or no reason. */
+static void add_bad_ignores(struct ndp_findings *findings,
+                            struct bad_ignores *bad,
+                            const struct ndp_ruleset *rs)
+{
+    const struct ndp_rule *rule =
+        rs ? ndp_ruleset_meta(rs, "ignore-without-reason") : NULL;
+    size_t i;
+
+    qsort(bad->items, bad->nr, sizeof(*bad->items), compare_bad);
+    for (i = 0; i < bad->nr; i++) {
+        const struct bad_ignore *b = &bad->items[i];
+        const struct ndp_finding *model;
+        struct ndp_buf msg = NDP_BUF_INIT;
+        struct ndp_finding *f;
+        if (i && compare_bad(b, &bad->items[i - 1]) == 0)
+            continue;
+        ndp_buf_addf(&msg, "the ndplint:ignore comment at %s:%ld %s, so it "
+                     "suppresses nothing; write 'ndplint:ignore RULE why "
+                     "the change is accepted'", b->file, b->line,
+                     b->status == NDP_IGNORE_NO_RULE ? "names no rule id"
+                                                     : "gives no reason");
+        f = ndp_findings_add(findings);
+        model = &findings->items[b->finding]; /* after the array grew */
+        f->rule_id = rule ? rule->id : "NDP008";
+        f->category = rule ? rule->category : "ignore-without-reason";
+        f->scope = NDP_SCOPE_CLUSTER;
+        f->verdict = NDP_VERDICT_IGNORE_WITHOUT_REASON;
+        f->severity = ndp_verdict_severity(f->verdict);
+        f->input = model->input;
+        f->resource = ndp_xstrdup(model->resource);
+        f->cluster = ndp_xstrdup(model->cluster);
+        f->cluster_index = model->cluster_index;
+        f->line = model->line;
+        f->path = ndp_xstrdup("");
+        f->before = ndp_xstrdup("null");
+        f->after = ndp_xstrdup("null");
+        f->message = ndp_buf_detach(&msg);
+        f->source_file = ndp_xstrdup(b->file);
+        f->source_line = b->line;
+    }
+    if (bad->nr)
+        ndp_findings_sort(findings);
+    for (i = 0; i < bad->nr; i++)
+        free(bad->items[i].file);
+    free(bad->items);
 }
 
 void ndp_locate_sources(struct ndp_findings *findings,
                         const struct ndp_changeset *set,
-                        const char *source_root, const char *template_path)
+                        const char *source_root, const char *template_path,
+                        const struct ndp_ruleset *rs)
 {
     struct file_cache cache = { NULL, 0, 0, NULL, TOTAL_LIMIT, FILES_LIMIT };
+    struct bad_ignores bad = { NULL, 0, 0 };
     struct ndp_change_index changes;
     const char *root = source_root ? source_root : ".";
     size_t i;
@@ -387,10 +558,11 @@ void ndp_locate_sources(struct ndp_findings *findings,
             ndp_change_index_find(&changes, f->input, f->resource);
         /* Only the Terraform reader knows module directories. */
         if (ch && ch->source_dir)
-            locate_terraform(f, ch, root, &cache);
+            locate_terraform(f, i, &bad, ch, root, &cache);
         else if (template_path && f->resource[0] == '/')
-            locate_template(f, template_path, &cache);
+            locate_template(f, i, &bad, template_path, &cache);
     }
+    add_bad_ignores(findings, &bad, rs);
     release_cache(&cache);
     ndp_change_index_release(&changes);
 }

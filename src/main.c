@@ -18,6 +18,7 @@
 #include "linker.h"
 #include "locate.h"
 #include "outfile.h"
+#include "overrides.h"
 #include "report.h"
 #include "rules.h"
 #include "safe.h"
@@ -357,6 +358,7 @@ static int triage(struct ndp_findings *findings, size_t *known_out,
 
     if (config && !o->no_waivers)
         ndp_triage_waivers(findings, clusters, config, rs, at);
+    ndp_overrides_apply(findings, config);
     if (o->baseline) {
         if (ndp_baseline_apply(findings, o->baseline, &known, &err) != 0)
             return fail(&err);
@@ -399,10 +401,13 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
     eo.profile = (enum ndp_profile)o->profile;
     ndp_judge(&findings, &clusters, &resolved, &impacts, &set, rs, &eo);
     warn_unmatched_states(&states);
+    /* Located first: an inline ignore suppresses before waivers and the
+     * baseline look. */
+    ndp_locate_sources(&findings, &set, o->source_root, o->template_path,
+                       rs);
     status = triage(&findings, &known, &clusters, rs, o, config, eo.at);
     if (status)
         goto out;
-    ndp_locate_sources(&findings, &set, o->source_root, o->template_path);
     memset(&report, 0, sizeof(report));
     report.set = &set;
     report.clusters = &clusters;
@@ -475,7 +480,8 @@ int main(int argc, char **argv)
             ndp_cli_short_usage(stderr);
         goto out;
     }
-    if (load_rules(&rs, &o, have_config ? &config : NULL, &err) != 0) {
+    if (load_rules(&rs, &o, have_config ? &config : NULL, &err) != 0 ||
+        (have_config && ndp_overrides_check(&config, rs, &err) != 0)) {
         status = fail(&err);
         goto out;
     }

@@ -89,6 +89,21 @@ static void write_field(struct ndp_buf *out, const char *key, const char *s,
     ndp_buf_adds(out, last ? "\n" : ",\n");
 }
 
+/* "severity_override": {"from", "to", "reason"} or null. */
+static void write_override(struct ndp_buf *out, const struct ndp_finding *f)
+{
+    ndp_buf_adds(out, "      \"severity_override\": ");
+    if (!f->override_reason) {
+        ndp_buf_adds(out, "null\n");
+        return;
+    }
+    ndp_buf_addf(out, "{\"from\": \"%s\", \"to\": \"%s\", \"reason\": ",
+                 ndp_severity_name(f->override_from),
+                 f->override_off ? "off" : ndp_severity_name(f->severity));
+    ndp_buf_add_json_string(out, f->override_reason);
+    ndp_buf_adds(out, "}\n");
+}
+
 static void write_finding(struct ndp_buf *out, const struct ndp_finding *f)
 {
     ndp_buf_adds(out, "{\n");
@@ -104,7 +119,8 @@ static void write_finding(struct ndp_buf *out, const struct ndp_finding *f)
     ndp_buf_addf(out, "      \"before\": %s,\n", f->before);
     ndp_buf_addf(out, "      \"after\": %s,\n", f->after);
     write_field(out, "message", f->message, false);
-    write_field(out, "suppressed", f->suppression, true);
+    write_field(out, "suppressed", f->suppression, false);
+    write_override(out, f);
     ndp_buf_adds(out, "    }");
 }
 

@@ -191,11 +191,14 @@ def check_settings(ndplint, src):
     loader knows among the names in src/config.c is documented."""
     page = os.path.join(src, "docs", "man", "ndplint.json.5")
     lines = open(page, encoding="utf-8").read().splitlines()
-    where, keys = None, {"": set(), "clusters": set(), "waivers": set()}
+    where, keys = None, {"": set(), "clusters": set(), "waivers": set(),
+                         "severity_overrides": set()}
     for line in section(lines, "DESCRIPTION"):
         if line.startswith(".Ss "):
             where = {"Cluster declarations": "clusters",
-                     "Waivers": "waivers"}.get(line[4:].strip())
+                     "Waivers": "waivers",
+                     "Severity overrides": "severity_overrides"}.get(
+                         line[4:].strip())
         elif where is None and line.startswith(".Bl "):
             where = ""
         elif line.startswith(".It Ic ") and where is not None:

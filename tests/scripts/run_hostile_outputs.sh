@@ -114,6 +114,13 @@ for fmt in text json sarif github junit markdown; do
     done
     run 2 "$fmt" --config fixtures/hostile/config-unknown-key.json \
         fixtures/example-plan.json
+    # A severity override's reason, printed beside the finding and as the
+    # suppression of one turned off.
+    run 0 "$fmt" --config fixtures/hostile/config-override-reason.json \
+        --show-suppressed fixtures/example-plan.json
+    # Inline ignore reasons read from the source files.
+    run 0 "$fmt" --source-root fixtures/hostile/ignore-repo \
+        --show-suppressed fixtures/hostile/ignore-repo/plan.json
     run 2 "$fmt" --cluster-state fixtures/hostile/state-policy.json \
         fixtures/example-plan.json
 done
