@@ -66,6 +66,9 @@ struct ndp_resolution {
     bool version_sensitive;     /* read under a sensitive mask: not printed */
     struct ndp_state_cluster *state; /* live state from --cluster-state,
                                         borrowed from the options' states */
+    bool has_freeze_until;      /* a Block from the settings file with an
+                                   end ('until'), whether past or not */
+    int64_t freeze_until;       /* its last instant, UTC */
 };
 
 /* One resolution per cluster, indexed like the linker's clusters. */
