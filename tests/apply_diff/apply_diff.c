@@ -215,7 +215,8 @@ int main(void)
             disagreements++;
             ndp_buf_adds(&msg, "at ");
             ndp_time_format_utc(&msg, at);
-            ndp_buf_addf(&msg, ": search %s", ndp_apply_reason_name(got.reason));
+            ndp_buf_addf(&msg, ": search %s",
+                         ndp_apply_reason_name(got.reason));
             if (got.known) {
                 ndp_buf_adds(&msg, " ");
                 ndp_time_format_utc(&msg, got.from);
