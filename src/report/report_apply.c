@@ -245,12 +245,12 @@ static void frozen_sentence(struct ndp_buf *out, const struct ndp_report *r,
         return;
     }
     /* Not Block: a window that does not open within the horizon. */
+    ndp_buf_adds(out, "the maintenance window of ");
     n = add_names(out, r, p, NDP_GATE_WINDOWS, NDP_APPLY_FROZEN, add_name);
-    ndp_buf_addf(out, "%s maintenance window%s no opening within 366 days "
-                 "(notAllowedDates or startDate); to apply, lift the policy "
-                 "for this change with 'az aks update "
-                 "--node-disruption-policy Allow', then restore it",
-                 n == 1 ? "'s" : "s'", n == 1 ? " has" : " have");
+    ndp_buf_addf(out, " %s no opening within 366 days (notAllowedDates or "
+                 "startDate); to apply, lift the policy for this change "
+                 "with 'az aks update --node-disruption-policy Allow', then "
+                 "restore it", n == 1 ? "has" : "each have");
 }
 
 /* The window of the first cluster whose windows gate the plan. */

@@ -39,6 +39,10 @@
 #define W_DAILY_24_BLOCKED "{'schedule': {'daily': {'intervalDays': 1}}, " \
     "'durationHours': 24, 'startTime': '00:00', " \
     "'notAllowedDates': [{'start': '2026-12-10', 'end': '2026-12-10'}]}"
+/* Daily, but not allowed for more than the horizon. */
+#define W_DAILY_NEVER "{'schedule': {'daily': {'intervalDays': 1}}, " \
+    "'durationHours': 4, 'startTime': '02:00', " \
+    "'notAllowedDates': [{'start': '2026-12-01', 'end': '2027-12-31'}]}"
 /* Every other week without startDate: its phase is unknown. */
 #define W_2W_NO_START "{'schedule': {'weekly': {'intervalWeeks': 2, " \
     "'dayOfWeek': 'Monday'}}, 'durationHours': 4, 'startTime': '02:00'}"
@@ -209,6 +213,24 @@ static void test_block_is_frozen(void **state)
     ndp_window_free(a);
 }
 
+static void test_window_never_opening_is_frozen(void **state)
+{
+    struct ndp_window *a = window(W_DAILY_NEVER);
+    struct ndp_window *b = window(W_DAILY_22);
+    struct ndp_apply_cluster c[2];
+    struct ndp_apply_window got;
+
+    (void)state;
+    cluster_of(&c[0], b, NULL);
+    cluster_of(&c[1], a, NULL);
+    ndp_apply_window_cluster(&got, &c[1], instant(AT));
+    expect(&got, NDP_APPLY_FROZEN, NULL, NULL);
+    ndp_apply_window_plan(&got, c, 2, instant(AT));
+    expect(&got, NDP_APPLY_FROZEN, NULL, NULL);
+    ndp_window_free(a);
+    ndp_window_free(b);
+}
+
 static void test_nothing_refused_is_now(void **state)
 {
     struct ndp_apply_cluster c[2];
@@ -264,6 +286,7 @@ int main(void)
         cmocka_unit_test(test_two_clusters_never_meet),
         cmocka_unit_test(test_two_clusters_meet_for_one_hour),
         cmocka_unit_test(test_block_is_frozen),
+        cmocka_unit_test(test_window_never_opening_is_frozen),
         cmocka_unit_test(test_nothing_refused_is_now),
         cmocka_unit_test(test_unknown_openings),
         cmocka_unit_test(test_reason_names),
