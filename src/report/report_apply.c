@@ -103,16 +103,21 @@ static void add_instant(struct ndp_buf *out, bool known, int64_t t)
 void ndp_report_apply_json(struct ndp_buf *out, const struct ndp_report *r,
                            size_t index)
 {
-    struct plan p;
+    struct plan p = { NULL, NULL, { NDP_APPLY_NOW, false, 0, 0 }, false };
+    struct ndp_apply_cluster gate;
+    struct ndp_apply_window one;
     const struct ndp_apply_window *a;
     bool hidden;
 
-    plan_start(&p, r);
+    /* One cluster needs only its own search, not the whole plan's. */
     if (index == NDP_APPLY_PLAN) {
+        plan_start(&p, r);
         a = &p.answer;
         hidden = p.sensitive;
     } else {
-        a = &p.answers[index];
+        gate_of(&gate, r, index);
+        ndp_apply_window_cluster(&one, &gate, r->evaluated_at);
+        a = &one;
         hidden = r->resolved->items[index].window_sensitive;
     }
     hidden = hidden && a->reason == NDP_APPLY_WINDOW;
@@ -124,6 +129,7 @@ void ndp_report_apply_json(struct ndp_buf *out, const struct ndp_report *r,
     ndp_buf_adds(out, ", \"reason\": \"");
     ndp_buf_adds(out, ndp_apply_reason_name(a->reason));
     ndp_buf_adds(out, "\"}");
+    plan_release(&p);
 }
 
 /* "HH:MM" of local seconds-of-day. */
