@@ -60,12 +60,19 @@ struct ndp_resolution {
     bool window_sensitive;      /* under a sensitive mask: see above */
     char *other_windows;        /* maintenance configurations that do not count */
     int in_window;              /* -1 not applicable, 0 no, 1 yes */
+    bool frozen_now;            /* Block, or AllowDuringMaintenanceWindow
+                                   outside its window (or with a window
+                                   that cannot be judged): the operator
+                                   said "no node disruption now" */
     bool has_next_window;
     int64_t next_window_start, next_window_end, window_closes_at;
     char *version;              /* Kubernetes version in force, or NULL */
     bool version_sensitive;     /* read under a sensitive mask: not printed */
     struct ndp_state_cluster *state; /* live state from --cluster-state,
                                         borrowed from the options' states */
+    bool has_freeze_until;      /* a Block from the settings file with an
+                                   end ('until'), whether past or not */
+    int64_t freeze_until;       /* its last instant, UTC */
 };
 
 /* One resolution per cluster, indexed like the linker's clusters. */

@@ -322,6 +322,22 @@ void ndp_resolutions_release(struct ndp_resolutions *resolved)
     memset(resolved, 0, sizeof(*resolved));
 }
 
+/* The end the settings file gives a freeze (Block) it declares. */
+static void resolve_freeze_end(const struct ndp_evaluator *ev, size_t index)
+{
+    struct ndp_resolution *c = &ev->resolved->items[index];
+    const struct ndp_config_cluster *e;
+
+    if (!ev->opt->config || c->profile != NDP_PROFILE_BLOCK ||
+        strcmp(c->profile_source, "config") != 0)
+        return;
+    e = ndp_config_cluster_for(ev->opt->config, ev->clusters->items[index].id);
+    if (e && e->has_until) {
+        c->has_freeze_until = true;
+        c->freeze_until = e->until;
+    }
+}
+
 void ndp_resolve_clusters(const struct ndp_evaluator *ev)
 {
     size_t i;
@@ -330,6 +346,7 @@ void ndp_resolve_clusters(const struct ndp_evaluator *ev)
     for (i = 0; i < ev->clusters->nr; i++) {
         match_state(ev, i);
         resolve_profile(ev, i);
+        resolve_freeze_end(ev, i);
         ndp_resolve_window(ev, i);
         resolve_version(ev, i);
     }

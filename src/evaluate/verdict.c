@@ -648,8 +648,11 @@ void ndp_verdicts_add(const struct ndp_evaluator *ev)
 {
     size_t i;
 
-    for (i = 0; i < ev->clusters->nr; i++)
+    for (i = 0; i < ev->clusters->nr; i++) {
+        ev->resolved->items[i].frozen_now =
+            frozen_now(&ev->resolved->items[i]);
         cluster_findings(ev, i);
+    }
     for (i = 0; i < ev->set->nr; i++) {
         replace_finding(ev, ev->set->items[i]);
         unseen_finding(ev, ev->set->items[i]);

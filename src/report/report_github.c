@@ -21,6 +21,7 @@
  */
 #include "common.h"
 #include "report.h"
+#include "report_apply.h"
 #include "report_util.h"
 #include "buf.h"
 #include "change.h"
@@ -280,6 +281,11 @@ static void write_github(struct ndp_buf *out, const struct ndp_report *r)
         write_cluster(&text, r, &st, i);
     write_left_out(&text, &st);
     write_summary_line(&text, r);
+    if (r->clusters->nr) {
+        ndp_buf_adds(&text, "ndplint: ");
+        ndp_report_apply_sentence(&text, r, data);
+        ndp_buf_addch(&text, '\n');
+    }
     add_defused(out, &text);
     ndp_buf_release(&text);
 }

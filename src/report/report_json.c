@@ -11,6 +11,7 @@
 #include "evaluate.h"
 #include "impact.h"
 #include "linker.h"
+#include "report_apply.h"
 #include "report_window.h"
 #include "timeutil.h"
 
@@ -37,11 +38,13 @@ static void write_inputs(struct ndp_buf *out, const struct ndp_changeset *set)
     ndp_buf_adds(out, set->nr_inputs ? "\n  ],\n" : "],\n");
 }
 
-static void write_cluster(struct ndp_buf *out,
-                          const struct ndp_cluster *cluster,
-                          const struct ndp_resolution *c,
-                          const struct ndp_impact *impact)
+static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
+                          size_t index)
 {
+    const struct ndp_cluster *cluster = &r->clusters->items[index];
+    const struct ndp_resolution *c = &r->resolved->items[index];
+    const struct ndp_impact *impact = &r->impacts->items[index];
+
     ndp_buf_adds(out, "{\n      \"id\": ");
     ndp_buf_add_json_string(out, cluster->id);
     ndp_buf_adds(out, ",\n      \"profile\": ");
@@ -65,6 +68,8 @@ static void write_cluster(struct ndp_buf *out,
     }
     ndp_buf_adds(out, ",\n      \"impact\": ");
     ndp_impact_to_json(out, impact);
+    ndp_buf_adds(out, ",\n      \"apply_window\": ");
+    ndp_report_apply_json(out, r, index);
     ndp_buf_adds(out, "\n    }");
 }
 
@@ -75,8 +80,7 @@ static void write_clusters(struct ndp_buf *out, const struct ndp_report *r)
     ndp_buf_adds(out, "  \"clusters\": [");
     for (i = 0; i < nr; i++) {
         ndp_buf_adds(out, i ? ",\n    " : "\n    ");
-        write_cluster(out, &r->clusters->items[i], &r->resolved->items[i],
-                      &r->impacts->items[i]);
+        write_cluster(out, r, i);
     }
     ndp_buf_adds(out, nr ? "\n  ],\n" : "],\n");
 }
@@ -146,6 +150,8 @@ static void write_json(struct ndp_buf *out, const struct ndp_report *r)
                  r->warnings, r->notes, r->suppressed);
     if (r->baseline)
         ndp_buf_addf(out, ", \"baseline_known\": %zu", r->baseline_known);
+    ndp_buf_adds(out, ", \"apply_window\": ");
+    ndp_report_apply_json(out, r, NDP_APPLY_PLAN);
     ndp_buf_adds(out, "}\n}\n");
 }
 

@@ -29,6 +29,7 @@
 #include "evaluate.h"
 #include "impact.h"
 #include "linker.h"
+#include "report_apply.h"
 #include "report_window.h"
 #include "safe.h"
 #include "timeutil.h"
@@ -446,6 +447,26 @@ static void write_left_out(struct ndp_buf *out, size_t findings,
                  clusters ? "" : findings == 1 ? " is" : " are", budget);
 }
 
+static void add_raw(struct ndp_buf *out, const char *s)
+{
+    ndp_buf_adds(out, s);
+}
+
+/* "When can this apply?", last, escaped as prose (within the reserve). */
+static void write_apply(struct ndp_buf *out, const struct ndp_report *r)
+{
+    struct ndp_buf sentence = NDP_BUF_INIT;
+
+    if (r->clusters->nr == 0)
+        return;
+    ndp_report_apply_sentence(&sentence, r, add_raw);
+    if (out->len && (out->len < 2 || out->buf[out->len - 2] != '\n'))
+        ndp_buf_addch(out, '\n');
+    md_prose(out, sentence.buf, TRAILER_RESERVE / 2);
+    ndp_buf_addch(out, '\n');
+    ndp_buf_release(&sentence);
+}
+
 static void write_summary(struct ndp_buf *out, const struct ndp_report *r,
                           size_t budget)
 {
@@ -462,6 +483,7 @@ static void write_summary(struct ndp_buf *out, const struct ndp_report *r,
         clusters_out += cluster_out;
     }
     write_left_out(out, left_out, clusters_out, total);
+    write_apply(out, r);
 }
 
 void ndp_report_markdown_summary(struct ndp_buf *out,

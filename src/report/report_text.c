@@ -14,6 +14,7 @@
 #include "finding.h"
 #include "impact.h"
 #include "linker.h"
+#include "report_apply.h"
 #include "report_window.h"
 #include "safe.h"
 #include "timeutil.h"
@@ -318,6 +319,10 @@ static void write_text(struct ndp_buf *out, const struct ndp_report *r)
     free(g.order);
     free(g.start);
     write_summary(out, r);
+    if (r->clusters->nr) {
+        ndp_report_apply_sentence(out, r, add_safe);
+        ndp_buf_addch(out, '\n');
+    }
 }
 
 const struct ndp_reporter ndp_report_text = { "text", write_text, 0 };

@@ -8,6 +8,7 @@
  */
 #include "common.h"
 #include "report.h"
+#include "report_apply.h"
 #include "report_window.h"
 #include "buf.h"
 #include "change.h"
@@ -171,6 +172,11 @@ void ndp_report_window_check(struct ndp_buf *out, const struct ndp_report *r)
             ndp_buf_addch(out, '\n');
         write_cluster(out, &r->clusters->items[i], &r->resolved->items[i],
                       r->evaluated_at);
+    }
+    if (r->clusters->nr) {
+        ndp_buf_addch(out, '\n');
+        ndp_report_apply_sentence(out, r, ndp_safe_line);
+        ndp_buf_addch(out, '\n');
     }
     ndp_utf8_repair_tail(out, start, 0);
 }

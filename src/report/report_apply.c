@@ -1,0 +1,361 @@
+/*
+ * report_apply.c - "when can this apply?" for the reporters
+ * (report_apply.h).  A cluster's refused changes are its rejected and
+ * outside-window findings, and, while the cluster is frozen now, the
+ * bypassed, rotated and replaced ones the policy never sees (architecture
+ * §5), waived or not: a waiver silences ndplint, not AKS.  What gates them: Block freezes them; AllowDuringMaintenanceWindow
+ * lets them through while its window (and the window this apply replaces
+ * it with, spec section 11) is open; a window that cannot be evaluated or
+ * whose phase is unknown gives no instant.
+ */
+#include "common.h"
+#include "report.h"
+#include "apply_window.h"
+#include "buf.h"
+#include "evaluate.h"
+#include "finding.h"
+#include "linker.h"
+#include "report_apply.h"
+#include "timeutil.h"
+#include "window.h"
+
+#define EN_DASH "\xe2\x80\x93"
+
+static const char *const weekday_abbr[7] = { "Sun", "Mon", "Tue", "Wed",
+    "Thu", "Fri", "Sat" };
+
+/*
+ * Held back now: refused by AKS, or a change the policy never sees while
+ * the operator has frozen the cluster (architecture §5: an error then).
+ */
+static bool held(const struct ndp_finding *f, const struct ndp_resolution *c)
+{
+    switch (f->verdict) {
+    case NDP_VERDICT_REJECTED:
+    case NDP_VERDICT_OUTSIDE_WINDOW:
+        return true;
+    case NDP_VERDICT_BYPASSED:
+    case NDP_VERDICT_ROTATE:
+    case NDP_VERDICT_REPLACE:
+        return c->frozen_now;
+    default:
+        return false;
+    }
+}
+
+/* What gates cluster 'index's refused changes. */
+static void gate_of(struct ndp_apply_cluster *g, const struct ndp_report *r,
+                    size_t index)
+{
+    const struct ndp_resolution *c = &r->resolved->items[index];
+    size_t i;
+
+    memset(g, 0, sizeof(*g));
+    for (i = 0; i < r->findings->nr; i++)
+        if (r->findings->items[i].cluster_index == index &&
+            held(&r->findings->items[i], c))
+            break;
+    if (i == r->findings->nr)
+        return;
+    if (c->profile == NDP_PROFILE_BLOCK) {
+        g->gate = NDP_GATE_FROZEN;
+        return;
+    }
+    if (c->profile != NDP_PROFILE_WINDOW || !c->window ||
+        ndp_window_phase_unknown(c->window) ||
+        (c->new_window && ndp_window_phase_unknown(c->new_window))) {
+        g->gate = NDP_GATE_UNKNOWN;
+        return;
+    }
+    g->gate = NDP_GATE_WINDOWS;
+    g->windows[g->nr_windows++] = c->window;
+    if (c->new_window)
+        g->windows[g->nr_windows++] = c->new_window;
+}
+
+struct plan {
+    struct ndp_apply_cluster *gates;    /* per cluster */
+    struct ndp_apply_window *answers;   /* per cluster */
+    struct ndp_apply_window answer;     /* the plan's */
+    bool sensitive;                     /* a window of the answer is */
+};
+
+static void plan_start(struct plan *p, const struct ndp_report *r)
+{
+    size_t i, nr = r->clusters->nr;
+
+    p->gates = ndp_xcalloc(nr ? nr : 1, sizeof(*p->gates));
+    p->answers = ndp_xcalloc(nr ? nr : 1, sizeof(*p->answers));
+    p->sensitive = false;
+    for (i = 0; i < nr; i++) {
+        gate_of(&p->gates[i], r, i);
+        ndp_apply_window_cluster(&p->answers[i], &p->gates[i],
+                                 r->evaluated_at);
+        if (p->gates[i].gate == NDP_GATE_WINDOWS &&
+            r->resolved->items[i].window_sensitive)
+            p->sensitive = true;
+    }
+    ndp_apply_window_plan(&p->answer, p->gates, nr, r->evaluated_at);
+}
+
+static void plan_release(struct plan *p)
+{
+    free(p->gates);
+    free(p->answers);
+}
+
+static void add_instant(struct ndp_buf *out, bool known, int64_t t)
+{
+    if (!known) {
+        ndp_buf_adds(out, "null");
+        return;
+    }
+    ndp_buf_addch(out, '"');
+    ndp_time_format_utc(out, t);
+    ndp_buf_addch(out, '"');
+}
+
+void ndp_report_apply_json(struct ndp_buf *out, const struct ndp_report *r,
+                           size_t index)
+{
+    struct plan p = { NULL, NULL, { NDP_APPLY_NOW, false, 0, 0 }, false };
+    struct ndp_apply_cluster gate;
+    struct ndp_apply_window one;
+    const struct ndp_apply_window *a;
+    bool hidden;
+
+    /* One cluster needs only its own search, not the whole plan's. */
+    if (index == NDP_APPLY_PLAN) {
+        plan_start(&p, r);
+        a = &p.answer;
+        hidden = p.sensitive;
+    } else {
+        gate_of(&gate, r, index);
+        ndp_apply_window_cluster(&one, &gate, r->evaluated_at);
+        a = &one;
+        hidden = r->resolved->items[index].window_sensitive;
+    }
+    hidden = hidden && a->reason == NDP_APPLY_WINDOW;
+    ndp_buf_adds(out, "{\"from\": ");
+    add_instant(out, a->known && !hidden, a->from);
+    ndp_buf_adds(out, ", \"until\": ");
+    add_instant(out, a->known && !hidden && a->reason == NDP_APPLY_WINDOW,
+                 a->until);
+    ndp_buf_adds(out, ", \"reason\": \"");
+    ndp_buf_adds(out, ndp_apply_reason_name(a->reason));
+    ndp_buf_adds(out, "\"}");
+    plan_release(&p);
+}
+
+/* "HH:MM" of local seconds-of-day. */
+static void add_clock(struct ndp_buf *out, int64_t local)
+{
+    int64_t s = ndp_floor_mod(local, 86400);
+
+    ndp_buf_addf(out, "%02d:%02d", (int)(s / 3600), (int)(s / 60 % 60));
+}
+
+/* "Sat 20:00–24:00 UTC-05:00" for [from, until) at 'offset' minutes. */
+static void add_local_span(struct ndp_buf *out, int64_t from, int64_t until,
+                           int offset)
+{
+    int64_t lf = from + (int64_t)offset * 60, lu = until + (int64_t)offset * 60;
+    int64_t df = ndp_floor_div(lf, 86400), du = ndp_floor_div(lu, 86400);
+
+    if (du - df >= 6) {
+        ndp_date_format(out, df);
+        ndp_buf_addch(out, ' ');
+        add_clock(out, lf);
+        ndp_buf_adds(out, EN_DASH);
+        ndp_date_format(out, du);
+        ndp_buf_addch(out, ' ');
+        add_clock(out, lu);
+    } else {
+        ndp_buf_adds(out, weekday_abbr[ndp_weekday_from_days(df)]);
+        ndp_buf_addch(out, ' ');
+        add_clock(out, lf);
+        ndp_buf_adds(out, EN_DASH);
+        if (du == df + 1 && ndp_floor_mod(lu, 86400) == 0) {
+            ndp_buf_adds(out, "24:00");
+        } else {
+            if (du != df) {
+                ndp_buf_adds(out, weekday_abbr[ndp_weekday_from_days(du)]);
+                ndp_buf_addch(out, ' ');
+            }
+            add_clock(out, lu);
+        }
+    }
+    if (offset == 0) {
+        ndp_buf_adds(out, " UTC");
+        return;
+    }
+    ndp_buf_addf(out, " UTC%c%02d:%02d", offset < 0 ? '-' : '+',
+                 abs(offset) / 60, abs(offset) % 60);
+}
+
+/* "between A and B (Sat 20:00–24:00 UTC-05:00)" */
+static void add_between(struct ndp_buf *out, const struct ndp_apply_window *a,
+                        const struct ndp_window *w)
+{
+    ndp_buf_adds(out, "between ");
+    ndp_time_format_utc(out, a->from);
+    ndp_buf_adds(out, " and ");
+    ndp_time_format_utc(out, a->until);
+    ndp_buf_adds(out, " (");
+    add_local_span(out, a->from, a->until,
+                   ndp_window_utc_offset_minutes(w));
+    ndp_buf_addch(out, ')');
+}
+
+typedef void (*add_name_fn)(struct ndp_buf *out, const char *s);
+
+/* Appends the ids of clusters whose gate is 'gate' (and, for windows,
+ * whose own answer is 'reason'), joined with ", " and "and". */
+static size_t add_names(struct ndp_buf *out, const struct ndp_report *r,
+                        const struct plan *p, enum ndp_apply_gate gate,
+                        int reason, add_name_fn add_name)
+{
+    size_t i, n = 0, total = 0, seen = 0;
+
+    for (i = 0; i < r->clusters->nr; i++)
+        if (p->gates[i].gate == gate &&
+            (reason < 0 || (int)p->answers[i].reason == reason))
+            total++;
+    for (i = 0; i < r->clusters->nr; i++) {
+        if (p->gates[i].gate != gate ||
+            (reason >= 0 && (int)p->answers[i].reason != reason))
+            continue;
+        seen++;
+        if (n++)
+            ndp_buf_adds(out, seen == total ? " and " : ", ");
+        add_name(out, r->clusters->items[i].id);
+    }
+    return n;
+}
+
+static void frozen_sentence(struct ndp_buf *out, const struct ndp_report *r,
+                            const struct plan *p, add_name_fn add_name)
+{
+    size_t i, n;
+    bool first = true;
+
+    ndp_buf_adds(out, "Cannot apply: ");
+    n = add_names(out, r, p, NDP_GATE_FROZEN, -1, add_name);
+    if (n) {
+        ndp_buf_addf(out, " %s frozen (node disruption policy Block", n == 1
+                     ? "is" : "are");
+        for (i = 0; i < r->clusters->nr; i++) {
+            const struct ndp_resolution *c = &r->resolved->items[i];
+
+            if (p->gates[i].gate != NDP_GATE_FROZEN || !c->has_freeze_until)
+                continue;
+            ndp_buf_adds(out, first ? "; " : ", ");
+            if (n > 1) {
+                add_name(out, r->clusters->items[i].id);
+                ndp_buf_adds(out, ": ");
+            }
+            ndp_buf_adds(out, c->freeze_until < r->evaluated_at
+                                  ? "the settings file's freeze ended "
+                                  : "the settings file's freeze ends ");
+            ndp_date_format(out, ndp_floor_div(c->freeze_until, 86400));
+            first = false;
+        }
+        ndp_buf_adds(out, "); to apply, lift it for this change with "
+                     "'az aks update --node-disruption-policy Allow', "
+                     "then restore it");
+        return;
+    }
+    /* Not Block: a window that does not open within the horizon. */
+    ndp_buf_adds(out, "the maintenance window of ");
+    n = add_names(out, r, p, NDP_GATE_WINDOWS, NDP_APPLY_FROZEN, add_name);
+    ndp_buf_addf(out, " %s no opening within 366 days (notAllowedDates or "
+                 "startDate); to apply, lift the policy for this change "
+                 "with 'az aks update --node-disruption-policy Allow', then "
+                 "restore it", n == 1 ? "has" : "each have");
+}
+
+/* The window of the first cluster whose windows gate the plan. */
+static const struct ndp_window *first_window(const struct ndp_report *r,
+                                             const struct plan *p)
+{
+    size_t i;
+
+    for (i = 0; i < r->clusters->nr; i++)
+        if (p->gates[i].gate == NDP_GATE_WINDOWS)
+            return p->gates[i].windows[0];
+    return NULL;
+}
+
+static void unknown_sentence(struct ndp_buf *out, const struct ndp_report *r,
+                             const struct plan *p, add_name_fn add_name)
+{
+    size_t n;
+
+    ndp_buf_adds(out, "Apply inside the maintenance window of ");
+    n = add_names(out, r, p, NDP_GATE_UNKNOWN, -1, add_name);
+    ndp_buf_addf(out, ", but when %s is not known (a window that "
+                 "cannot be evaluated, or an interval above 1 without "
+                 "startDate)", n == 1 ? "it opens" : "they open");
+}
+
+static void no_common_sentence(struct ndp_buf *out,
+                               const struct ndp_report *r,
+                               const struct plan *p, add_name_fn add_name)
+{
+    size_t i;
+    bool first = true;
+
+    ndp_buf_adds(out, "No common window within 366 days: apply ");
+    add_names(out, r, p, NDP_GATE_WINDOWS, -1, add_name);
+    ndp_buf_adds(out, " separately (");
+    for (i = 0; i < r->clusters->nr; i++) {
+        if (p->gates[i].gate != NDP_GATE_WINDOWS)
+            continue;
+        if (!first)
+            ndp_buf_adds(out, "; ");
+        first = false;
+        add_name(out, r->clusters->items[i].id);
+        if (r->resolved->items[i].window_sensitive) {
+            ndp_buf_adds(out, ": in its window, times not shown (sensitive)");
+            continue;
+        }
+        ndp_buf_adds(out, ": ");
+        add_between(out, &p->answers[i], p->gates[i].windows[0]);
+    }
+    ndp_buf_addch(out, ')');
+}
+
+void ndp_report_apply_sentence(struct ndp_buf *out,
+                               const struct ndp_report *r,
+                               add_name_fn add_name)
+{
+    struct plan p;
+
+    plan_start(&p, r);
+    switch (p.answer.reason) {
+    case NDP_APPLY_NOW:
+        ndp_buf_adds(out, "Apply now: no change is refused at ");
+        ndp_time_format_utc(out, r->evaluated_at);
+        break;
+    case NDP_APPLY_FROZEN:
+        frozen_sentence(out, r, &p, add_name);
+        break;
+    case NDP_APPLY_NO_COMMON:
+        no_common_sentence(out, r, &p, add_name);
+        break;
+    case NDP_APPLY_WINDOW:
+    default:
+        if (!p.answer.known) {
+            unknown_sentence(out, r, &p, add_name);
+        } else if (p.sensitive) {
+            ndp_buf_adds(out, "Apply inside the maintenance window of ");
+            add_names(out, r, &p, NDP_GATE_WINDOWS, -1, add_name);
+            ndp_buf_adds(out, " (its times are sensitive and not shown)");
+        } else {
+            ndp_buf_adds(out, "Apply ");
+            add_between(out, &p.answer, first_window(r, &p));
+        }
+        break;
+    }
+    plan_release(&p);
+}

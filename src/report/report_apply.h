@@ -1,0 +1,41 @@
+/*
+ * report_apply.h - "when can this apply?" as every reporter words it
+ * (report_apply.c): per cluster and for the whole plan, from the findings
+ * refused now (rejected, outside-window) and the windows the evaluator
+ * resolved, through the pure search of apply_window.h.  Only files of
+ * src/report/ include it.
+ *
+ * Nothing read from a window under a sensitive mask is written: where a
+ * time would come from such a window, JSON gives null ("reason": "window")
+ * and the sentence says the times are not shown.
+ */
+#ifndef NDP_REPORT_APPLY_H
+#define NDP_REPORT_APPLY_H
+
+#include <stddef.h>
+
+struct ndp_buf;
+struct ndp_report;
+
+/* Index that asks for the whole plan rather than one cluster. */
+#define NDP_APPLY_PLAN ((size_t)-1)
+
+/*
+ * Appends {"from": ..., "until": ..., "reason": ...} for cluster 'index'
+ * of 'r', or for the whole plan (NDP_APPLY_PLAN), compact.
+ */
+void ndp_report_apply_json(struct ndp_buf *out, const struct ndp_report *r,
+                           size_t index);
+
+/*
+ * Appends the one sentence that ends the human reports, without a final
+ * newline: "Apply between 2026-12-06T01:00:00Z and 2026-12-06T05:00:00Z
+ * (Sat 20:00–24:00 UTC-05:00)", or why not.  Cluster ids go through
+ * 'add_name' (the reporter's escaping for text from the input).
+ */
+void ndp_report_apply_sentence(struct ndp_buf *out,
+                               const struct ndp_report *r,
+                               void (*add_name)(struct ndp_buf *out,
+                                                const char *s));
+
+#endif
