@@ -500,6 +500,8 @@ static void add_bad_ignores(struct ndp_findings *findings,
         rs ? ndp_ruleset_meta(rs, "ignore-without-reason") : NULL;
     size_t i;
 
+    if (!bad->nr)
+        return;
     qsort(bad->items, bad->nr, sizeof(*bad->items), compare_bad);
     for (i = 0; i < bad->nr; i++) {
         const struct bad_ignore *b = &bad->items[i];
