@@ -312,6 +312,10 @@ static void write_row(struct ndp_buf *out, const struct ndp_finding *f)
     }
     ndp_buf_adds(out, " | ");
     md_prose(out, f->message ? f->message : "", MAX_PROSE_WIDTH);
+    if (f->help) {
+        ndp_buf_adds(out, ". What to do: ");
+        md_prose(out, f->help, MAX_PROSE_WIDTH);
+    }
     ndp_buf_adds(out, " |\n");
 }
 

@@ -86,6 +86,11 @@ static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
                  f->category);
     add_safe(out, f->message);
     ndp_buf_addch(out, '\n');
+    if (f->help) {
+        ndp_buf_adds(out, "                           what to do: ");
+        add_safe(out, f->help);
+        ndp_buf_addch(out, '\n');
+    }
     if (f->source_file) {
         ndp_buf_adds(out, "                           at ");
         add_safe(out, f->source_file);

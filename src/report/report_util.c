@@ -123,6 +123,13 @@ void ndp_report_describe(struct ndp_buf *out, const struct ndp_finding *f,
         ndp_buf_addf(out, "cluster %s", f->cluster);
 }
 
+/* ". What to do: <help>" for a finding that says what to do. */
+static void add_help(struct ndp_buf *out, const struct ndp_finding *f)
+{
+    if (f->help)
+        ndp_buf_addf(out, ". What to do: %s", f->help);
+}
+
 void ndp_report_describe_all(struct ndp_buf *out, const struct ndp_finding *f,
                              const char *arrow)
 {
@@ -135,6 +142,7 @@ void ndp_report_describe_all(struct ndp_buf *out, const struct ndp_finding *f,
     if (*msg >= 'a' && *msg <= 'z')
         ndp_buf_addch(out, (char)(*msg++ - 'a' + 'A'));
     ndp_buf_adds(out, msg);
+    add_help(out, f);
 }
 
 size_t ndp_report_failing(const struct ndp_report *r)
