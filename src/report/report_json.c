@@ -47,6 +47,10 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
 
     ndp_buf_adds(out, "{\n      \"id\": ");
     ndp_buf_add_json_string(out, cluster->id);
+    ndp_buf_adds(out, ",\n      \"name\": ");
+    add_string_or_null(out, cluster->name);
+    ndp_buf_adds(out, ",\n      \"resource_group\": ");
+    add_string_or_null(out, cluster->resource_group);
     ndp_buf_adds(out, ",\n      \"profile\": ");
     ndp_buf_add_json_string(out, ndp_profile_name(c->profile));
     ndp_buf_adds(out, ",\n      \"profile_source\": ");

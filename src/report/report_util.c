@@ -8,6 +8,7 @@
 #include "buf.h"
 #include "change.h"
 #include "finding.h"
+#include "linker.h"
 #include "report.h"
 
 /* ---- paths ---- */
@@ -105,6 +106,17 @@ long ndp_report_finding_line(const struct ndp_report *r,
     /* The evaluator filled it from the resource's change, by index. */
     (void)r;
     return f->line > 0 ? f->line : 0;
+}
+
+void ndp_report_cluster_names(struct ndp_buf *out,
+                              const struct ndp_cluster *c)
+{
+    if (c->name)
+        ndp_buf_adds(out, c->name);
+    if (c->name && c->resource_group)
+        ndp_buf_addch(out, ' ');
+    if (c->resource_group)
+        ndp_buf_addf(out, "in %s", c->resource_group);
 }
 
 void ndp_report_describe(struct ndp_buf *out, const struct ndp_finding *f,
