@@ -35,6 +35,8 @@ static void change_free(struct ndp_change *c)
     free(c->address);
     free(c->resource_type);
     free(c->name);
+    free(c->shown_name);
+    free(c->shown_group);
     json_object_put(c->before);
     json_object_put(c->after);
     json_object_put(c->after_unknown);
@@ -154,3 +156,21 @@ void ndp_group_indexes(size_t **out, size_t **start, size_t clusters,
     *start = at;
 }
 
+
+char *ndp_arm_id_segment(const char *id, const char *type)
+{
+    size_t tlen = strlen(type);
+    const char *p = id;
+
+    while (p && (p = strchr(p, '/')) != NULL) {
+        p++;
+        if (strncasecmp(p, type, tlen) == 0 && p[tlen] == '/') {
+            const char *v = p + tlen + 1;
+            size_t n = strcspn(v, "/");
+            if (!n || *v == '[')
+                return NULL;
+            return ndp_xstrndup(v, n);
+        }
+    }
+    return NULL;
+}

@@ -48,6 +48,9 @@ struct ndp_change {
     char *address;          /* Terraform address or ARM resource id */
     char *resource_type;    /* azurerm type, or the ARM type without @api-version */
     char *name;             /* resource name (azapi 'name', pool name), may be NULL */
+    char *shown_name;       /* a cluster's Azure name as it may be printed:
+                               NULL when absent, unknown or sensitive */
+    char *shown_group;      /* its resource group, the same way */
     enum ndp_kind kind;
     enum ndp_notation notation;
     enum ndp_action action;
@@ -131,5 +134,12 @@ void ndp_group_indexes(size_t **out, size_t **start, size_t clusters,
  * compared case-insensitively, without api-version); false for others.
  */
 bool ndp_arm_type_kind(const char *type, enum ndp_kind *kind);
+
+/*
+ * The segment after "/<type>/" in an ARM id ("resourceGroups",
+ * "managedClusters", compared case-insensitively), as a new string; NULL
+ * when the id has none or it is empty or a template expression.
+ */
+char *ndp_arm_id_segment(const char *id, const char *type);
 
 #endif

@@ -56,6 +56,7 @@ void ndp_findings_release_items(struct ndp_findings *list)
         free(f->before);
         free(f->after);
         free(f->message);
+        free(f->help);
         free(f->pool);
         free(f->suppression);
         free(f->source_file);

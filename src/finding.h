@@ -54,6 +54,7 @@ struct ndp_finding {
     char *before;      /* JSON text */
     char *after;       /* JSON text */
     char *message;
+    char *help;        /* what to do about a refused change, or NULL */
     char *pool;        /* the node pool a pool-level finding is about, or NULL */
     char *suppression; /* the waiver that suppresses it, in words, or NULL */
     char *source_file; /* the .tf or template file a user edits, or NULL */

@@ -94,6 +94,13 @@ static size_t add_cluster(struct ndp_clusters *cl, struct link_index *ix,
     c->arm_id = arm_id ? ndp_xstrdup(arm_id) : NULL;
     c->input = input;
     c->change = change;
+    /* A cluster known only by the id a change names (its printed id):
+     * the names in it.  One with a change of its own takes them from that
+     * change, where they may be sensitive (shown_names()). */
+    if (arm_id && change == SIZE_MAX) {
+        c->name = ndp_arm_id_segment(arm_id, "managedClusters");
+        c->resource_group = ndp_arm_id_segment(arm_id, "resourceGroups");
+    }
     if (arm_id)
         ndp_strmap_add(&ix->arm, index_key(ix, input, arm_id, strlen(arm_id),
                                            true), cl->nr);
@@ -241,6 +248,23 @@ static void first_apply_of_setter(struct ndp_change *ch,
         ch->before = json_object_new_object();
 }
 
+/*
+ * The names the cluster's own change gives, as far as they may be
+ * printed; an ARM input's address is the cluster's ARM id, printed as it
+ * is, so its names come from there.
+ */
+static void shown_names(struct ndp_cluster *c, const struct ndp_change *ch)
+{
+    if (ch->shown_name)
+        c->name = ndp_xstrdup(ch->shown_name);
+    if (ch->shown_group)
+        c->resource_group = ndp_xstrdup(ch->shown_group);
+    if (!c->name && !c->resource_group && ch->address[0] == '/') {
+        c->name = ndp_arm_id_segment(ch->address, "managedClusters");
+        c->resource_group = ndp_arm_id_segment(ch->address, "resourceGroups");
+    }
+}
+
 void ndp_link(struct ndp_clusters *out, struct ndp_changeset *set)
 {
     struct link_index ix;
@@ -250,9 +274,11 @@ void ndp_link(struct ndp_clusters *out, struct ndp_changeset *set)
     ix.arm.fold_case = ix.name.fold_case = false; /* folded in the keys */
     for (i = 0; i < set->nr; i++) {
         struct ndp_change *ch = set->items[i];
-        if (ch->kind == NDP_KIND_CLUSTER)
+        if (ch->kind == NDP_KIND_CLUSTER) {
             ch->cluster = add_cluster(out, &ix, ch->address, ch->self_id,
                                       ch->input, i);
+            shown_names(&out->items[ch->cluster], ch);
+        }
     }
     index_own_clusters(&ix, out);
     for (i = 0; i < set->nr; i++) {
@@ -273,6 +299,8 @@ void ndp_clusters_release(struct ndp_clusters *clusters)
         struct ndp_cluster *c = &clusters->items[i];
         free(c->id);
         free(c->arm_id);
+        free(c->name);
+        free(c->resource_group);
     }
     free(clusters->items);
     memset(clusters, 0, sizeof(*clusters));

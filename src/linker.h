@@ -27,6 +27,9 @@ struct ndp_cluster {
     char *arm_id;           /* ARM id when known, else NULL */
     const char *input;      /* borrowed from the change set */
     size_t change;          /* its own change in the set, or SIZE_MAX */
+    char *name;             /* its Azure name, or NULL when not known or
+                               not to be printed (sensitive, unknown) */
+    char *resource_group;   /* its resource group, the same way */
 };
 
 struct ndp_clusters {

@@ -179,7 +179,8 @@ static int explain(const struct ndp_ruleset *rs, const char *name)
         if (!first) {
             first = r;
             ndp_buf_addf(&out, "%s: ", safe(&scratch, r->category));
-            ndp_buf_addf(&out, "%s\n\n", safe(&scratch, r->title));
+            ndp_buf_addf(&out, "%s\n\n", safe(&scratch, by_id ? r->title
+                                                        : r->category_title));
             ndp_buf_addf(&out, "Why AKS rebuilds nodes: %s\n\n",
                          safe(&scratch, r->why));
         }

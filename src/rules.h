@@ -35,7 +35,10 @@ enum ndp_rule_class {
 struct ndp_rule {
     const char *id;          /* "NDP101" */
     const char *category;    /* "network-policy" */
-    const char *title;       /* category title */
+    const char *title;       /* the rule's title: its own, else its
+                                category's ("Network policy") */
+    const char *category_title; /* the category's ("Network policy or
+                                   CNI overlay") */
     const char *summary;     /* one line: what this rule watches */
     const char *why;         /* why AKS reimages for it */
     const char *advice;      /* what to do about it */

@@ -644,6 +644,64 @@ static void undeclared_findings(const struct ndp_evaluator *ev)
     free(counts);
 }
 
+/*
+ * Spec §10: what the user does about a change the cluster refuses now.
+ * A refused change is one AKS refuses (rejected, outside-window) or one
+ * it lets through while the operator has frozen the cluster (bypassed,
+ * rotate, replace while frozen now).  Under AllowDuringMaintenanceWindow
+ * that is to wait for the next window, named when it is known and not
+ * sensitive; otherwise (Block, or no window to wait for) to lift the
+ * policy for this change.
+ */
+static bool refused(const struct ndp_finding *f, const struct ndp_resolution *c)
+{
+    switch (f->verdict) {
+    case NDP_VERDICT_REJECTED:
+    case NDP_VERDICT_OUTSIDE_WINDOW:
+        return true;
+    case NDP_VERDICT_BYPASSED:
+    case NDP_VERDICT_ROTATE:
+    case NDP_VERDICT_REPLACE:
+        return c->frozen_now;
+    default:
+        return false;
+    }
+}
+
+static char *help_text(const struct ndp_resolution *c)
+{
+    struct ndp_buf b = NDP_BUF_INIT;
+
+    if (c->profile == NDP_PROFILE_WINDOW && c->window &&
+        c->window_sensitive) {
+        ndp_buf_adds(&b, "wait for the window");
+    } else if (c->profile == NDP_PROFILE_WINDOW && c->window &&
+               c->has_next_window) {
+        ndp_buf_adds(&b, ndp_window_phase_unknown(c->window)
+                             ? "wait for the window, which may open at "
+                             : "wait for the window at ");
+        ndp_time_format_utc(&b, c->next_window_start);
+    } else {
+        ndp_buf_adds(&b, "lift the policy for this change: az aks update "
+                     "--node-disruption-policy Allow, then restore it");
+    }
+    return ndp_buf_detach(&b);
+}
+
+static void help_findings(const struct ndp_evaluator *ev)
+{
+    size_t i;
+
+    for (i = 0; i < ev->out->nr; i++) {
+        struct ndp_finding *f = &ev->out->items[i];
+        const struct ndp_resolution *c =
+            &ev->resolved->items[f->cluster_index];
+
+        if (!f->help && refused(f, c))
+            f->help = help_text(c);
+    }
+}
+
 void ndp_verdicts_add(const struct ndp_evaluator *ev)
 {
     size_t i;
@@ -660,4 +718,5 @@ void ndp_verdicts_add(const struct ndp_evaluator *ev)
     for (i = 0; i < ev->hits->nr; i++)
         hit_finding(ev, &ev->hits->items[i]);
     undeclared_findings(ev);
+    help_findings(ev);
 }

@@ -122,6 +122,47 @@ static const char *after_or_before(const struct json_object *change,
     return v && *v ? v : NULL;
 }
 
+/*
+ * after_or_before() for a value that may be printed: NULL when it is
+ * unknown after apply or sensitive on either side it is read from.
+ */
+static const char *shown_attribute(const struct json_object *change,
+                                   const char *key)
+{
+    const char *v;
+
+    if (ndp_json_mask_covers(ndp_json_get(change, "after_unknown"), key) ||
+        ndp_json_mask_covers(ndp_json_get(change, "after_sensitive"), key))
+        return NULL;
+    v = ndp_json_get_string(ndp_json_get(change, "after"), key);
+    if (v && *v)
+        return v;
+    if (ndp_json_mask_covers(ndp_json_get(change, "before_sensitive"), key))
+        return NULL;
+    v = ndp_json_get_string(ndp_json_get(change, "before"), key);
+    return v && *v ? v : NULL;
+}
+
+/*
+ * A cluster's Azure name and resource group for the report: azurerm's
+ * name and resource_group_name, azapi's name and the resource group its
+ * parent_id names.
+ */
+static void fill_shown_names(struct ndp_change *c,
+                             const struct json_object *change, bool azapi)
+{
+    const char *name = shown_attribute(change, "name");
+    const char *group = shown_attribute(change, azapi ? "parent_id"
+                                                      : "resource_group_name");
+
+    if (c->kind != NDP_KIND_CLUSTER)
+        return;
+    c->shown_name = name ? ndp_xstrdup(name) : NULL;
+    if (group)
+        c->shown_group = azapi ? ndp_arm_id_segment(group, "resourceGroups")
+                               : ndp_xstrdup(group);
+}
+
 /* "Microsoft.ContainerService/managedClusters/agentPools@2025-01-01" -> kind. */
 static bool classify_azapi(const char *type, bool is_update,
                            enum ndp_kind *kind, char **arm_type)
@@ -324,6 +365,7 @@ static int read_resource(struct plan_reader *r,
         rc = fill_azapi(c, change, r);
     else
         fill_azurerm(c, change);
+    fill_shown_names(c, change, arm_type != NULL);
     return rc;
 }
 

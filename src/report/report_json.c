@@ -47,6 +47,10 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
 
     ndp_buf_adds(out, "{\n      \"id\": ");
     ndp_buf_add_json_string(out, cluster->id);
+    ndp_buf_adds(out, ",\n      \"name\": ");
+    add_string_or_null(out, cluster->name);
+    ndp_buf_adds(out, ",\n      \"resource_group\": ");
+    add_string_or_null(out, cluster->resource_group);
     ndp_buf_adds(out, ",\n      \"profile\": ");
     ndp_buf_add_json_string(out, ndp_profile_name(c->profile));
     ndp_buf_adds(out, ",\n      \"profile_source\": ");
@@ -98,14 +102,14 @@ static void write_override(struct ndp_buf *out, const struct ndp_finding *f)
 {
     ndp_buf_adds(out, "      \"severity_override\": ");
     if (!f->override_reason) {
-        ndp_buf_adds(out, "null\n");
+        ndp_buf_adds(out, "null,\n");
         return;
     }
     ndp_buf_addf(out, "{\"from\": \"%s\", \"to\": \"%s\", \"reason\": ",
                  ndp_severity_name(f->override_from),
                  f->override_off ? "off" : ndp_severity_name(f->severity));
     ndp_buf_add_json_string(out, f->override_reason);
-    ndp_buf_adds(out, "}\n");
+    ndp_buf_adds(out, "},\n");
 }
 
 static void write_finding(struct ndp_buf *out, const struct ndp_finding *f)
@@ -125,6 +129,7 @@ static void write_finding(struct ndp_buf *out, const struct ndp_finding *f)
     write_field(out, "message", f->message, false);
     write_field(out, "suppressed", f->suppression, false);
     write_override(out, f);
+    write_field(out, "help", f->help, true);
     ndp_buf_adds(out, "    }");
 }
 

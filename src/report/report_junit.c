@@ -121,6 +121,11 @@ static void write_body(struct ndp_buf *out, const struct ndp_report *r,
     ndp_buf_addch(out, '\n');
     xml(out, f->message ? f->message : "");
     ndp_buf_addch(out, '\n');
+    if (f->help) {
+        ndp_buf_adds(out, "What to do: ");
+        xml(out, f->help);
+        ndp_buf_addch(out, '\n');
+    }
     ndp_buf_release(&text);
 }
 

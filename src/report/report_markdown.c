@@ -276,8 +276,17 @@ static void write_cluster_header(struct ndp_buf *out,
     const struct ndp_cluster *cluster = &r->clusters->items[index];
     const struct ndp_resolution *c = &r->resolved->items[index];
 
+    struct ndp_buf names = NDP_BUF_INIT;
+
     ndp_buf_adds(out, "### ");
     md_code(out, cluster->id);
+    ndp_report_cluster_names(&names, cluster);
+    if (names.len) {
+        ndp_buf_adds(out, " (");
+        md_prose(out, names.buf, MAX_NAME_WIDTH);
+        ndp_buf_addch(out, ')');
+    }
+    ndp_buf_release(&names);
     ndp_buf_adds(out, "\n\n- Input: ");
     md_code(out, cluster->input);
     ndp_buf_addf(out, "\n- Profile: **%s** (%s)\n",
@@ -312,6 +321,10 @@ static void write_row(struct ndp_buf *out, const struct ndp_finding *f)
     }
     ndp_buf_adds(out, " | ");
     md_prose(out, f->message ? f->message : "", MAX_PROSE_WIDTH);
+    if (f->help) {
+        ndp_buf_adds(out, ". What to do: ");
+        md_prose(out, f->help, MAX_PROSE_WIDTH);
+    }
     ndp_buf_adds(out, " |\n");
 }
 

@@ -15,6 +15,7 @@
 #include "impact.h"
 #include "linker.h"
 #include "report_apply.h"
+#include "report_util.h"
 #include "report_window.h"
 #include "safe.h"
 #include "timeutil.h"
@@ -86,6 +87,11 @@ static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
                  f->category);
     add_safe(out, f->message);
     ndp_buf_addch(out, '\n');
+    if (f->help) {
+        ndp_buf_adds(out, "                           what to do: ");
+        add_safe(out, f->help);
+        ndp_buf_addch(out, '\n');
+    }
     if (f->source_file) {
         ndp_buf_adds(out, "                           at ");
         add_safe(out, f->source_file);
@@ -137,13 +143,29 @@ static void write_window_line(struct ndp_buf *out, const struct ndp_report *r,
     ndp_buf_addch(out, '\n');
 }
 
+/* "address (aks-prod in rg-platform)": what the cluster is called in Azure. */
+static void write_cluster_name(struct ndp_buf *out,
+                               const struct ndp_cluster *cluster)
+{
+    struct ndp_buf names = NDP_BUF_INIT;
+
+    add_safe(out, cluster->id);
+    ndp_report_cluster_names(&names, cluster);
+    if (names.len) {
+        ndp_buf_adds(out, " (");
+        add_safe(out, names.buf);
+        ndp_buf_addch(out, ')');
+    }
+    ndp_buf_release(&names);
+}
+
 static void write_cluster_header(struct ndp_buf *out,
                                  const struct ndp_report *r,
                                  const struct ndp_cluster *cluster,
                                  const struct ndp_resolution *c)
 {
     ndp_buf_adds(out, "  ");
-    add_safe(out, cluster->id);
+    write_cluster_name(out, cluster);
     ndp_buf_addf(out, "  [profile %s, %s]\n", ndp_profile_name(c->profile),
                  ndp_report_profile_source_words(c->profile_source));
     if (c->profile_note) {
@@ -277,7 +299,7 @@ static void write_quiet(struct ndp_buf *out, const struct ndp_report *r)
             const struct ndp_cluster *c = &r->clusters->items[f->cluster_index];
 
             ndp_buf_adds(out, "  ");
-            add_safe(out, c->id);
+            write_cluster_name(out, c);
             if (r->set->nr_inputs > 1) {
                 ndp_buf_adds(out, " (");
                 add_safe(out, c->input);

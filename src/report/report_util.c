@@ -8,6 +8,7 @@
 #include "buf.h"
 #include "change.h"
 #include "finding.h"
+#include "linker.h"
 #include "report.h"
 
 /* ---- paths ---- */
@@ -107,6 +108,17 @@ long ndp_report_finding_line(const struct ndp_report *r,
     return f->line > 0 ? f->line : 0;
 }
 
+void ndp_report_cluster_names(struct ndp_buf *out,
+                              const struct ndp_cluster *c)
+{
+    if (c->name)
+        ndp_buf_adds(out, c->name);
+    if (c->name && c->resource_group)
+        ndp_buf_addch(out, ' ');
+    if (c->resource_group)
+        ndp_buf_addf(out, "in %s", c->resource_group);
+}
+
 void ndp_report_describe(struct ndp_buf *out, const struct ndp_finding *f,
                          const char *arrow)
 {
@@ -123,6 +135,13 @@ void ndp_report_describe(struct ndp_buf *out, const struct ndp_finding *f,
         ndp_buf_addf(out, "cluster %s", f->cluster);
 }
 
+/* ". What to do: <help>" for a finding that says what to do. */
+static void add_help(struct ndp_buf *out, const struct ndp_finding *f)
+{
+    if (f->help)
+        ndp_buf_addf(out, ". What to do: %s", f->help);
+}
+
 void ndp_report_describe_all(struct ndp_buf *out, const struct ndp_finding *f,
                              const char *arrow)
 {
@@ -135,6 +154,7 @@ void ndp_report_describe_all(struct ndp_buf *out, const struct ndp_finding *f,
     if (*msg >= 'a' && *msg <= 'z')
         ndp_buf_addch(out, (char)(*msg++ - 'a' + 'A'));
     ndp_buf_adds(out, msg);
+    add_help(out, f);
 }
 
 size_t ndp_report_failing(const struct ndp_report *r)

@@ -13,6 +13,7 @@
 #include "sha256.h" /* the reporters hash with ndp_sha256_hex() */
 
 struct ndp_buf;
+struct ndp_cluster;
 struct ndp_finding;
 struct ndp_report;
 
@@ -50,6 +51,14 @@ long ndp_report_finding_line(const struct ndp_report *r,
  * for 'f' ("in cluster CLUSTER" when the resource is the cluster; no path
  * part when there is none); no message, nothing escaped.
  */
+/*
+ * "aks-prod in rg-platform", "aks-prod" or "in rg-platform": the cluster's
+ * Azure name and resource group as far as they are known, unescaped (the
+ * caller escapes it for its format); nothing when neither is known.
+ */
+void ndp_report_cluster_names(struct ndp_buf *out,
+                              const struct ndp_cluster *c);
+
 void ndp_report_describe(struct ndp_buf *out, const struct ndp_finding *f,
                          const char *arrow);
 

@@ -132,6 +132,7 @@ static void put_rule(FILE *out, const struct rule_impl *r, size_t index)
     put_field(out, "id", p->id);
     put_field(out, "category", p->category);
     put_field(out, "title", p->title);
+    put_field(out, "category_title", p->category_title);
     put_field(out, "summary", p->summary);
     put_field(out, "why", p->why);
     put_field(out, "advice", p->advice);

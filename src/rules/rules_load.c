@@ -8,8 +8,8 @@
  *
  *   { "category": "network-policy", "title": "...", "why": "...",
  *     "advice": "...",
- *     "rules": [ { "id": "NDP101", "scope": "cluster", "class": "covered",
- *                  "summary": "...",
+ *     "rules": [ { "id": "NDP101", "title": "...", "scope": "cluster",
+ *                  "class": "covered", "summary": "...",
  *                  "watch": [ { "notation": "azurerm", "resource": "^re$",
  *                               "path": "^re$" }, ... ],
  *                  "unset_values": ["none"], "default": "NodeImage",
@@ -26,6 +26,8 @@
  * null stands for unset), "contains", "not_contains" (a value an array
  * must or must not hold) and "fields" (matchers for an object's members);
  * every key present must hold.  Values compare ASCII case-insensitively.
+ * A rule's "title" (optional) names what it watches where its category
+ * covers several things; without one it has the category's title.
  * The parsed files stay alive in the rule set: rule strings point into them.
  */
 #include "common.h"
@@ -342,9 +344,9 @@ static int load_rule(const struct loader *ld, const struct json_object *file,
                      struct json_object *o, const char *where)
 {
     static const char *const keys[] = {
-        "id", "scope", "class", "summary", "watch", "transitions", "default",
-        "unset_values", "ignore_case", "unordered", "ignore_keys", "secret",
-        "userinfo_secret", "target", NULL
+        "id", "title", "scope", "class", "summary", "watch", "transitions",
+        "default", "unset_values", "ignore_case", "unordered", "ignore_keys",
+        "secret", "userinfo_secret", "target", NULL
     };
     struct rule_impl *r;
     struct json_object *watch;
@@ -361,7 +363,10 @@ static int load_rule(const struct loader *ld, const struct json_object *file,
     ld->rs->rules[ld->rs->nr++] = r;
     r->pub.file = ld->file;
     r->pub.category = ndp_json_get_string(file, "category");
-    r->pub.title = ndp_json_get_string(file, "title");
+    r->pub.category_title = ndp_json_get_string(file, "title");
+    r->pub.title = str_member(ld, o, "title", where, false, &rc);
+    if (!r->pub.title)
+        r->pub.title = r->pub.category_title;
     r->pub.why = ndp_json_get_string(file, "why");
     r->pub.advice = ndp_json_get_string(file, "advice");
     r->pub.id = str_member(ld, o, "id", where, true, &rc);

@@ -62,6 +62,11 @@ static const struct broken_case broken[] = {
       "\"rules\":[{\"id\":\"X\",\"scope\":\"cluster\",\"class\":\"covered\","
       "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"x\","
       "\"path\":\"y\"}]}]}", "rules[0].transitions: is required" },
+    { "empty rule title",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"rules\":[{\"id\":\"X\",\"title\":\"\",\"scope\":\"cluster\","
+      "\"class\":\"covered\",\"summary\":\"s\"}]}",
+      "rules[0].title: must be a non-empty string" },
 };
 
 static void write_file(const char *path, const char *text)
@@ -120,6 +125,7 @@ static void builtin_image__describes_every_rule_as_the_files_do(void **state)
         assert_string_equal(x->id, y->id);
         assert_same_text(x->category, y->category);
         assert_same_text(x->title, y->title);
+        assert_same_text(x->category_title, y->category_title);
         assert_same_text(x->summary, y->summary);
         assert_same_text(x->why, y->why);
         assert_same_text(x->advice, y->advice);
@@ -253,6 +259,38 @@ static void rule_watches__match_type_and_path_per_notation(void **state)
     ndp_ruleset_free(rs);
 }
 
+static const char titled_rules[] =
+    "{\"category\":\"c\",\"title\":\"Both things\",\"why\":\"w\","
+    "\"advice\":\"a\",\"rules\":["
+    "{\"id\":\"T1\",\"title\":\"One thing\",\"scope\":\"cluster\","
+    "\"class\":\"covered\",\"summary\":\"s\",\"watch\":[{\"notation\":"
+    "\"arm\",\"resource\":\"^x$\",\"path\":\"^y$\"}],"
+    "\"transitions\":\"any-change\"},"
+    "{\"id\":\"T2\",\"scope\":\"cluster\",\"class\":\"covered\","
+    "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":"
+    "\"^x$\",\"path\":\"^z$\"}],\"transitions\":\"any-change\"}]}";
+
+/* A rule's own title wins over its category's; without one it has that. */
+static void rule_title__own_else_the_categorys(void **state)
+{
+    struct ndp_ruleset *rs = NULL;
+    struct ndp_error err = NDP_ERROR_INIT;
+    const struct ndp_rule *one, *two;
+
+    (void)state;
+    assert_int_equal(ndp_rules_load_text(&rs, "titles.json", titled_rules,
+                                         strlen(titled_rules), &err), 0);
+    one = ndp_ruleset_find(rs, "T1");
+    two = ndp_ruleset_find(rs, "T2");
+    assert_non_null(one);
+    assert_non_null(two);
+    assert_string_equal(one->title, "One thing");
+    assert_string_equal(one->category_title, "Both things");
+    assert_string_equal(two->title, "Both things");
+    assert_string_equal(two->category_title, "Both things");
+    ndp_ruleset_free(rs);
+}
+
 static void empty_rules_directory__is_a_usage_error(void **state)
 {
     char dir[] = "/tmp/ndp-rules-XXXXXX";
@@ -275,6 +313,7 @@ int main(void)
         cmocka_unit_test(duplicate_rule_id__is_refused),
         cmocka_unit_test(empty_rules_directory__is_a_usage_error),
         cmocka_unit_test(rule_watches__match_type_and_path_per_notation),
+        cmocka_unit_test(rule_title__own_else_the_categorys),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
