@@ -328,7 +328,9 @@ static void write_result(struct ndp_buf *out, const struct ndp_report *r,
     ndp_buf_add_json_string(out, f->path);
     ndp_buf_addf(out, ", \"before\": %s, \"after\": %s", f->before,
                  f->after);
-    if (impacts[f->cluster_index]) {
+    /* The rebuild belongs to the results that cause it, not to a refused
+     * change or a note beside them. */
+    if (impacts[f->cluster_index] && ndp_impact_finding_rebuilds(f)) {
         ndp_buf_adds(out, ", \"impact\": ");
         ndp_buf_adds(out, impacts[f->cluster_index]);
     }
