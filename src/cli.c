@@ -331,7 +331,8 @@ static const struct ndp_cli_option options[] = {
     OPT_STRING(0, "explain", explain, "NAME",
         "explain a category (e.g. network-policy) or a rule (e.g. NDP101): "
         "what changes, why AKS rebuilds nodes, which transitions count and "
-        "what to do; then exit"),
+        "what to do; or a verdict (e.g. outside-window): what it means, its "
+        "severity and what to do; then exit"),
     OPT_BOOL(0, "list-rules", list_rules,
         "print the rules (id, category, scope, class, summary) and exit"),
     OPT_CALLBACK_LIST(0, "input-format", parse_input_format, "FMT",
