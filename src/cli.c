@@ -285,7 +285,8 @@ static const struct ndp_cli_option options[] = {
         "write the report that has no PATH to FILE instead of standard "
         "output"),
     OPT_STRING(0, "source-root", source_root, "DIR",
-        "make file paths in sarif, github and junit reports relative to DIR "
+        "make file paths in text, json, sarif, github and junit reports "
+        "relative to DIR "
         "(default: the current directory)"),
     OPT_CALLBACK_LIST(0, "profile", parse_profile, "PROFILE",
         "node disruption profile for clusters whose input does not declare "
