@@ -116,18 +116,17 @@ static int describe_pattern(struct ndp_buf *out, const char *re)
         (strlen(re) < 2 || re[strlen(re) - 2] != '\\'))
         n--;
     for (; n > 0 && rc == 0; ) {
-        if (strncmp(p, "\\[\\d+\\]", 7) == 0 && n >= 7) {
+        if (n >= 7 && strncmp(p, "\\[\\d+\\]", 7) == 0) {
             ndp_buf_adds(&b, "[]");
             p += 7, n -= 7;
-        } else if (strncmp(p, "\\[name=[^\\]]+\\]", 15) == 0 && n >= 15) {
+        } else if (n >= 15 && strncmp(p, "\\[name=[^\\]]+\\]", 15) == 0) {
             ndp_buf_adds(&b, "[POOL]");
             p += 15, n -= 15;
-        } else if (p[0] == '\\' && n >= 2 && p[1] == '[' && n >= 4 &&
-                   p[2] >= '0' && p[2] <= '9' && p[3] == '\\' &&
-                   n >= 5 && p[4] == ']') {
+        } else if (n >= 5 && strncmp(p, "\\[", 2) == 0 && p[2] >= '0' &&
+                   p[2] <= '9' && strncmp(p + 3, "\\]", 2) == 0) {
             /* \[0\]: a fixed index */
             ndp_buf_adds(&b, "[]");
-            p += 5, n = n >= 5 ? n - 5 : 0;
+            p += 5, n -= 5;
         } else if (p[0] == '\\' && n >= 2 && strchr(".[]/()$^|*+?{}", p[1])) {
             ndp_buf_addch(&b, p[1]);
             p += 2, n -= 2;
