@@ -285,7 +285,8 @@ static const struct ndp_cli_option options[] = {
         "write the report that has no PATH to FILE instead of standard "
         "output"),
     OPT_STRING(0, "source-root", source_root, "DIR",
-        "make file paths in sarif, github and junit reports relative to DIR "
+        "make file paths in text, json, sarif, github and junit reports "
+        "relative to DIR "
         "(default: the current directory)"),
     OPT_CALLBACK_LIST(0, "profile", parse_profile, "PROFILE",
         "node disruption profile for clusters whose input does not declare "
@@ -331,7 +332,8 @@ static const struct ndp_cli_option options[] = {
     OPT_STRING(0, "explain", explain, "NAME",
         "explain a category (e.g. network-policy) or a rule (e.g. NDP101): "
         "what changes, why AKS rebuilds nodes, which transitions count and "
-        "what to do; then exit"),
+        "what to do; or a verdict (e.g. outside-window): what it means, its "
+        "severity and what to do; then exit"),
     OPT_BOOL(0, "list-rules", list_rules,
         "print the rules (id, category, scope, class, summary) and exit"),
     OPT_CALLBACK_LIST(0, "input-format", parse_input_format, "FMT",

@@ -4,6 +4,8 @@
  */
 #include "common.h"
 #include "finding.h"
+#include "buf.h"
+#include "sha256.h"
 
 struct ndp_finding *ndp_findings_add(struct ndp_findings *list)
 {
@@ -127,4 +129,17 @@ int ndp_severity_parse(const char *name)
         if (strcmp(name, severity_names[i]) == 0)
             return (int)i;
     return -1;
+}
+
+void ndp_finding_fingerprint(struct ndp_buf *out, const struct ndp_finding *f)
+{
+    struct ndp_buf data = NDP_BUF_INIT;
+    char after[NDP_SHA256_HEX_LEN + 1], hex[NDP_SHA256_HEX_LEN + 1];
+
+    ndp_sha256_hex(after, f->after, strlen(f->after));
+    ndp_buf_addf(&data, "ndplint-baseline-1\n%s\n%s\n%s\n%s\n%s", f->rule_id,
+                 f->cluster, f->resource, f->path, after);
+    ndp_sha256_hex(hex, data.buf, data.len);
+    ndp_buf_adds(out, hex);
+    ndp_buf_release(&data);
 }

@@ -105,4 +105,12 @@ const char *ndp_severity_choice(size_t i);
 /* Parses a verdict name ("may-reimage"); -1 if unknown. */
 int ndp_verdict_parse(const char *name);
 
+/*
+ * Appends the baseline fingerprint of 'f' (64 hex digits): the SHA-256 of
+ * its rule, cluster, resource, path and the SHA-256 of its new value.  What
+ * --write-baseline lists and --baseline looks up; the JSON report's
+ * 'fingerprint'.
+ */
+void ndp_finding_fingerprint(struct ndp_buf *out, const struct ndp_finding *f);
+
 #endif

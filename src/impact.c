@@ -279,13 +279,22 @@ static void pools_of_state(struct inventory *inv,
     }
 }
 
-static bool rebuilds(const struct ndp_finding *f)
+/* The findings whose rebuild the pools count (see impact.h). */
+static bool rebuilds_now(const struct ndp_finding *f)
 {
     return f->verdict == NDP_VERDICT_ALLOWED ||
            f->verdict == NDP_VERDICT_BYPASSED ||
            f->verdict == NDP_VERDICT_ROTATE ||
            (f->verdict == NDP_VERDICT_MAY_REIMAGE &&
             strcmp(f->category, "unseen-change") != 0);
+}
+
+bool ndp_impact_finding_rebuilds(const struct ndp_finding *f)
+{
+    /* A replaced resource's pools are created anew, and a manual upgrade
+     * rebuilds at the next node-image upgrade: neither marks a pool. */
+    return rebuilds_now(f) || f->verdict == NDP_VERDICT_REPLACE ||
+           f->verdict == NDP_VERDICT_MANUAL_UPGRADE;
 }
 
 static void mark(struct ndp_impact_pool *p, const char *rule)
@@ -616,7 +625,7 @@ static void compute_one(struct ndp_impact *out,
     pools_of_state(&inv, state);
     for (i = 0; i < nr_found; i++) {
         const struct ndp_finding *f = &findings->items[found[i]];
-        if (!rebuilds(f))
+        if (!rebuilds_now(f))
             continue;
         mark_rebuilt(&inv, f);
         out->rebuilds = true;

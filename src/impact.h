@@ -11,6 +11,7 @@
 struct ndp_buf;
 struct ndp_change;
 struct ndp_changeset;
+struct ndp_finding;
 struct ndp_findings;
 struct ndp_state_cluster;
 
@@ -69,6 +70,18 @@ void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
 
 /* Frees every impact and leaves 'impacts' empty. */
 void ndp_impacts_release(struct ndp_impacts *impacts);
+
+/*
+ * True when applying 'f' rebuilds nodes: allowed, bypassed, rotate,
+ * replace, manual-upgrade, and may-reimage other than an unseen change;
+ * what the SARIF report attaches its cluster's impact to.  A refused
+ * change (rejected, outside-window) and a meta note (profile-undeclared,
+ * gate-open, ...) rebuild nothing.  ndp_impact_compute_all() marks pools
+ * for all of these but replace (its pools are created anew) and
+ * manual-upgrade (rebuilt at the next node-image upgrade, not by this
+ * apply).
+ */
+bool ndp_impact_finding_rebuilds(const struct ndp_finding *f);
 
 /*
  * Appends the impact as a JSON object (the rebuilt pools, their nodes and

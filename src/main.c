@@ -165,7 +165,91 @@ static const char *class_verdicts(enum ndp_rule_class class_,
     }
 }
 
-/* --explain: a category or a rule, in words.  Exit 0, or 2 if unknown. */
+/*
+ * A verdict for --explain: what it means, its severities (architecture
+ * §5: while the cluster is frozen now, and otherwise), what to do.  The
+ * verdicts named like a category (replace, rotate, gate-open, ...) are
+ * explained with it.
+ */
+struct verdict_words {
+    enum ndp_verdict verdict;
+    const char *means, *frozen, *otherwise, *todo;
+};
+
+#define NDP_POLICY_FOR_CHANGE                                                 \
+    "change the policy for the change ('az aks update "                       \
+    "--node-disruption-policy Allow', apply, then restore)"
+
+static const struct verdict_words verdict_words[] = {
+    { NDP_VERDICT_REJECTED,
+      "a change that reimages nodes, on a cluster whose node disruption "
+      "policy is Block: AKS refuses the update and the apply fails.",
+      "error", "does not arise (Block is always frozen)",
+      "Leave the change out of this apply, or " NDP_POLICY_FOR_CHANGE
+      "; plan for every affected node to be drained and rebuilt." },
+    { NDP_VERDICT_OUTSIDE_WINDOW,
+      "a change that reimages nodes, under AllowDuringMaintenanceWindow "
+      "while the aksManagedNodeOSUpgradeSchedule window is closed: AKS "
+      "refuses the update and the apply fails.",
+      "error", "does not arise (inside the window the change is allowed)",
+      "Apply it inside the next window (the report names when it opens), or "
+      NDP_POLICY_FOR_CHANGE "; plan for every affected node to be drained "
+      "and rebuilt." },
+    { NDP_VERDICT_ALLOWED,
+      "a change that reimages nodes and that the policy lets through (Allow, "
+      "or inside the window): the apply rebuilds the affected node pools.",
+      "does not arise (a frozen cluster refuses it)", "note",
+      "Nothing blocks it; expect a rolling rebuild of the affected pools, "
+      "one surge batch at a time, and the loss of node-local data (emptyDir, "
+      "hostPath)." },
+    { NDP_VERDICT_MAY_REIMAGE,
+      "the new value is known only after apply and the old one can start a "
+      "reimaging change; or what-if did not show the change's properties.",
+      "warning", "warning",
+      "Find out the value the apply will set (or run what-if with full "
+      "properties) and run ndplint again." },
+    { NDP_VERDICT_BYPASSED,
+      "a change the policy would refuse, bundled with a Kubernetes version "
+      "or node image upgrade in the same resource change: the upgrade is "
+      "not gated, so the nodes are rebuilt anyway, freeze or not.",
+      "error", "does not arise (the change is allowed)",
+      "Split the change from the upgrade and apply it when the policy allows "
+      "it, or accept that the frozen cluster's nodes are rebuilt now." },
+    { NDP_VERDICT_MANUAL_UPGRADE,
+      "a change that on Kubernetes 1.36 and earlier takes effect only at the "
+      "next node-image upgrade, which the policy does not gate.",
+      "warning", "warning",
+      "Schedule the node-image upgrade ('az aks nodepool upgrade "
+      "--node-image-only') for when the rebuild is acceptable." },
+};
+
+/* --explain VERDICT: 0, or -1 when 'name' names no verdict in the table. */
+static int explain_verdict(const char *name)
+{
+    struct ndp_buf out = NDP_BUF_INIT;
+    int v = ndp_verdict_parse(name);
+    size_t i;
+
+    for (i = 0; v >= 0 && i < NDP_ARRAY_SIZE(verdict_words); i++) {
+        const struct verdict_words *w = &verdict_words[i];
+        if ((int)w->verdict != v)
+            continue;
+        ndp_buf_addf(&out, "%s (verdict): %s\n\n", name, w->means);
+        ndp_buf_addf(&out, "Severity while the cluster is frozen now (Block, "
+                     "or AllowDuringMaintenanceWindow outside the window): "
+                     "%s.\nOtherwise: %s.\n\n", w->frozen, w->otherwise);
+        ndp_buf_addf(&out, "What to do: %s\n", w->todo);
+        print_lines(&out);
+        ndp_buf_release(&out);
+        return 0;
+    }
+    return -1;
+}
+
+/*
+ * --explain: a category or a rule, in words, else a verdict.  Exit 0, or 2
+ * if unknown.
+ */
 static int explain(const struct ndp_ruleset *rs, const char *name)
 {
     const struct ndp_rule *by_id = ndp_ruleset_find(rs, name), *first = NULL;
@@ -187,8 +271,12 @@ static int explain(const struct ndp_ruleset *rs, const char *name)
         ndp_rule_describe(&out, r);
         ndp_buf_addf(&out, "    %s\n\n", class_verdicts(r->class_, r->category));
     }
+    if (!first && explain_verdict(name) == 0) {
+        ndp_buf_release(&out);
+        return NDP_EXIT_CLEAN;
+    }
     if (!first) {
-        ndp_warn("--explain: no category or rule '%s' (see ndplint "
+        ndp_warn("--explain: no category, rule or verdict '%s' (see ndplint "
                  "--list-rules)", name);
         ndp_buf_release(&out);
         return NDP_EXIT_ERROR;

@@ -102,21 +102,6 @@ void ndp_triage_waivers(struct ndp_findings *findings,
     ndp_findings_sort(findings);
 }
 
-/* Appends the baseline fingerprint of 'f' (64 hex digits). */
-static void baseline_fingerprint(struct ndp_buf *out,
-                                 const struct ndp_finding *f)
-{
-    struct ndp_buf data = NDP_BUF_INIT;
-    char after[NDP_SHA256_HEX_LEN + 1], hex[NDP_SHA256_HEX_LEN + 1];
-
-    ndp_sha256_hex(after, f->after, strlen(f->after));
-    ndp_buf_addf(&data, "ndplint-baseline-1\n%s\n%s\n%s\n%s\n%s", f->rule_id,
-                 f->cluster, f->resource, f->path, after);
-    ndp_sha256_hex(hex, data.buf, data.len);
-    ndp_buf_adds(out, hex);
-    ndp_buf_release(&data);
-}
-
 int ndp_baseline_write(const char *path, const struct ndp_findings *findings,
                        struct ndp_error *err)
 {
@@ -130,7 +115,7 @@ int ndp_baseline_write(const char *path, const struct ndp_findings *findings,
         struct ndp_buf one = NDP_BUF_INIT;
         if (findings->items[i].suppression)
             continue;
-        baseline_fingerprint(&one, &findings->items[i]);
+        ndp_finding_fingerprint(&one, &findings->items[i]);
         prints[n++] = ndp_buf_detach(&one);
     }
     qsort(prints, n, sizeof(*prints), ndp_strcmp_indirect);
@@ -199,7 +184,7 @@ int ndp_baseline_apply(struct ndp_findings *findings, const char *path,
     for (i = 0; i < findings->nr; i++) {
         struct ndp_finding *f = &findings->items[i];
         struct ndp_buf fp = NDP_BUF_INIT;
-        baseline_fingerprint(&fp, f);
+        ndp_finding_fingerprint(&fp, f);
         if (listed(sorted, nr, fp.buf)) {
             /* Known: free what it owns; its slot is taken by the next. */
             struct ndp_findings one = { f, 1, 1 };

@@ -67,10 +67,11 @@ _ndplint() {
         COMPREPLY=($(compgen -W "auto always never" -- "$cur"))
         return 0 ;;
     --explain)
-        # Categories and rule ids, from the program itself.
+        # Categories and rule ids, from the program itself; verdicts.
         local names
         names=$("${COMP_WORDS[0]}" --list-rules 2>/dev/null |
                 awk 'NR > 1 { print $1; print $2 }' | sort -u)
+        names="$names rejected outside-window allowed may-reimage bypassed manual-upgrade"
         COMPREPLY=($(compgen -W "$names" -- "$cur"))
         return 0 ;;
     -o|--output|--cluster-state|--config|--template|--baseline|--write-baseline)

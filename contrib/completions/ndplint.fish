@@ -2,10 +2,12 @@
 # share/fish/vendor_completions.d/ndplint.fish.  The option list and the
 # values are those of 'ndplint --help' (ctest 'completions' checks both).
 
-# --explain NAME: the categories and rule ids the program lists.
+# --explain NAME: the categories and rule ids the program lists, and the
+# verdicts that are not also categories.
 function __fish_ndplint_explain
     set -l cmd (commandline -opc)[1]
     $cmd --list-rules 2>/dev/null | awk 'NR > 1 { print $1; print $2 }' | sort -u
+    printf '%s\n' rejected outside-window allowed may-reimage bypassed manual-upgrade
 end
 
 # --format FMT or FMT:PATH
@@ -36,7 +38,7 @@ complete -c ndplint -l baseline -r -F -d 'Report only findings FILE does not lis
 complete -c ndplint -l write-baseline -r -F -d 'Write the current findings\' fingerprints to FILE'
 complete -c ndplint -l window-check -d 'Print each cluster\'s maintenance window'
 complete -c ndplint -l rules -x -a '(__fish_complete_directories)' -d 'Use the rule files in DIR'
-complete -c ndplint -l explain -x -a '(__fish_ndplint_explain)' -d 'Explain a category or a rule'
+complete -c ndplint -l explain -x -a '(__fish_ndplint_explain)' -d 'Explain a category, a rule or a verdict'
 complete -c ndplint -l list-rules -d 'Print the rules and exit'
 complete -c ndplint -l input-format -x -a 'terraform-plan arm-whatif arm-template' -d 'Read inputs as this format'
 complete -c ndplint -l max-input-bytes -x -d 'Refuse inputs larger than N bytes'

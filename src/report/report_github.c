@@ -81,12 +81,9 @@ static void write_properties(struct ndp_buf *out, const struct ndp_report *r,
                              const struct ndp_finding *f)
 {
     struct ndp_buf path = NDP_BUF_INIT;
-    long line = f->source_file ? f->source_line
-                               : ndp_report_finding_line(r, f);
+    long line;
 
-    if (ndp_report_relative_path(&path, f->source_file ? f->source_file
-                                                       : f->input,
-                                 r->source_root) >= 0) {
+    if (ndp_report_location(&path, &line, r, f) >= 0) {
         ndp_buf_adds(out, "file=");
         property(out, path.buf);
         if (line > 0)

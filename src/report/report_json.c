@@ -12,6 +12,7 @@
 #include "impact.h"
 #include "linker.h"
 #include "report_apply.h"
+#include "report_util.h"
 #include "report_window.h"
 #include "timeutil.h"
 
@@ -112,7 +113,35 @@ static void write_override(struct ndp_buf *out, const struct ndp_finding *f)
     ndp_buf_adds(out, "},\n");
 }
 
-static void write_finding(struct ndp_buf *out, const struct ndp_finding *f)
+/*
+ * "location": {"file", "line"} or null (standard input): where the other
+ * formats point; "fingerprint": the baseline's.
+ */
+static void write_location(struct ndp_buf *out, const struct ndp_report *r,
+                           const struct ndp_finding *f)
+{
+    struct ndp_buf file = NDP_BUF_INIT;
+    long line;
+
+    ndp_buf_adds(out, "      \"location\": ");
+    if (ndp_report_location(&file, &line, r, f) < 0) {
+        ndp_buf_adds(out, "null");
+    } else {
+        ndp_buf_adds(out, "{\"file\": ");
+        ndp_buf_add_json_string(out, file.buf);
+        if (line > 0)
+            ndp_buf_addf(out, ", \"line\": %ld}", line);
+        else
+            ndp_buf_adds(out, ", \"line\": null}");
+    }
+    ndp_buf_adds(out, ",\n      \"fingerprint\": \"");
+    ndp_finding_fingerprint(out, f);
+    ndp_buf_adds(out, "\",\n");
+    ndp_buf_release(&file);
+}
+
+static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
+                          const struct ndp_finding *f)
 {
     ndp_buf_adds(out, "{\n");
     write_field(out, "rule", f->rule_id, false);
@@ -126,6 +155,7 @@ static void write_finding(struct ndp_buf *out, const struct ndp_finding *f)
     write_field(out, "path", f->path, false);
     ndp_buf_addf(out, "      \"before\": %s,\n", f->before);
     ndp_buf_addf(out, "      \"after\": %s,\n", f->after);
+    write_location(out, r, f);
     write_field(out, "message", f->message, false);
     write_field(out, "suppressed", f->suppression, false);
     write_override(out, f);
@@ -147,7 +177,7 @@ static void write_json(struct ndp_buf *out, const struct ndp_report *r)
     ndp_buf_adds(out, "  \"findings\": [");
     for (i = 0; i < r->findings->nr; i++) {
         ndp_buf_adds(out, i ? ",\n    " : "\n    ");
-        write_finding(out, &r->findings->items[i]);
+        write_finding(out, r, &r->findings->items[i]);
     }
     ndp_buf_adds(out, r->findings->nr ? "\n  ],\n" : "],\n");
     ndp_buf_addf(out, "  \"summary\": {\"errors\": %d, \"warnings\": %d, "

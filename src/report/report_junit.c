@@ -105,9 +105,9 @@ static void write_body(struct ndp_buf *out, const struct ndp_report *r,
                        const struct ndp_finding *f)
 {
     struct ndp_buf text = NDP_BUF_INIT;
-    long line = ndp_report_finding_line(r, f);
+    long line;
 
-    ndp_report_relative_path(&text, f->input, r->source_root);
+    ndp_report_location(&text, &line, r, f);
     if (line > 0)
         ndp_buf_addf(&text, ":%ld", line);
     xml(out, text.buf);

@@ -239,12 +239,8 @@ static void write_location(struct ndp_buf *out, const struct ndp_report *r,
 {
     struct ndp_buf path = NDP_BUF_INIT, uri = NDP_BUF_INIT,
                    where = NDP_BUF_INIT;
-    /* The .tf or template line when located, else the input's. */
-    int kind = ndp_report_relative_path(&path, f->source_file ? f->source_file
-                                                              : f->input,
-                                        r->source_root);
-    long line = f->source_file ? f->source_line
-                               : ndp_report_finding_line(r, f);
+    long line;
+    int kind = ndp_report_location(&path, &line, r, f);
 
     /* The fingerprint keeps to the input, located or not. */
     ndp_report_relative_path(&where, f->input, r->source_root);
@@ -332,7 +328,9 @@ static void write_result(struct ndp_buf *out, const struct ndp_report *r,
     ndp_buf_add_json_string(out, f->path);
     ndp_buf_addf(out, ", \"before\": %s, \"after\": %s", f->before,
                  f->after);
-    if (impacts[f->cluster_index]) {
+    /* The rebuild belongs to the results that cause it, not to a refused
+     * change or a note beside them. */
+    if (impacts[f->cluster_index] && ndp_impact_finding_rebuilds(f)) {
         ndp_buf_adds(out, ", \"impact\": ");
         ndp_buf_adds(out, impacts[f->cluster_index]);
     }

@@ -92,10 +92,18 @@ static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
         add_safe(out, f->help);
         ndp_buf_addch(out, '\n');
     }
+    /* Located in a .tf file or template: where the other formats point. */
     if (f->source_file) {
+        struct ndp_buf where = NDP_BUF_INIT;
+        long line;
+
+        ndp_report_location(&where, &line, r, f);
         ndp_buf_adds(out, "                           at ");
-        add_safe(out, f->source_file);
-        ndp_buf_addf(out, ":%ld\n", f->source_line);
+        add_safe(out, where.buf);
+        if (line > 0)
+            ndp_buf_addf(out, ":%ld", line);
+        ndp_buf_addch(out, '\n');
+        ndp_buf_release(&where);
     }
 }
 

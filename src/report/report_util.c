@@ -100,12 +100,20 @@ void ndp_report_fingerprint(struct ndp_buf *out, const struct ndp_finding *f,
     ndp_buf_release(&text);
 }
 
-long ndp_report_finding_line(const struct ndp_report *r,
-                             const struct ndp_finding *f)
+int ndp_report_location(struct ndp_buf *file, long *line,
+                        const struct ndp_report *r,
+                        const struct ndp_finding *f)
 {
-    /* The evaluator filled it from the resource's change, by index. */
-    (void)r;
-    return f->line > 0 ? f->line : 0;
+    /* The .tf or template line when located, else the input's. */
+    /* The evaluator filled f->line from the resource's change, by index:
+     * cluster-level findings get the line of the change of the same input
+     * whose address is the finding's resource. */
+    *line = f->source_file ? f->source_line : f->line;
+    if (*line < 0)
+        *line = 0;
+    return ndp_report_relative_path(file, f->source_file ? f->source_file
+                                                         : f->input,
+                                    r->source_root);
 }
 
 void ndp_report_cluster_names(struct ndp_buf *out,

@@ -1,7 +1,7 @@
 /*
  * report_util.h - what the CI reporters (SARIF, GitHub, JUnit, Markdown)
  * share: repository-relative artifact paths, a stable fingerprint per
- * finding (SHA-256, from sha256.h), the line of a finding's resource, and
+ * finding (SHA-256, from sha256.h), the location of a finding, and
  * the one-line description of a finding.
  */
 #ifndef NDP_REPORT_UTIL_H
@@ -39,12 +39,15 @@ void ndp_report_fingerprint(struct ndp_buf *out, const struct ndp_finding *f,
                             const char *where);
 
 /*
- * The line of 'f's resource in its input, or 0.  The evaluator gives
- * cluster-level findings the line of the change of the same input whose
- * address is the finding's resource (by index, not by a scan per finding).
+ * The one location every format gives 'f': appends to 'file' the path of
+ * the .tf file or template the finding was located in (see locate.h), else
+ * of its input, relative to --source-root as ndp_report_relative_path()
+ * does, and sets '*line' to the line there (0: unknown).  Returns what
+ * ndp_report_relative_path() returns (-1: standard input, no file).
  */
-long ndp_report_finding_line(const struct ndp_report *r,
-                             const struct ndp_finding *f);
+int ndp_report_location(struct ndp_buf *file, long *line,
+                        const struct ndp_report *r,
+                        const struct ndp_finding *f);
 
 /*
  * Appends "VERDICT: PATH BEFORE ARROW AFTER in RESOURCE (cluster CLUSTER)"

@@ -47,9 +47,9 @@ ln -s ../../shared/aks.tf "$root/modules/aks/main.tf"
 run "$root"
 check "good root: exit 0" [ "$(status)" = 0 ]
 check "good root: the cluster is at main.tf:22" \
-    grep -q "at $root/main.tf:22" "$tmp/out"
+    grep -q "at main.tf:22" "$tmp/out"
 check "good root: a link inside the root is followed" \
-    grep -q "at $root/modules/aks/main.tf:11" "$tmp/out"
+    grep -q "at modules/aks/main.tf:11" "$tmp/out"
 
 rss_good=$(tail -n 1 "$tmp/rss")
 rss_below() { [ "$(tail -n 1 "$tmp/rss")" -lt $((rss_good + $1)) ]; }
@@ -79,7 +79,7 @@ cp "$src/fixtures/tfrepo/main.tf" "$root/main.tf"
 run "$root"
 check "climbing module source: exit 0" [ "$(status)" = 0 ]
 check "climbing module source: the root module is still found" \
-    grep -q "at $root/main.tf:22" "$tmp/out"
+    grep -q "at main.tf:22" "$tmp/out"
 check "climbing module source: nothing outside the root is read" \
     [ -z "$(grep 'at .*outside' "$tmp/out")" ]
 

@@ -84,6 +84,7 @@ def report(ndplint, path, args):
     for f in doc.get("findings", []):
         f.pop("input", None)
         f.pop("fingerprint", None)
+        f.pop("location", None)  # names the input file
     for c in doc.get("clusters", []):
         c.pop("input", None)
     return doc, p.returncode, ""
