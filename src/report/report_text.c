@@ -110,15 +110,23 @@ static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
 /*
  * "; open now" or "; closed now"; with --at, "; open at <instant>" or
  * "; closed at <instant>", so that a report judged at another time does
- * not read as the present.
+ * not read as the present.  The instant is written as people write --at:
+ * without ":00" seconds when it has none (2026-12-06T02:30Z).
  */
 static void write_window_state(struct ndp_buf *out, const struct ndp_report *r,
                                bool open)
 {
     ndp_buf_adds(out, open ? "; open " : "; closed ");
     if (r->at_given) {
+        size_t start = out->len;
+
         ndp_buf_adds(out, "at ");
         ndp_time_format_utc(out, r->evaluated_at);
+        if (out->len - start > 4 &&
+            memcmp(out->buf + out->len - 4, ":00Z", 4) == 0) {
+            ndp_buf_setlen(out, out->len - 4);
+            ndp_buf_addch(out, 'Z');
+        }
     } else {
         ndp_buf_adds(out, "now");
     }
