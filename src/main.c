@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * main.c - the ndplint command: options in, pipeline run, report out,
  * exit status.  The only file that decides the process's exit status.
  *
@@ -555,7 +556,7 @@ int main(int argc, char **argv)
         return NDP_EXIT_CLEAN;
     }
     if (o.version) {
-        printf("ndplint %s\n", NDP_VERSION);
+        printf("ndplint %s\nLicense: Apache-2.0\n", NDP_VERSION);
         return NDP_EXIT_CLEAN;
     }
     if (load_config(&config, &have_config, &o, &err) != 0) {
