@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The benchmark behind README "Performance": ndplint against wc -l, jq and
 # Python's json.load on the same generated plans (and a what-if result and
 # standard input), several runs each; prints the median wall time, the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes a large, realistic `terraform show -json` plan for benchmarks.
 
 The document has the sections Terraform writes (planned_values, prior_state,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the inputs of bench/scaling.sh: plans (and a settings file or a
 baseline) whose size is one number N, for the lookups that must not grow
 faster than n log n:

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * jscan_bench.c - throughput of the JSON scanner against json-c on one file.
  *
  * Build (from the top of the source tree; -D_GNU_SOURCE as CMakeLists.txt

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # How ndplint's lookups scale: each case of bench/gen_scaling.py at 1x, 2x
 # and 4x its base size, with the CPU time (user + system), the wall time,
 # the peak RSS, and each time as a ratio to the 1x time.  Linear work

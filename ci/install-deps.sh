@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian packages ndplint needs to build and test, if missing.
 # Used by ci/setup-and-run.sh, ci/test.sh and .ci/run; safe to run again.
 # With --validators (ci/test.sh) also the checkers of the CI reports:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # README step 1: install what is missing, build ndplint, and run it on the
 # bundled example plan.  The example is judged at a fixed instant so that
 # it always shows the same verdicts; drop --at to judge it now.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # README step 2: build with warnings as errors and run the whole test suite
 # with ctest, then again under AddressSanitizer + UndefinedBehaviorSanitizer,
 # then the tests and golden commands under valgrind.

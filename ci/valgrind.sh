@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Runs the test programs and every golden case's ndplint command under
 # valgrind memcheck: any error or leak fails.  Used by ci/test.sh after the
 # plain and sanitized runs; needs a build in build/ (ci/test.sh makes it).

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * apply_window.c - "when can this apply?" (apply_window.h).
  *
  * The search walks forward from the instant: every window gives the

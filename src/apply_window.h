@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * apply_window.h - "when can this apply?": a pure function of (schedules,
  * instant), built on the window engine (window.h).
  *

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * buf.c - growable byte buffer used for every string ndplint builds:
  * paths, messages, reports.
  */

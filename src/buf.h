@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * buf.h - growable NUL-terminated byte buffer (after git's strbuf).
  *
  * Invariants: 'buf' is never NULL (an empty buffer points at a static "");

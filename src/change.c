@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * change.c - ownership of the normalised change set (see change.h).
  */
 #include "common.h"

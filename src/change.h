@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * change.h - the normalised change set: what a reader hands to the rest of
  * the pipeline, whatever the input format.
  *

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * cli.c - command-line parsing for ndplint.  The option table below is
  * the single source of truth: getopt_long's struct option[], the handling
  * of each argument and the --help text are all generated from it.

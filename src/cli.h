@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * cli.h - the command line: one table of options, a row per option, drives
  * getopt_long, the checks of each argument and the --help text.
  *

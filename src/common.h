@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * common.h - included first by every ndplint source file.
  *
  * The standard headers nearly every module needs, and the project-wide

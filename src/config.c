@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * config.c - reading and checking .ndplint.json (see config.h).
  */
 #include "common.h"

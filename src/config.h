@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * config.h - the project's settings file, .ndplint.json: defaults for the
  * command line, per-cluster declarations (profile, node OS window) for
  * clusters whose input does not declare them, and expiring waivers.

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * engine.c - third pipeline stage: attribute changes matched to rules.
  *
  * The walk visits every node present in either document, so a block that

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * engine.h - the rule engine: every changed attribute of every resource
  * change, matched against the rules.
  *

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * error.c - filling the error buffer (see error.h for the contract).
  */
 #include "common.h"

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * error.h - the error buffer every fallible function fills on failure.
  *
  * A function returns 0 or a negative NDP_E* code; on failure it also sets

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * evaluate.h - the evaluator: per cluster the node disruption profile and
  * the maintenance window in force, per hit a verdict (architecture §5).
  */

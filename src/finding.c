@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * finding.c - the finding list, its order and the verdict/severity names
  * (architecture §5).
  */

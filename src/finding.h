@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * finding.h - findings: what the evaluator concludes and the reporters
  * print.  Transparent: the struct is the pipeline's output data.
  *

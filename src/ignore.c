@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * ignore.c - parsing inline ignore comments (see ignore.h).  One pass
  * over at most NDP_IGNORE_SCAN_MAX bytes: quotes are followed so that a
  * '#' or '//' inside a string ("https://...") starts no comment.

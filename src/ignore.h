@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * ignore.h - inline ignores: a comment on a source line a user edits,
  *
  *     network_policy = "azure" # ndplint:ignore NDP101 roll-out in CHG-1234

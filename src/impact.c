@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * impact.c - what AKS itself never says: how big the disruption will be.
  *
  * Sits after the evaluator.  From the input (azurerm default_node_pool and

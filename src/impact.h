@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * impact.h - the size of the disruption: which node pools a cluster's
  * findings rebuild, how many nodes, and in how many rolling batches.
  */

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * input.h - reading one input file into the change set.
  *
  * ndp_input_read() loads the bytes (a file, or standard input for "-"),

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * jsonutil.c - read-only helpers over json-c values (see jsonutil.h).
  *
  * json-c's getters take non-const pointers although they do not modify the

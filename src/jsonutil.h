@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * jsonutil.h - small read-only helpers over json-c values, shared by the
  * readers, the rule loader and the engine.
  *

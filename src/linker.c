@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * linker.c - second pipeline stage: changes grouped under their clusters.
  *
  * Matching order for a node pool, policy setter or maintenance

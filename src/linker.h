@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * linker.h - the clusters of a change set, and which cluster every change
  * belongs to.
  *

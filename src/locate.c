@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * locate.c - from a finding to the line a user edits (see locate.h).
  *
  * Terraform: the resource's module directory (the plan's module calls with

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * locate.h - findings pointed at the source the user edits: the .tf file
  * and line of a Terraform resource block (and of the attribute inside it),
  * or the line of a resource in a Bicep/ARM template given with --template.

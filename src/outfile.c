@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * outfile.c - reports and baselines written without replacing what must
  * not be replaced (see outfile.h).
  *

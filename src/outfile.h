@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * outfile.h - writing a report or a baseline to a path the user named.
  *
  * A path that is, or will be, a regular file is replaced atomically: the

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * overrides.c - severity overrides from the settings file (see
  * overrides.h).
  *

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * overrides.h - a team's severities: the settings file's
  * "severity_overrides" set the severity of every finding of a rule or of
  * a verdict, or turn them off (suppressed, counted as a waived finding

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * policy.c - the names of the node disruption profiles and the reading of
  * a Kubernetes version, shared by every stage that meets them.
  */

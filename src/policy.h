@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * policy.h - the words of the AKS node disruption policy: the profiles,
  * the maintenance configuration that gates them and the Kubernetes minor
  * version from which it gates version-bound changes.

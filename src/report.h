@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report.h - the last pipeline stage: one reporter per output format, all
  * fed the same data.  Reporters format; they decide nothing.
  */

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * rules.h - the rule set: the files in rules/ loaded, checked and compiled.
  *
  * A rule file describes one reimage category: which attribute paths it

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * safe.c - UTF-8 repair and one-line escaping of text from the input (see
  * safe.h for the rule and why it is one rule).  The decoder follows
  * Unicode's Table 3-7 (well-formed byte sequences) byte by byte, so an

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * safe.h - the one rule for text from the input on its way out.
  *
  * Every string ndplint writes may hold bytes a pull request chose: a

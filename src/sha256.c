@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * sha256.c - SHA-256 (FIPS 180-4), written here so that the fingerprints
  * of findings and of the baseline need no new library (see sha256.h).
  * One call hashes one whole buffer.

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * sha256.h - SHA-256 of a buffer, as hex: the hash behind the stable
  * fingerprints of findings (report_util.c) and of the baseline (triage.c).
  */

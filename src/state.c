@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * state.c - reads Azure CLI output about live clusters (see state.h):
  * 'az aks show' (flattened, or the ARM shape with "properties"),
  * 'az aks maintenanceconfiguration list|show' and 'az aks nodepool

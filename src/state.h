@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * state.h - live cluster state from the Azure CLI: what a plan cannot say.
  *
  * azurerm has no attribute for the node disruption policy, so most

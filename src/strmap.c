@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * strmap.c - a string-keyed map with a keyed hash (see strmap.h).
  */
 #include "common.h"

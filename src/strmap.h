@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * strmap.h - a map from strings to indexes, for the lookups by name that
  * must not grow with the square of the input (pools by name in impact.c).
  *

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * strutil.c - locale-independent string comparisons and the comparator
  * for sorting strings (see strutil.h).
  */

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * strutil.h - string comparisons that do not depend on the locale, and
  * the comparator that sorts an array of strings.
  *

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * timeutil.c - calendar arithmetic and RFC 3339 text for instants held as
  * int64 seconds since the Unix epoch.
  *

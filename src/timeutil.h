@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * timeutil.h - instants as int64 seconds since the Unix epoch (UTC), and
  * their RFC 3339 text form.  Pure functions; no time zone database and no
  * dependence on the process locale or TZ.

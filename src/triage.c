@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * triage.c - waivers and the baseline (see triage.h).
  */
 #include "common.h"

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * triage.h - after the verdicts: waivers from .ndplint.json and the
  * baseline decide which findings count.
  *

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * waivers.c - waivers matched to findings through indexes (see waivers.h).
  */
 #include "common.h"

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * waivers.h - which findings each waiver of .ndplint.json covers, without
  * trying every waiver on every finding (triage.c decides what follows).
  *

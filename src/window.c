@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * window.c - the maintenance window engine: reads an AKS MaintenanceWindow
  * (ARM JSON or the azurerm maintenance_window_node_os block) and answers,
  * for a given instant, whether AKS would be inside a window and when the

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * window.h - maintenance windows: a pure function of (schedule, instant).
  *
  * An AKS MaintenanceWindow (daily / weekly / absoluteMonthly /

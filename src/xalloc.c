@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * xalloc.c - allocation wrappers and the internal-bug trap, shared by
  * every module.
  *

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * prune_check.c - the streaming reader against the whole-tree reader: for
  * every file named, the JSON report built from the pruned tree (what
  * ndplint does) must equal, byte for byte, the one built from a json-c

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * stream_check.c - the pruned reader on text that arrives in pieces
  * (standard input) against the same reader on the whole text: for every
  * file named and for several piece sizes, the result must be the same:

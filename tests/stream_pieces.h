@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * stream_pieces.h - the pruned reader run on text that arrives in pieces,
  * summed up as one string, for stream_check.c and the input fuzz target:
  * the source reveals a few more bytes on each wait, whatever was asked

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds ndplint for the composite action (ci/action/action.yml) from the
 # action's own checkout: the only things it fetches are the Debian/Ubuntu
 # build dependencies, through apt.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs ndplint once for the composite action (ci/action/action.yml): every
 # report (the log format, SARIF, JUnit, Markdown, JSON) comes from the same
 # run, the counts and the SARIF path go to $GITHUB_OUTPUT, and the step

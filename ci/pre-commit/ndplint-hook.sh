@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Entry of the 'ndplint' pre-commit hook (.pre-commit-hooks.yaml): runs
 # ndplint on the files pre-commit passes.  It uses $NDPLINT when set; else
 # it builds ndplint once from this checkout of the hook repository (the

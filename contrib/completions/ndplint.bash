@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # bash completion for ndplint(1).  Installed as
 # share/bash-completion/completions/ndplint; it needs no helper from the
 # bash-completion package.  The option list and the values are those of

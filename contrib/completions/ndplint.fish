@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # fish completion for ndplint(1).  Installed as
 # share/fish/vendor_completions.d/ndplint.fish.  The option list and the
 # values are those of 'ndplint --help' (ctest 'completions' checks both).

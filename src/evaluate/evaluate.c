@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * evaluate.c - the middle of the pipeline, stage by stage: link the
  * changes under their clusters, run the rules, resolve what is in force
  * for each cluster (resolve.c, resolve_window.c), give every hit a verdict

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * evaluate_internal.h - what the evaluator's stages share (evaluate.c,
  * resolve.c, resolve_window.c, verdict.c); no other file includes it.
  *

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * resolve.c - what is in force for each cluster: its live state, its node
  * disruption profile and its Kubernetes version (the window is
  * resolve_window.c's).  Owns struct ndp_resolution (evaluate.h).

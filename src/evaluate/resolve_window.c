@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * resolve_window.c - the maintenance window in force for each cluster.
  *
  * Only aksManagedNodeOSUpgradeSchedule counts, as it stands before the

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * verdict.c - the findings: a verdict for every rule hit under the
  * profile, window and version resolved for its cluster, and the findings
  * about clusters and changes themselves (replaced, unseen, an invalid

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * input.c - first stage of the pipeline: bytes in, reader chosen.
  *
  * Has the bytes loaded (input_load.c: mapped, or standard input read by a

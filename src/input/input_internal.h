@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * input_internal.h - what the files of the input stage share.
  *
  * Only the files in src/input/ (and the tests of this stage) include

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * input_lines.c - the lines the readers report resources at.
  *
  * The pruned tree keeps no positions, so a reader finds a resource's line

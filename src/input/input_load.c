@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * input_load.c - an input's bytes: a regular file mapped, a stream read,
  * UTF-16 and byte order marks turned into plain UTF-8 (see input_internal.h).
  */

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * input_prune.c - the parse tree a reader needs, and nothing more.
  *
  * A Terraform plan of a large estate runs to hundreds of megabytes, almost

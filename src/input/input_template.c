@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * input_template.c - reader for ARM templates (compiled Bicep, classic
  * 'resources' arrays and languageVersion 2.0 symbolic-name objects,
  * nested child resources and nested deployments).

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * input_tfplan.c - reader for Terraform / OpenTofu plan JSON
  * ('terraform show -json PLANFILE', format_version 0.x and 1.x).
  *

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * input_whatif.c - reader for Azure Resource Manager what-if results:
  * 'az deployment group|sub what-if --no-pretty-print' (top-level
  * "changes") and the REST WhatIfOperationResult ("properties.changes"),

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * jscan.c - validating JSON cursor (see jscan.h for the contract and for
  * the json-c 0.16 strict-mode rules it reproduces).
  *

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * jscan.h - a validating, non-allocating cursor over one JSON document.
  *
  * The readers use it to walk a large document held in memory (a Terraform

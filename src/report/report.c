@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report.c - the table of reporters and what they share.
  */
 #include "common.h"

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_apply.c - "when can this apply?" for the reporters
  * (report_apply.h).  A cluster's refused changes are its rejected and
  * outside-window findings, and, while the cluster is frozen now, the

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_apply.h - "when can this apply?" as every reporter words it
  * (report_apply.c): per cluster and for the whole plan, from the findings
  * refused now (rejected, outside-window) and the windows the evaluator

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_github.c - GitHub Actions workflow commands: a log group per
  * cluster, and an '::error', '::warning' or '::notice' annotation per
  * finding, pointing at the line of the resource in the input (relative to

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_json.c - the JSON report, schema_version 1 (architecture §7,
  * README "JSON report").  Every field is always present; findings come
  * sorted, so the output is byte-for-byte reproducible for a fixed --at.

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_junit.c - JUnit XML for CI servers that read test reports
  * (Jenkins, GitLab, Azure DevOps): a testsuite per input, a testcase per
  * finding (classname: the cluster), failing when the finding is at or

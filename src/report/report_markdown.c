@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_markdown.c - the Markdown summary: per cluster the profile, the
  * aksManagedNodeOSUpgradeSchedule window and its next opening, and a table
  * of findings.  '--format markdown' writes it as a document for a pull

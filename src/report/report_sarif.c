@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_sarif.c - SARIF 2.1.0 for GitHub code scanning and other SARIF
  * consumers: one run, the tool driver with one rule per rule id (short and
  * full description, help in text and Markdown, help URI), and one result

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_text.c - the default, human report for a CI log or a terminal:
  * findings grouped by input and cluster, one line each with the path,
  * before -> after and the verdict, then a one-line reason; a summary line

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_util.c - helpers the CI reporters share: paths relative to
  * --source-root, finding fingerprints and lines, and the one-line
  * description of a finding.

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_util.h - what the CI reporters (SARIF, GitHub, JUnit, Markdown)
  * share: repository-relative artifact paths, a stable fingerprint per
  * finding (SHA-256, from sha256.h), the location of a finding, and

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_window.c - the words every reporter uses for a cluster's window
  * and profile (report_window.h), and the --window-check report: for each
  * cluster, the aksManagedNodeOSUpgradeSchedule window in plain words,

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_window.h - how every reporter words a cluster's resolution: its
  * maintenance window, the window's openings and where its profile came
  * from (report_window.c).  Only files of src/report/ include it.

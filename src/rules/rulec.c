@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * rulec.c - ndplint-rulec, the build-time rule compiler: loads and checks
  * every the rule files with the same loader ndplint uses for --rules, then
  * writes the rule image that is built into the binary (rules_image.c).

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * rules_describe.c - a rule in plain words, for --explain (see rules.h):
  * what it watches, which changes of the value reimage, and what an unset
  * value means.

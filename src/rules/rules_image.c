@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * rules_image.c - the compiled rule image that is built into ndplint (see
  * rules.h): writing a loaded rule set as C source, and reading that image
  * back as a rule set.  ndplint-rulec writes it at build time, after the

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * rules_internal.h - the rule set's insides, shared by the files of
  * src/rules/ and included by nothing else:
  *

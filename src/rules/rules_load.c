@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * rules_load.c - loading rule files: reading them from a directory,
  * parsing them and checking every part against the grammar below, so that
  * a broken rule file is refused with its name, the JSON path and the

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * rules_match.c - does the change of a watched value reimage under a rule
  * (see rules.h)?  The value is first seen as the rule sees it (unset
  * spellings and the default applied); a change that leaves its canonical

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * rules_watch.c - which attributes a rule watches (see rules.h): a rule's
  * watches are PCRE2 patterns over the resource type and the printed
  * attribute path, per notation.  Patterns are held once per rule set and

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * ruleset.c - the rule set itself (see rules.h): creating and freeing it,
  * finding a rule in it, and the names of scopes and classes.  The rule
  * set owns everything in it: rules, patterns and their compiled code, the

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * apply_diff.c - the apply-window search (apply_window.h) against a
  * brute-force scan, minute by minute, over random schedules.
  *

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * fuzz_common.h - what the fuzz targets share: the built-in rule set,
  * loaded once per process, and the checks of safe.h's output rule on what
  * a target produces (valid UTF-8; for a log line no control character but

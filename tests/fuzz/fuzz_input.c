@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * fuzz_input.c - fuzz target: arbitrary bytes as an input file, through
  * every stage (reader, linker, engine, evaluator, every report format and
  * --window-check), and the pruned reader on the same bytes arriving in

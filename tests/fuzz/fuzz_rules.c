@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * fuzz_rules.c - fuzz target: arbitrary bytes as a rule file.  A rule set
  * that loads is then asked to judge a few values, so matchers built from
  * hostile files are exercised too; one that does not load gives an error

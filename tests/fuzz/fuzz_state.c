@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * fuzz_state.c - fuzz target: arbitrary bytes as a --cluster-state file, a
  * settings file (.ndplint.json) and a baseline, each read the way the
  * command reads it (from a file).  What reads is then used: the state and

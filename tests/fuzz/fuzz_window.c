@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * fuzz_window.c - fuzz target: arbitrary bytes as a maintenance window (in
  * both notations) and as RFC 3339 and date text; every window that reads
  * is asked whether it is open and when it next opens, at instants around

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * replay.c - runs a fuzz target's LLVMFuzzerTestOneInput over every file
  * of the directories (or files) named on the command line, so ctest
  * replays each committed corpus with the ordinary compiler: no fuzzing

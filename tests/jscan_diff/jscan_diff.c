@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * jscan_diff.c - differential test of the JSON scanner against json-c.
  *
  * For every input, json-c 0.16 as ndplint runs it (json_tokener_new_ex(512),

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The documentation against the program: options, values, environment,
 settings keys and links.  Used by run_manpages.sh and run_completions.sh.
 

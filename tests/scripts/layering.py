@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Checks the program's structure from its object files and #include lines.
 
 Reads every object file of a build with nm and judges two rules from the

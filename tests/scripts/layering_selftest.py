@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Proves layering.py can fail: runs it over small generated projects.
 
 Each case writes a few tiny C files into a temporary source tree, compiles

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The GitHub composite action (ci/action): action.yml and the example
 # workflow pass action-validator (@action-validator/cli, installed by
 # ci/install-deps.sh --validators), the README shows that same workflow,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Baseline round trip: the findings of a plan, written with
 # --write-baseline, are all "known" in the same plan with its resources
 # reordered and an unrelated resource added; a new finding is still shown.

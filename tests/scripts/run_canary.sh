@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A unique secret string sits in every sensitive position of
 # fixtures/sensitive-proxy.json (masked values, proxy URL credentials, a
 # trusted CA) and of fixtures/sensitive-window-policy.json (a

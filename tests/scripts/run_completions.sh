@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The shell completions (contrib/completions/) against the program: each
 # file passes its shell's syntax check (bash -n, zsh -n, fish -n) and names
 # every long option of 'NDPLINT --help' and no other, with the values of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # .ndplint.json is found in the current directory or the nearest parent up
 # to the repository root (the directory holding .git), not above it;
 # --no-config and --config override the search.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Runs ndplint over every file of the real-world corpus in ../shared/corpus
 # (other people's plans, what-if results and templates) and checks each
 # against tests/corpus_expect.tsv: the exit status and a fragment that must

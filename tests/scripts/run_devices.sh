@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Endless or binary streams as input are refused after their first bytes,
 # not after the 4 GiB input limit: /dev/zero and /dev/urandom named as
 # inputs or on standard input, 'yes' and /dev/zero behind a pipe, a '{'

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # SARIF partialFingerprints are stable: the same across runs, across the
 # order of the inputs, and across unrelated edits of the plan that move the
 # resource to other lines; a change of the new value gives a new one.

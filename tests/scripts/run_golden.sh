@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # One golden end-to-end case: run ndplint with the case's arguments from the
 # source root and compare standard output, standard error and the exit
 # status with the recorded ones, byte for byte.

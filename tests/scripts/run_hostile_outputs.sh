@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Hostile text through every output, checked by the programs that read it:
 # every report of every fixtures/hostile/ input, and of a plan whose file
 # name holds invalid UTF-8, ESC and a newline, must be valid UTF-8 (Python's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Every golden JUnit report, and the JUnit report of every fixture, is valid
 # against tests/junit/junit.xsd (the attributes Jenkins, GitLab and Azure
 # DevOps all read), checked with xmllint (Debian: libxml2-utils).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The man pages (docs/man/ndplint.1, ndplint.json.5) against the program:
 # tests/scripts/doccheck.py checks that ndplint.1 documents every option
 # 'NDPLINT --help' prints and names no other, the enumerated values, and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Where '-o PATH', '--format FMT:PATH' and '--write-baseline PATH' write:
 # a regular file (or a new one) is replaced through a temporary that
 # mkstemp makes beside it, so a link planted at a predictable temporary

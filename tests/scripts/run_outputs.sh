@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Several reports from one run ('--format FMT[:PATH]', repeatable): each
 # report file is byte for byte what '--format FMT' alone prints, the one
 # report without a PATH goes to standard output (or to -o FILE), the exit

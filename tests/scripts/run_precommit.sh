@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The pre-commit hook, through Debian's pre-commit: 'pre-commit try-repo'
 # on a snapshot of this source tree (uncommitted files included), in a
 # throwaway git repository, passes on a clean plan, fails on a plan that

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The pruned reader, two ways, over a generated multi-megabyte plan
 # (bench/gen_plan.py: many resource types, modules, AKS clusters and pools
 # with changes), an indented one and every fixture:

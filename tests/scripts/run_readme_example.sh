@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The README's example shows ndplint's real text output: the lines after
 # its '$ ndplint --at ... fixtures/example-plan.json' command, up to the
 # next '$ ' line, are what that command prints (run from the source root),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The secrets planted in fixtures/sensitive-proxy.json and
 # fixtures/sensitive-window-policy.json (see run_canary.sh) appear in no
 # output of the CI formats either: sarif, github (and its

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Every golden SARIF report, and the SARIF report of every fixture, through
 # Microsoft's SARIF validator with GitHub's ingestion rules
 # (@microsoft/sarif-multitool, installed by ci/install-deps.sh --validators):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Big inputs give the right answer: the inputs of bench/scaling.sh (see
 # bench/gen_scaling.py), near the limits ndplint documents, must give
 # exactly the findings, waived findings, baseline-known findings and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Source lookup under --source-root reads the pull request's files, so it
 # reads only regular files under the root: twenty *.tf links to
 # /dev/zero, a FIFO named x.tf, a link to a file outside the root and a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Tests that can fail: every script-level test, run against stand-ins.
 
 Lists the build's tests with 'ctest --show-only=json-v1' and, for every

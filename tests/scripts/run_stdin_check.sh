@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Standard input from a pipe is scanned while it is still arriving: for a
 # generated plan and every fixture (good and bad), a pipe fed in uneven
 # pieces with pauses must give ndplint the same output, messages and exit

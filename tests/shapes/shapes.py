@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """shapes.py - one logical change gives the same findings in every notation
 and input shape, each finding exactly once (issue #13).
 

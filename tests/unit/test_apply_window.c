@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * test_apply_window.c - unit tests for "when can this apply?"
  * (apply_window.h): one cluster's window (crossing midnight, every other
  * week from a startDate, notAllowedDates over the next opening, the apply

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * test_buf.c - the growable buffer: invariants, formatting, JSON strings.
  */
 #include "test_common.h"

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * test_cli.c - unit tests for the command line (cli.c): every option in
  * each of its spellings, every mistake with its exact message, the first
  * error standing, and the option table itself, row by row.

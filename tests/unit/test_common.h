@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * test_common.h - the cmocka prelude every unit test includes, and small
  * helpers for table-driven cases.
  */

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * test_engine.c - every transition of every category in the spec, the
  * change that reimages and the near-miss that does not, in both notations
  * (azurerm attributes and ARM bodies), run through the real rule files and

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * test_evaluate.c - verdicts: the profile in force (input, option, default,
  * the stricter of a change), the maintenance window at --at, the bypass
  * rule, severity by intent, the undeclared-profile note, version-gated

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * test_helpers.h - setup shared by the unit tests that run the real rule
  * files over changes built by hand (test_engine.c, test_evaluate.c,
  * test_pipeline.c): the rule set as a cmocka group fixture, and one

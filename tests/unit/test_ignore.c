@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * test_ignore.c - inline ignore comments (ignore.c): the lines that carry
  * one and the lines that do not, what a comment names, and the bounds.
  */

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * test_input.c - the bad-input table: malformed, hostile and merely wrong
  * files, each refused with NDP_E* and a message that names the file and
  * says what it is; and the encodings that are read (UTF-16 with a BOM,

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * test_jscan.c - the validating JSON scanner: what it accepts and refuses
  * (json-c 0.16 strict mode, quirks included), where it says an error is,
  * the object/array iterators, string decoding, key comparison, nesting

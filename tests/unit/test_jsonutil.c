@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * test_jsonutil.c - ndp_json_check_keys(), the key check the settings and
  * rule-file loaders share: which problem it finds, and the JSON path it
  * names for each caller to word its own error.

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * test_overrides.c - "severity_overrides" in the settings file: the rows
  * the loader accepts and refuses (config.c, overrides.c), and what an
  * override does to a finding.

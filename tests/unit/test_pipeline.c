@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * test_pipeline.c - the whole pipeline from a file: the same ARM change
  * written as a Terraform plan (azapi_resource) and as an 'az deployment
  * group what-if --no-pretty-print' result must give the same category,

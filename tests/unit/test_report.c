@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * test_report.c - the CI reporters' shared pieces and their promises that
  * golden files cannot show well: SHA-256 against the FIPS 180-4 vectors,
  * workflow-command escaping of hostile input, GitHub's per-step annotation

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * test_rules.c - loading rule files: the built-in set loads, and a broken
  * rule file is refused with its name, the JSON path and the reason; and
  * what a rule watches in each notation.

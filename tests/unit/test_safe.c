@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * test_safe.c - the one rule for text from the input on its way out
  * (safe.h): UTF-8 repair against Unicode's maximal-subpart practice (the
  * expectations are what Python's bytes.decode("utf-8", "replace") gives),

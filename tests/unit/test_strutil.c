@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * test_strutil.c - the locale-independent comparisons of strutil.h: only
  * 'A'-'Z' fold, other bytes compare as unsigned char, and the sign of the
  * answer orders strings as strcmp() does on the folded text; and the

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * test_timeutil.c - unit tests for timeutil: RFC 3339 and date parsing,
  * the civil-date conversions, weekdays and the formatters.
  *

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * test_triage.c - the indexes behind waivers and pool lookups: the waiver
  * index (waivers.c) against the plain rule "every waiver tried on every
  * finding", over a table of conditions and ids chosen to hit every kind

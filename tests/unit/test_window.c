@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * test_window.c - unit tests for the maintenance window engine: reading
  * both notations, window-invalid problems, is_open / next at the edges
  * (exact start and end, midnight, month and year ends, leap days, 'Last'

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Fixtures that write unset azurerm values as "" and their siblings.
 
 Terraform writes an unset azurerm string as "" in some provider versions

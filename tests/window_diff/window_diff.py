@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """window_diff.py - differential test of ndplint's maintenance window engine.
 
 An independent model of AKS maintenance windows, built on python3-dateutil's

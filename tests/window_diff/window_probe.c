@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * window_probe.c - a line-oriented front end to the window engine for the
  * differential test (window_diff.py).
  *
