@@ -15,9 +15,34 @@ fi
 if [ ! -x "$bin" ]; then
     if command -v cmake >/dev/null 2>&1 && command -v pkg-config >/dev/null 2>&1 &&
         pkg-config --exists json-c libpcre2-8; then
-        # One build at a time, even if pre-commit starts the hook twice.
-        while ! mkdir "$repo/build-pre-commit.lock" 2>/dev/null; do sleep 1; done
-        trap 'rmdir "$repo/build-pre-commit.lock"' EXIT
+        # One build at a time, even if pre-commit starts the hook twice:
+        # the lock directory holds the builder's PID; a lock whose builder
+        # is gone (a killed build) is taken over, as is one left without
+        # a PID for 10 seconds (killed between mkdir and writing it).
+        lock=$repo/build-pre-commit.lock
+        nopid=0
+        while ! mkdir "$lock" 2>/dev/null; do
+            owner=$(cat "$lock/pid" 2>/dev/null || :)
+            if [ -n "$owner" ]; then
+                nopid=0
+                if ! kill -0 "$owner" 2>/dev/null; then
+                    echo "ndplint: taking over the build lock of" \
+                        "process $owner, which is gone" >&2
+                    rm -rf "$lock"
+                    continue
+                fi
+            else
+                nopid=$((nopid + 1))
+                if [ "$nopid" -ge 10 ]; then
+                    rm -rf "$lock"
+                    nopid=0
+                    continue
+                fi
+            fi
+            sleep 1
+        done
+        echo $$ > "$lock/pid"
+        trap 'rm -rf "$lock"' EXIT
         if [ ! -x "$bin" ]; then
             echo "ndplint: building ndplint for pre-commit (once)" >&2
             cmake -S "$repo" -B "$repo/build-pre-commit/cmake" -DNDP_TESTS=OFF \
@@ -25,7 +50,7 @@ if [ ! -x "$bin" ]; then
             cmake --build "$repo/build-pre-commit/cmake" >/dev/null
             cp "$repo/build-pre-commit/cmake/ndplint" "$bin"
         fi
-        rmdir "$repo/build-pre-commit.lock"
+        rm -rf "$lock"
         trap - EXIT
     elif command -v ndplint >/dev/null 2>&1; then
         exec ndplint "$@"

@@ -36,6 +36,10 @@ cd "$tmp/work" && git init -q || exit 1
 cp "$src/fixtures/allow-negative.json" clean.tfplan.json
 cp "$src/fixtures/block-network-policy.json" rejected.whatif.json
 cp "$src/fixtures/block-network-policy.json" notaplan.json
+mkdir -p infra/prod
+cp "$src/fixtures/allow-negative.json" plan.json
+cp "$src/fixtures/allow-negative.json" tfplan.json
+cp "$src/fixtures/block-network-policy.json" infra/prod/whatif.json
 git add -A && git commit -qm plans
 
 failed=0 runs=0
@@ -55,5 +59,9 @@ check 0 Passed clean.tfplan.json
 check 1 "rejected" rejected.whatif.json
 check 1 "1 error" clean.tfplan.json rejected.whatif.json
 check 0 "no files to check" notaplan.json
+# The README's own names: plan.json, tfplan.json, whatif.json.
+check 0 Passed plan.json
+check 0 Passed tfplan.json
+check 1 "rejected" infra/prod/whatif.json
 echo "precommit: $((runs - failed)) passed, $failed failed"
 [ "$failed" = 0 ]
