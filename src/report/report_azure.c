@@ -17,9 +17,9 @@
  * the input is written "#%23".  Input text never starts a line.
  */
 #include "common.h"
+#include "report_azure.h"
 #include "report.h"
 #include "report_apply.h"
-#include "report_azure.h"
 #include "report_util.h"
 #include "buf.h"
 #include "change.h"
