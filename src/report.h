@@ -61,6 +61,7 @@ extern const struct ndp_reporter ndp_report_sarif;
 extern const struct ndp_reporter ndp_report_github;
 extern const struct ndp_reporter ndp_report_junit;
 extern const struct ndp_reporter ndp_report_markdown;
+extern const struct ndp_reporter ndp_report_azure;
 
 /*
  * Appends the report 'rep' writes for 'report' to 'out', repaired to valid

@@ -54,6 +54,17 @@ for name in (report, err):
         if (name == err or fmt == "error") and line and \
                 not line.startswith("ndplint: "):
             problems.append("stderr line %r" % line[:120])
+    # Azure Pipelines: each line one command of ours or a line of ours; the
+    # agent honours "##vso[" anywhere in a line and "##[" at its start.
+    for line in text.split("\n") if name == report and fmt == "azure" else []:
+        if re.search("[\x00-\x09\x0b-\x1f\x7f]", line):
+            problems.append("control character in %r" % line[:120])
+        if line and not re.match(r"(##vso\[task\.(logissue|complete) |"
+                                 r"ndplint: )", line):
+            problems.append("azure line %r" % line[:120])
+        if line.count("##vso[") > 1 or "##[" in line or \
+                line.startswith("ndplint: ") and "##vso[" in line:
+            problems.append("azure logging command in %r" % line[:120])
     if name == report and fmt in ("json", "sarif"):
         try:
             json.loads(text)
@@ -100,7 +111,7 @@ nl='
 bytes=$(printf '\377\355\240\200\033[2J##[error]')
 weird="$tmp/plan-$bytes${nl}::error::x.json"
 cp fixtures/hostile/plan-invalid-utf8.json "$weird" || exit 1
-for fmt in text json sarif github junit markdown; do
+for fmt in text json sarif github junit markdown azure; do
     run 1 "$fmt" "$weird"
     run 1 "$fmt" --cluster-state fixtures/hostile/state-id.json \
         fixtures/example-plan.json

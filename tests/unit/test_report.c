@@ -3,7 +3,8 @@
  * test_report.c - the CI reporters' shared pieces and their promises that
  * golden files cannot show well: SHA-256 against the FIPS 180-4 vectors,
  * workflow-command escaping of hostile input, GitHub's per-step annotation
- * cap, Markdown and JUnit escaping, and fingerprints that ignore lines.
+ * cap, Azure Pipelines logging-command escaping, Markdown and JUnit
+ * escaping, and fingerprints that ignore lines.
  */
 #include "test_common.h"
 #include "buf.h"
@@ -13,6 +14,7 @@
 #include "impact.h"
 #include "linker.h"
 #include "report.h"
+#include "report/report_azure.h"
 #include "report/report_util.h"
 #include "safe.h"
 
@@ -186,6 +188,88 @@ static void github_cap_counts_left_out(void **state)
     fixture_release(&fx);
 }
 
+struct azure_case {
+    const char *name;
+    const char *input;
+    const char *message;  /* escaped as a message */
+    const char *property; /* escaped as a property value */
+};
+
+/* azure-pipelines-task-lib: '%' -> %AZP25, CR, LF; properties ';', ']'. */
+static const struct azure_case azure_cases[] = {
+    { "azure plain", "plan.json", "plan.json", "plan.json" },
+    { "azure percent", "100%", "100%AZP25", "100%AZP25" },
+    { "azure escape lookalike", "%AZP25%0A", "%AZP25AZP25%AZP250A",
+      "%AZP25AZP25%AZP250A" },
+    { "azure newline command", "x\n##vso[task.setvariable variable=a]b",
+      "x%0A#%23vso[task.setvariable variable=a]b",
+      "x%0A#%23vso[task.setvariable variable=a%5Db" },
+    { "azure carriage return", "a\rb", "a%0Db", "a%0Db" },
+    { "azure property end", "a;code=X]msg", "a;code=X]msg",
+      "a%3Bcode=X%5Dmsg" },
+    { "azure formatting command", "##[error]x", "#%23[error]x",
+      "#%23[error%5Dx" },
+    { "azure hash run", "###vso[", "#%23#vso[", "#%23#vso[" },
+    { "azure control", "a\x1b[2J\x7f\tb", "a\\x1b[2J\\x7f\\x09b",
+      "a\\x1b[2J\\x7f\\x09b" },
+};
+
+static void azure_escape_table(void **state)
+{
+    const struct azure_case *c = *state;
+    struct ndp_buf out = NDP_BUF_INIT;
+
+    ndp_report_azure_escape(&out, c->input, false);
+    assert_string_equal(out.buf, c->message);
+    ndp_buf_reset(&out);
+    ndp_report_azure_escape(&out, c->input, true);
+    assert_string_equal(out.buf, c->property);
+    ndp_buf_release(&out);
+}
+
+#define AZ_HOSTILE "c\n##vso[task.setvariable variable=x]y;z]%\r##[error]"
+
+static void azure_hostile_input_is_inert(void **state)
+{
+    struct fixture fx;
+    char *out, *line;
+
+    (void)state;
+    fixture_init(&fx, AZ_HOSTILE, NDP_SEVERITY_ERROR, 1);
+    out = render(&ndp_report_azure, &fx);
+    /* Every line is one command of ours or starts with "ndplint: ". */
+    for (line = out; *line; line = strchr(line, '\n') + 1) {
+        assert_true(strncmp(line, "##vso[task.logissue type=error;", 31) ==
+                        0 ||
+                    strncmp(line, "##vso[task.complete result=", 27) == 0 ||
+                    strncmp(line, "ndplint: ", 9) == 0);
+        assert_non_null(strchr(line, '\n'));
+    }
+    /* "##vso[" only where a line starts: none from the input. */
+    for (line = strstr(out, "##vso["); line; line = strstr(line + 1, "##vso["))
+        assert_true(line == out || line[-1] == '\n');
+    assert_null(strstr(out, "##["));
+    assert_null(strchr(out, '\r'));
+    assert_int_equal(count(out, "##vso[task.logissue "), 1);
+    assert_non_null(strstr(out, "##vso[task.complete result=Failed;]\n"));
+    free(out);
+    fixture_release(&fx);
+
+    fixture_init(&fx, "aks", NDP_SEVERITY_NOTE, 2);
+    out = render(&ndp_report_azure, &fx);
+    assert_int_equal(count(out, "##vso[task.logissue type=warning;"), 2);
+    assert_non_null(strstr(out, "result=SucceededWithIssues;]"));
+    free(out);
+    fixture_release(&fx);
+
+    fixture_init(&fx, "aks", NDP_SEVERITY_ERROR, 0);
+    out = render(&ndp_report_azure, &fx);
+    assert_null(strstr(out, "task.logissue"));
+    assert_non_null(strstr(out, "##vso[task.complete result=Succeeded;]"));
+    free(out);
+    fixture_release(&fx);
+}
+
 static void markdown_input_cannot_make_markup(void **state)
 {
     struct fixture fx;
@@ -228,6 +312,7 @@ static void every_format_is_valid_utf8(void **state)
     static const struct ndp_reporter *const formats[] = {
         &ndp_report_text, &ndp_report_json, &ndp_report_sarif,
         &ndp_report_github, &ndp_report_junit, &ndp_report_markdown,
+        &ndp_report_azure,
     };
     struct fixture fx;
     struct ndp_finding *f;
@@ -338,6 +423,8 @@ int main(void)
     ADD_ROWS(&list, sha_cases, sha256_vectors);
     ADD_TEST(&list, github_hostile_input_is_inert);
     ADD_TEST(&list, github_cap_counts_left_out);
+    ADD_ROWS(&list, azure_cases, azure_escape_table);
+    ADD_TEST(&list, azure_hostile_input_is_inert);
     ADD_TEST(&list, markdown_input_cannot_make_markup);
     ADD_TEST(&list, junit_escapes_xml);
     ADD_TEST(&list, fingerprint_ignores_line_and_message);

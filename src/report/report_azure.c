@@ -1,0 +1,132 @@
+/*
+ * report_azure.c - Azure Pipelines logging commands: a
+ * "##vso[task.logissue]" per unwaived finding, pointing at the line of the
+ * resource in the input (relative to --source-root), then the summary line
+ * and "##vso[task.complete]" with the result of the step: Failed when a
+ * finding reaches --fail-on, SucceededWithIssues when there are findings
+ * below it, Succeeded otherwise.  Azure has only two issue types: an error
+ * is an error, a warning and a note are warnings.  Waived findings and
+ * those a --baseline left out are counted in the summary line only.
+ *
+ * Threat model: input text (file paths, addresses, values, waiver-free
+ * messages) reaches the sourcepath property and the message.  It is
+ * escaped as azure-pipelines-task-lib escapes them: '%' as "%AZP25", CR as
+ * "%0D", LF as "%0A", and in properties also ';' as "%3B" and ']' as
+ * "%5D"; other control characters are shown as \xNN.  The agent honours
+ * "##vso[" anywhere in a line, and "##[" formatting commands, so "##" from
+ * the input is written "#%23".  Input text never starts a line.
+ */
+#include "common.h"
+#include "report_azure.h"
+#include "report.h"
+#include "report_apply.h"
+#include "report_util.h"
+#include "buf.h"
+#include "change.h"
+#include "finding.h"
+#include "evaluate.h"
+#include "linker.h"
+#include "timeutil.h"
+
+void ndp_report_azure_escape(struct ndp_buf *out, const char *s,
+                             bool property)
+{
+    const unsigned char *p = (const unsigned char *)s;
+
+    for (; *p; p++) {
+        if (*p == '%')
+            ndp_buf_adds(out, "%AZP25");
+        else if (*p == '\r')
+            ndp_buf_adds(out, "%0D");
+        else if (*p == '\n')
+            ndp_buf_adds(out, "%0A");
+        else if (property && *p == ';')
+            ndp_buf_adds(out, "%3B");
+        else if (property && *p == ']')
+            ndp_buf_adds(out, "%5D");
+        else if (*p == '#' && p[1] == '#') {
+            ndp_buf_adds(out, "#%23");
+            p++;
+        } else if (*p < 0x20 || *p == 0x7f)
+            ndp_buf_addf(out, "\\x%02x", *p);
+        else
+            ndp_buf_addch(out, (char)*p);
+    }
+}
+
+static void data(struct ndp_buf *out, const char *s)
+{
+    ndp_report_azure_escape(out, s, false);
+}
+
+static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
+                          const struct ndp_finding *f)
+{
+    struct ndp_buf text = NDP_BUF_INIT;
+    long line;
+
+    ndp_buf_addf(out, "##vso[task.logissue type=%s;",
+                 f->severity == NDP_SEVERITY_ERROR ? "error" : "warning");
+    if (ndp_report_location(&text, &line, r, f) >= 0) {
+        ndp_buf_adds(out, "sourcepath=");
+        ndp_report_azure_escape(out, text.buf, true);
+        ndp_buf_addch(out, ';');
+        if (line > 0)
+            ndp_buf_addf(out, "linenumber=%ld;", line);
+    }
+    ndp_buf_adds(out, "code=");
+    ndp_report_azure_escape(out, f->rule_id, true);
+    ndp_buf_adds(out, "]ndplint ");
+    ndp_buf_reset(&text);
+    ndp_buf_addf(&text, "%s (%s): ", f->rule_id, f->category);
+    ndp_report_describe_all(&text, f, NDP_ARROW);
+    data(out, text.buf);
+    ndp_buf_addch(out, '\n');
+    ndp_buf_release(&text);
+}
+
+static void write_summary_line(struct ndp_buf *out, const struct ndp_report *r)
+{
+    ndp_buf_addf(out, "ndplint: %d error%s, %d warning%s, %d note%s in %zu "
+                 "cluster%s (%zu input%s)", r->errors,
+                 r->errors == 1 ? "" : "s", r->warnings,
+                 r->warnings == 1 ? "" : "s", r->notes,
+                 r->notes == 1 ? "" : "s", r->clusters->nr,
+                 r->clusters->nr == 1 ? "" : "s", r->set->nr_inputs,
+                 r->set->nr_inputs == 1 ? "" : "s");
+    ndp_buf_addf(out, "; %zu at or above --fail-on %s",
+                 ndp_report_failing(r),
+                 ndp_severity_name((enum ndp_severity)r->fail_on));
+    if (r->suppressed)
+        ndp_buf_addf(out, "; %d waived", r->suppressed);
+    if (r->baseline_known)
+        ndp_buf_addf(out, "; %zu known from the baseline (not listed)",
+                     r->baseline_known);
+    ndp_buf_adds(out, "; judged at ");
+    ndp_time_format_utc(out, r->evaluated_at);
+    ndp_buf_addch(out, '\n');
+}
+
+static void write_azure(struct ndp_buf *out, const struct ndp_report *r)
+{
+    const char *result = "Succeeded";
+    size_t i;
+
+    for (i = 0; i < r->findings->nr; i++)
+        if (!r->findings->items[i].suppression &&
+            r->findings->items[i].severity < NDP_SEVERITY_NEVER)
+            write_finding(out, r, &r->findings->items[i]);
+    write_summary_line(out, r);
+    if (r->clusters->nr) {
+        ndp_buf_adds(out, "ndplint: ");
+        ndp_report_apply_sentence(out, r, data);
+        ndp_buf_addch(out, '\n');
+    }
+    if (ndp_report_failing(r))
+        result = "Failed";
+    else if (r->errors + r->warnings + r->notes)
+        result = "SucceededWithIssues";
+    ndp_buf_addf(out, "##vso[task.complete result=%s;]\n", result);
+}
+
+const struct ndp_reporter ndp_report_azure = { "azure", write_azure, 0 };

@@ -1,0 +1,95 @@
+"""The Azure Pipelines recipes of README.md and docs/ci.md work: each is
+valid YAML, its steps are Azure Pipelines steps, and its ndplint step,
+run by sh with the pipeline variables pointed at this build and the plan
+at fixtures/example-plan.json (judged at a pinned instant), writes only logging commands and
+"ndplint: " lines, ends with ##vso[task.complete], exits 1 (the example
+has errors) and writes the JUnit report the next step publishes.
+   usage: azure_recipe.py NDPLINT SOURCE_DIR"""
+import os, re, subprocess, sys, tempfile
+
+try:
+    import yaml
+except ImportError:
+    print("azure_recipe: python3-yaml is not installed: skipped")
+    sys.exit(77)
+
+ndplint, src = sys.argv[1:3]
+problems = []
+
+
+def recipe(path, heading):
+    text = open(os.path.join(src, path), encoding="utf-8").read()
+    at = text.find("\n" + heading + "\n")
+    if at < 0:
+        problems.append("%s: no '%s'" % (path, heading))
+        return None
+    m = re.search(r"```yaml\n(.*?)```", text[at:], re.S)
+    if not m:
+        problems.append("%s: no yaml block under '%s'" % (path, heading))
+        return None
+    return m.group(1)
+
+
+def check(path, heading):
+    block = recipe(path, heading)
+    if block is None:
+        return
+    try:
+        doc = yaml.safe_load(block)
+    except yaml.YAMLError as e:
+        problems.append("%s: not YAML: %s" % (path, e))
+        return
+    steps = doc.get("steps") if isinstance(doc, dict) else None
+    if not isinstance(steps, list) or not steps:
+        problems.append("%s: no steps" % path)
+        return
+    lint = [s for s in steps
+            if "--format azure" in str(s.get("script", ""))]
+    if len(lint) != 1:
+        problems.append("%s: %d steps run --format azure" % (path, len(lint)))
+        return
+    for s in steps:
+        if not ({"script", "task"} & set(s)):
+            problems.append("%s: step %r is no script or task" % (path, s))
+    with tempfile.TemporaryDirectory() as tmp:
+        script = lint[0]["script"]
+        script = script.replace("$(Agent.TempDirectory)/ndplint/build/ndplint",
+                                ndplint)
+        script = script.replace("$(Agent.TempDirectory)", tmp)
+        script = script.replace("$(Build.SourcesDirectory)", src)
+        script = re.sub(r"\S*tfplan\.json",
+                        "--at 2026-12-05T12:00:00Z fixtures/example-plan.json",
+                        script)
+        if "$(" in script:
+            problems.append("%s: unknown variable in %r" % (path, script))
+            return
+        run = subprocess.run(["sh", "-c", script], cwd=src,
+                             capture_output=True, text=True)
+        if run.returncode != 1:
+            problems.append("%s: exit %d: %s" % (path, run.returncode,
+                                                 run.stderr))
+        lines = run.stdout.splitlines()
+        for line in lines:
+            if not re.match(r"##vso\[task\.(logissue|complete) |ndplint: ",
+                            line):
+                problems.append("%s: output line %r" % (path, line[:80]))
+        if not lines or lines[-1] != "##vso[task.complete result=Failed;]":
+            problems.append("%s: no task.complete at the end" % path)
+        if not any(l.startswith("##vso[task.logissue type=error;"
+                                "sourcepath=fixtures/example-plan.json;")
+                   for l in lines):
+            problems.append("%s: no located logissue" % path)
+        published = [s for s in steps
+                     if s.get("task", "").startswith("PublishTestResults")]
+        for s in published:
+            report = s["inputs"]["testResultsFiles"].replace(
+                "$(Agent.TempDirectory)", tmp)
+            if not os.path.isfile(report):
+                problems.append("%s: %s not written" % (path, report))
+
+
+check("README.md", "### Azure Pipelines")
+check("docs/ci.md", "## Azure Pipelines")
+for p in problems:
+    print("azure_recipe: " + p)
+sys.exit(1 if problems else 0)
