@@ -17,7 +17,7 @@ function __fish_ndplint_formats
         set -l fmt (string split -m 1 -- : $tok)[1]
         __fish_complete_path (string split -m 1 -- : $tok)[2] | string replace -r -- '^' "$fmt:"
     else
-        printf '%s\n' text json sarif github junit markdown
+        printf '%s\n' text json sarif github junit markdown gitlab
     end
 end
 

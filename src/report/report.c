@@ -14,6 +14,7 @@ static const struct ndp_reporter *const reporters[] = {
     &ndp_report_github,
     &ndp_report_junit,
     &ndp_report_markdown,
+    &ndp_report_gitlab,
     NULL
 };
 
