@@ -3,7 +3,8 @@
 # Installs the Debian packages ndplint needs to build and test, if missing.
 # Used by ci/setup-and-run.sh, ci/test.sh and .ci/run; safe to run again.
 # With --validators (ci/test.sh) also the checkers of the CI reports:
-# pre-commit, xmllint and cmark-gfm (tests/scripts/run_hostile_outputs.sh) from
+# pre-commit, xmllint, cmark-gfm (tests/scripts/run_hostile_outputs.sh) and
+# python3-jsonschema (tests/scripts/run_gitlab_validate.sh) from
 # Debian, node/npm when missing, and the npm
 # packages @microsoft/sarif-multitool and @action-validator/cli, pinned,
 # in build-tools/ (ignored by git; tests/CMakeLists.txt NDP_TOOLS_DIR).
@@ -14,7 +15,7 @@ packages="gcc make cmake pkg-config libjson-c-dev libpcre2-dev libcmocka-dev
 python3 python3-dateutil"
 $validators &&
     packages="$packages git pre-commit libxml2-utils valgrind cmark-gfm
-        mandoc bash zsh fish"
+        mandoc bash zsh fish python3-jsonschema"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

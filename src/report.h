@@ -62,6 +62,7 @@ extern const struct ndp_reporter ndp_report_github;
 extern const struct ndp_reporter ndp_report_junit;
 extern const struct ndp_reporter ndp_report_markdown;
 extern const struct ndp_reporter ndp_report_azure;
+extern const struct ndp_reporter ndp_report_gitlab;
 
 /*
  * Appends the report 'rep' writes for 'report' to 'out', repaired to valid

@@ -21,7 +21,7 @@ _ndplint() {
         --quiet --template --baseline --write-baseline --window-check
         --rules --explain --list-rules --input-format --max-input-bytes
         --color --help --version -f -o -q -h -V"
-    local formats="text json sarif github junit markdown azure"
+    local formats="text json sarif github junit markdown azure gitlab"
 
     COMPREPLY=()
     cur=${COMP_WORDS[COMP_CWORD]}

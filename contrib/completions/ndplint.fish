@@ -18,7 +18,7 @@ function __fish_ndplint_formats
         set -l fmt (string split -m 1 -- : $tok)[1]
         __fish_complete_path (string split -m 1 -- : $tok)[2] | string replace -r -- '^' "$fmt:"
     else
-        printf '%s\n' text json sarif github junit markdown azure
+        printf '%s\n' text json sarif github junit markdown azure gitlab
     end
 end
 

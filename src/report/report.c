@@ -16,6 +16,7 @@ static const struct ndp_reporter *const reporters[] = {
     &ndp_report_junit,
     &ndp_report_markdown,
     &ndp_report_azure,
+    &ndp_report_gitlab,
     NULL
 };
 

@@ -3,7 +3,8 @@
 # Hostile text through every output, checked by the programs that read it:
 # every report of every fixtures/hostile/ input, and of a plan whose file
 # name holds invalid UTF-8, ESC and a newline, must be valid UTF-8 (Python's
-# strict decoder); JSON and SARIF must load with Python's json; JUnit must
+# strict decoder); JSON, SARIF and GitLab must load with Python's json (GitLab's
+# issues with every field GitLab requires); JUnit must
 # be well-formed and valid against tests/junit/junit.xsd (xmllint); the
 # text report and standard error must have no control character but the
 # line feed and no line starting with '::' or holding '##['; every line of
@@ -65,11 +66,21 @@ for name in (report, err):
         if line.count("##vso[") > 1 or "##[" in line or \
                 line.startswith("ndplint: ") and "##vso[" in line:
             problems.append("azure logging command in %r" % line[:120])
-    if name == report and fmt in ("json", "sarif"):
+    if name == report and fmt in ("json", "sarif", "gitlab"):
         try:
-            json.loads(text)
+            doc = json.loads(text)
         except ValueError as e:
             problems.append("%s is not JSON: %s" % (name, e))
+            continue
+        for issue in doc if fmt == "gitlab" else []:
+            loc = issue.get("location", {})
+            if not all(isinstance(issue.get(k), str) and issue[k]
+                       for k in ("description", "check_name", "fingerprint")) \
+                    or issue.get("severity") not in ("info", "minor", "major",
+                                                     "critical", "blocker") \
+                    or not isinstance(loc.get("path"), str) \
+                    or not isinstance(loc.get("lines", {}).get("begin"), int):
+                problems.append("gitlab issue %r" % str(issue)[:120])
 if fmt == "error":
     pass
 elif open(report, "rb").read() == b"":
@@ -111,7 +122,7 @@ nl='
 bytes=$(printf '\377\355\240\200\033[2J##[error]')
 weird="$tmp/plan-$bytes${nl}::error::x.json"
 cp fixtures/hostile/plan-invalid-utf8.json "$weird" || exit 1
-for fmt in text json sarif github junit markdown azure; do
+for fmt in text json sarif github junit markdown azure gitlab; do
     run 1 "$fmt" "$weird"
     run 1 "$fmt" --cluster-state fixtures/hostile/state-id.json \
         fixtures/example-plan.json

@@ -23,7 +23,7 @@ check() { # description, then a command that must succeed
 }
 unset GITHUB_STEP_SUMMARY
 
-for f in text json sarif github junit markdown azure; do
+for f in text json sarif github junit markdown azure gitlab; do
     # shellcheck disable=SC2086
     NO_COLOR=1 "$ndplint" $at --format "$f" "$plan" > "$tmp/alone.$f"
     check "exit status of --format $f alone" [ $? = 1 ]
@@ -34,10 +34,11 @@ NO_COLOR=1 "$ndplint" $at --format text --format "json:$tmp/r.json" \
     --format "sarif:$tmp/r.sarif" --format "github:$tmp/r.github" \
     --format "junit:$tmp/r.junit" --format "markdown:$tmp/r.markdown" \
     --format "azure:$tmp/r.azure" \
+    --format "gitlab:$tmp/r.gitlab" \
     "$plan" > "$tmp/r.text" 2> "$tmp/err"
 check "exit status of the combined run" [ $? = 1 ]
 check "standard error of the combined run" [ ! -s "$tmp/err" ]
-for f in text json sarif github junit markdown azure; do
+for f in text json sarif github junit markdown azure gitlab; do
     check "$f differs when written with others" cmp -s "$tmp/alone.$f" "$tmp/r.$f"
 done
 check "no temporary file left" \

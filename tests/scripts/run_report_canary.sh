@@ -3,7 +3,7 @@
 # The secrets planted in fixtures/sensitive-proxy.json and
 # fixtures/sensitive-window-policy.json (see run_canary.sh) appear in no
 # output of the CI formats either: sarif, github (and its
-# GITHUB_STEP_SUMMARY), junit, markdown and azure, alone, together in one run,
+# GITHUB_STEP_SUMMARY), junit, markdown, azure and gitlab, alone, together in one run,
 # under every profile and --fail-on level.  Every run must exit 0 or 1 and
 # write every report it was asked for, so a binary that prints nothing
 # fails.
@@ -21,16 +21,18 @@ for fixture in "$src/fixtures/sensitive-proxy.json" \
         { echo "report canary: not planted in $fixture"; exit 1; }
     for opts in "" "--profile Block" "--profile AllowDuringMaintenanceWindow" \
                 "--fail-on note"; do
-        for f in sarif github junit markdown azure all; do
+        for f in sarif github junit markdown azure gitlab all; do
             rm -f "$tmp"/out "$tmp"/err "$tmp"/r.* "$tmp"/summary
             if [ "$f" = all ]; then
                 set -- --format text --format "sarif:$tmp/r.sarif" \
                     --format "github:$tmp/r.github" \
                     --format "junit:$tmp/r.junit" \
                     --format "markdown:$tmp/r.md" --format "json:$tmp/r.json" \
-                    --format "azure:$tmp/r.azure"
+                    --format "azure:$tmp/r.azure" \
+                    --format "gitlab:$tmp/r.gitlab"
                 expect="$tmp/out $tmp/r.sarif $tmp/r.github $tmp/r.junit"
-                expect="$expect $tmp/r.md $tmp/r.json $tmp/r.azure $tmp/summary"
+                expect="$expect $tmp/r.md $tmp/r.json $tmp/r.azure $tmp/r.gitlab"
+                expect="$expect $tmp/summary"
             else
                 set -- --format "$f"
                 expect=$tmp/out

@@ -372,7 +372,7 @@ struct refuse_case {
     const char *message;
 };
 
-#define FORMATS "text, json, sarif, github, junit, markdown, azure"
+#define FORMATS "text, json, sarif, github, junit, markdown, azure, gitlab"
 #define AT_FORMS "is not a time: use an RFC 3339 instant " \
     "(2026-12-06T02:30:00Z or 2026-12-06T02:30Z), a date (2026-12-06, " \
     "midnight UTC), 'now', or an offset from now (+90m, +6h, +2d)"
@@ -714,7 +714,7 @@ static void reporter_names_end_with_null_and_are_found(void **state)
     (void)state;
     for (i = 0; ndp_reporter_name(i); i++)
         assert_non_null(ndp_reporter_find(ndp_reporter_name(i)));
-    assert_int_equal(i, 7);
+    assert_int_equal(i, 8);
     assert_null(ndp_reporter_name(i + 1));
     assert_string_equal(ndp_reporter_name(0), "text");
 }

@@ -304,6 +304,58 @@ static void junit_escapes_xml(void **state)
     fixture_release(&fx);
 }
 
+/* GitLab: severities mapped, input text escaped, waived findings left out. */
+static void gitlab_maps_escapes_and_skips_waived(void **state)
+{
+    static const struct {
+        enum ndp_severity sev;
+        const char *want;
+    } sevs[] = {
+        { NDP_SEVERITY_ERROR, "\"severity\": \"critical\"" },
+        { NDP_SEVERITY_WARNING, "\"severity\": \"major\"" },
+        { NDP_SEVERITY_NOTE, "\"severity\": \"info\"" },
+    };
+    struct ndp_buf fp = NDP_BUF_INIT;
+    struct fixture fx;
+    char *out;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(sevs); i++) {
+        fixture_init(&fx, "aks", sevs[i].sev, 1);
+        out = render(&ndp_report_gitlab, &fx);
+        assert_non_null(strstr(out, sevs[i].want));
+        free(out);
+        fixture_release(&fx);
+    }
+
+    fixture_init(&fx, "a\"b\\c\n\x01]", NDP_SEVERITY_ERROR, 3);
+    fx.findings.items[1].suppression = ndp_xstrdup("waived: reason");
+    fx.findings.items[2].line = 0;
+    out = render(&ndp_report_gitlab, &fx);
+    assert_non_null(strstr(out, "in cluster a\\\"b\\\\c\\n\\u0001]."));
+    assert_null(strchr(out, '\x01'));
+    assert_int_equal(count(out, "\"check_name\": \"NDP101\""), 2);
+    assert_null(strstr(out, "p01"));
+    /* Standard input has no file: path "-"; no line: line 1. */
+    assert_non_null(strstr(out, "\"location\": {\"path\": \"-\", "
+                                "\"lines\": {\"begin\": 1}}"));
+    ndp_finding_fingerprint(&fp, &fx.findings.items[0]);
+    assert_int_equal(fp.len, 64);
+    assert_non_null(strstr(out, fp.buf));
+    assert_int_equal(out[0], '[');
+    assert_string_equal(out + strlen(out) - 3, "\n]\n");
+    ndp_buf_release(&fp);
+    free(out);
+    fixture_release(&fx);
+
+    fixture_init(&fx, "aks", NDP_SEVERITY_ERROR, 0);
+    out = render(&ndp_report_gitlab, &fx);
+    assert_string_equal(out, "[]\n");
+    free(out);
+    fixture_release(&fx);
+}
+
 /* Invalid UTF-8 in every string a report quotes, the input path too. */
 #define BAD_UTF8 "k\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80\xf5\x80\xff\xe2\x82"
 
@@ -313,6 +365,7 @@ static void every_format_is_valid_utf8(void **state)
         &ndp_report_text, &ndp_report_json, &ndp_report_sarif,
         &ndp_report_github, &ndp_report_junit, &ndp_report_markdown,
         &ndp_report_azure,
+        &ndp_report_gitlab,
     };
     struct fixture fx;
     struct ndp_finding *f;
@@ -427,6 +480,7 @@ int main(void)
     ADD_TEST(&list, azure_hostile_input_is_inert);
     ADD_TEST(&list, markdown_input_cannot_make_markup);
     ADD_TEST(&list, junit_escapes_xml);
+    ADD_TEST(&list, gitlab_maps_escapes_and_skips_waived);
     ADD_TEST(&list, fingerprint_ignores_line_and_message);
     ADD_TEST(&list, every_format_is_valid_utf8);
     ADD_TEST(&list, markdown_bare_urls_do_not_autolink);
