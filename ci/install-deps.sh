@@ -15,7 +15,7 @@ packages="gcc make cmake pkg-config libjson-c-dev libpcre2-dev libcmocka-dev
 python3 python3-dateutil"
 $validators &&
     packages="$packages git pre-commit libxml2-utils valgrind cmark-gfm
-        mandoc bash zsh fish python3-jsonschema"
+        mandoc bash zsh fish python3-jsonschema python3-yaml"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

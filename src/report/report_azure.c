@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_azure.c - Azure Pipelines logging commands: a
  * "##vso[task.logissue]" per unwaived finding, pointing at the line of the
  * resource in the input (relative to --source-root), then the summary line

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_azure.h - the escaping of the Azure Pipelines reporter, for its
  * unit test.
  */

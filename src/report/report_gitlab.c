@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_gitlab.c - the GitLab Code Quality report: a JSON array with one
  * object per unwaived finding (description, check_name, fingerprint,
  * severity, location.path, location.lines.begin), the artifact a job hands

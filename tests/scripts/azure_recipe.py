@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The Azure Pipelines recipes of README.md and docs/ci.md work: each is
 valid YAML, its steps are Azure Pipelines steps, and its ndplint step,
 run by sh with the pipeline variables pointed at this build and the plan

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Every golden GitLab report, and the GitLab report of every fixture (the
 # hostile ones too), is valid against tests/gitlab/codequality.schema.json
 # (GitLab's documented Code Quality format), checked with Python's
