@@ -56,6 +56,9 @@ struct ndp_finding {
     char *after;       /* JSON text */
     char *message;
     char *help;        /* what to do about a refused change, or NULL */
+    bool refused_now;  /* AKS refuses it, or it is bypassed, rotated or
+                          replaced while the cluster is frozen now: set by
+                          the evaluator with 'help' */
     char *pool;        /* the node pool a pool-level finding is about, or NULL */
     char *suppression; /* the waiver that suppresses it, in words, or NULL */
     char *source_file; /* the .tf or template file a user edits, or NULL */

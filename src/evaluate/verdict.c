@@ -698,7 +698,8 @@ static void help_findings(const struct ndp_evaluator *ev)
         const struct ndp_resolution *c =
             &ev->resolved->items[f->cluster_index];
 
-        if (!f->help && refused(f, c))
+        f->refused_now = refused(f, c);
+        if (!f->help && f->refused_now)
             f->help = help_text(c);
     }
 }

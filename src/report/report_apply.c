@@ -1,12 +1,11 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  * report_apply.c - "when can this apply?" for the reporters
- * (report_apply.h).  A cluster's refused changes are its rejected and
- * outside-window findings, and, while the cluster is frozen now, the
- * bypassed, rotated and replaced ones the policy never sees (architecture
- * §5), waived or not: a waiver silences ndplint, not AKS.  What gates them: Block freezes them; AllowDuringMaintenanceWindow
- * lets them through while its window (and the window this apply replaces
- * it with, spec section 11) is open; a window that cannot be evaluated or
+ * (report_apply.h).  A cluster's refused changes are the findings the
+ * evaluator marked refused_now, waived or not: a waiver silences ndplint,
+ * not AKS.  What gates them: Block freezes them;
+ * AllowDuringMaintenanceWindow lets them through while its window (and
+ * the window this apply replaces it with, spec section 11) is open; a window that cannot be evaluated or
  * whose phase is unknown gives no instant.
  */
 #include "common.h"
@@ -25,25 +24,6 @@
 static const char *const weekday_abbr[7] = { "Sun", "Mon", "Tue", "Wed",
     "Thu", "Fri", "Sat" };
 
-/*
- * Held back now: refused by AKS, or a change the policy never sees while
- * the operator has frozen the cluster (architecture §5: an error then).
- */
-static bool held(const struct ndp_finding *f, const struct ndp_resolution *c)
-{
-    switch (f->verdict) {
-    case NDP_VERDICT_REJECTED:
-    case NDP_VERDICT_OUTSIDE_WINDOW:
-        return true;
-    case NDP_VERDICT_BYPASSED:
-    case NDP_VERDICT_ROTATE:
-    case NDP_VERDICT_REPLACE:
-        return c->frozen_now;
-    default:
-        return false;
-    }
-}
-
 /* What gates cluster 'index's refused changes. */
 static void gate_of(struct ndp_apply_cluster *g, const struct ndp_report *r,
                     size_t index)
@@ -54,7 +34,7 @@ static void gate_of(struct ndp_apply_cluster *g, const struct ndp_report *r,
     memset(g, 0, sizeof(*g));
     for (i = 0; i < r->findings->nr; i++)
         if (r->findings->items[i].cluster_index == index &&
-            held(&r->findings->items[i], c))
+            r->findings->items[i].refused_now)
             break;
     if (i == r->findings->nr)
         return;
