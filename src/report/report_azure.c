@@ -27,7 +27,6 @@
 #include "finding.h"
 #include "evaluate.h"
 #include "linker.h"
-#include "timeutil.h"
 
 void ndp_report_azure_escape(struct ndp_buf *out, const char *s,
                              bool property)
@@ -86,28 +85,6 @@ static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
     ndp_buf_release(&text);
 }
 
-static void write_summary_line(struct ndp_buf *out, const struct ndp_report *r)
-{
-    ndp_buf_addf(out, "ndplint: %d error%s, %d warning%s, %d note%s in %zu "
-                 "cluster%s (%zu input%s)", r->errors,
-                 r->errors == 1 ? "" : "s", r->warnings,
-                 r->warnings == 1 ? "" : "s", r->notes,
-                 r->notes == 1 ? "" : "s", r->clusters->nr,
-                 r->clusters->nr == 1 ? "" : "s", r->set->nr_inputs,
-                 r->set->nr_inputs == 1 ? "" : "s");
-    ndp_buf_addf(out, "; %zu at or above --fail-on %s",
-                 ndp_report_failing(r),
-                 ndp_severity_name((enum ndp_severity)r->fail_on));
-    if (r->suppressed)
-        ndp_buf_addf(out, "; %d waived", r->suppressed);
-    if (r->baseline_known)
-        ndp_buf_addf(out, "; %zu known from the baseline (not listed)",
-                     r->baseline_known);
-    ndp_buf_adds(out, "; judged at ");
-    ndp_time_format_utc(out, r->evaluated_at);
-    ndp_buf_addch(out, '\n');
-}
-
 static void write_azure(struct ndp_buf *out, const struct ndp_report *r)
 {
     const char *result = "Succeeded";
@@ -117,7 +94,7 @@ static void write_azure(struct ndp_buf *out, const struct ndp_report *r)
         if (!r->findings->items[i].suppression &&
             r->findings->items[i].severity < NDP_SEVERITY_NEVER)
             write_finding(out, r, &r->findings->items[i]);
-    write_summary_line(out, r);
+    ndp_report_log_summary(out, r);
     if (r->clusters->nr) {
         ndp_buf_adds(out, "ndplint: ");
         ndp_report_apply_sentence(out, r, data);

@@ -30,7 +30,6 @@
 #include "evaluate.h"
 #include "linker.h"
 #include "report_window.h"
-#include "timeutil.h"
 
 #define ANNOTATION_CAP 10
 
@@ -226,29 +225,6 @@ static void write_left_out(struct ndp_buf *out, const struct gh_state *st)
     }
 }
 
-static void write_summary_line(struct ndp_buf *out, const struct ndp_report *r)
-{
-    size_t failing = ndp_report_failing(r);
-
-    ndp_buf_addf(out, "ndplint: %d error%s, %d warning%s, %d note%s in %zu "
-                 "cluster%s (%zu input%s)", r->errors,
-                 r->errors == 1 ? "" : "s", r->warnings,
-                 r->warnings == 1 ? "" : "s", r->notes,
-                 r->notes == 1 ? "" : "s", r->clusters->nr,
-                 r->clusters->nr == 1 ? "" : "s", r->set->nr_inputs,
-                 r->set->nr_inputs == 1 ? "" : "s");
-    ndp_buf_addf(out, "; %zu at or above --fail-on %s", failing,
-                 ndp_severity_name((enum ndp_severity)r->fail_on));
-    if (r->suppressed)
-        ndp_buf_addf(out, "; %d waived", r->suppressed);
-    if (r->baseline_known)
-        ndp_buf_addf(out, "; %zu known from the baseline (not listed)",
-                     r->baseline_known);
-    ndp_buf_adds(out, "; judged at ");
-    ndp_time_format_utc(out, r->evaluated_at);
-    ndp_buf_addch(out, '\n');
-}
-
 /* Appends 'text' to 'out' with every "##[" broken up. */
 static void add_defused(struct ndp_buf *out, const struct ndp_buf *text)
 {
@@ -278,7 +254,7 @@ static void write_github(struct ndp_buf *out, const struct ndp_report *r)
     for (i = 0; i < r->clusters->nr; i++)
         write_cluster(&text, r, &st, i);
     write_left_out(&text, &st);
-    write_summary_line(&text, r);
+    ndp_report_log_summary(&text, r);
     if (r->clusters->nr) {
         ndp_buf_adds(&text, "ndplint: ");
         ndp_report_apply_sentence(&text, r, data);

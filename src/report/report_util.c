@@ -11,6 +11,7 @@
 #include "finding.h"
 #include "linker.h"
 #include "report.h"
+#include "timeutil.h"
 
 /* ---- paths ---- */
 
@@ -164,6 +165,28 @@ void ndp_report_describe_all(struct ndp_buf *out, const struct ndp_finding *f,
         ndp_buf_addch(out, (char)(*msg++ - 'a' + 'A'));
     ndp_buf_adds(out, msg);
     add_help(out, f);
+}
+
+void ndp_report_log_summary(struct ndp_buf *out, const struct ndp_report *r)
+{
+    ndp_buf_addf(out, "ndplint: %d error%s, %d warning%s, %d note%s in %zu "
+                 "cluster%s (%zu input%s)", r->errors,
+                 r->errors == 1 ? "" : "s", r->warnings,
+                 r->warnings == 1 ? "" : "s", r->notes,
+                 r->notes == 1 ? "" : "s", r->clusters->nr,
+                 r->clusters->nr == 1 ? "" : "s", r->set->nr_inputs,
+                 r->set->nr_inputs == 1 ? "" : "s");
+    ndp_buf_addf(out, "; %zu at or above --fail-on %s",
+                 ndp_report_failing(r),
+                 ndp_severity_name((enum ndp_severity)r->fail_on));
+    if (r->suppressed)
+        ndp_buf_addf(out, "; %d waived", r->suppressed);
+    if (r->baseline_known)
+        ndp_buf_addf(out, "; %zu known from the baseline (not listed)",
+                     r->baseline_known);
+    ndp_buf_adds(out, "; judged at ");
+    ndp_time_format_utc(out, r->evaluated_at);
+    ndp_buf_addch(out, '\n');
 }
 
 size_t ndp_report_failing(const struct ndp_report *r)

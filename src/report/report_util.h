@@ -74,4 +74,12 @@ void ndp_report_describe_all(struct ndp_buf *out, const struct ndp_finding *f,
                              const char *arrow);
 
 
+/*
+ * The one-line summary the CI log formats (github, azure) end with:
+ * "ndplint: N errors, ... (M inputs); K at or above --fail-on LEVEL;
+ * ...; judged at <instant>", and a newline.  Only counts and names of
+ * ndplint's own: nothing from the input, so nothing to escape.
+ */
+void ndp_report_log_summary(struct ndp_buf *out, const struct ndp_report *r);
+
 #endif
