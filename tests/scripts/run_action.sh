@@ -142,6 +142,14 @@ RUNNER_OS=Windows bash "$src/ci/action/build.sh" build "$tmp/empty" "$src" \
     > "$tmp/log" 2>&1
 [ $? = 2 ] && grep -q '^::error .*Linux and macOS runners, not Windows' "$tmp/log" ||
     fail "build.sh build on Windows: $(cat "$tmp/log")"
+# On macOS the dependencies come from Homebrew (none on this PATH).
+runs=$((runs + 1))
+mkdir "$tmp/nobrew"
+bash=$(command -v bash)
+PATH=$tmp/nobrew RUNNER_OS=macOS "$bash" "$src/ci/action/build.sh" build \
+    "$tmp/empty" "$src" > "$tmp/log" 2>&1
+[ $? = 2 ] && grep -q '^::error .*no Homebrew' "$tmp/log" ||
+    fail "build.sh build on macOS without Homebrew: $(cat "$tmp/log")"
 
 # run.sh as the action's last step runs it.  $1: expected exit status.
 run_action() {
