@@ -1,50 +1,144 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Builds ndplint for the composite action (ci/action/action.yml) from the
-# action's own checkout: the only things it fetches are the Debian/Ubuntu
-# build dependencies, through apt.
-#   build.sh key        writes key=<hash of the sources> to $GITHUB_OUTPUT
-#   build.sh build DIR  leaves DIR/ndplint (kept when it already runs)
+# Builds ndplint for the GitHub Action (action.yml at the repository root):
+# which source to build, the cache key of that source, and the build.  It
+# fetches nothing but the build dependencies: with apt on Linux, with
+# Homebrew on macOS (the branch is $RUNNER_OS, which the runner sets).
+#   build.sh source            reads INPUT_VERSION; writes checkout=,
+#                              repository=, ref= and dir= to $GITHUB_OUTPUT
+#   build.sh key SRC           writes key=<runner image>-<hash of SRC's
+#                              sources and of this script> to $GITHUB_OUTPUT
+#   build.sh build DIR SRC     leaves DIR/ndplint (kept when it already runs)
 set -euo pipefail
-src=$(cd "$(dirname "$0")/../.." && pwd)
+action_src=$(cd "$(dirname "$0")/../.." && pwd)
+self=$action_src/ci/action/build.sh
+# Where the source named by the 'version' input is checked out, under the
+# workspace (actions/checkout writes nowhere else); removed after the build.
+checkout_dir=.ndplint-action-source
+default_repository=ndplint/ndplint
 
-source_key() {
-    (cd "$src" && find CMakeLists.txt cmake src rules -type f -print |
-        LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
+# One workflow command: '%', CR and LF in the message escaped as the
+# toolkit does, so an input's text cannot start a command of its own.
+die() {
+    local msg=$*
+    msg=${msg//%/%25} msg=${msg//$'\r'/%0D} msg=${msg//$'\n'/%0A}
+    echo "::error title=ndplint action::$msg"
+    exit 2
 }
 
-install_deps() {
+# version '' builds the action's own files; 'REF' or 'OWNER/REPO@REF' names
+# a tag, branch or commit for actions/checkout to fetch.
+choose_source() {
+    local version=${INPUT_VERSION:-} repository=$default_repository ref
+    if [ -z "$version" ]; then
+        printf 'checkout=false\nrepository=\nref=\ndir=%s\n' "$action_src" \
+            >> "${GITHUB_OUTPUT:?}"
+        return 0
+    fi
+    ref=$version
+    case $version in
+    */*@*) repository=${version%@*} ref=${version##*@} ;;
+    esac
+    [[ $repository =~ ^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$ ]] ||
+        die "version: '$repository' is not OWNER/REPOSITORY"
+    [[ $ref =~ ^[A-Za-z0-9_./-]+$ ]] ||
+        die "version: '$ref' is not a tag, branch or commit"
+    printf 'checkout=true\nrepository=%s\nref=%s\ndir=%s\n' "$repository" \
+        "$ref" "${GITHUB_WORKSPACE:?}/$checkout_dir" >> "${GITHUB_OUTPUT:?}"
+}
+
+# The hash of every file the build reads (names and contents) and of this
+# script.  The image is in the key too, because the binary links the
+# image's json-c, PCRE2 and C library; self-hosted runners have no ImageOS.
+source_key() {
+    local src=$1 sha=(sha256sum) paths=() p hash
+    command -v sha256sum >/dev/null 2>&1 || sha=(shasum -a 256)
+    for p in CMakeLists.txt cmake src rules; do
+        [ -e "$src/$p" ] && paths+=("$p")
+    done
+    hash=$( { (cd "$src" && find "${paths[@]}" -type f -print | LC_ALL=C sort |
+                  xargs "${sha[@]}"); "${sha[@]}" < "$self"; } |
+            "${sha[@]}" | cut -c1-16)
+    echo "${ImageOS:-self-hosted}-$hash"
+}
+
+have_build_tools() {
+    command -v cmake >/dev/null 2>&1 && command -v cc >/dev/null 2>&1 &&
+        pkg-config --exists json-c libpcre2-8 2>/dev/null
+}
+
+install_apt() {
     local missing="" p sudo=""
+    command -v apt-get >/dev/null 2>&1 ||
+        die "no apt-get: install cmake, pkg-config, a C compiler, json-c and PCRE2 on this runner"
     for p in gcc make cmake pkg-config libjson-c-dev libpcre2-dev; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
             grep -q "install ok installed" || missing="$missing $p"
     done
     [ -z "$missing" ] && return 0
     [ "$(id -u)" = 0 ] || sudo=sudo
-    echo "ndplint: installing build dependencies:$missing"
+    echo "ndplint: installing build dependencies with apt:$missing"
     $sudo apt-get update -qq
     # shellcheck disable=SC2086
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
         --no-install-recommends $missing
 }
 
+# The libraries also when cmake is there: a cached binary needs them to run.
+install_brew() {
+    local missing="" p
+    command -v brew >/dev/null 2>&1 ||
+        die "no Homebrew: install cmake, pkg-config, json-c and pcre2 on this runner"
+    for p in json-c pcre2; do
+        brew list --versions "$p" >/dev/null 2>&1 || missing="$missing $p"
+    done
+    command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
+    command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
+    [ -z "$missing" ] && return 0
+    echo "ndplint: installing build dependencies with Homebrew:$missing"
+    # shellcheck disable=SC2086
+    HOMEBREW_NO_AUTO_UPDATE=1 HOMEBREW_NO_INSTALL_CLEANUP=1 brew install $missing
+}
+
+install_deps() {
+    case ${RUNNER_OS:-$(uname -s)} in
+    Linux) have_build_tools || install_apt ;;
+    macOS | Darwin) install_brew ;;
+    *) die "runs on Linux and macOS runners, not ${RUNNER_OS:-$(uname -s)}" ;;
+    esac
+}
+
+cached_build_runs() {
+    "$1/ndplint" --version >/dev/null 2>&1
+}
+
 build() {
-    local out=$1
-    if "$out/ndplint" --version >/dev/null 2>&1; then
-        echo "ndplint: using the cached build: $("$out/ndplint" --version)"
+    local out=$1 src=$2
+    if cached_build_runs "$out"; then
+        echo "ndplint: using the cached build"
         return 0
     fi
     install_deps
+    if cached_build_runs "$out"; then
+        echo "ndplint: using the cached build (its libraries installed)"
+        return 0
+    fi
     cmake -S "$src" -B "$out/cmake" -DNDP_TESTS=OFF \
           -DCMAKE_BUILD_TYPE=Release >/dev/null
-    cmake --build "$out/cmake" -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
+    cmake --build "$out/cmake" -j "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)" >/dev/null
     cp "$out/cmake/ndplint" "$out/ndplint"
     rm -rf "$out/cmake"
     "$out/ndplint" --version
 }
 
 case "${1:-}" in
-key) echo "key=$(source_key)" >> "${GITHUB_OUTPUT:?}" ;;
-build) build "${2:?usage: build.sh build DIR}" ;;
-*) echo "usage: build.sh key | build DIR" >&2; exit 2 ;;
+source) choose_source ;;
+key)
+    [ -f "${2:?usage: build.sh key SRC}/CMakeLists.txt" ] ||
+        die "no ndplint source in '$2'"
+    key=$(source_key "$2")
+    echo "key=$key" >> "${GITHUB_OUTPUT:?}"
+    ;;
+build) build "${2:?usage: build.sh build DIR SRC}" "${3:?usage: build.sh build DIR SRC}" ;;
+*) echo "usage: build.sh source | key SRC | build DIR SRC" >&2; exit 2 ;;
 esac

@@ -1,15 +1,21 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# The GitHub composite action (ci/action): action.yml and the example
-# workflow pass action-validator (@action-validator/cli, installed by
-# ci/install-deps.sh --validators), the README shows that same workflow,
-# and the action's scripts, run here with GITHUB_OUTPUT, GITHUB_STEP_SUMMARY
-# and GITHUB_ENV pointing at temporary files, write every report, the
-# outputs and the summary before failing the step.
+# The GitHub Action (action.yml at the root, its work in ci/action/):
+# action.yml and the example workflow (docs/examples/github-workflow.yml)
+# pass action-validator (@action-validator/cli, installed by
+# ci/install-deps.sh --validators), and copies of action.yml broken on
+# purpose do not; tests/scripts/action_check.py holds (Marketplace
+# metadata, inputs used and documented, the cache saved after a failing
+# lint, a key without the branch); the README shows the example workflow;
+# build.sh chooses the source, keys it and keeps a cached build; and
+# run.sh, run here with GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and GITHUB_ENV
+# pointing at temporary files, writes every report, the outputs and the
+# summary before failing the step.
 #   usage: run_action.sh NDPLINT SOURCE_DIR TOOLS_DIR
 set -u
 ndplint=$1 src=$2 tools=$3
 validator=$tools/node_modules/.bin/action-validator
+workflow=docs/examples/github-workflow.yml
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 failed=0 runs=0
@@ -23,10 +29,43 @@ if ! command -v node >/dev/null 2>&1 || [ ! -e "$validator" ]; then
          "(sh ci/install-deps.sh --validators): skipped"
     exit 77
 fi
-for f in ci/action/action.yml ci/action/example-workflow.yml; do
+if ! python3 -c 'import yaml' 2>/dev/null; then
+    echo "action: python3-yaml is not installed" \
+         "(sh ci/install-deps.sh --validators): skipped"
+    exit 77
+fi
+for f in action.yml "$workflow"; do
     runs=$((runs + 1))
     "$validator" "$src/$f" > "$tmp/log" 2>&1 || { cat "$tmp/log"; fail "$f"; }
 done
+# action-validator tells an action from a workflow by the file name.
+broken() { # name sed-script: a copy of action.yml the validator must refuse
+    mkdir -p "$tmp/$1"
+    sed "$2" "$src/action.yml" > "$tmp/$1/action.yml"
+    runs=$((runs + 1))
+    if "$validator" "$tmp/$1/action.yml" > "$tmp/log" 2>&1; then
+        fail "action-validator passed action.yml $1"
+    fi
+}
+broken without-using '/^  using: composite$/d'
+broken run-without-shell '/^      shell: bash$/d'
+broken unknown-key 's/^branding:$/brand:/'
+
+runs=$((runs + 1))
+python3 "$src/tests/scripts/action_check.py" "$src/action.yml" \
+    "$src/docs/ci.md" || fail "action_check.py"
+checked() { # name sed-script: a copy of action.yml action_check.py refuses
+    sed "$2" "$src/action.yml" > "$tmp/$1.yml"
+    runs=$((runs + 1))
+    if python3 "$src/tests/scripts/action_check.py" "$tmp/$1.yml" \
+            "$src/docs/ci.md" > "$tmp/log" 2>&1; then
+        fail "action_check.py passed action.yml $1"
+    fi
+}
+checked save-without-always 's/if: always() && steps.build/if: steps.build/'
+checked key-with-branch 's/key: ndplint-[$]{{ runner.os }}/key: ndplint-${{ github.ref }}/'
+checked long-description 's/judged against/judged, with great care and in every detail, against/'
+checked unused-input 's/inputs.baseline }}/inputs.profile }}/'
 
 runs=$((runs + 1))
 awk '/<!-- ndplint:example-workflow -->/ { on = 1; next }
@@ -34,19 +73,83 @@ awk '/<!-- ndplint:example-workflow -->/ { on = 1; next }
      inside && /^```/ { exit }
      inside { print }' "$src/README.md" > "$tmp/readme.yml"
 # The file's licence line is its own, not part of the workflow a reader copies.
-grep -v '^# SPDX-License-Identifier: ' "$src/ci/action/example-workflow.yml" \
-    > "$tmp/example.yml"
+grep -v '^# SPDX-License-Identifier: ' "$src/$workflow" > "$tmp/example.yml"
 cmp -s "$tmp/readme.yml" "$tmp/example.yml" ||
-    fail "the README's example workflow differs from ci/action/example-workflow.yml"
+    fail "the README's example workflow differs from $workflow"
 
+# build.sh source: the action's own files, or a ref for actions/checkout.
+source_of() { # version -> the outputs build.sh source writes
+    : > "$tmp/out"
+    (cd "$tmp" && env INPUT_VERSION="$1" GITHUB_OUTPUT="$tmp/out" \
+        GITHUB_WORKSPACE=/ws bash "$src/ci/action/build.sh" source) \
+        > "$tmp/log" 2>&1
+}
 runs=$((runs + 1))
-: > "$tmp/key"
-GITHUB_OUTPUT=$tmp/key bash "$src/ci/action/build.sh" key
-grep -Eq '^key=[0-9a-f]{16}$' "$tmp/key" || fail "build.sh key wrote: $(cat "$tmp/key")"
+source_of '' && grep -qx 'checkout=false' "$tmp/out" &&
+    grep -qx "dir=$(cd "$src" && pwd)" "$tmp/out" ||
+    fail "build.sh source without a version: $(cat "$tmp/out" "$tmp/log")"
+runs=$((runs + 1))
+source_of v9.8.7 && grep -qx 'checkout=true' "$tmp/out" &&
+    grep -qx 'repository=ndplint/ndplint' "$tmp/out" &&
+    grep -qx 'ref=v9.8.7' "$tmp/out" &&
+    grep -qx 'dir=/ws/.ndplint-action-source' "$tmp/out" ||
+    fail "build.sh source v9.8.7: $(cat "$tmp/out" "$tmp/log")"
+runs=$((runs + 1))
+source_of me/ndplint-fork@fix/window && grep -qx 'repository=me/ndplint-fork' "$tmp/out" &&
+    grep -qx 'ref=fix/window' "$tmp/out" ||
+    fail "build.sh source OWNER/REPO@REF: $(cat "$tmp/out" "$tmp/log")"
+runs=$((runs + 1))
+source_of 'v1
+::warning::injected'
+[ $? = 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l < "$tmp/log")" = 1 ] &&
+    grep -q '^::error title=ndplint action::.*%0A::warning::injected' "$tmp/log" ||
+    fail "build.sh source with a newline: $(cat "$tmp/out" "$tmp/log")"
+
+# build.sh key: the runner image and a hash of the sources, which follows
+# their content.
+key_of() { # source-dir
+    : > "$tmp/out"
+    GITHUB_OUTPUT=$tmp/out ImageOS=ubuntu24 bash "$src/ci/action/build.sh" key "$1" &&
+        sed -n 's/^key=//p' "$tmp/out"
+}
+mkdir -p "$tmp/tree/src" "$tmp/tree/rules"
+echo 'project(x)' > "$tmp/tree/CMakeLists.txt"
+echo 'int x;' > "$tmp/tree/src/x.c"
+runs=$((runs + 1))
+key1=$(key_of "$tmp/tree") key2=$(key_of "$tmp/tree")
+echo 'int y;' > "$tmp/tree/src/x.c"
+key3=$(key_of "$tmp/tree")
+echo '{}' > "$tmp/tree/rules/new.json"
+key4=$(key_of "$tmp/tree")
+echo "$key1" | grep -Eqx 'ubuntu24-[0-9a-f]{16}' && [ "$key1" = "$key2" ] &&
+    [ "$key3" != "$key1" ] && [ "$key4" != "$key3" ] ||
+    fail "build.sh key: '$key1' '$key2' '$key3' '$key4'"
+runs=$((runs + 1))
+key_of "$src" | grep -Eqx 'ubuntu24-[0-9a-f]{16}' || fail "build.sh key of the source"
+runs=$((runs + 1))
+key_of "$tmp/tree/src" > "$tmp/log" 2>&1 &&
+    fail "build.sh key of a directory without sources: $(cat "$tmp/log")"
+
+# build.sh build keeps a cached build that runs, and refuses a runner it
+# cannot build on before building anything.
 runs=$((runs + 1))
 mkdir "$tmp/cache" && cp "$ndplint" "$tmp/cache/ndplint"
-bash "$src/ci/action/build.sh" build "$tmp/cache" > "$tmp/log" 2>&1 &&
+bash "$src/ci/action/build.sh" build "$tmp/cache" "$src" > "$tmp/log" 2>&1 &&
     grep -q 'using the cached build' "$tmp/log" || fail "build.sh build: $(cat "$tmp/log")"
+runs=$((runs + 1))
+mkdir "$tmp/empty"
+RUNNER_OS=Windows bash "$src/ci/action/build.sh" build "$tmp/empty" "$src" \
+    > "$tmp/log" 2>&1
+[ $? = 2 ] && grep -q '^::error .*Linux and macOS runners, not Windows' "$tmp/log" ||
+    fail "build.sh build on Windows: $(cat "$tmp/log")"
+# On macOS the dependencies come from Homebrew (none on this PATH).
+runs=$((runs + 1))
+mkdir "$tmp/nobrew"
+bash=$(command -v bash)
+PATH=$tmp/nobrew RUNNER_OS=macOS "$bash" "$src/ci/action/build.sh" build \
+    "$tmp/empty" "$src" > "$tmp/log" 2>&1
+[ $? = 2 ] && grep -q '^::error .*no Homebrew' "$tmp/log" ||
+    fail "build.sh build on macOS without Homebrew: $(cat "$tmp/log")"
 
 # run.sh as the action's last step runs it.  $1: expected exit status.
 run_action() {
@@ -101,6 +204,37 @@ run_action 2 INPUT_FILES=fixtures/missing.json INPUT_SARIF="$r/x.sarif"
 has "$tmp/ws/output" '^exit-code=2$'
 has "$tmp/ws/output" '^sarif=$'
 has "$tmp/ws/stderr" 'missing.json'
+
+# config: the settings file's waivers leave one error and one warning.
+run_action 1 INPUT_FILES=fixtures/example-plan.json INPUT_SARIF= \
+    INPUT_CONFIG=fixtures/config/waivers.ndplint.json
+has "$tmp/ws/output" '^errors=1$'
+has "$tmp/ws/output" '^warnings=1$'
+run_action 2 INPUT_FILES=fixtures/example-plan.json INPUT_SARIF= \
+    INPUT_CONFIG=fixtures/config/bad-key.ndplint.json
+has "$tmp/ws/stderr" "bad-key.ndplint.json'.*unknown key"
+
+# baseline: the findings it lists are not reported.
+run_action 0 INPUT_FILES=fixtures/example-plan.json INPUT_SARIF= \
+    INPUT_BASELINE=fixtures/baseline/example-plan.baseline.json
+has "$tmp/ws/output" '^errors=0$'
+has "$tmp/ws/stderr" '2 findings listed in the baseline'
+
+# soft-fail: findings pass the step and the summary says why; an input
+# that cannot be read still fails it; a value that is not a boolean too.
+run_action 0 INPUT_FILES=fixtures/example-plan.json INPUT_SARIF= \
+    INPUT_SOFT_FAIL=true
+has "$tmp/ws/output" '^errors=2$'
+has "$tmp/ws/output" '^exit-code=0$'
+has "$tmp/ws/summary" 'Passes.*--fail-on never'
+has "$tmp/ws/stdout" '^::error file=fixtures/example-plan.json,line=330,'
+run_action 2 INPUT_FILES=fixtures/missing.json INPUT_SARIF= INPUT_SOFT_FAIL=true
+has "$tmp/ws/output" '^exit-code=2$'
+run_action 1 INPUT_FILES=fixtures/example-plan.json INPUT_SARIF= \
+    INPUT_SOFT_FAIL=false
+run_action 2 INPUT_FILES=fixtures/example-plan.json INPUT_SARIF= \
+    INPUT_SOFT_FAIL=yes
+has "$tmp/ws/stdout" '^::error title=ndplint action::soft-fail must be true or false$'
 
 echo "action: $((runs - failed)) passed, $failed failed"
 [ "$failed" = 0 ]
