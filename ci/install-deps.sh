@@ -4,7 +4,8 @@
 # Used by ci/setup-and-run.sh, ci/test.sh and .ci/run; safe to run again.
 # With --validators (ci/test.sh) also the checkers of the CI reports:
 # pre-commit, xmllint, cmark-gfm (tests/scripts/run_hostile_outputs.sh) and
-# python3-jsonschema (tests/scripts/run_gitlab_validate.sh) from
+# python3-jsonschema (tests/scripts/run_gitlab_validate.sh), file and
+# dpkg-dev (dpkg-shlibdeps: run_static_build.sh, run_package_deb.sh) from
 # Debian, node/npm when missing, and the npm
 # packages @microsoft/sarif-multitool and @action-validator/cli, pinned,
 # in build-tools/ (ignored by git; tests/CMakeLists.txt NDP_TOOLS_DIR).
@@ -15,7 +16,7 @@ packages="gcc make cmake pkg-config libjson-c-dev libpcre2-dev libcmocka-dev
 python3 python3-dateutil"
 $validators &&
     packages="$packages git pre-commit libxml2-utils valgrind cmark-gfm
-        mandoc bash zsh fish python3-jsonschema python3-yaml"
+        mandoc bash zsh fish python3-jsonschema python3-yaml file dpkg-dev"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -1,14 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # README step 2: build with warnings as errors and run the whole test suite
-# with ctest, then again under AddressSanitizer + UndefinedBehaviorSanitizer,
+# with ctest (with the packaging tests: the Debian package and the static
+# binary), then again under AddressSanitizer + UndefinedBehaviorSanitizer,
 # then the tests and golden commands under valgrind.
 set -eu
 cd "$(dirname "$0")/.."
 sh ci/install-deps.sh --validators
 jobs=$(nproc 2>/dev/null || echo 2)
 
-cmake -S . -B build -DNDP_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# NDP_PACKAGING_TESTS: also the ctests package_deb (the .deb from
+# 'cpack -G DEB') and static_build (-DNDP_STATIC=ON over the golden cases).
+cmake -S . -B build -DNDP_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DNDP_PACKAGING_TESTS=ON >/dev/null
 cmake --build build -j "$jobs"
 (cd build && ctest --output-on-failure -j "$jobs")
 

@@ -15,8 +15,8 @@ import os
 import sys
 
 SPDX = "SPDX-License-Identifier: Apache-2.0"
-ROOTS = ("src", "tests", "ci", "bench", "contrib/completions", "docs/man",
-         "docs/examples")
+ROOTS = ("src", "tests", "ci", "bench", "cmake", "contrib/completions",
+         "docs/man", "docs/examples")
 TOP_FILES = ("CMakeLists.txt", ".pre-commit-hooks.yaml", "action.yml")
 SOURCE_SUFFIXES = (".c", ".h", ".sh", ".py", ".yml", ".yaml", ".bash",
                    ".fish", ".1", ".5", ".cmake")
