@@ -318,6 +318,7 @@ static bool refused(const struct ndp_finding *f)
            f->verdict == NDP_VERDICT_OUTSIDE_WINDOW;
 }
 
+/* Like mark(), but 'because' lists only the rules that rebuild now. */
 static void touch(struct ndp_impact_pool *p, const char *rule)
 {
     (void)rule;

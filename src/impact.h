@@ -174,9 +174,9 @@ void ndp_impact_rollout(struct ndp_rollout *out,
 void ndp_impact_duration_words(struct ndp_buf *out, long minutes);
 
 /*
- * Appends the rollout in words: "the rebuild of 4 pools can take up to
- * 7 h 30 min (15 batches × 30 min, the pools one after another: a worst
- * case)"; when it is not known, why not.
+ * Appends the rollout 'r' (of at least one pool) in words: "the rebuild
+ * of 4 pools can take up to 7 h 30 min (15 batches × 30 min, the pools
+ * one after another: a worst case)"; when it is not known, why not.
  */
 void ndp_impact_rollout_words(struct ndp_buf *out,
                               const struct ndp_rollout *r);
