@@ -326,8 +326,9 @@ static const struct ndp_cli_option options[] = {
         "write the fingerprints of the current findings to FILE"),
     OPT_BOOL(0, "window-check", window_check,
         "print each cluster's aksManagedNodeOSUpgradeSchedule window in "
-        "plain words, whether --at is inside it and its next three "
-        "openings, instead of the findings"),
+        "plain words, whether --at is inside it, its next three openings "
+        "and whether the rebuild of the pools the input touches fits in "
+        "it, instead of the findings"),
     OPT_STRING(0, "rules", rules_dir, "DIR",
         "use the rule files in DIR instead of the built-in rules"),
     OPT_STRING(0, "explain", explain, "NAME",

@@ -239,8 +239,8 @@ static int load_override(const struct checker *ck, struct json_object *o,
         return bad(ck, at, "must be a verdict: rejected, outside-window, "
                            "allowed, may-reimage, bypassed, manual-upgrade, "
                            "replace, rotate, gate-open, window-invalid, "
-                           "freeze-without-end, waiver-expired or "
-                           "ignore-without-reason");
+                           "freeze-without-end, waiver-expired, "
+                           "ignore-without-reason or window-overrun");
     snprintf(at, sizeof(at), "%s.severity", where);
     v->off = strcmp(severity, "off") == 0;
     v->severity = ndp_severity_parse(severity);

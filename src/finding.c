@@ -87,6 +87,7 @@ static const struct {
                                          NDP_SEVERITY_NOTE },
     [NDP_VERDICT_IGNORE_WITHOUT_REASON] = { "ignore-without-reason",
                                             NDP_SEVERITY_WARNING },
+    [NDP_VERDICT_WINDOW_OVERRUN] = { "window-overrun", NDP_SEVERITY_WARNING },
 };
 
 enum ndp_severity ndp_verdict_severity(enum ndp_verdict verdict)

@@ -39,6 +39,7 @@ struct inventory {
     size_t nr, alloc;
     struct ndp_strmap by_name;  /* folded name -> index in 'items' */
     struct ndp_strmap applied;  /* cluster-level rule ids already marked */
+    struct ndp_strmap touched;  /* ... and already touched */
     bool reading_sensitive;     /* the change being read masks its pools */
 };
 
@@ -80,6 +81,7 @@ static struct ndp_impact_pool *add_pool(struct inventory *inv, const char *name)
     ndp_strmap_add(&inv->by_name, p->name, inv->nr - 1);
     p->sensitive = inv->reading_sensitive;
     p->nodes = p->min_nodes = p->max_nodes = -1;
+    p->drain_minutes = p->soak_minutes = -1;
     return p;
 }
 
@@ -103,6 +105,8 @@ static struct ndp_impact_pool *azurerm_pool(struct inventory *inv,
     p->os_type = os_type ? os_type : string(o, "os_type");
     upgrade = ndp_json_index(ndp_json_get(o, "upgrade_settings"), 0);
     p->surge = string(upgrade, "max_surge");
+    p->drain_minutes = number(upgrade, "drain_timeout_in_minutes");
+    p->soak_minutes = number(upgrade, "node_soak_duration_in_minutes");
     return p;
 }
 
@@ -112,6 +116,7 @@ static struct ndp_impact_pool *arm_pool(struct inventory *inv,
                                         const char *name)
 {
     struct ndp_impact_pool *p;
+    const struct json_object *upgrade;
 
     if (!o || !name)
         return NULL;
@@ -121,7 +126,10 @@ static struct ndp_impact_pool *arm_pool(struct inventory *inv,
     p->max_nodes = number(o, "maxCount");
     p->autoscale = ndp_json_is_true(ndp_json_get(o, "enableAutoScaling"));
     p->os_type = string(o, "osType");
-    p->surge = string(ndp_json_get(o, "upgradeSettings"), "maxSurge");
+    upgrade = ndp_json_get(o, "upgradeSettings");
+    p->surge = string(upgrade, "maxSurge");
+    p->drain_minutes = number(upgrade, "drainTimeoutInMinutes");
+    p->soak_minutes = number(upgrade, "nodeSoakDurationInMinutes");
     return p;
 }
 
@@ -277,6 +285,8 @@ static void pools_of_state(struct inventory *inv,
         p->autoscale = s->autoscale;
         p->os_type = s->os_type;
         p->surge = s->max_surge;
+        p->drain_minutes = s->drain_minutes;
+        p->soak_minutes = s->soak_minutes;
     }
 }
 
@@ -298,6 +308,24 @@ bool ndp_impact_finding_rebuilds(const struct ndp_finding *f)
            f->verdict == NDP_VERDICT_MANUAL_UPGRADE;
 }
 
+/*
+ * A refused change rebuilds nothing now, but --window-check sizes the
+ * rebuild it would start inside the window.
+ */
+static bool refused(const struct ndp_finding *f)
+{
+    return f->verdict == NDP_VERDICT_REJECTED ||
+           f->verdict == NDP_VERDICT_OUTSIDE_WINDOW;
+}
+
+/* Like mark(), but 'because' lists only the rules that rebuild now. */
+static void touch(struct ndp_impact_pool *p, const char *rule)
+{
+    (void)rule;
+    if (!p->created && !p->deleted)
+        p->touched = true;
+}
+
 static void mark(struct ndp_impact_pool *p, const char *rule)
 {
     const char *b = p->because;
@@ -306,7 +334,7 @@ static void mark(struct ndp_impact_pool *p, const char *rule)
 
     if (p->created || p->deleted)
         return;
-    p->rebuilt = true;
+    p->rebuilt = p->touched = true;
     while (b && (b = strstr(b, rule)) != NULL) {
         if (b[n] == '\0' || b[n] == ',')
             return;
@@ -324,7 +352,13 @@ static bool is_windows(const struct ndp_impact_pool *p)
     return p->os_type && ndp_strcasecmp(p->os_type, "Windows") == 0;
 }
 
-static void mark_rebuilt(struct inventory *inv, const struct ndp_finding *f)
+/*
+ * Marks the pools 'f' rebuilds with 'how' (mark or touch); 'applied'
+ * holds the cluster-level rules that have already marked them that way.
+ */
+static void mark_pools(struct inventory *inv, const struct ndp_finding *f,
+                       struct ndp_strmap *applied,
+                       void (*how)(struct ndp_impact_pool *, const char *))
 {
     bool gmsa = strcmp(f->category, "windows-gmsa") == 0;
     size_t i, seen;
@@ -334,17 +368,17 @@ static void mark_rebuilt(struct inventory *inv, const struct ndp_finding *f)
         if (!p && f->pool)
             p = add_pool(inv, f->pool);
         if (p)
-            mark(p, f->rule_id);
+            how(p, f->rule_id);
         return;
     }
     /* Marking is idempotent: each rule marks the pools once. */
-    seen = inv->applied.nr;
-    ndp_strmap_add(&inv->applied, f->rule_id, seen);
-    if (inv->applied.nr == seen)
+    seen = applied->nr;
+    ndp_strmap_add(applied, f->rule_id, seen);
+    if (applied->nr == seen)
         return;
     for (i = 0; i < inv->nr; i++)
         if (!gmsa || is_windows(&inv->items[i]))
-            mark(&inv->items[i], f->rule_id);
+            how(&inv->items[i], f->rule_id);
 }
 
 /*
@@ -393,6 +427,110 @@ static long pool_nodes(const struct ndp_impact_pool *p)
     return p->nodes;
 }
 
+/* Saturating, for counts that come from the input (never negative). */
+static long add_sat(long a, long b)
+{
+    return a > LONG_MAX - b ? LONG_MAX : a + b;
+}
+
+static long mul_sat(long a, long b)
+{
+    return a && b > LONG_MAX / a ? LONG_MAX : a * b;
+}
+
+/*
+ * The drain timeout of 'p' in minutes.  azurerm writes an unset one as 0,
+ * which AKS would refuse (it takes 1-1440), so 0 reads as the default.
+ */
+static long drain_minutes(const struct ndp_impact_pool *p)
+{
+    return p->drain_minutes > 0 ? p->drain_minutes
+                                : NDP_IMPACT_DEFAULT_DRAIN_MINUTES;
+}
+
+static long soak_minutes(const struct ndp_impact_pool *p)
+{
+    return p->soak_minutes >= 0 ? p->soak_minutes
+                                : NDP_IMPACT_DEFAULT_SOAK_MINUTES;
+}
+
+/* The longest one batch of 'p' can take: drained, then soaked. */
+static long batch_minutes(const struct ndp_impact_pool *p)
+{
+    return add_sat(drain_minutes(p), soak_minutes(p));
+}
+
+static void count_pool(struct ndp_rollout *out, const struct ndp_impact_pool *p)
+{
+    long nodes = pool_nodes(p);
+    long batches = ndp_impact_batches(nodes, ndp_impact_surge_nodes(p->surge,
+                                                                     nodes));
+    long each = batch_minutes(p);
+
+    out->pools++;
+    if (p->sensitive || batches < 0)
+        out->known = false;
+    if (!out->known)
+        return;
+    out->batches = add_sat(out->batches, batches);
+    out->minutes = add_sat(out->minutes, mul_sat(batches, each));
+    if (out->pools == 1 || each < out->batch_min)
+        out->batch_min = each;
+    if (each > out->batch_max)
+        out->batch_max = each;
+}
+
+void ndp_impact_rollout(struct ndp_rollout *out,
+                        const struct ndp_impact *impact, bool touched)
+{
+    size_t i;
+
+    memset(out, 0, sizeof(*out));
+    out->known = true;
+    for (i = 0; i < impact->nr_pools; i++) {
+        const struct ndp_impact_pool *p = &impact->pools[i];
+        if (touched ? p->touched : p->rebuilt)
+            count_pool(out, p);
+    }
+    if (!out->known || !out->pools)
+        out->batches = out->minutes = -1;
+    out->known = out->known && out->pools;
+}
+
+void ndp_impact_duration_words(struct ndp_buf *out, long minutes)
+{
+    if (minutes >= 60)
+        ndp_buf_addf(out, "%ld h", minutes / 60);
+    if (minutes >= 60 && minutes % 60)
+        ndp_buf_addch(out, ' ');
+    if (minutes < 60 || minutes % 60)
+        ndp_buf_addf(out, "%ld min", minutes % 60);
+}
+
+void ndp_impact_rollout_words(struct ndp_buf *out, const struct ndp_rollout *r)
+{
+    ndp_buf_addf(out, "the rebuild of %zu pool%s ", r->pools,
+                 r->pools == 1 ? "" : "s");
+    if (!r->known) {
+        ndp_buf_adds(out, "cannot be sized: a node count is unknown or "
+                          "sensitive (--cluster-state gives the counts)");
+        return;
+    }
+    ndp_buf_adds(out, "can take up to ");
+    ndp_impact_duration_words(out, r->minutes);
+    ndp_buf_addf(out, " (%ld batch%s ", r->batches,
+                 r->batches == 1 ? "" : "es");
+    if (r->batch_min == r->batch_max) {
+        ndp_buf_adds(out, "\xc3\x97 ");
+        ndp_impact_duration_words(out, r->batch_max);
+    } else {
+        ndp_buf_addf(out, "of %ld to %ld min", r->batch_min, r->batch_max);
+    }
+    ndp_buf_adds(out, r->pools > 1 ? ", the pools one after another: a "
+                                     "worst case)"
+                                   : ")");
+}
+
 static void add_number(struct ndp_buf *out, long v)
 {
     if (v < 0)
@@ -411,7 +549,8 @@ static void sensitive_pool_json(struct ndp_buf *out,
     ndp_buf_adds(out, "{\"name\":\"(sensitive)\",\"os_type\":null,"
                       "\"nodes\":null,\"min_nodes\":null,\"max_nodes\":null,"
                       "\"max_surge\":\"(sensitive)\",\"surge_nodes\":null,"
-                      "\"batches\":null,\"because\":[");
+                      "\"batches\":null,\"drain_timeout_minutes\":null,"
+                      "\"node_soak_minutes\":null,\"because\":[");
     while (*r) {
         size_t n = strcspn(r, ",");
         ndp_buf_addf(out, "%s\"%.*s\"", first ? "" : ",", (int)n, r);
@@ -447,6 +586,9 @@ static void pool_json(struct ndp_buf *out, const struct ndp_impact_pool *p)
     ndp_buf_add_json_string(out, p->surge ? p->surge : "1");
     ndp_buf_addf(out, ",\"surge_nodes\":%ld,\"batches\":", surge);
     add_number(out, ndp_impact_batches(nodes, surge));
+    ndp_buf_addf(out, ",\"drain_timeout_minutes\":%ld,"
+                      "\"node_soak_minutes\":%ld",
+                 drain_minutes(p), soak_minutes(p));
     ndp_buf_adds(out, ",\"because\":[");
     {
         const char *r = p->because ? p->because : "";
@@ -530,6 +672,25 @@ static void describe_created(struct ndp_buf *json, struct ndp_buf *text,
                                : " are created (not rebuilt)");
 }
 
+/*
+ * ',"worst_case_minutes":N,"window_remaining_minutes":N': null when not
+ * known, and when the changes go through in no window; the minutes left
+ * of a sensitive window are "(sensitive)".
+ */
+static void rollout_json(struct ndp_buf *json, const struct ndp_impact *impact)
+{
+    struct ndp_rollout r;
+
+    ndp_impact_rollout(&r, impact, false);
+    ndp_buf_adds(json, ",\"worst_case_minutes\":");
+    add_number(json, r.minutes);
+    ndp_buf_adds(json, ",\"window_remaining_minutes\":");
+    if (impact->window_sensitive && impact->window_minutes_left >= 0)
+        ndp_buf_adds(json, "\"(sensitive)\"");
+    else
+        add_number(json, impact->window_minutes_left);
+}
+
 /* Both descriptions of an impact, written side by side in one pass. */
 static void describe(struct ndp_buf *json, struct ndp_buf *text,
                      const struct ndp_impact *impact)
@@ -564,6 +725,7 @@ static void describe(struct ndp_buf *json, struct ndp_buf *text,
     ndp_buf_adds(json, "],\"nodes\":");
     add_number(json, known ? total : -1);
     describe_created(json, text, impact);
+    rollout_json(json, impact);
     ndp_buf_adds(json, ",\"note\":\"node-local ephemeral storage (emptyDir, "
                         "hostPath) on these nodes is lost\"}");
     ndp_buf_adds(text, "; node-local ephemeral storage (emptyDir, "
@@ -626,17 +788,22 @@ static void compute_one(struct ndp_impact *out,
     pools_of_state(&inv, state);
     for (i = 0; i < nr_found; i++) {
         const struct ndp_finding *f = &findings->items[found[i]];
-        if (!rebuilds_now(f))
-            continue;
-        mark_rebuilt(&inv, f);
-        out->rebuilds = true;
+        if (rebuilds_now(f)) {
+            mark_pools(&inv, f, &inv.applied, mark);
+            out->rebuilds = out->touches = true;
+        } else if (refused(f)) {
+            mark_pools(&inv, f, &inv.touched, touch);
+            out->touches = true;
+        }
     }
     out->pools = inv.items;
     out->nr_pools = inv.nr;
-    if (!out->rebuilds)
+    out->window_minutes_left = -1;
+    if (!out->touches)
         release_pools(out);
     ndp_strmap_release(&inv.by_name);
     ndp_strmap_release(&inv.applied);
+    ndp_strmap_release(&inv.touched);
 }
 
 void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,

@@ -28,22 +28,43 @@ struct ndp_impact_pool {
     long nodes, min_nodes, max_nodes; /* as declared; -1 when unknown */
     bool autoscale;
     const char *surge;      /* maxSurge as written; NULL: the AKS default 1 */
+    long drain_minutes;     /* drain timeout as declared; -1: the AKS
+                               default (NDP_IMPACT_DEFAULT_DRAIN_MINUTES) */
+    long soak_minutes;      /* node soak time as declared; -1: none */
     bool created, deleted;  /* by this apply: never rebuilt */
     bool sensitive;         /* read under a sensitive mask: its name and
                                sizes are never printed */
     bool rebuilt;
+    bool touched;           /* a reimaging change of the input would rebuild
+                               it, whether the policy refuses it now or not
+                               (what --window-check sizes) */
     char *because;          /* ","-separated ids of the rules that rebuild
                                it, or NULL */
 };
 
+/* AKS upgradeSettings defaults: drainTimeoutInMinutes, nodeSoak... */
+#define NDP_IMPACT_DEFAULT_DRAIN_MINUTES 30
+#define NDP_IMPACT_DEFAULT_SOAK_MINUTES 0
+
 /*
  * The disruption of one cluster.  When none of its findings rebuilds
- * nodes, 'rebuilds' is false and there are no pools.
+ * nodes, 'rebuilds' is false; when no reimaging change touches a pool
+ * either ('touches' false), there are no pools.
+ *
+ * 'window_minutes_left' is not the impact's own reading: the evaluator
+ * sets it, after sizing, to the minutes from the evaluation instant to the
+ * close of the aksManagedNodeOSUpgradeSchedule window the changes go
+ * through in (-1 when they go through in none), and 'window_sensitive'
+ * when that window is under a sensitive mask (the minutes then say
+ * something about its settings and are never printed).
  */
 struct ndp_impact {
     bool rebuilds;
+    bool touches;
     struct ndp_impact_pool *pools; /* in the order they were first read */
     size_t nr_pools;
+    long window_minutes_left;
+    bool window_sensitive;
 };
 
 /* One impact per cluster, indexed like the linker's clusters. */
@@ -56,13 +77,15 @@ struct ndp_impacts {
 
 /*
  * Fills 'out' (empty on entry) with one impact for each of the
- * 'nr_clusters' clusters (indexed as the linker's), from its findings that rebuild nodes when applied (allowed, bypassed,
- * rotate, may-reimage; a refused change rebuilds nothing) and from the
- * pools the input and the cluster state describe.  A pool this apply
- * creates or deletes is never rebuilt nor counted.  Linear in changes,
- * findings and pools.  'states' holds each cluster's live state from
- * --cluster-state, or NULL.  'out' borrows from 'set' and the cluster
- * states.
+ * 'nr_clusters' clusters (indexed as the linker's), from its findings
+ * that rebuild nodes when applied (allowed, bypassed, rotate,
+ * may-reimage; a refused change rebuilds nothing, but rejected and
+ * outside-window changes mark the pools they would rebuild as 'touched')
+ * and from the pools the input and the cluster state describe.  A pool
+ * this apply creates or deletes is never rebuilt nor counted.  Linear in
+ * changes, findings and pools.  'states' holds each cluster's live state
+ * from --cluster-state, or NULL.  'out' borrows from 'set' and the
+ * cluster states.
  */
 void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
                             const struct ndp_state_cluster *const *states,
@@ -85,9 +108,11 @@ void ndp_impacts_release(struct ndp_impacts *impacts);
 bool ndp_impact_finding_rebuilds(const struct ndp_finding *f);
 
 /*
- * Appends the impact as a JSON object (the rebuilt pools, their nodes and
- * batches, the created pools as "created"), or "null" when nothing is
- * rebuilt.  Nothing read under a sensitive mask is written.
+ * Appends the impact as a JSON object (the rebuilt pools, their nodes,
+ * batches, drain and soak minutes, the worst-case rebuild in minutes and
+ * the minutes left in the window, the created pools as "created"), or
+ * "null" when nothing is rebuilt.  Nothing read under a sensitive mask is
+ * written.
  */
 void ndp_impact_to_json(struct ndp_buf *out, const struct ndp_impact *impact);
 
@@ -118,5 +143,42 @@ long ndp_impact_surge_nodes(const char *surge, long nodes);
  * up, without overflow for any count), or -1 when 'nodes' is unknown.
  */
 long ndp_impact_batches(long nodes, long surge);
+
+/*
+ * The worst case of a rolling rebuild (spec §8: size windows to the
+ * operations they must hold).  Each pool takes ceil(nodes / surge)
+ * batches, the autoscaler's maximum when it scales, and each batch up to
+ * its drain timeout plus its node soak time; the pools are counted one
+ * after another.
+ */
+struct ndp_rollout {
+    size_t pools;           /* pools counted */
+    bool known;             /* every count is known and none is sensitive;
+                               otherwise 'batches' and 'minutes' are -1 */
+    long batches;           /* all the batches of all the pools */
+    long minutes;           /* their worst-case length, saturating */
+    long batch_min, batch_max; /* the shortest and longest batch, minutes */
+};
+
+/*
+ * Fills 'out' with the worst case of the rebuild of the pools of 'impact'
+ * that its findings rebuild, or with 'touched' of those its reimaging
+ * changes touch (refused now or not).  'out->pools' is 0 when none is.
+ */
+void ndp_impact_rollout(struct ndp_rollout *out,
+                        const struct ndp_impact *impact, bool touched);
+
+/*
+ * Appends 'minutes' in words: "45 min", "5 h", "7 h 30 min".
+ */
+void ndp_impact_duration_words(struct ndp_buf *out, long minutes);
+
+/*
+ * Appends the rollout 'r' (of at least one pool) in words: "the rebuild
+ * of 4 pools can take up to 7 h 30 min (15 batches × 30 min, the pools
+ * one after another: a worst case)"; when it is not known, why not.
+ */
+void ndp_impact_rollout_words(struct ndp_buf *out,
+                              const struct ndp_rollout *r);
 
 #endif

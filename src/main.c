@@ -128,6 +128,16 @@ static const char *meta_verdicts(const char *category)
                "gates: an error while the cluster is frozen now (Block, or "
                "AllowDuringMaintenanceWindow outside the window), a warning "
                "otherwise.";
+    if (strcmp(category, "window-overrun") == 0)
+        return "Verdict: window-overrun (warning), once for each cluster "
+               "whose reimaging changes go through inside its "
+               "aksManagedNodeOSUpgradeSchedule window (allowed under "
+               "AllowDuringMaintenanceWindow) when their worst-case rebuild "
+               "is longer than the time left in the window at --at: per "
+               "pool ceil(nodes / surge nodes) batches (an autoscaled pool "
+               "at its maximum), each up to the drain timeout (default 30 "
+               "minutes) plus the node soak time (default 0), the pools one "
+               "after another.";
     if (strcmp(category, "profile-undeclared") == 0)
         return "Verdict: profile-undeclared (note), once for each cluster "
                "whose reimaging changes are judged under the AKS default "

@@ -161,6 +161,10 @@ static void add_pool(struct ndp_state_cluster *c, const struct json_object *o,
     pool->min_count = get_long(p, "minCount");
     pool->max_count = get_long(p, "maxCount");
     pool->autoscale = ndp_json_is_true(ndp_json_get(p, "enableAutoScaling"));
+    pool->drain_minutes = get_long(ndp_json_get(p, "upgradeSettings"),
+                                   "drainTimeoutInMinutes");
+    pool->soak_minutes = get_long(ndp_json_get(p, "upgradeSettings"),
+                                  "nodeSoakDurationInMinutes");
     pool->max_surge = surge && json_object_is_type(surge, json_type_string) &&
                               json_object_get_string_len(surge)
                           ? ndp_xstrdup(json_object_get_string(

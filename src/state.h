@@ -33,6 +33,10 @@ struct ndp_state_pool {
     long count, min_count, max_count; /* -1 when unknown */
     bool autoscale;
     char *max_surge;        /* "1", "33%", or NULL */
+    long drain_minutes;     /* upgradeSettings.drainTimeoutInMinutes, -1
+                               when not stated */
+    long soak_minutes;      /* upgradeSettings.nodeSoakDurationInMinutes,
+                               -1 when not stated */
 };
 
 struct ndp_state_cluster {

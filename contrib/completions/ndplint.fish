@@ -37,7 +37,7 @@ complete -c ndplint -s q -l quiet -d 'Text report: only the summary and the find
 complete -c ndplint -l template -r -F -d 'The Bicep or ARM template of a what-if result'
 complete -c ndplint -l baseline -r -F -d 'Report only findings FILE does not list'
 complete -c ndplint -l write-baseline -r -F -d 'Write the current findings\' fingerprints to FILE'
-complete -c ndplint -l window-check -d 'Print each cluster\'s maintenance window'
+complete -c ndplint -l window-check -d 'Print each cluster\'s maintenance window and whether the rebuild fits'
 complete -c ndplint -l rules -x -a '(__fish_complete_directories)' -d 'Use the rule files in DIR'
 complete -c ndplint -l explain -x -a '(__fish_ndplint_explain)' -d 'Explain a category, a rule or a verdict'
 complete -c ndplint -l list-rules -d 'Print the rules and exit'

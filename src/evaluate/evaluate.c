@@ -3,8 +3,8 @@
  * evaluate.c - the middle of the pipeline, stage by stage: link the
  * changes under their clusters, run the rules, resolve what is in force
  * for each cluster (resolve.c, resolve_window.c), give every hit a verdict
- * (verdict.c), order the findings and size each cluster's disruption
- * (impact.c).
+ * (verdict.c), order the findings, size each cluster's disruption
+ * (impact.c) and hold it against the window it starts in (overrun.c).
  */
 #include "common.h"
 #include "evaluate.h"
@@ -123,6 +123,8 @@ void ndp_judge(struct ndp_findings *out, struct ndp_clusters *clusters,
     struct ndp_evaluator ev = { out, clusters, resolved, set, &hits, rs, opt,
                                 NULL, NULL, NULL, NULL };
 
+    size_t nr_judged;
+
     ndp_link(clusters, set);
     ndp_engine_run(&hits, rs, set);
     index_changes(&ev);
@@ -131,5 +133,9 @@ void ndp_judge(struct ndp_findings *out, struct ndp_clusters *clusters,
     release_indexes(&ev);
     order_findings(out, set);
     size_impact(impacts, resolved, set, out);
+    nr_judged = out->nr;
+    ndp_overrun_findings(&ev, impacts);
+    if (out->nr != nr_judged)
+        order_findings(out, set);
     ndp_hits_release(&hits);
 }

@@ -1,7 +1,8 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  * evaluate_internal.h - what the evaluator's stages share (evaluate.c,
- * resolve.c, resolve_window.c, verdict.c); no other file includes it.
+ * resolve.c, resolve_window.c, verdict.c, overrun.c); no other file
+ * includes it.
  *
  * evaluate.c builds one struct ndp_evaluator per run and frees its
  * tables; the stages borrow it.  Every pointer in it is borrowed from the
@@ -15,11 +16,14 @@
 
 #include "change.h"
 #include "evaluate.h"
+#include "finding.h"
 
 struct ndp_clusters;
 struct ndp_findings;
 struct ndp_hit;
 struct ndp_hits;
+struct ndp_impacts;
+struct ndp_rule;
 struct ndp_ruleset;
 
 struct ndp_evaluator {
@@ -70,5 +74,27 @@ void ndp_resolve_window(const struct ndp_evaluator *ev, size_t index);
  * replaced or unseen change, and a verdict for every hit.
  */
 void ndp_verdicts_add(const struct ndp_evaluator *ev);
+
+/*
+ * verdict.c: appends to ev->out a finding of 'rule' (NULL: a policy
+ * finding "NDP000") with 'verdict' and its severity under the profile of
+ * cluster 'cluster', about 'resource' (copied) of 'input' (borrowed); its
+ * path is "", before and after null, its message the caller's to set.
+ * The finding is borrowed from ev->out until the next one is added.
+ */
+struct ndp_finding *ndp_verdict_finding_add(const struct ndp_evaluator *ev,
+                                            const struct ndp_rule *rule,
+                                            enum ndp_verdict verdict,
+                                            size_t cluster, const char *input,
+                                            const char *resource);
+
+/*
+ * overrun.c: sets in each impact of 'impacts' (sized from ev->out) the
+ * minutes left of the window its changes go through in, and appends to
+ * ev->out a window-overrun finding for each cluster whose rolling rebuild
+ * can outlast that window.
+ */
+void ndp_overrun_findings(const struct ndp_evaluator *ev,
+                          struct ndp_impacts *impacts);
 
 #endif

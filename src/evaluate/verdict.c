@@ -178,11 +178,11 @@ static void describe_freeze(struct ndp_buf *msg, const struct ndp_resolution *c)
                      "check stops it");
 }
 
-static struct ndp_finding *new_finding(const struct ndp_evaluator *ev,
-                                       const struct ndp_rule *rule,
-                                       enum ndp_verdict verdict,
-                                       size_t cluster, const char *input,
-                                       const char *resource)
+struct ndp_finding *ndp_verdict_finding_add(const struct ndp_evaluator *ev,
+                                            const struct ndp_rule *rule,
+                                            enum ndp_verdict verdict,
+                                            size_t cluster, const char *input,
+                                            const char *resource)
 {
     struct ndp_finding *f = ndp_findings_add(ev->out);
 
@@ -216,9 +216,10 @@ static void freeze_finding(const struct ndp_evaluator *ev, size_t index)
     e = ndp_config_cluster_for(ev->opt->config, c->id);
     if (e && e->has_until && e->until >= ev->opt->at)
         return;
-    f = new_finding(ev, ndp_ruleset_meta(ev->rs, "freeze-without-end"),
-                    NDP_VERDICT_FREEZE_WITHOUT_END, index, c->input,
-                    ev->opt->config->path);
+    f = ndp_verdict_finding_add(ev, ndp_ruleset_meta(ev->rs,
+                                                     "freeze-without-end"),
+                                NDP_VERDICT_FREEZE_WITHOUT_END, index,
+                                c->input, ev->opt->config->path);
     if (e && e->has_until)
         ndp_buf_addf(&msg, "the freeze (Block) that %s declares for this "
                      "cluster ended on %s; it still applies it",
@@ -240,9 +241,10 @@ static void cluster_findings(const struct ndp_evaluator *ev, size_t index)
     freeze_finding(ev, index);
 
     if (c->window_problems) {
-        f = new_finding(ev, ndp_ruleset_meta(ev->rs, "window-invalid"),
-                        NDP_VERDICT_WINDOW_INVALID, index, cluster->input,
-                        c->window_resource);
+        f = ndp_verdict_finding_add(ev, ndp_ruleset_meta(ev->rs,
+                                                         "window-invalid"),
+                                    NDP_VERDICT_WINDOW_INVALID, index,
+                                    cluster->input, c->window_resource);
         free(f->path);
         f->path = ndp_xstrdup(c->window_path);
         ndp_buf_addf(&msg, "the aksManagedNodeOSUpgradeSchedule window is "
@@ -251,9 +253,9 @@ static void cluster_findings(const struct ndp_evaluator *ev, size_t index)
     }
     if (c->profile == NDP_PROFILE_WINDOW && !c->window &&
         !c->window_problems && !c->window_expression) {
-        f = new_finding(ev, ndp_ruleset_meta(ev->rs, "gate-open"),
-                        NDP_VERDICT_GATE_OPEN, index, cluster->input,
-                        cluster->id);
+        f = ndp_verdict_finding_add(ev, ndp_ruleset_meta(ev->rs, "gate-open"),
+                                    NDP_VERDICT_GATE_OPEN, index,
+                                    cluster->input, cluster->id);
         ndp_buf_adds(&msg, "profile AllowDuringMaintenanceWindow but no "
                      "aksManagedNodeOSUpgradeSchedule maintenance window: "
                      "AKS lets every disruptive change through at any time");
@@ -288,8 +290,9 @@ static void replace_finding(const struct ndp_evaluator *ev,
     if (ch->action != NDP_ACTION_REPLACE ||
         (ch->kind != NDP_KIND_CLUSTER && ch->kind != NDP_KIND_NODEPOOL))
         return;
-    f = new_finding(ev, ndp_ruleset_meta(ev->rs, "replace"),
-                    NDP_VERDICT_REPLACE, ch->cluster, ch->input, ch->address);
+    f = ndp_verdict_finding_add(ev, ndp_ruleset_meta(ev->rs, "replace"),
+                                NDP_VERDICT_REPLACE, ch->cluster, ch->input,
+                                ch->address);
     f->scope = ch->kind == NDP_KIND_CLUSTER ? NDP_SCOPE_CLUSTER
                                             : NDP_SCOPE_NODEPOOL;
     f->line = ch->line;
@@ -318,9 +321,9 @@ static void unseen_finding(const struct ndp_evaluator *ev,
     if (ch->action != NDP_ACTION_OTHER ||
         (ch->kind != NDP_KIND_CLUSTER && ch->kind != NDP_KIND_NODEPOOL))
         return;
-    f = new_finding(ev, ndp_ruleset_meta(ev->rs, "unseen-change"),
-                    NDP_VERDICT_MAY_REIMAGE, ch->cluster, ch->input,
-                    ch->address);
+    f = ndp_verdict_finding_add(ev, ndp_ruleset_meta(ev->rs, "unseen-change"),
+                                NDP_VERDICT_MAY_REIMAGE, ch->cluster,
+                                ch->input, ch->address);
     f->scope = ch->kind == NDP_KIND_CLUSTER ? NDP_SCOPE_CLUSTER
                                             : NDP_SCOPE_NODEPOOL;
     f->line = ch->line;
@@ -571,7 +574,8 @@ static void hit_finding(const struct ndp_evaluator *ev, const struct ndp_hit *h)
         return;
     verdict = hit_verdict(ev, h, c, &msg);
     add_deferred(&msg, ch);
-    f = new_finding(ev, h->rule, verdict, ch->cluster, ch->input, ch->address);
+    f = ndp_verdict_finding_add(ev, h->rule, verdict, ch->cluster, ch->input,
+                                ch->address);
     f->line = ch->line;
     f->pool = h->pool ? ndp_xstrdup(h->pool) : NULL;
     free(f->path);
@@ -625,8 +629,10 @@ static void undeclared_findings(const struct ndp_evaluator *ev)
 
         if (!counts[k] || strcmp(r->profile_source, "default") != 0)
             continue;
-        f = new_finding(ev, ndp_ruleset_meta(ev->rs, "profile-undeclared"),
-                        NDP_VERDICT_PROFILE_UNDECLARED, k, c->input, c->id);
+        f = ndp_verdict_finding_add(ev, ndp_ruleset_meta(ev->rs,
+                                                         "profile-undeclared"),
+                                    NDP_VERDICT_PROFILE_UNDECLARED, k,
+                                    c->input, c->id);
         if (c->change < ev->set->nr)
             f->line = ev->set->items[c->change]->line;
         ndp_buf_addf(&msg, "nothing declares this cluster's node disruption "

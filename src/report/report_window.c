@@ -5,7 +5,9 @@
  * cluster, the aksManagedNodeOSUpgradeSchedule window in plain words,
  * whether --at is inside it, and the next three openings in UTC and in
  * the window's own offset, so a user can check the engine against their
- * own expectation.
+ * own expectation; and how long the rolling rebuild of the pools the
+ * input's reimaging changes touch can take, against the time left in the
+ * window (or the length of the next one).
  */
 #include "common.h"
 #include "report.h"
@@ -14,6 +16,7 @@
 #include "buf.h"
 #include "change.h"
 #include "evaluate.h"
+#include "impact.h"
 #include "linker.h"
 #include "safe.h"
 #include "timeutil.h"
@@ -116,9 +119,60 @@ static void write_window_words(struct ndp_buf *out,
     ndp_buf_release(&words);
 }
 
+/*
+ * "; it fits in the 4 h of the next window", or "; the window closes in
+ * 2 h, so nodes may still be rebuilding after it": the worst case
+ * 'minutes' against the 'room' minutes of a window.
+ */
+static void write_fit(struct ndp_buf *out, long minutes, long room,
+                      const char *fits_in, const char *too_short,
+                      const char *even)
+{
+    if (minutes <= room) {
+        ndp_buf_adds(out, "; it fits in the ");
+        ndp_impact_duration_words(out, room);
+        ndp_buf_addf(out, " %s", fits_in);
+        return;
+    }
+    ndp_buf_addf(out, "; %s", too_short);
+    ndp_impact_duration_words(out, room);
+    ndp_buf_addf(out, ", so nodes may still be rebuilding after it%s", even);
+}
+
+/*
+ * The rebuild of the pools the input's reimaging changes touch (refused
+ * now or not), against the time left in the window at 'at', or else the
+ * length of the next one.  Nothing when no pool is touched.
+ */
+static void write_rollout(struct ndp_buf *out, const struct ndp_resolution *c,
+                          const struct ndp_impact *impact, int64_t at)
+{
+    struct ndp_rollout r;
+    int64_t closes = 0, start, end;
+
+    ndp_impact_rollout(&r, impact, true);
+    if (!r.pools)
+        return;
+    ndp_buf_adds(out, "  rollout: ");
+    ndp_impact_rollout_words(out, &r);
+    if (r.known && c->window && c->window_sensitive)
+        ndp_buf_adds(out, "; not held against the window, whose times are "
+                          "sensitive");
+    else if (r.known && c->window && ndp_window_is_open(c->window, at, &closes))
+        write_fit(out, r.minutes, (long)((closes - at) / 60),
+                  "left in the window", "the window closes in ", "");
+    else if (r.known && c->window &&
+             ndp_window_next(c->window, at, &start, &end))
+        write_fit(out, r.minutes, (long)((end - start) / 60),
+                  "of the next window", "the next window lasts ",
+                  ", even from its opening");
+    ndp_buf_addch(out, '\n');
+}
+
 static void write_cluster(struct ndp_buf *out,
                           const struct ndp_cluster *cluster,
-                          const struct ndp_resolution *c, int64_t at)
+                          const struct ndp_resolution *c,
+                          const struct ndp_impact *impact, int64_t at)
 {
     int64_t closes = 0;
 
@@ -133,6 +187,7 @@ static void write_cluster(struct ndp_buf *out,
             add_safe(out, " (not the node OS window: ", c->other_windows,
                      ")");
         ndp_buf_addch(out, '\n');
+        write_rollout(out, c, impact, at);
         return;
     }
     write_window_words(out, c);
@@ -160,6 +215,7 @@ static void write_cluster(struct ndp_buf *out,
                      "are sensitive\n");
     else
         write_openings(out, c, at);
+    write_rollout(out, c, impact, at);
 }
 
 void ndp_report_window_check(struct ndp_buf *out, const struct ndp_report *r)
@@ -172,7 +228,7 @@ void ndp_report_window_check(struct ndp_buf *out, const struct ndp_report *r)
         if (i)
             ndp_buf_addch(out, '\n');
         write_cluster(out, &r->clusters->items[i], &r->resolved->items[i],
-                      r->evaluated_at);
+                      &r->impacts->items[i], r->evaluated_at);
     }
     if (r->clusters->nr) {
         ndp_buf_addch(out, '\n');

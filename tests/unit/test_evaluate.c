@@ -3,7 +3,8 @@
  * test_evaluate.c - verdicts: the profile in force (input, option, default,
  * the stricter of a change), the maintenance window at --at, the bypass
  * rule, severity by intent, the undeclared-profile note, version-gated
- * categories, replacements, and redaction of values.
+ * categories, replacements, redaction of values, and the worst-case
+ * rebuild held against the window (window-overrun).
  * Each case builds a small change set by hand and runs link, engine and
  * evaluator over it.
  */
@@ -601,6 +602,199 @@ static void profiles__parse_name_and_list(void **state)
     assert_int_equal(ndp_profile_parse("Deny"), -1);
 }
 
+/* A cluster whose one pool 'pool' (azurerm default_node_pool members)
+ * is rebuilt by a network policy change, with the window of WINDOW_BLOCK,
+ * under 'profile' ("" for none declared), judged at 'at'. */
+static void overrun_run(struct run *r, const char *pool, const char *profile,
+                        const char *at)
+{
+    char before[600], after[600];
+
+    snprintf(before, sizeof(before), "{'network_profile':[{'network_policy'"
+             ":''}],'default_node_pool':[{'name':'system',%s}],"
+             WINDOW_BLOCK "}", pool);
+    snprintf(after, sizeof(after), "{'network_profile':[{'network_policy'"
+             ":'calico'}],'default_node_pool':[{'name':'system',%s}],"
+             WINDOW_BLOCK "}", pool);
+    azurerm_cluster(r, before, after);
+    if (*profile)
+        setter(r, profile, profile);
+    evaluate(r, at, -1);
+}
+
+static const struct ndp_finding *find_rule(const struct run *r,
+                                           const char *id)
+{
+    size_t i;
+
+    for (i = 0; i < r->findings.nr; i++)
+        if (strcmp(r->findings.items[i].rule_id, id) == 0)
+            return &r->findings.items[i];
+    return NULL;
+}
+
+#define ADMW "AllowDuringMaintenanceWindow"
+#define SURGE(s, drain, soak) "'upgrade_settings':[{'max_surge':'" s "'," \
+    "'drain_timeout_in_minutes':" drain ",'node_soak_duration_in_minutes':" \
+    soak "}]"
+
+static void overrun__worst_case_rebuild_against_minutes_left(void **state)
+{
+    /* The window is open 2026-12-06T01:00Z to 05:00Z. */
+    static const struct {
+        const char *name, *pool, *profile, *at;
+        const char *message; /* the window-overrun message, NULL: none */
+        const char *json;    /* in the impact JSON */
+    } rows[] = {
+        { "10 nodes, surge 1, at the opening",
+          "'node_count':10," SURGE("1", "30", "0"), ADMW,
+          "2026-12-06T01:00:00Z",
+          "the rebuild of 1 pool can take up to 5 h (10 batches \xc3\x97 "
+          "30 min); the window closes in 4 h, so nodes may still be "
+          "rebuilding after it",
+          "\"worst_case_minutes\":300,\"window_remaining_minutes\":240" },
+        { "10 nodes, surge 33%: 4 at a time, 3 batches",
+          "'node_count':10," SURGE("33%", "30", "0"), ADMW,
+          "2026-12-06T01:00:00Z", NULL,
+          "\"worst_case_minutes\":90,\"window_remaining_minutes\":240" },
+        { "entered 3.5 h after the opening",
+          "'node_count':10," SURGE("33%", "30", "0"), ADMW,
+          "2026-12-06T04:30:00Z",
+          "up to 1 h 30 min (3 batches \xc3\x97 30 min); the window closes "
+          "in 30 min",
+          "\"worst_case_minutes\":90,\"window_remaining_minutes\":30" },
+        { "autoscaled: counted at its maximum",
+          "'node_count':3,'min_count':3,'max_count':10,"
+          "'auto_scaling_enabled':true," SURGE("1", "30", "0"), ADMW,
+          "2026-12-06T01:00:00Z", "up to 5 h (10 batches",
+          "\"worst_case_minutes\":300" },
+        { "drain and soak: exactly the window fits",
+          "'node_count':4," SURGE("1", "45", "15"), ADMW,
+          "2026-12-06T01:00:00Z", NULL,
+          "\"drain_timeout_minutes\":45,\"node_soak_minutes\":15" },
+        { "drain and soak: a minute later it does not",
+          "'node_count':4," SURGE("1", "45", "15"), ADMW,
+          "2026-12-06T01:01:00Z",
+          "up to 4 h (4 batches \xc3\x97 1 h); the window closes in "
+          "3 h 59 min", "\"worst_case_minutes\":240" },
+        { "azurerm's unset drain timeout (0) is the default 30",
+          "'node_count':9," SURGE("1", "0", "0"), ADMW,
+          "2026-12-06T01:00:00Z", "(9 batches \xc3\x97 30 min)",
+          "\"drain_timeout_minutes\":30" },
+        { "no upgrade settings: surge 1, drain 30",
+          "'node_count':9", ADMW, "2026-12-06T01:00:00Z",
+          "up to 4 h 30 min", "\"worst_case_minutes\":270" },
+        { "outside the window: refused, nothing rebuilds",
+          "'node_count':10," SURGE("1", "30", "0"), ADMW,
+          "2026-12-05T12:00:00Z", NULL, NULL },
+        { "Allow: no window gates the change",
+          "'node_count':10," SURGE("1", "30", "0"), "Allow",
+          "2026-12-06T01:00:00Z", NULL,
+          "\"worst_case_minutes\":300,\"window_remaining_minutes\":null" },
+        { "node count unknown: not sized",
+          SURGE("1", "30", "0"), ADMW, "2026-12-06T01:00:00Z", NULL,
+          "\"worst_case_minutes\":null,\"window_remaining_minutes\":240" },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        struct run r = { 0 };
+        const struct ndp_finding *f;
+
+        overrun_run(&r, rows[i].pool, rows[i].profile, rows[i].at);
+        f = find_rule(&r, "NDP009");
+        if (!rows[i].message != !f)
+            fail_msg("%s: window-overrun %s", rows[i].name,
+                     f ? f->message : "missing");
+        if (f && (f->verdict != NDP_VERDICT_WINDOW_OVERRUN ||
+                  f->severity != NDP_SEVERITY_WARNING ||
+                  !strstr(f->message, rows[i].message)))
+            fail_msg("%s: %s %s: %s", rows[i].name,
+                     ndp_verdict_name(f->verdict),
+                     ndp_severity_name(f->severity), f->message);
+        if (rows[i].json ? !r.impact_json || !strstr(r.impact_json,
+                                                     rows[i].json)
+                         : r.impact_json != NULL)
+            fail_msg("%s: impact %s", rows[i].name,
+                     r.impact_json ? r.impact_json : "null");
+        release(&r);
+    }
+}
+
+static void rollout__pools_one_after_another_saturating(void **state)
+{
+    char a[] = "a", b_name[] = "b", c[] = "c";
+    struct ndp_impact_pool pools[] = {
+        { .name = a, .nodes = 6, .max_nodes = -1, .surge = "2",
+          .drain_minutes = 50, .soak_minutes = 10, .rebuilt = true,
+          .touched = true },
+        { .name = b_name, .nodes = 4, .max_nodes = -1, .surge = "50%",
+          .drain_minutes = 15, .soak_minutes = 5, .touched = true },
+        { .name = c, .nodes = 5, .max_nodes = -1, .drain_minutes = -1,
+          .soak_minutes = -1 },
+    };
+    struct ndp_impact impact = { .pools = pools, .nr_pools = 3 };
+    struct ndp_rollout ro;
+    struct ndp_buf b = NDP_BUF_INIT;
+
+    (void)state;
+    ndp_impact_rollout(&ro, &impact, false);
+    assert_int_equal(ro.pools, 1);
+    assert_int_equal(ro.batches, 3);
+    assert_int_equal(ro.minutes, 180);
+    ndp_impact_rollout(&ro, &impact, true);
+    assert_int_equal(ro.pools, 2);
+    assert_int_equal(ro.batches, 5);
+    assert_int_equal(ro.minutes, 220);
+    assert_int_equal(ro.batch_min, 20);
+    assert_int_equal(ro.batch_max, 60);
+    ndp_impact_rollout_words(&b, &ro);
+    assert_string_equal(b.buf, "the rebuild of 2 pools can take up to "
+                        "3 h 40 min (5 batches of 20 to 60 min, the pools "
+                        "one after another: a worst case)");
+    ndp_buf_reset(&b);
+    /* Counts near 2^63 saturate instead of overflowing. */
+    pools[0].nodes = pools[1].nodes = LONG_MAX;
+    pools[0].surge = pools[1].surge = "1";
+    pools[0].drain_minutes = LONG_MAX;
+    ndp_impact_rollout(&ro, &impact, true);
+    assert_int_equal(ro.batches, LONG_MAX);
+    assert_int_equal(ro.minutes, LONG_MAX);
+    /* A sensitive or unknown count: not sized, and said so. */
+    pools[1].sensitive = true;
+    ndp_impact_rollout(&ro, &impact, true);
+    assert_false(ro.known);
+    assert_int_equal(ro.minutes, -1);
+    ndp_impact_rollout_words(&b, &ro);
+    assert_string_equal(b.buf, "the rebuild of 2 pools cannot be sized: a "
+                        "node count is unknown or sensitive "
+                        "(--cluster-state gives the counts)");
+    ndp_buf_release(&b);
+}
+
+static void duration_words__hours_and_minutes(void **state)
+{
+    static const struct {
+        long minutes;
+        const char *want;
+    } rows[] = {
+        { 0, "0 min" }, { 45, "45 min" }, { 60, "1 h" }, { 90, "1 h 30 min" },
+        { 450, "7 h 30 min" }, { 1440, "24 h" },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        struct ndp_buf b = NDP_BUF_INIT;
+        ndp_impact_duration_words(&b, rows[i].minutes);
+        if (strcmp(b.buf, rows[i].want) != 0)
+            fail_msg("%ld minutes: '%s', want '%s'", rows[i].minutes, b.buf,
+                     rows[i].want);
+        ndp_buf_release(&b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -621,6 +815,9 @@ int main(void)
         cmocka_unit_test(surge__integer_percentage_default_and_bounds),
         cmocka_unit_test(batches__round_up_without_overflow),
         cmocka_unit_test(impact__pools_counts_batches_and_refused_changes),
+        cmocka_unit_test(overrun__worst_case_rebuild_against_minutes_left),
+        cmocka_unit_test(rollout__pools_one_after_another_saturating),
+        cmocka_unit_test(duration_words__hours_and_minutes),
     };
 
     return cmocka_run_group_tests(tests, test_rules_load_dir, test_rules_free);

@@ -1,0 +1,102 @@
+/*
+ * SPDX-License-Identifier: Apache-2.0
+ * overrun.c - will the rollout fit in the window?  After the impact is
+ * sized: for each cluster whose reimaging changes go through because the
+ * instant is inside its aksManagedNodeOSUpgradeSchedule window (allowed
+ * under AllowDuringMaintenanceWindow), the worst-case rolling rebuild of
+ * the pools they rebuild against the minutes left in that window (spec
+ * §8: size windows to the operations they must hold).
+ *
+ * AKS checks the window once, when the change arrives; the rebuild then
+ * goes on batch after batch whether the window has closed or not.  The
+ * worst case (impact.h, struct ndp_rollout) counts every batch at its
+ * pool's drain timeout plus its node soak time, autoscaled pools at their
+ * maximum, and the pools one after another, as a cluster-level change
+ * may rebuild them.  A rebuild that cannot be sized (a node count unknown
+ * or sensitive) raises nothing: the impact says why.
+ */
+#include "common.h"
+#include "evaluate_internal.h"
+#include "buf.h"
+#include "finding.h"
+#include "impact.h"
+#include "linker.h"
+#include "policy.h"
+
+/* Minutes from 'at' to the close of the window 'c' is inside, or -1. */
+static long minutes_left(const struct ndp_resolution *c, int64_t at)
+{
+    if (c->profile != NDP_PROFILE_WINDOW || !c->window || c->in_window != 1 ||
+        c->window_closes_at <= at)
+        return -1;
+    return (long)((c->window_closes_at - at) / 60);
+}
+
+/*
+ * Per cluster: does a covered change go through in its window (allowed
+ * while the window is open)?  One pass over the findings.  Freed by the
+ * caller.
+ */
+static bool *allowed_in_window(const struct ndp_findings *findings,
+                               size_t nr_clusters)
+{
+    bool *allowed = ndp_xcalloc(nr_clusters ? nr_clusters : 1,
+                                sizeof(*allowed));
+    size_t i;
+
+    for (i = 0; i < findings->nr; i++)
+        if (findings->items[i].verdict == NDP_VERDICT_ALLOWED)
+            allowed[findings->items[i].cluster_index] = true;
+    return allowed;
+}
+
+static void overrun_message(struct ndp_buf *msg, const struct ndp_rollout *r,
+                            const struct ndp_impact *impact)
+{
+    ndp_impact_rollout_words(msg, r);
+    if (impact->window_sensitive) {
+        ndp_buf_adds(msg, "; the window closes before that (when is not "
+                     "shown: its settings are sensitive)");
+    } else {
+        ndp_buf_adds(msg, "; the window closes in ");
+        ndp_impact_duration_words(msg, impact->window_minutes_left);
+    }
+    ndp_buf_adds(msg, ", so nodes may still be rebuilding after it");
+}
+
+static void overrun_finding(const struct ndp_evaluator *ev, size_t index,
+                            const struct ndp_impact *impact)
+{
+    const struct ndp_cluster *cluster = &ev->clusters->items[index];
+    struct ndp_buf msg = NDP_BUF_INIT;
+    struct ndp_rollout r;
+    struct ndp_finding *f;
+
+    ndp_impact_rollout(&r, impact, false);
+    if (!r.known || r.minutes <= impact->window_minutes_left)
+        return;
+    overrun_message(&msg, &r, impact);
+    f = ndp_verdict_finding_add(ev, ndp_ruleset_meta(ev->rs, "window-overrun"),
+                                NDP_VERDICT_WINDOW_OVERRUN, index,
+                                cluster->input, cluster->id);
+    f->message = ndp_buf_detach(&msg);
+}
+
+void ndp_overrun_findings(const struct ndp_evaluator *ev,
+                          struct ndp_impacts *impacts)
+{
+    bool *allowed = allowed_in_window(ev->out, impacts->nr);
+    size_t i;
+
+    for (i = 0; i < impacts->nr; i++) {
+        const struct ndp_resolution *c = &ev->resolved->items[i];
+        struct ndp_impact *impact = &impacts->items[i];
+
+        impact->window_minutes_left = minutes_left(c, ev->opt->at);
+        impact->window_sensitive = c->window_sensitive;
+        if (impact->rebuilds && impact->window_minutes_left >= 0 &&
+            allowed[i])
+            overrun_finding(ev, i, impact);
+    }
+    free(allowed);
+}
