@@ -664,6 +664,7 @@ static int check_path(const char *option, const char *path, bool want_dir,
 int ndp_cli_finish(struct ndp_options *o, const struct ndp_config *config,
                    struct ndp_error *err)
 {
+    bool formats_given = o->nr_outputs > 0;
     size_t i;
     int rc = 0;
 
@@ -671,7 +672,8 @@ int ndp_cli_finish(struct ndp_options *o, const struct ndp_config *config,
         o->fail_on = config->fail_on;
     if (config && !o->rules_dir)
         o->rules_dir = config->rules_dir;
-    for (i = 0; config && !o->nr_outputs && i < config->nr_formats; i++)
+    /* Every report the file names, unless the command line names any. */
+    for (i = 0; config && !formats_given && i < config->nr_formats; i++)
         if (add_output(o, config->formats[i]) != FORMAT_OK)
             return ndp_error_set(err, NDP_ECONFIG, "config '%s': "
                                  "formats[%zu]: '%s' is not FMT or FMT:PATH "
