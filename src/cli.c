@@ -122,6 +122,27 @@ static void list_profiles(struct ndp_buf *out)
                                                     : "");
 }
 
+/*
+ * '--check-config[=FILE]'.  getopt_long leaves the FILE of
+ * '--check-config FILE' among the positional arguments, which this mode
+ * reads as settings files too: that is the form pre-commit uses, with
+ * every staged .ndplint.json after it.
+ */
+static int parse_check_config(struct ndp_options *o, const char *arg,
+                              struct ndp_error *err)
+{
+    if (arg && !*arg)
+        return ndp_error_set(err, NDP_EUSAGE, "--check-config=: empty "
+                             "file name");
+    if (arg && o->check_config_file)
+        return ndp_error_set(err, NDP_EUSAGE, "--check-config=FILE given "
+                             "twice (give further files as arguments)");
+    o->check_config = true;
+    if (arg)
+        o->check_config_file = arg;
+    return 0;
+}
+
 static int parse_at(struct ndp_options *o, const char *arg,
                     struct ndp_error *err)
 {
@@ -265,17 +286,22 @@ static void list_formats(struct ndp_buf *out)
     _Generic(((struct ndp_options *)0)->field,                             \
              type: offsetof(struct ndp_options, field))
 #define OPT_BOOL(s, l, field, h)                                           \
-    { (s), (l), NDP_CLI_BOOL, FIELD(field, bool), NULL, NULL, (h), NULL }
+    { (s), (l), NDP_CLI_BOOL, FIELD(field, bool), NULL, NULL, (h), NULL,   \
+      false }
 #define OPT_STRING(s, l, field, a, h)                                      \
     { (s), (l), NDP_CLI_STRING, FIELD(field, const char *), NULL, (a),     \
-      (h), NULL }
+      (h), NULL, false }
 #define OPT_SIZE(s, l, field, a, h)                                        \
-    { (s), (l), NDP_CLI_SIZE, FIELD(field, size_t), NULL, (a), (h), NULL }
+    { (s), (l), NDP_CLI_SIZE, FIELD(field, size_t), NULL, (a), (h), NULL,  \
+      false }
 #define OPT_CALLBACK(s, l, fn, a, h)                                       \
-    { (s), (l), NDP_CLI_CALLBACK, 0, (fn), (a), (h), NULL }
+    { (s), (l), NDP_CLI_CALLBACK, 0, (fn), (a), (h), NULL, false }
+/* As OPT_CALLBACK, the argument optional ('--name=VALUE' only). */
+#define OPT_CALLBACK_OPTIONAL(s, l, fn, a, h)                              \
+    { (s), (l), NDP_CLI_CALLBACK, 0, (fn), (a), (h), NULL, true }
 /* As OPT_CALLBACK, with the "%s" in 'h' filled by 'list'. */
 #define OPT_CALLBACK_LIST(s, l, fn, a, h, list)                            \
-    { (s), (l), NDP_CLI_CALLBACK, 0, (fn), (a), (h), (list) }
+    { (s), (l), NDP_CLI_CALLBACK, 0, (fn), (a), (h), (list), false }
 
 static const struct ndp_cli_option options[] = {
     OPT_CALLBACK_LIST('f', "format", parse_format, "FMT[:PATH]",
@@ -309,6 +335,12 @@ static const struct ndp_cli_option options[] = {
         ".ndplint.json in the current directory or the nearest parent up to "
         "the repository root)"),
     OPT_BOOL(0, "no-config", no_config, "read no settings file"),
+    OPT_CALLBACK_OPTIONAL(0, "check-config", parse_check_config, "FILE",
+        "check settings files instead of plans and exit: each FILE given "
+        "(as --check-config=FILE or as arguments), else the one a run would "
+        "read; exit 2 when one cannot be read or has a key or value a run "
+        "refuses, 1 when a waiver has expired at --at, 0 otherwise (a "
+        "warning for each waiver that expires within 14 days)"),
     OPT_BOOL(0, "no-waivers", no_waivers,
         "ignore the settings file's waivers (audit every finding)"),
     OPT_BOOL(0, "show-suppressed", show_suppressed,
@@ -402,8 +434,12 @@ static void print_option_help(FILE *out, const struct ndp_cli_option *opt)
 {
     struct ndp_buf text = NDP_BUF_INIT;
     const char *arg = opt->arg_name;
-    char head[64];
+    char head[64], optional[32];
 
+    if (arg && opt->arg_optional) {
+        snprintf(optional, sizeof(optional), "[%s]", arg);
+        arg = optional;
+    }
     if (opt->short_name)
         snprintf(head, sizeof(head), "  -%c, --%s%s%s", opt->short_name,
                  opt->long_name, arg ? " " : "", arg ? arg : "");
@@ -447,13 +483,17 @@ static void build_getopt(struct option *longs, char *shorts)
         const struct ndp_cli_option *opt = &options[i];
 
         longs[i].name = opt->long_name;
-        longs[i].has_arg = opt->arg_name ? required_argument : no_argument;
+        longs[i].has_arg = !opt->arg_name      ? no_argument
+                           : opt->arg_optional ? optional_argument
+                                               : required_argument;
         longs[i].flag = NULL;
         longs[i].val = opt->short_name ? opt->short_name
                                        : LONG_ONLY_BASE + (int)i;
         if (opt->short_name) {
             shorts[s++] = opt->short_name;
             if (opt->arg_name)
+                shorts[s++] = ':';
+            if (opt->arg_name && opt->arg_optional)
                 shorts[s++] = ':';
         }
     }
@@ -518,7 +558,7 @@ int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
                   struct ndp_error *err)
 {
     struct option longs[NDP_ARRAY_SIZE(options) + 1];
-    char shorts[2 * NDP_ARRAY_SIZE(options) + 3];
+    char shorts[3 * NDP_ARRAY_SIZE(options) + 2];
     int id, rc = 0;
     size_t i, j;
 
@@ -546,8 +586,11 @@ int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
             if (strcmp(out->inputs[i], out->inputs[j]) == 0)
                 return ndp_error_set(err, NDP_EUSAGE, "'%s' is given more "
                                      "than once", out->inputs[i]);
+    if (out->check_config && out->no_config)
+        return ndp_error_set(err, NDP_EUSAGE, "--check-config and "
+                             "--no-config: nothing to check");
     if (!out->nr_inputs && !out->help && !out->version && !out->list_rules &&
-        !out->explain)
+        !out->explain && !out->check_config)
         return ndp_error_set(err, NDP_EUSAGE, "no input file (give a plan "
                              "JSON file, or '-' for standard input)");
     return 0;
@@ -622,6 +665,7 @@ static int check_path(const char *option, const char *path, bool want_dir,
 int ndp_cli_finish(struct ndp_options *o, const struct ndp_config *config,
                    struct ndp_error *err)
 {
+    bool formats_given = o->nr_outputs > 0;
     size_t i;
     int rc = 0;
 
@@ -629,7 +673,8 @@ int ndp_cli_finish(struct ndp_options *o, const struct ndp_config *config,
         o->fail_on = config->fail_on;
     if (config && !o->rules_dir)
         o->rules_dir = config->rules_dir;
-    for (i = 0; config && !o->nr_outputs && i < config->nr_formats; i++)
+    /* Every report the file names, unless the command line names any. */
+    for (i = 0; config && !formats_given && i < config->nr_formats; i++)
         if (add_output(o, config->formats[i]) != FORMAT_OK)
             return ndp_error_set(err, NDP_ECONFIG, "config '%s': "
                                  "formats[%zu]: '%s' is not FMT or FMT:PATH "

@@ -33,6 +33,10 @@ struct ndp_output {
 
 struct ndp_options {
     bool help, version, list_rules, window_check;
+    /* --check-config: check settings files (check_config_file, then the
+     * inputs; none: the one a run would read) instead of reading plans */
+    bool check_config;
+    const char *check_config_file; /* --check-config=FILE, or NULL */
     const char *explain;       /* --explain CATEGORY|RULE, or NULL */
     const char *config;        /* --config FILE, or NULL to look for one */
     bool no_config, no_waivers, show_suppressed, fail_on_given, quiet;
@@ -72,6 +76,12 @@ enum ndp_cli_kind {
  * reporters, say), so that the help cannot drift from what is accepted.
  * A 'parse' callback fills 'o' from 'arg' or returns NDP_EUSAGE with 'err'
  * set.  Every string is static.
+ *
+ * 'arg_optional' (a callback row only): the argument may be left out, and
+ * then 'parse' gets NULL.  Only '--name=VALUE' gives it one: after
+ * '--name VALUE' the VALUE stays a positional argument (getopt_long's
+ * optional_argument), which the option's help must say what it means.
+ * --help shows the argument as '[ARG]'.
  */
 struct ndp_cli_option {
     char short_name;          /* '\0': long form only */
@@ -83,6 +93,7 @@ struct ndp_cli_option {
     const char *arg_name;     /* e.g. "FILE"; NULL: takes no argument */
     const char *help;
     void (*help_list)(struct ndp_buf *out);    /* fills "%s", or NULL */
+    bool arg_optional;        /* see above */
 };
 
 /* Row 'i' of the option table, in --help order; NULL past the last. */

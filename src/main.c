@@ -10,6 +10,7 @@
 #include "change.h"
 #include "cli.h"
 #include "config.h"
+#include "config_check.h"
 #include "engine.h"
 #include "error.h"
 #include "evaluate.h"
@@ -447,6 +448,89 @@ static int load_config(struct ndp_config *config, bool *have,
     return rc;
 }
 
+/*
+ * What every run reads before its inputs: the settings file, the options
+ * it fills in, the rules, and the overrides checked against those rules.
+ * On success '*have' says whether 'config' was loaded (release it then)
+ * and '*rs' is the caller's; on failure both are the caller's to free as
+ * they stand.
+ */
+static int prepare(struct ndp_options *o, struct ndp_config *config,
+                   bool *have, struct ndp_ruleset **rs,
+                   struct ndp_error *err)
+{
+    int rc = load_config(config, have, o, err);
+
+    if (!rc)
+        rc = ndp_cli_finish(o, *have ? config : NULL, err);
+    if (!rc)
+        rc = load_rules(rs, o, *have ? config : NULL, err);
+    if (!rc && *have)
+        rc = ndp_overrides_check(config, *rs, err);
+    return rc;
+}
+
+/*
+ * --check-config for one settings file, 'path' (NULL: the one a run would
+ * read, --config or found upward).  It goes through prepare(), so the file
+ * passes exactly when a run would accept it; its own "formats" and "rules"
+ * are checked even when the command line would override them.  Then its
+ * waivers at 'at'.  Exit 2 (broken or not found), 1 (a waiver expired) or
+ * 0.
+ */
+static int check_config(const struct ndp_options *given, const char *path,
+                        int64_t at)
+{
+    struct ndp_options o = *given;
+    struct ndp_config config;
+    struct ndp_ruleset *rs = NULL;
+    struct ndp_error err = NDP_ERROR_INIT;
+    struct ndp_buf out = NDP_BUF_INIT;
+    bool have = false;
+    int status = NDP_EXIT_CLEAN;
+
+    if (path)
+        o.config = path;
+    o.nr_outputs = 0;
+    o.output = NULL;
+    o.rules_dir = NULL;
+    if (prepare(&o, &config, &have, &rs, &err) != 0) {
+        status = fail(&err);
+    } else if (!have) {
+        ndp_warn("--check-config: no %s in the current directory or a "
+                 "parent up to the repository root", NDP_CONFIG_NAME);
+        status = NDP_EXIT_ERROR;
+    } else if (ndp_config_check_waivers(&out, &config, at) > 0) {
+        status = NDP_EXIT_FINDINGS;
+    }
+    if (emit(NULL, &out, &err) != 0)
+        status = fail(&err);
+    ndp_buf_release(&out);
+    ndp_ruleset_free(rs);
+    if (have)
+        ndp_config_release(&config);
+    return status;
+}
+
+/* --check-config: every file named, else the one a run would read; the
+ * exit status is the worst of theirs. */
+static int check_configs(const struct ndp_options *o)
+{
+    int64_t at = o->have_at ? o->at : (int64_t)time(NULL);
+    int status = NDP_EXIT_CLEAN, one;
+    size_t i;
+
+    if (!o->check_config_file && !o->nr_inputs)
+        return check_config(o, NULL, at);
+    if (o->check_config_file)
+        status = check_config(o, o->check_config_file, at);
+    for (i = 0; i < o->nr_inputs; i++) {
+        one = check_config(o, o->inputs[i], at);
+        status = one > status ? one : status;
+    }
+    return status;
+}
+
 /* Waivers, then the baseline: which findings count. */
 static int triage(struct ndp_findings *findings, size_t *known_out,
                   const struct ndp_clusters *clusters,
@@ -569,20 +653,13 @@ int main(int argc, char **argv)
         printf("ndplint %s\nLicense: Apache-2.0\n", NDP_VERSION);
         return NDP_EXIT_CLEAN;
     }
-    if (load_config(&config, &have_config, &o, &err) != 0) {
-        status = fail(&err);
-        goto out;
-    }
-    if (ndp_cli_finish(&o, have_config ? &config : NULL, &err) != 0) {
+    if (o.check_config)
+        return check_configs(&o);
+    if (prepare(&o, &config, &have_config, &rs, &err) != 0) {
         status = fail(&err);
         /* A command-line mistake gets the short usage, as in parsing. */
         if (err.code == NDP_EUSAGE)
             ndp_cli_short_usage(stderr);
-        goto out;
-    }
-    if (load_rules(&rs, &o, have_config ? &config : NULL, &err) != 0 ||
-        (have_config && ndp_overrides_check(&config, rs, &err) != 0)) {
-        status = fail(&err);
         goto out;
     }
     if (o.list_rules) {

@@ -1,10 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Entry of the 'ndplint' pre-commit hook (.pre-commit-hooks.yaml): runs
-# ndplint on the files pre-commit passes.  It uses $NDPLINT when set; else
-# it builds ndplint once from this checkout of the hook repository (the
-# rev pinned in .pre-commit-config.yaml) into build-pre-commit/ beside it;
-# else, when the build tools are missing, an 'ndplint' on PATH.
+# Entry of the 'ndplint' and 'ndplint-config' pre-commit hooks
+# (.pre-commit-hooks.yaml): runs ndplint with the hook's arguments
+# ('--check-config' for ndplint-config) and the files pre-commit passes.
+# It uses $NDPLINT when set; else it builds ndplint once from this checkout
+# of the hook repository (the rev pinned in .pre-commit-config.yaml) into
+# build-pre-commit/ beside it; else, when the build tools are missing, an
+# 'ndplint' on PATH.
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$repo/build-pre-commit/ndplint

@@ -17,7 +17,8 @@ _ndplint_files() { # $1: cur; $2: -d for directories only
 _ndplint() {
     local cur prev
     local opts="--format --output --source-root --profile --at --fail-on
-        --cluster-state --config --no-config --no-waivers --show-suppressed
+        --cluster-state --config --no-config --check-config --no-waivers
+        --show-suppressed
         --quiet --template --baseline --write-baseline --window-check
         --rules --explain --list-rules --input-format --max-input-bytes
         --color --help --version -f -o -q -h -V"
@@ -75,7 +76,7 @@ _ndplint() {
         names="$names rejected outside-window allowed may-reimage bypassed manual-upgrade"
         COMPREPLY=($(compgen -W "$names" -- "$cur"))
         return 0 ;;
-    -o|--output|--cluster-state|--config|--template|--baseline|--write-baseline)
+    -o|--output|--cluster-state|--config|--check-config|--template|--baseline|--write-baseline)
         _ndplint_files "$cur"
         return 0 ;;
     --source-root|--rules)

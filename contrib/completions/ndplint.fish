@@ -31,6 +31,7 @@ complete -c ndplint -l fail-on -x -a 'error warning note never' -d 'Exit 1 on a 
 complete -c ndplint -l cluster-state -r -F -d 'Live cluster state JSON (repeatable)'
 complete -c ndplint -l config -r -F -d 'Read settings from FILE'
 complete -c ndplint -l no-config -d 'Read no settings file'
+complete -c ndplint -l check-config -F -d 'Check settings files instead of plans'
 complete -c ndplint -l no-waivers -d 'Ignore the waivers (audit every finding)'
 complete -c ndplint -l show-suppressed -d 'Show waived findings in the text report'
 complete -c ndplint -s q -l quiet -d 'Text report: only the summary and the findings that fail'

@@ -1,10 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# The pre-commit hook, through Debian's pre-commit: 'pre-commit try-repo'
+# Both pre-commit hooks, through Debian's pre-commit: 'pre-commit try-repo'
 # on a snapshot of this source tree (uncommitted files included), in a
-# throwaway git repository, passes on a clean plan, fails on a plan that
-# Block rejects, and skips files outside its 'files' pattern.  The hook
-# builds ndplint itself, as it does for a user.
+# throwaway git repository.  'ndplint' passes on a clean plan (plan.json
+# among them), fails on a plan that Block rejects, and skips files outside
+# its 'files' pattern; 'ndplint-config' fails on an .ndplint.json with an
+# expired waiver, passes on a good one (showing the warning for a waiver
+# that expires within 14 days), and skips other JSON.  The hook builds
+# ndplint itself, as it does for a user.
 #   usage: run_precommit.sh SOURCE_DIR
 set -u
 src=$1
@@ -40,28 +43,74 @@ mkdir -p infra/prod
 cp "$src/fixtures/allow-negative.json" plan.json
 cp "$src/fixtures/allow-negative.json" tfplan.json
 cp "$src/fixtures/block-network-policy.json" infra/prod/whatif.json
+# Settings files: a good one at the root (its waiver covers nothing here,
+# so the plan checks above are unchanged), a good one with a waiver that
+# expires in 3 days, one with an expired waiver, and a broken one.
+soon=$(date -u -d '+3 days' +%Y-%m-%d 2>/dev/null ||
+    date -u -v+3d +%Y-%m-%d) || exit 1
+printf '{"fail_on": "error", "waivers": [{"rule": "NDP101", "match": "module.legacy.*", "reason": "CHG-0", "expires": "2099-12-31"}]}\n' \
+    > .ndplint.json
+printf '{"profile": "Block", "waivers": [{"rule": "NDP101", "reason": "CHG-2", "expires": "%s"}, {"category": "network-policy", "reason": "CHG-3", "expires": "2099-12-31"}]}\n' \
+    "$soon" > infra/prod/.ndplint.json
+mkdir -p infra/old infra/dev
+printf '{"waivers": [{"rule": "NDP101", "match": "azurerm_kubernetes_cluster.main", "reason": "CHG-1", "expires": "2020-01-31"}]}\n' \
+    > infra/old/.ndplint.json
+printf '{"profil": "Block"}\n' > infra/dev/.ndplint.json
 git add -A && git commit -qm plans
 
 failed=0 runs=0
-check() { # expected-status pattern files...
-    want=$1 pattern=$2
-    shift 2
+check() { # hook (or 'all') expected-status pattern files...
+    hook=$1 want=$2 pattern=$3
+    shift 3
     runs=$((runs + 1))
-    pre-commit try-repo "$tmp/hook" ndplint --files "$@" > "$tmp/out" 2>&1
+    if [ "$hook" = all ]; then
+        pre-commit try-repo "$tmp/hook" --files "$@" > "$tmp/out" 2>&1
+    else
+        pre-commit try-repo "$tmp/hook" "$hook" --files "$@" > "$tmp/out" 2>&1
+    fi
     got=$?
     if [ "$got" != "$want" ] || ! grep -q -- "$pattern" "$tmp/out"; then
-        echo "precommit: '$*': exit $got (want $want), output:"
+        echo "precommit: $hook '$*': exit $got (want $want, '$pattern'), output:"
         cat "$tmp/out"
         failed=$((failed + 1))
     fi
 }
-check 0 Passed clean.tfplan.json
-check 1 "rejected" rejected.whatif.json
-check 1 "1 error" clean.tfplan.json rejected.whatif.json
-check 0 "no files to check" notaplan.json
+also() { # pattern: in the output of the last check too
+    runs=$((runs + 1))
+    if ! grep -q -- "$1" "$tmp/out"; then
+        echo "precommit: $hook: no '$1' in the output above:"
+        cat "$tmp/out"
+        failed=$((failed + 1))
+    fi
+}
+check ndplint 0 Passed clean.tfplan.json
+check ndplint 1 "rejected" rejected.whatif.json
+check ndplint 1 "1 error" clean.tfplan.json rejected.whatif.json
+check ndplint 0 "no files to check" notaplan.json
 # The README's own names: plan.json, tfplan.json, whatif.json.
-check 0 Passed plan.json
-check 0 Passed tfplan.json
-check 1 "rejected" infra/prod/whatif.json
+check ndplint 0 Passed plan.json
+check ndplint 0 Passed tfplan.json
+check ndplint 1 "rejected" infra/prod/whatif.json
+# Both hooks at once (each try-repo builds ndplint afresh, so few runs):
+# 'ndplint' passes plan.json and leaves the settings files alone;
+# 'ndplint-config' fails on the expired waiver, named with its date, and
+# on the unknown key, and says what expires soon.  pre-commit exits 1
+# for any failed hook.
+check all 1 \
+    "waivers\[0\] (rule NDP101, match 'azurerm_kubernetes_cluster.main') expired on 2020-01-31" \
+    plan.json .ndplint.json infra/old/.ndplint.json infra/prod/.ndplint.json \
+    infra/dev/.ndplint.json
+also "^ndplint (AKS node reimage check)\.*Passed"
+also "^ndplint settings file (schema and waiver expiry)\.*Failed"
+also "infra/dev/.ndplint.json': profil: unknown key"
+also "infra/prod/.ndplint.json: warning: waivers\[0\] (rule NDP101) expires on $soon (in 3 days)"
+also "^\.ndplint\.json: ok (1 waiver, none expired"
+# Good files alone pass, the warning shown (the hook is verbose).
+check ndplint-config 0 \
+    "infra/prod/.ndplint.json: warning: waivers\[0\] (rule NDP101) expires on $soon (in 3 days)" \
+    .ndplint.json infra/prod/.ndplint.json
+also "^ndplint settings file (schema and waiver expiry)\.*Passed"
+also "^\.ndplint\.json: ok (1 waiver, none expired"
+check ndplint-config 0 "no files to check" plan.json notaplan.json
 echo "precommit: $((runs - failed)) passed, $failed failed"
 [ "$failed" = 0 ]

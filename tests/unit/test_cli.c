@@ -97,6 +97,8 @@ static void check_row(const struct ndp_cli_option *opt)
     default:
         fail_msg("--%s: unknown kind %d", name, (int)opt->kind);
     }
+    if (opt->arg_optional && (opt->kind != NDP_CLI_CALLBACK || !opt->arg_name))
+        fail_msg("--%s: only a callback's argument can be optional", name);
     if (opt->arg_name && !is_upper_word(opt->arg_name))
         fail_msg("--%s: argument name '%s' is not in capitals", name,
                  opt->arg_name);
@@ -282,6 +284,30 @@ static void check_color_always(const struct ndp_options *o)
     assert_int_equal(o->color, NDP_COLOR_ALWAYS);
 }
 
+/* '--check-config FILE': the FILE stays a positional argument. */
+static void check_config_apart(const struct ndp_options *o)
+{
+    assert_true(o->check_config);
+    assert_null(o->check_config_file);
+    assert_int_equal(o->nr_inputs, 2);
+    assert_string_equal(o->inputs[0], "a/.ndplint.json");
+    assert_string_equal(o->inputs[1], "b/.ndplint.json");
+}
+
+static void check_config_joined(const struct ndp_options *o)
+{
+    assert_true(o->check_config);
+    assert_string_equal(o->check_config_file, "a/.ndplint.json");
+    assert_int_equal(o->nr_inputs, 0);
+}
+
+static void check_config_alone(const struct ndp_options *o)
+{
+    assert_true(o->check_config);
+    assert_null(o->check_config_file);
+    assert_int_equal(o->nr_inputs, 0);
+}
+
 static void check_defaults(const struct ndp_options *o)
 {
     assert_int_equal(o->nr_outputs, 0);
@@ -338,6 +364,14 @@ static const struct accept_case accept_cases[] = {
     { "", { "--list-rules" }, NULL },
     { "", { "--explain", "NDP101" }, NULL },
     { "", { "--", "-" }, NULL },
+    /* --check-config reads settings files, not plans: none is needed. */
+    { "check-config", { "--check-config" }, check_config_alone },
+    { "check-config", { "--check-config=a/.ndplint.json" },
+      check_config_joined },
+    { "check-config", { "--check-config", "a/.ndplint.json",
+                        "b/.ndplint.json" }, check_config_apart },
+    { "check-config", { "--check-config", "--at", "2026-12-06",
+                        "--config", "x.json" }, check_config_alone },
 };
 
 static void callback_options_are_accepted(void **state)
@@ -433,6 +467,11 @@ static const struct refuse_case refuse_cases[] = {
       "--color: unknown value 'ALWAYS' (use auto, always or never)" },
     { { "in.json", "-", "in.json" }, "'in.json' is given more than once" },
     { { "-", "-" }, "'-' is given more than once" },
+    { { "--check-config", "--no-config" },
+      "--check-config and --no-config: nothing to check" },
+    { { "--check-config=" }, "--check-config=: empty file name" },
+    { { "--check-config=a.json", "--check-config=b.json" },
+      "--check-config=FILE given twice (give further files as arguments)" },
 };
 
 static void bad_uses_are_refused_with_their_message(void **state)
@@ -695,9 +734,10 @@ static void help_lists_every_option_and_format(void **state)
 
     (void)state;
     for (i = 0; (opt = ndp_cli_option(i)); i++) {
-        snprintf(want, sizeof(want), "--%s%s%s", opt->long_name,
-                 opt->arg_name ? " " : "",
-                 opt->arg_name ? opt->arg_name : "");
+        snprintf(want, sizeof(want), "--%s%s%s%s%s", opt->long_name,
+                 opt->arg_name ? " " : "", opt->arg_optional ? "[" : "",
+                 opt->arg_name ? opt->arg_name : "",
+                 opt->arg_optional ? "]" : "");
         if (!has_word(text, want))
             fail_msg("--help lacks '%s'", want);
     }
