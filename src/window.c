@@ -211,7 +211,7 @@ static void add_problem(struct ndp_buf *problems, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Notes 'part' of 'w' as known only after apply, by its field 'name'. */
+/* Notes 'part' of 'w' as not known, by its field 'name'. */
 static void mark_unknown(struct ndp_window *w, unsigned part,
                          const char *name)
 {
@@ -1207,8 +1207,8 @@ static void describe_schedule(struct ndp_buf *out, const struct ndp_window *w)
 
     if (w->unknown & UNKNOWN_SCHEDULE) {
         ndp_buf_adds(out, w->kind == SCHEDULE_NONE
-                              ? "a schedule known only after apply"
-                              : "a schedule partly known only after apply");
+                              ? "an unknown schedule"
+                              : "a partly unknown schedule");
         return;
     }
     switch (w->kind) {
@@ -1246,18 +1246,18 @@ static void describe_schedule(struct ndp_buf *out, const struct ndp_window *w)
 static void describe_time(struct ndp_buf *out, const struct ndp_window *w)
 {
     if (w->unknown & UNKNOWN_START_TIME)
-        ndp_buf_adds(out, " at a time known only after apply");
+        ndp_buf_adds(out, " at an unknown time");
     else
         ndp_buf_addf(out, " at %02d:%02d", w->start_minute / 60,
                      w->start_minute % 60);
     if (w->unknown & UNKNOWN_UTC_OFFSET)
-        ndp_buf_adds(out, " at a UTC offset known only after apply");
+        ndp_buf_adds(out, " at an unknown UTC offset");
     else
         ndp_buf_adds(out, " UTC");
     if (!(w->unknown & UNKNOWN_UTC_OFFSET) && w->utc_offset_minutes != 0)
         add_offset(out, w->utc_offset_minutes);
     if (w->unknown & UNKNOWN_DURATION)
-        ndp_buf_adds(out, " for a number of hours known only after apply");
+        ndp_buf_adds(out, " for an unknown number of hours");
     else
         ndp_buf_addf(out, " for %lld hour%s", w->duration_hours,
                      w->duration_hours == 1 ? "" : "s");
@@ -1323,12 +1323,12 @@ static void describe_unknown_caveat(struct ndp_buf *out,
     if (!w->unknown)
         return;
     if (ndp_window_opening_unknown(w))
-        add_caveat(out, count, "known only after apply: %s; the window "
+        add_caveat(out, count, "unknown: %s; the window "
                    "cannot be fully evaluated, and an instant that depends "
                    "on the unknown part is taken to be outside it",
                    w->unknown_names);
     else
-        add_caveat(out, count, "known only after apply: %s; only its first "
+        add_caveat(out, count, "unknown: %s; only its first "
                    "%d hours, the AKS minimum, are taken to be inside",
                    w->unknown_names, MIN_DURATION_HOURS);
 }
@@ -1426,7 +1426,7 @@ static void not_allowed_to_json(struct ndp_buf *out,
     ndp_buf_addch(out, ']');
 }
 
-/* "knownAfterApply": the unknown parts by their ARM names. */
+/* "unknown": the unknown parts by their ARM names. */
 static void unknown_to_json(struct ndp_buf *out, const struct ndp_window *w)
 {
     static const char *const parts[] = { "schedule", "durationHours",
@@ -1436,7 +1436,7 @@ static void unknown_to_json(struct ndp_buf *out, const struct ndp_window *w)
 
     if (!w->unknown)
         return;
-    ndp_buf_adds(out, ",\"knownAfterApply\":[");
+    ndp_buf_adds(out, ",\"unknown\":[");
     for (size_t i = 0; i < NDP_ARRAY_SIZE(parts); i++) {
         if (w->unknown & (1u << i))
             ndp_buf_addf(out, "%s\"%s\"", n++ ? "," : "", parts[i]);

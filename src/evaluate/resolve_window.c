@@ -13,10 +13,11 @@
  * window partly unknown, not invalid (window.h).  A what-if change shown
  * only as a delta is laid over the window known from --cluster-state or
  * the settings file; with neither, what the delta does not show is
- * unknown.  A window this change sends to AKS (creates, changes, or sends
- * again unchanged, as an ARM body is sent whole on every update) with a
- * startDate already past at --at is refused by AKS: a problem like any
- * other value AKS refuses.
+ * unknown.  A window this change sends to AKS with a startDate already
+ * past at --at is refused by AKS: a problem like any other value AKS
+ * refuses.  A startDate is sent when the change creates the window, when
+ * it changes the startDate, and on every update of an azapi resource,
+ * whose whole body is sent again.
  */
 #include "common.h"
 #include "evaluate_internal.h"
@@ -189,17 +190,31 @@ static bool same_json(const struct json_object *a,
 }
 
 /*
- * azurerm sends start_date only when it differs from the value AKS holds
- * (terraform-provider-azurerm#23985, the fix of #22762); an ARM body is
- * sent whole.
+ * Does an update send the startDate of its new window?  azurerm sends
+ * start_date only when it differs from the value AKS holds
+ * (terraform-provider-azurerm#23985, the fix of #22762); what-if's after
+ * is the resource as predicted, not the request, so only a startDate it
+ * shows changing is known to be sent.
  */
-static bool start_date_changes(const struct json_object *before,
+static bool start_date_changes(const struct window_decl *d,
+                               const struct json_object *before,
                                const struct json_object *after)
 {
-    const char *b = ndp_json_get_string(before, "start_date");
-    const char *a = ndp_json_get_string(after, "start_date");
+    const char *key = d->arm ? "startDate" : "start_date";
+    const char *b = ndp_json_get_string(before, key);
+    const char *a = ndp_json_get_string(after, key);
 
     return a && *a && (!b || strcmp(a, b) != 0);
+}
+
+/*
+ * azapi (a Terraform address, not an ARM id) sends the whole body on
+ * every update, the window with it, changed or not.
+ */
+static bool sends_whole_body(const struct window_decl *d,
+                             const struct ndp_change *ch)
+{
+    return d->arm && ch->address && ch->address[0] != '/';
 }
 
 /* Does the change send its 'after' to AKS? */
@@ -229,11 +244,10 @@ static void window_sides(struct window_decl *d, const struct ndp_change *ch,
         d->has_planned = true;
         d->planned = after;
         d->planned_unknown = after_unknown;
-        d->planned_start_date_sent = d->arm || start_date_changes(before,
-                                                                  after);
+        d->planned_start_date_sent = sends_whole_body(d, ch) ||
+                                     start_date_changes(d, before, after);
     } else {
-        /* azurerm sends the block only when it changes; ARM sends it all. */
-        d->resent = d->arm;
+        d->resent = sends_whole_body(d, ch);
     }
 }
 

@@ -385,8 +385,7 @@ static void describe_next_window(struct ndp_buf *msg,
     }
     if (ndp_window_opening_unknown(c->window) ||
         ndp_window_opening_unknown(c->new_window)) {
-        ndp_buf_adds(msg, "when the window opens is known only after "
-                     "apply");
+        ndp_buf_adds(msg, "when the window opens is unknown");
         return;
     }
     if (!c->has_next_window) {

@@ -83,7 +83,7 @@ static void write_openings(struct ndp_buf *out,
     int i;
 
     if (ndp_window_opening_unknown(c->window)) {
-        ndp_buf_adds(out, "    openings known only after apply\n");
+        ndp_buf_adds(out, "    openings unknown: the window is not fully known\n");
         return;
     }
     for (i = 0; i < OPENINGS_SHOWN; i++) {

@@ -773,14 +773,13 @@ static const struct unknown_case unknown_cases[] = {
     { "unknown_azurerm_start_time__closed_without_next", AZURERM,
       AZ_SAT(", \"duration\": 4"), "{\"start_time\": true}", SAT_2100,
       true, false, false, "",
-      "weekly on Saturday at a time known only after apply UTC-05:00 for "
-      "4 hours (known only after apply: start_time; " UNKNOWN_WORDS ")" },
+      "weekly on Saturday at an unknown time UTC-05:00 for 4 hours "
+      "(unknown: start_time; " UNKNOWN_WORDS ")" },
     { "unknown_azurerm_duration__first_4_hours_inside", AZURERM,
       AZ_SAT(", \"start_time\": \"20:00\""), "{\"duration\": true}",
       "2026-12-05T23:59:59-05:00", true, true, true, "",
-      "for a number of hours known only after apply (known only after "
-      "apply: duration; only its first 4 hours, the AKS minimum, are "
-      "taken to be inside)" },
+      "for an unknown number of hours (unknown: duration; only its first "
+      "4 hours, the AKS minimum, are taken to be inside)" },
     { "unknown_azurerm_duration__fifth_hour_outside", AZURERM,
       AZ_SAT(", \"start_time\": \"20:00\""), "{\"duration\": true}",
       "2026-12-06T00:00:00-05:00", true, false, true, "", "" },
@@ -789,8 +788,8 @@ static const struct unknown_case unknown_cases[] = {
       "\"durationHours\": 4, \"startTime\": \"20:00\"}",
       "{\"schedule\": {\"weekly\": {\"dayOfWeek\": true}}}", SAT_2100,
       true, false, false, "",
-      "a schedule partly known only after apply at 20:00 UTC for 4 hours "
-      "(known only after apply: dayOfWeek; " UNKNOWN_WORDS ")" },
+      "a partly unknown schedule at 20:00 UTC for 4 hours "
+      "(unknown: dayOfWeek; " UNKNOWN_WORDS ")" },
     { "unknown_arm_duration__known_values_still_judged", ARM,
       "{\"schedule\": {\"daily\": {\"intervalDays\": 1}}, "
       "\"startTime\": \"20:00\", \"utcOffset\": \"+15:00\"}",
@@ -799,19 +798,18 @@ static const struct unknown_case unknown_cases[] = {
       "from -14:00 to +14:00", "" },
     { "unknown_arm_whole_window__closed_without_next", ARM, "null", "true",
       SAT_2100, true, false, false, "",
-      "a schedule known only after apply at a time known only after apply "
-      "at a UTC offset known only after apply for a number of hours known "
-      "only after apply (known only after apply: schedule, durationHours, "
+      "an unknown schedule at an unknown time at an unknown UTC offset "
+      "for an unknown number of hours (unknown: schedule, durationHours, "
       "startTime, utcOffset, startDate, notAllowedDates; " },
     { "unknown_arm_start_date__closed", ARM,
       ARM_SAT(", \"durationHours\": 4, \"startTime\": \"20:00\""),
       "{\"startDate\": true}", SAT_2100, true, false, false, "",
-      "known only after apply: startDate;" },
+      "unknown: startDate;" },
     { "unknown_arm_not_allowed_entry__closed", ARM,
       ARM_SAT(", \"durationHours\": 4, \"startTime\": \"20:00\", "
               "\"notAllowedDates\": [{\"start\": \"2027-01-01\"}]"),
       "{\"notAllowedDates\": [{\"end\": true}]}", SAT_2100, true, false,
-      false, "", "known only after apply: notAllowedDates;" },
+      false, "", "unknown: notAllowedDates;" },
     { "unknown_mask_elsewhere__missing_still_reported", AZURERM,
       AZ_SAT(", \"start_time\": \"20:00\""), "{\"start_date\": true}",
       SAT_2100, true, false, false, "duration is missing", "" },
@@ -868,7 +866,7 @@ static void unknown_whole_window__json_names_the_parts(void **state)
     assert_string_equal(out.buf, "{\"schedule\":null,\"durationHours\":null,"
                         "\"utcOffset\":null,\"startTime\":null,"
                         "\"startDate\":null,\"notAllowedDates\":null,"
-                        "\"knownAfterApply\":[\"schedule\",\"durationHours\","
+                        "\"unknown\":[\"schedule\",\"durationHours\","
                         "\"startTime\",\"utcOffset\",\"startDate\","
                         "\"notAllowedDates\"]}");
     ndp_window_free(w);
