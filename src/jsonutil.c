@@ -245,3 +245,50 @@ const char *ndp_json_check_keys(char *at, size_t at_size,
     snprintf(at, at_size, "%s%s%s", where, *where ? "." : "", key);
     return "unknown key";
 }
+
+static struct json_object *deep_copy(const struct json_object *v)
+{
+    struct json_object *out = NULL;
+
+    if (v)
+        json_object_deep_copy(MUT(v), &out, NULL);
+    return out;
+}
+
+static struct json_object *overlay_array(const struct json_object *base,
+                                         const struct json_object *top)
+{
+    size_t nb = json_object_array_length(base);
+    size_t nt = json_object_array_length(top);
+    struct json_object *out = json_object_new_array();
+
+    for (size_t i = 0; i < (nb > nt ? nb : nt); i++) {
+        const struct json_object *b = i < nb ? ndp_json_index(base, i) : NULL;
+        const struct json_object *t = i < nt ? ndp_json_index(top, i) : NULL;
+
+        json_object_array_add(out, ndp_json_overlay(b, t));
+    }
+    return out;
+}
+
+struct json_object *ndp_json_overlay(const struct json_object *base,
+                                     const struct json_object *top)
+{
+    struct json_object *out;
+
+    if (!top || !base)
+        return deep_copy(top ? top : base);
+    if (json_object_is_type(base, json_type_array) &&
+        json_object_is_type(top, json_type_array))
+        return overlay_array(base, top);
+    if (!json_object_is_type(base, json_type_object) ||
+        !json_object_is_type(top, json_type_object))
+        return deep_copy(top);
+    out = deep_copy(base);
+    json_object_object_foreach(MUT(top), key, value) {
+        json_object_object_add(out, key,
+                               ndp_json_overlay(ndp_json_get(base, key),
+                                                value));
+    }
+    return out;
+}

@@ -60,6 +60,18 @@ bool ndp_json_mask_covers(const struct json_object *mask, const char *dotted);
 bool ndp_json_has_expression(const struct json_object *v);
 
 /*
+ * A new value (owned by the caller; NULL when both are NULL): 'base' with
+ * 'top' laid over it.  Objects merge key by key; arrays element by
+ * element, a null element of 'top' keeping the one of 'base', and the
+ * longer length winning (a what-if delta names only the elements that
+ * change); anything else is 'top' when it is not NULL.  For partial
+ * snapshots rebuilt from a what-if delta, over a whole value known from
+ * elsewhere.
+ */
+struct json_object *ndp_json_overlay(const struct json_object *base,
+                                     const struct json_object *top);
+
+/*
  * Checks the keys of 'o', a part of a settings or rule file: 'o' must be
  * an object whose every key is in the NULL-terminated list 'allowed'.
  * 'where' is the JSON path of 'o' in its file ("" at the top level).

@@ -30,9 +30,15 @@
  * from 10 February counts from 31 March).  Dates (startDate,
  * notAllowedDates) are local dates at utcOffset.
  *
+ * A value Terraform knows only after apply (after_unknown) is not a
+ * problem: what is known is judged, and an instant whose answer depends on
+ * the unknown part is outside (is_open false, no next opening), except
+ * that an unknown durationHours is read as 4 hours, the AKS minimum.
+ *
  * Values AKS would refuse are reported as problems (window-invalid) and,
- * where a meaning remains, still evaluated on the safe side: durationHours
- * above 24 as 24, a missing one as 4 (the AKS minimum), an unreadable
+ * where a meaning remains, still evaluated on the safe side: a date-time
+ * where ARM takes a date by its date part, an offset that is not a whole
+ * quarter hour within 14 hours as written, durationHours above 24 as 24, a missing one as 4 (the AKS minimum), an unreadable
  * utcOffset as +00:00, an unreadable startDate as absent, a notAllowedDates
  * entry ending before it starts as blocking the dates between its ends.
  * No window is returned when nothing sensible can be evaluated: no schedule
@@ -62,6 +68,8 @@
 /* Integral JSON doubles beyond this are not taken as integers. */
 #define LARGEST_INTEGER 1e15
 #define WEEK_INDEX_LAST 5
+#define UTC_OFFSET_STEP_MINUTES 15
+#define MAX_UTC_OFFSET_MINUTES (14 * 60)
 
 enum schedule_kind {
     SCHEDULE_DAILY,
@@ -77,7 +85,23 @@ struct date_span {
     int64_t end;
 };
 
+/*
+ * Parts of a window Terraform knows only after apply (after_unknown), or
+ * that a what-if delta leaves out with nothing else to fill them in.
+ */
+enum unknown_part {
+    UNKNOWN_SCHEDULE = 1 << 0,    /* type, interval, day or week index */
+    UNKNOWN_DURATION = 1 << 1,
+    UNKNOWN_START_TIME = 1 << 2,
+    UNKNOWN_UTC_OFFSET = 1 << 3,
+    UNKNOWN_START_DATE = 1 << 4,
+    UNKNOWN_NOT_ALLOWED = 1 << 5
+};
+
+struct field_names;
+
 struct ndp_window {
+    const struct field_names *names; /* the notation it was read from */
     enum schedule_kind kind;
     long long interval;
     unsigned day_of_week;         /* 0 = Sunday */
@@ -94,6 +118,8 @@ struct ndp_window {
     int64_t anchor_day;           /* first occurrence on/after startDate */
     size_t n_spans;
     struct date_span *spans;
+    unsigned unknown;             /* enum unknown_part bits */
+    char *unknown_names;          /* their field names, ", "-separated */
 };
 
 /* Field names of one notation, for problem messages. */
@@ -107,11 +133,15 @@ struct field_names {
     const char *utc_offset;
     const char *start_date;
     const char *not_allowed;
+    bool date_times;              /* dates may be written as RFC 3339 */
 };
 
 /* The JSON values a window is built from, whatever the notation. */
 struct window_source {
     const struct field_names *names;
+    const struct json_object *unknown; /* after_unknown mask, or NULL */
+    char schedule_path[40];       /* mask path of the schedule's fields */
+    bool kind_unknown;
     enum schedule_kind kind;
     const struct json_object *interval;
     const struct json_object *day_of_week;
@@ -129,13 +159,13 @@ enum field_status { FIELD_MISSING, FIELD_BAD, FIELD_OK };
 static const struct field_names arm_names = {
     { "intervalDays", "intervalWeeks", "intervalMonths", "intervalMonths" },
     "dayOfWeek", "dayOfMonth", "weekIndex", "durationHours", "startTime",
-    "utcOffset", "startDate", "notAllowedDates"
+    "utcOffset", "startDate", "notAllowedDates", false
 };
 
 static const struct field_names azurerm_names = {
     { "interval", "interval", "interval", "interval" },
     "day_of_week", "day_of_month", "week_index", "duration", "start_time",
-    "utc_offset", "start_date", "not_allowed"
+    "utc_offset", "start_date", "not_allowed", true
 };
 
 static const char *const arm_schedule_keys[4] = {
@@ -179,6 +209,46 @@ static void add_problem(struct ndp_buf *problems, const char *fmt, ...)
     va_start(ap, fmt);
     ndp_buf_vaddf(problems, fmt, ap);
     va_end(ap);
+}
+
+/* Notes 'part' of 'w' as not known, by its field 'name'. */
+static void mark_unknown(struct ndp_window *w, unsigned part,
+                         const char *name)
+{
+    struct ndp_buf names = NDP_BUF_INIT;
+
+    if (w->unknown_names) {
+        ndp_buf_addf(&names, "%s, ", w->unknown_names);
+        free(w->unknown_names);
+    }
+    ndp_buf_adds(&names, name);
+    w->unknown_names = ndp_buf_detach(&names);
+    w->unknown |= part;
+}
+
+/*
+ * A value Terraform knows only after apply is absent from 'after' and
+ * marked in after_unknown: absent here, and the mask covers 'path'.
+ */
+static bool unknown_value(const struct window_source *src,
+                          const struct json_object *v, const char *path)
+{
+    return !v && src->unknown && ndp_json_mask_covers(src->unknown, path);
+}
+
+/* The same for a field of the schedule type; marks it when unknown. */
+static bool unknown_schedule_field(struct ndp_window *w,
+                                   const struct window_source *src,
+                                   const struct json_object *v,
+                                   const char *name)
+{
+    char path[96];
+
+    snprintf(path, sizeof(path), "%s%s", src->schedule_path, name);
+    if (!unknown_value(src, v, path))
+        return false;
+    mark_unknown(w, UNKNOWN_SCHEDULE, name);
+    return true;
 }
 
 /*
@@ -282,23 +352,51 @@ static bool parse_utc_offset(const char *s, int *out)
     return true;
 }
 
+enum date_form { DATE_BAD, DATE_ONLY, DATE_TIME };
+
 /*
  * A date as "YYYY-MM-DD", or the date part of an RFC 3339 date-time as
  * written (azurerm truncates "2026-04-21T00:00:00Z" to "2026-04-21" without
- * converting the zone).  Both notations accept both forms.
+ * converting the zone).
  */
-static bool parse_date_text(const char *s, int64_t *days)
+static enum date_form parse_date_text(const char *s, int64_t *days)
 {
     char date[11];
     int64_t instant;
 
     if (ndp_date_parse(days, s) == 0)
-        return true;
+        return DATE_ONLY;
     if (ndp_time_parse_rfc3339(&instant, s) < 0)
-        return false;
+        return DATE_BAD;
     memcpy(date, s, 10);
     date[10] = '\0';
-    return ndp_date_parse(days, date) == 0;
+    return ndp_date_parse(days, date) == 0 ? DATE_TIME : DATE_BAD;
+}
+
+/*
+ * The date 'label' holds.  azurerm cuts its RFC 3339 values to their date
+ * before sending; an ARM body is sent as written, and AKS takes a date
+ * only (format: date), so there a date-time is a problem.  Its date part
+ * still has a meaning and is evaluated.
+ */
+static bool read_date_text(const struct field_names *names, const char *label,
+                           const char *s, int64_t *days,
+                           struct ndp_buf *problems)
+{
+    switch (parse_date_text(s, days)) {
+    case DATE_ONLY:
+        return true;
+    case DATE_TIME:
+        if (!names->date_times)
+            add_problem(problems, "%s '%.40s' is a date-time; AKS takes a "
+                        "date, YYYY-MM-DD", label, s);
+        return true;
+    case DATE_BAD:
+        break;
+    }
+    add_problem(problems, "%s '%.40s' is not a valid date (YYYY-MM-DD%s)",
+                label, s, names->date_times ? " or RFC 3339" : "");
+    return false;
 }
 
 /* ------------------------------------------------------------------ */
@@ -343,6 +441,10 @@ static bool read_interval(struct ndp_window *w,
     const char *name = src->names->interval[src->kind];
     long long max = interval_max[src->kind];
 
+    if (unknown_schedule_field(w, src, src->interval, name)) {
+        w->interval = 1;
+        return true;
+    }
     if (!required_integer(src->interval, name, &w->interval, problems))
         return false;
     if (w->interval < 1 || w->interval > max)
@@ -360,6 +462,8 @@ static bool read_day_of_week(struct ndp_window *w,
     const char *s = NULL;
     int day;
 
+    if (unknown_schedule_field(w, src, src->day_of_week, name))
+        return true;
     if (!required_string(src->day_of_week, name, &s, problems))
         return false;
     day = lookup_name(s, weekday_names, 7);
@@ -379,6 +483,10 @@ static bool read_day_of_month(struct ndp_window *w,
     const char *name = src->names->day_of_month;
     long long day = 0;
 
+    if (unknown_schedule_field(w, src, src->day_of_month, name)) {
+        w->day_of_month = 1;
+        return true;
+    }
     if (!required_integer(src->day_of_month, name, &day, problems))
         return false;
     if (day < 1 || day > 31) {
@@ -397,6 +505,10 @@ static bool read_week_index(struct ndp_window *w,
     const char *s = NULL;
     int index;
 
+    if (unknown_schedule_field(w, src, src->week_index, name)) {
+        w->week_index = 1;
+        return true;
+    }
     if (!required_string(src->week_index, name, &s, problems))
         return false;
     index = lookup_name(s, week_index_names + 1, 5);
@@ -417,6 +529,12 @@ static bool read_schedule(struct ndp_window *w,
     bool usable = true;
 
     w->kind = src->kind;
+    w->interval = 1;
+    if (src->kind_unknown) {
+        mark_unknown(w, UNKNOWN_SCHEDULE, src->names == &arm_names
+                                              ? "schedule" : "frequency");
+        return true;
+    }
     if (src->kind == SCHEDULE_NONE)
         return false;
     if (!read_interval(w, src, problems))
@@ -445,6 +563,12 @@ static void read_duration(struct ndp_window *w,
 {
     const char *name = src->names->duration;
 
+    if (unknown_value(src, src->duration, name)) {
+        /* Inside its first 4 hours is inside whatever it turns out to be. */
+        mark_unknown(w, UNKNOWN_DURATION, name);
+        w->duration_hours = MIN_DURATION_HOURS;
+        return;
+    }
     switch (get_integer(src->duration, &w->duration_hours)) {
     case FIELD_MISSING:
         add_problem(problems, "%s is missing", name);
@@ -474,6 +598,10 @@ static bool read_start_time(struct ndp_window *w,
     const char *name = src->names->start_time;
     const char *s = NULL;
 
+    if (unknown_value(src, src->start_time, name)) {
+        mark_unknown(w, UNKNOWN_START_TIME, name);
+        return true;
+    }
     switch (get_string(src->start_time, &s)) {
     case FIELD_MISSING:
         add_problem(problems, "%s is missing", name);
@@ -493,14 +621,23 @@ static bool read_start_time(struct ndp_window *w,
     return true;
 }
 
-/* Absent or "" means the AKS default +00:00. */
+/*
+ * Absent or "" means the AKS default +00:00.  The newest API (2026-08-02-
+ * preview) takes whole quarter hours from -14:00 to +14:00; an offset
+ * outside that is reported and still evaluated as written.
+ */
 static void read_utc_offset(struct ndp_window *w,
                             const struct window_source *src,
                             struct ndp_buf *problems)
 {
     const char *name = src->names->utc_offset;
     const char *s = NULL;
+    int magnitude;
 
+    if (unknown_value(src, src->utc_offset, name)) {
+        mark_unknown(w, UNKNOWN_UTC_OFFSET, name);
+        return;
+    }
     switch (get_string(src->utc_offset, &s)) {
     case FIELD_MISSING:
         return;
@@ -515,7 +652,14 @@ static void read_utc_offset(struct ndp_window *w,
         add_problem(problems, "%s '%.40s' is not +HH:MM or -HH:MM", name, s);
         w->utc_offset_unreadable = true;
         w->utc_offset_minutes = 0;
+        return;
     }
+    magnitude = w->utc_offset_minutes < 0 ? -w->utc_offset_minutes
+                                          : w->utc_offset_minutes;
+    if (magnitude % UTC_OFFSET_STEP_MINUTES != 0 ||
+        magnitude > MAX_UTC_OFFSET_MINUTES)
+        add_problem(problems, "%s '%.40s' is not one AKS accepts: whole "
+                    "quarter hours from -14:00 to +14:00", name, s);
 }
 
 /*
@@ -529,6 +673,10 @@ static void read_start_date(struct ndp_window *w,
     const char *name = src->names->start_date;
     const char *s = NULL;
 
+    if (unknown_value(src, src->start_date, name)) {
+        mark_unknown(w, UNKNOWN_START_DATE, name);
+        return;
+    }
     switch (get_string(src->start_date, &s)) {
     case FIELD_MISSING:
         return;
@@ -538,19 +686,19 @@ static void read_start_date(struct ndp_window *w,
     case FIELD_OK:
         break;
     }
-    if (!parse_date_text(s, &w->start_date)) {
-        add_problem(problems, "%s '%.40s' is not a valid date", name, s);
+    if (!read_date_text(src->names, name, s, &w->start_date, problems))
         return;
-    }
     w->has_start_date = true;
 }
 
 /* One date of a notAllowedDates entry; false (and a problem) if unusable. */
 static bool read_span_date(const struct json_object *entry, const char *key,
-                           const char *name, size_t i, int64_t *days,
-                           struct ndp_buf *problems)
+                           const struct field_names *names, size_t i,
+                           int64_t *days, struct ndp_buf *problems)
 {
+    const char *name = names->not_allowed;
     const char *s = NULL;
+    char label[64];
 
     switch (get_string(member(entry, key), &s)) {
     case FIELD_MISSING:
@@ -562,12 +710,8 @@ static bool read_span_date(const struct json_object *entry, const char *key,
     case FIELD_OK:
         break;
     }
-    if (!parse_date_text(s, days)) {
-        add_problem(problems, "%s[%zu].%s '%.40s' is not a valid date", name,
-                    i, key, s);
-        return false;
-    }
-    return true;
+    snprintf(label, sizeof(label), "%s[%zu].%s", name, i, key);
+    return read_date_text(names, label, s, days, problems);
 }
 
 /*
@@ -584,6 +728,11 @@ static void read_not_allowed(struct ndp_window *w,
     const struct json_object *list = src->not_allowed;
     size_t n;
 
+    /* A list with any unknown part blocks days nobody can name yet. */
+    if (src->unknown && ndp_json_mask_covers(src->unknown, name)) {
+        mark_unknown(w, UNKNOWN_NOT_ALLOWED, name);
+        return;
+    }
     if (!list)
         return;
     if (!json_object_is_type(list, json_type_array)) {
@@ -595,9 +744,9 @@ static void read_not_allowed(struct ndp_window *w,
     for (size_t i = 0; i < n; i++) {
         const struct json_object *entry = json_object_array_get_idx(list, i);
         struct date_span span;
-        bool start_ok = read_span_date(entry, "start", name, i, &span.start,
-                                       problems);
-        bool end_ok = read_span_date(entry, "end", name, i, &span.end,
+        bool start_ok = read_span_date(entry, "start", src->names, i,
+                                       &span.start, problems);
+        bool end_ok = read_span_date(entry, "end", src->names, i, &span.end,
                                      problems);
 
         if (!start_ok || !end_ok)
@@ -625,6 +774,7 @@ static struct ndp_window *build_window(const struct window_source *src,
     struct ndp_window *w = ndp_xcalloc(1, sizeof(*w));
     bool usable = true;
 
+    w->names = src->names;
     /* Every reader runs, so the caller sees all problems at once. */
     if (!read_schedule(w, src, problems))
         usable = false;
@@ -653,6 +803,10 @@ static void read_arm_schedule(struct window_source *src,
     int count = 0;
 
     src->kind = SCHEDULE_NONE;
+    if (unknown_value(src, schedule, "schedule")) {
+        src->kind_unknown = true;
+        return;
+    }
     if (!schedule) {
         add_problem(problems, "schedule is missing");
         return;
@@ -684,6 +838,8 @@ static void read_arm_schedule(struct window_source *src,
                     arm_schedule_keys[src->kind]);
         src->kind = SCHEDULE_NONE;
     } else {
+        snprintf(src->schedule_path, sizeof(src->schedule_path),
+                 "schedule.%s.", arm_schedule_keys[src->kind]);
         src->interval = member(variant, arm_names.interval[src->kind]);
         src->day_of_week = member(variant, "dayOfWeek");
         src->day_of_month = member(variant, "dayOfMonth");
@@ -695,9 +851,25 @@ static void read_arm_schedule(struct window_source *src,
 struct ndp_window *ndp_window_from_arm(const struct json_object *mw,
                                        struct ndp_buf *problems)
 {
-    struct window_source src = { .names = &arm_names };
+    return ndp_window_from_arm_unknown(mw, NULL, problems);
+}
 
-    if (!json_object_is_type(mw, json_type_object)) {
+/* Nothing at all is known of a window whose whole value is unknown. */
+static bool wholly_unknown(const struct json_object *v,
+                           const struct json_object *unknown)
+{
+    return ndp_json_is_unset(v) && unknown && ndp_json_any_true(unknown);
+}
+
+struct ndp_window *ndp_window_from_arm_unknown(
+    const struct json_object *mw, const struct json_object *unknown,
+    struct ndp_buf *problems)
+{
+    struct window_source src = { .names = &arm_names, .unknown = unknown };
+
+    if (wholly_unknown(mw, unknown))
+        mw = NULL;
+    else if (!json_object_is_type(mw, json_type_object)) {
         add_problem(problems, "maintenanceWindow is not an object");
         return NULL;
     }
@@ -718,6 +890,10 @@ static void read_azurerm_frequency(struct window_source *src,
     int k;
 
     src->kind = SCHEDULE_NONE;
+    if (unknown_value(src, member(block, "frequency"), "frequency")) {
+        src->kind_unknown = true;
+        return;
+    }
     if (!required_string(member(block, "frequency"), "frequency", &s,
                          problems))
         return;
@@ -733,9 +909,19 @@ static void read_azurerm_frequency(struct window_source *src,
 struct ndp_window *ndp_window_from_azurerm(const struct json_object *block,
                                            struct ndp_buf *problems)
 {
-    struct window_source src = { .names = &azurerm_names };
+    return ndp_window_from_azurerm_unknown(block, NULL, problems);
+}
 
-    if (!json_object_is_type(block, json_type_object)) {
+struct ndp_window *ndp_window_from_azurerm_unknown(
+    const struct json_object *block, const struct json_object *unknown,
+    struct ndp_buf *problems)
+{
+    struct window_source src = { .names = &azurerm_names,
+                                 .unknown = unknown };
+
+    if (wholly_unknown(block, unknown))
+        block = NULL;
+    else if (!json_object_is_type(block, json_type_object)) {
         add_problem(problems, "maintenance_window_node_os is not an object");
         return NULL;
     }
@@ -757,6 +943,7 @@ void ndp_window_free(struct ndp_window *w)
     if (!w)
         return;
     free(w->spans);
+    free(w->unknown_names);
     free(w);
 }
 
@@ -852,7 +1039,24 @@ static void find_anchor(struct ndp_window *w)
 
 bool ndp_window_phase_unknown(const struct ndp_window *w)
 {
-    return w && !w->has_start_date && w->interval > 1;
+    return w && !w->has_start_date && w->interval > 1
+           && !ndp_window_opening_unknown(w);
+}
+
+/*
+ * Only an unknown durationHours leaves the openings known: the first
+ * 4 hours (the AKS minimum) are inside whatever it turns out to be.  Any
+ * other unknown part moves or blocks openings, so no instant is taken to
+ * be inside and no opening is named.
+ */
+bool ndp_window_opening_unknown(const struct ndp_window *w)
+{
+    return w && (w->unknown & ~(unsigned)UNKNOWN_DURATION) != 0;
+}
+
+bool ndp_window_partly_unknown(const struct ndp_window *w)
+{
+    return w && w->unknown != 0;
 }
 
 /*
@@ -929,7 +1133,8 @@ bool ndp_window_is_open(const struct ndp_window *w, int64_t at,
     int64_t last_day;
 
     /* An unknown phase is closed at every instant: see the top comment. */
-    if (!w || ndp_window_phase_unknown(w) || !instant_in_range(at))
+    if (!w || ndp_window_phase_unknown(w) || ndp_window_opening_unknown(w) ||
+        !instant_in_range(at))
         return false;
     length = duration_seconds(w);
     if (length == 0)
@@ -957,7 +1162,7 @@ bool ndp_window_next(const struct ndp_window *w, int64_t at, int64_t *start,
     int64_t length;
     int64_t horizon;
 
-    if (!w || !instant_in_range(at))
+    if (!w || ndp_window_opening_unknown(w) || !instant_in_range(at))
         return false;
     length = duration_seconds(w);
     if (length == 0)
@@ -1000,6 +1205,12 @@ static void describe_schedule(struct ndp_buf *out, const struct ndp_window *w)
 {
     long long n = w->interval;
 
+    if (w->unknown & UNKNOWN_SCHEDULE) {
+        ndp_buf_adds(out, w->kind == SCHEDULE_NONE
+                              ? "an unknown schedule"
+                              : "a partly unknown schedule");
+        return;
+    }
     switch (w->kind) {
     case SCHEDULE_DAILY:
         if (n == 1)
@@ -1034,12 +1245,22 @@ static void describe_schedule(struct ndp_buf *out, const struct ndp_window *w)
 
 static void describe_time(struct ndp_buf *out, const struct ndp_window *w)
 {
-    ndp_buf_addf(out, " at %02d:%02d UTC", w->start_minute / 60,
-                 w->start_minute % 60);
-    if (w->utc_offset_minutes != 0)
+    if (w->unknown & UNKNOWN_START_TIME)
+        ndp_buf_adds(out, " at an unknown time");
+    else
+        ndp_buf_addf(out, " at %02d:%02d", w->start_minute / 60,
+                     w->start_minute % 60);
+    if (w->unknown & UNKNOWN_UTC_OFFSET)
+        ndp_buf_adds(out, " at an unknown UTC offset");
+    else
+        ndp_buf_adds(out, " UTC");
+    if (!(w->unknown & UNKNOWN_UTC_OFFSET) && w->utc_offset_minutes != 0)
         add_offset(out, w->utc_offset_minutes);
-    ndp_buf_addf(out, " for %lld hour%s", w->duration_hours,
-                 w->duration_hours == 1 ? "" : "s");
+    if (w->unknown & UNKNOWN_DURATION)
+        ndp_buf_adds(out, " for an unknown number of hours");
+    else
+        ndp_buf_addf(out, " for %lld hour%s", w->duration_hours,
+                     w->duration_hours == 1 ? "" : "s");
 }
 
 static void describe_dates(struct ndp_buf *out, const struct ndp_window *w)
@@ -1096,10 +1317,27 @@ static void describe_duration_caveat(struct ndp_buf *out,
                    w->duration_hours);
 }
 
+static void describe_unknown_caveat(struct ndp_buf *out,
+                                    const struct ndp_window *w, int *count)
+{
+    if (!w->unknown)
+        return;
+    if (ndp_window_opening_unknown(w))
+        add_caveat(out, count, "unknown: %s; the window "
+                   "cannot be fully evaluated, and an instant that depends "
+                   "on the unknown part is taken to be outside it",
+                   w->unknown_names);
+    else
+        add_caveat(out, count, "unknown: %s; only its first "
+                   "%d hours, the AKS minimum, are taken to be inside",
+                   w->unknown_names, MIN_DURATION_HOURS);
+}
+
 static void describe_caveats(struct ndp_buf *out, const struct ndp_window *w)
 {
     int count = 0;
 
+    describe_unknown_caveat(out, w, &count);
     describe_duration_caveat(out, w, &count);
     if (w->utc_offset_unreadable)
         add_caveat(out, &count, "the unreadable utcOffset is taken as "
@@ -1113,7 +1351,7 @@ static void describe_caveats(struct ndp_buf *out, const struct ndp_window *w)
     if (w->kind == SCHEDULE_ABSOLUTE_MONTHLY && w->day_of_month >= 29)
         add_caveat(out, &count, "dayOfMonth %u is taken to have no window "
                    "in shorter months", w->day_of_month);
-    if (w->has_start_date && w->interval > 1)
+    if (w->has_start_date && w->interval > 1 && !ndp_window_opening_unknown(w))
         add_caveat(out, &count, "the interval is counted from the first "
                    "occurrence on or after startDate");
     if (w->n_spans > 0)
@@ -1160,27 +1398,24 @@ static void add_json_date(struct ndp_buf *out, int64_t days)
     ndp_buf_release(&date);
 }
 
-void ndp_window_to_json(struct ndp_buf *out, const struct ndp_window *w)
+/*
+ * Appends 'key' (the member's name, its separator included), then null
+ * when 'part' is unknown; true when the caller is to add the value.
+ */
+static bool add_member(struct ndp_buf *out, const struct ndp_window *w,
+                       const char *key, unsigned part)
 {
-    struct ndp_buf text = NDP_BUF_INIT;
+    ndp_buf_adds(out, key);
+    if (!(w->unknown & part))
+        return true;
+    ndp_buf_adds(out, "null");
+    return false;
+}
 
-    ndp_buf_adds(out, "{\"schedule\":");
-    schedule_to_json(out, w);
-    ndp_buf_addf(out, ",\"durationHours\":%lld,\"utcOffset\":",
-                 w->duration_hours);
-    add_offset(&text, w->utc_offset_minutes);
-    ndp_buf_add_json_string(out, text.buf);
-    ndp_buf_reset(&text);
-    ndp_buf_addf(&text, "%02d:%02d", w->start_minute / 60,
-                 w->start_minute % 60);
-    ndp_buf_adds(out, ",\"startTime\":");
-    ndp_buf_add_json_string(out, text.buf);
-    ndp_buf_adds(out, ",\"startDate\":");
-    if (w->has_start_date)
-        add_json_date(out, w->start_date);
-    else
-        ndp_buf_adds(out, "null");
-    ndp_buf_adds(out, ",\"notAllowedDates\":[");
+static void not_allowed_to_json(struct ndp_buf *out,
+                                const struct ndp_window *w)
+{
+    ndp_buf_addch(out, '[');
     for (size_t i = 0; i < w->n_spans; i++) {
         ndp_buf_adds(out, i ? ",{\"start\":" : "{\"start\":");
         add_json_date(out, w->spans[i].start);
@@ -1188,8 +1423,81 @@ void ndp_window_to_json(struct ndp_buf *out, const struct ndp_window *w)
         add_json_date(out, w->spans[i].end);
         ndp_buf_addch(out, '}');
     }
-    ndp_buf_adds(out, "]}");
+    ndp_buf_addch(out, ']');
+}
+
+/* "unknown": the unknown parts by their ARM names. */
+static void unknown_to_json(struct ndp_buf *out, const struct ndp_window *w)
+{
+    static const char *const parts[] = { "schedule", "durationHours",
+                                         "startTime", "utcOffset",
+                                         "startDate", "notAllowedDates" };
+    int n = 0;
+
+    if (!w->unknown)
+        return;
+    ndp_buf_adds(out, ",\"unknown\":[");
+    for (size_t i = 0; i < NDP_ARRAY_SIZE(parts); i++) {
+        if (w->unknown & (1u << i))
+            ndp_buf_addf(out, "%s\"%s\"", n++ ? "," : "", parts[i]);
+    }
+    ndp_buf_addch(out, ']');
+}
+
+void ndp_window_to_json(struct ndp_buf *out, const struct ndp_window *w)
+{
+    struct ndp_buf text = NDP_BUF_INIT;
+
+    if (add_member(out, w, "{\"schedule\":", UNKNOWN_SCHEDULE))
+        schedule_to_json(out, w);
+    if (add_member(out, w, ",\"durationHours\":", UNKNOWN_DURATION))
+        ndp_buf_addf(out, "%lld", w->duration_hours);
+    if (add_member(out, w, ",\"utcOffset\":", UNKNOWN_UTC_OFFSET)) {
+        add_offset(&text, w->utc_offset_minutes);
+        ndp_buf_add_json_string(out, text.buf);
+    }
+    ndp_buf_reset(&text);
+    ndp_buf_addf(&text, "%02d:%02d", w->start_minute / 60,
+                 w->start_minute % 60);
+    if (add_member(out, w, ",\"startTime\":", UNKNOWN_START_TIME))
+        ndp_buf_add_json_string(out, text.buf);
+    if (add_member(out, w, ",\"startDate\":", UNKNOWN_START_DATE)) {
+        if (w->has_start_date)
+            add_json_date(out, w->start_date);
+        else
+            ndp_buf_adds(out, "null");
+    }
+    if (add_member(out, w, ",\"notAllowedDates\":", UNKNOWN_NOT_ALLOWED))
+        not_allowed_to_json(out, w);
+    unknown_to_json(out, w);
+    ndp_buf_addch(out, '}');
     ndp_buf_release(&text);
+}
+
+bool ndp_window_check_start_date(const struct ndp_window *w, int64_t at,
+                                 struct ndp_buf *problems)
+{
+    struct ndp_buf first = NDP_BUF_INIT;
+    struct ndp_buf today_text = NDP_BUF_INIT;
+    int64_t today;
+
+    if (!w || !w->has_start_date || !instant_in_range(at))
+        return false;
+    /* The date at the window's own offset, as every date of it is read. */
+    today = ndp_floor_div(at + (int64_t)w->utc_offset_minutes * 60,
+                          SECONDS_PER_DAY);
+    if (w->start_date >= today)
+        return false;
+    ndp_date_format(&first, w->start_date);
+    ndp_date_format(&today_text, today);
+    add_problem(problems, "%s %s is before the current date (%s at the "
+                "window's UTC offset), and AKS refuses to set a window "
+                "that starts in the past (\"The input "
+                "'maintenanceWindow.startDate' ... is before the current "
+                "time\")", w->names->start_date, first.buf, today_text.buf);
+    ndp_buf_release(&first);
+    ndp_buf_release(&today_text);
+    return true;
 }
 
 /* The window interval holding 'at', else the next one. */

@@ -100,4 +100,39 @@ void ndp_window_to_json(struct ndp_buf *out, const struct ndp_window *w);
  */
 bool ndp_window_phase_unknown(const struct ndp_window *w);
 
+/*
+ * The same readers for a window some of whose values are known only
+ * after apply: 'unknown' is the Terraform after_unknown mask of the window
+ * object (or true for all of it; NULL for none), borrowed.  A field that
+ * is absent and covered by the mask is neither missing nor invalid: the
+ * known fields are judged, and the window is marked partly unknown.  'mw'
+ * or 'block' may then be NULL when the whole window is unknown.
+ */
+struct ndp_window *ndp_window_from_arm_unknown(
+    const struct json_object *mw, const struct json_object *unknown,
+    struct ndp_buf *problems);
+struct ndp_window *ndp_window_from_azurerm_unknown(
+    const struct json_object *block, const struct json_object *unknown,
+    struct ndp_buf *problems);
+
+/* Some value of the window is known only after apply. */
+bool ndp_window_partly_unknown(const struct ndp_window *w);
+
+/*
+ * An unknown value moves or blocks the window's openings (anything but
+ * durationHours, whose unknown value is taken as the 4-hour minimum):
+ * ndp_window_is_open() is then false at every instant, and
+ * ndp_window_next() finds no opening, since none can be named.
+ */
+bool ndp_window_opening_unknown(const struct ndp_window *w);
+
+/*
+ * AKS refuses to set a window whose startDate is before the current date
+ * (terraform-provider-azurerm#22762).  When the startDate of 'w' is before
+ * the date of 'at' at the window's UTC offset, appends a problem saying so
+ * to 'problems' and returns true.
+ */
+bool ndp_window_check_start_date(const struct ndp_window *w, int64_t at,
+                                 struct ndp_buf *problems);
+
 #endif

@@ -8,6 +8,16 @@
  * file.  When the apply also replaces it, an instant is inside only where
  * the old and the new window are both open (spec §11).  Other maintenance
  * configurations are noted so that a report can say why they do not count.
+ *
+ * A value Terraform knows only after apply (after_unknown) leaves the
+ * window partly unknown, not invalid (window.h).  A what-if change shown
+ * only as a delta is laid over the window known from --cluster-state or
+ * the settings file; with neither, what the delta does not show is
+ * unknown.  A window this change sends to AKS with a startDate already
+ * past at --at is refused by AKS: a problem like any other value AKS
+ * refuses.  A startDate is sent when the change creates the window, when
+ * it changes the startDate, and on every update of an azapi resource,
+ * whose whole body is sent again.
  */
 #include "common.h"
 #include "evaluate_internal.h"
@@ -48,25 +58,39 @@ static void note_other_window(struct ndp_resolution *c, const char *name)
     c->other_windows = ndp_buf_detach(&b);
 }
 
-/* One declaration of the node OS window, before and after the change. */
+/*
+ * One declaration of the node OS window, before and after the change.
+ * A side is there when its value is, or when after_unknown marks it (its
+ * value is then known only after apply, in part or whole).
+ */
 struct window_decl {
     const char *resource;               /* its address */
     const char *path;                   /* printed path of the window */
     const struct json_object *in_force; /* the window the change meets */
+    const struct json_object *in_force_unknown; /* its after_unknown mask */
+    bool has_in_force;
     const struct json_object *planned;  /* the window it asks for, if new */
+    const struct json_object *planned_unknown;
+    bool has_planned;
+    bool planned_start_date_sent;       /* AKS sees the planned startDate */
+    bool created;                       /* the change sends in_force: it
+                                           adds the window */
+    bool resent;                        /* the change sends in_force again
+                                           unchanged (a whole ARM body) */
     bool arm;                           /* ARM MaintenanceWindow, else azurerm */
     bool sensitive;                     /* under a sensitive mask, either side */
+    int64_t at;                         /* --at */
 };
 
 static struct ndp_window *read_window(const struct window_decl *d,
                                       const struct json_object *v,
+                                      const struct json_object *unknown,
                                       struct ndp_buf *problems)
 {
-    return d->arm ? ndp_window_from_arm(v, problems)
-                  : ndp_window_from_azurerm(v, problems);
+    return d->arm ? ndp_window_from_arm_unknown(v, unknown, problems)
+                  : ndp_window_from_azurerm_unknown(v, unknown, problems);
 }
 
-/* Problems of the window the plan asks for, so a bad new window is seen. */
 /* The window the change sets, when it reads; its problems otherwise. */
 static struct ndp_window *read_planned(const struct window_decl *d,
                                        struct ndp_buf *problems)
@@ -74,9 +98,11 @@ static struct ndp_window *read_planned(const struct window_decl *d,
     struct ndp_buf planned = NDP_BUF_INIT;
     struct ndp_window *w;
 
-    if (!d->planned || ndp_json_has_expression(d->planned))
+    if (!d->has_planned || ndp_json_has_expression(d->planned))
         return NULL;
-    w = read_window(d, d->planned, &planned);
+    w = read_window(d, d->planned, d->planned_unknown, &planned);
+    if (d->planned_start_date_sent)
+        ndp_window_check_start_date(w, d->at, &planned);
     if (planned.len) {
         /* AKS refuses it, so the old window stays in force. */
         ndp_buf_addf(problems, "%sthe window this change sets: %s",
@@ -86,6 +112,18 @@ static struct ndp_window *read_planned(const struct window_decl *d,
     }
     ndp_buf_release(&planned);
     return w;
+}
+
+/* The window in force, sent again as it is: AKS checks its startDate. */
+static void check_resent(const struct window_decl *d,
+                         const struct ndp_window *w, struct ndp_buf *problems)
+{
+    struct ndp_buf resent = NDP_BUF_INIT;
+
+    if (ndp_window_check_start_date(w, d->at, &resent))
+        ndp_buf_addf(problems, "%sthe window this change sends again "
+                     "unchanged: %s", problems->len ? "; " : "", resent.buf);
+    ndp_buf_release(&resent);
 }
 
 /*
@@ -114,10 +152,14 @@ static void set_window(struct ndp_resolution *c, const struct window_decl *d)
         c->window_expression = true;
         return;
     }
-    w = read_window(d, d->in_force, &problems);
+    w = read_window(d, d->in_force, d->in_force_unknown, &problems);
     if (!w && !problems.len)
         ndp_buf_adds(&problems, "the window cannot be evaluated");
+    if (d->created)
+        ndp_window_check_start_date(w, d->at, &problems);
     c->new_window = read_planned(d, &problems);
+    if (d->resent)
+        check_resent(d, w, &problems);
     c->window = w;
     c->window_resource = ndp_xstrdup(d->resource);
     c->window_path = ndp_xstrdup(d->path);
@@ -134,23 +176,78 @@ static void set_window(struct ndp_resolution *c, const struct window_decl *d)
  * AKS checks when the change arrives), else as the change creates it; and
  * the new window when the change replaces it.
  */
+static bool same_json(const struct json_object *a,
+                      const struct json_object *b)
+{
+    char *acopy = ndp_xstrdup(json_object_to_json_string_ext(
+        ndp_json_unconst(a), JSON_C_TO_STRING_PLAIN));
+    bool same = strcmp(acopy, json_object_to_json_string_ext(
+                                  ndp_json_unconst(b),
+                                  JSON_C_TO_STRING_PLAIN)) == 0;
+
+    free(acopy);
+    return same;
+}
+
+/*
+ * Does an update send the startDate of its new window?  azurerm sends
+ * start_date only when it differs from the value AKS holds
+ * (terraform-provider-azurerm#23985, the fix of #22762); what-if's after
+ * is the resource as predicted, not the request, so only a startDate it
+ * shows changing is known to be sent.
+ */
+static bool start_date_changes(const struct window_decl *d,
+                               const struct json_object *before,
+                               const struct json_object *after)
+{
+    const char *key = d->arm ? "startDate" : "start_date";
+    const char *b = ndp_json_get_string(before, key);
+    const char *a = ndp_json_get_string(after, key);
+
+    return a && *a && (!b || strcmp(a, b) != 0);
+}
+
+/*
+ * azapi (a Terraform address, not an ARM id) sends the whole body on
+ * every update, the window with it, changed or not.
+ */
+static bool sends_whole_body(const struct window_decl *d,
+                             const struct ndp_change *ch)
+{
+    return d->arm && ch->address && ch->address[0] != '/';
+}
+
+/* Does the change send its 'after' to AKS? */
+static bool sends(const struct ndp_change *ch)
+{
+    return ch->action == NDP_ACTION_CREATE ||
+           ch->action == NDP_ACTION_UPDATE ||
+           ch->action == NDP_ACTION_REPLACE;
+}
+
 static void window_sides(struct window_decl *d, const struct ndp_change *ch,
                          const struct json_object *before,
-                         const struct json_object *after)
+                         const struct json_object *after,
+                         const struct json_object *after_unknown)
 {
     bool had = !ndp_json_is_unset(before) && ch->action != NDP_ACTION_CREATE;
+    bool unknown = ndp_json_any_true(after_unknown);
+    bool has_after = !ndp_json_is_unset(after) || unknown;
 
+    d->has_in_force = had || has_after;
     d->in_force = had ? before : after;
-    d->planned = NULL;
-    if (had && ch->action == NDP_ACTION_UPDATE && !ndp_json_is_unset(after)) {
-        const char *b = json_object_to_json_string_ext(
-            ndp_json_unconst(before), JSON_C_TO_STRING_PLAIN);
-        char *bcopy = ndp_xstrdup(b);
-        if (strcmp(bcopy, json_object_to_json_string_ext(
-                              ndp_json_unconst(after),
-                              JSON_C_TO_STRING_PLAIN)) != 0)
-            d->planned = after;
-        free(bcopy);
+    d->in_force_unknown = had ? NULL : after_unknown;
+    d->created = !had && has_after && sends(ch);
+    if (!had || ch->action != NDP_ACTION_UPDATE || !has_after)
+        return;
+    if (unknown || !same_json(before, after)) {
+        d->has_planned = true;
+        d->planned = after;
+        d->planned_unknown = after_unknown;
+        d->planned_start_date_sent = sends_whole_body(d, ch) ||
+                                     start_date_changes(d, before, after);
+    } else {
+        d->resent = sends_whole_body(d, ch);
     }
 }
 
@@ -167,11 +264,47 @@ static bool has_block(const struct ndp_change *ch, const char *key)
     return first_block(ch->before, key) || first_block(ch->after, key);
 }
 
-static void azurerm_windows(struct ndp_resolution *c,
-                            const struct ndp_change *ch)
+/* What every declaration of one cluster shares. */
+struct window_context {
+    int64_t at;                         /* --at */
+    const struct json_object *known;    /* the live or declared window in
+                                           ARM terms, for a what-if delta */
+    const struct json_object *all;      /* a mask that marks everything */
+};
+
+/* The part of an after_unknown mask at 'dotted'; a true on the way covers. */
+static const struct json_object *mask_at(const struct json_object *mask,
+                                         const char *dotted)
 {
-    struct window_decl d = { ch->address, "maintenance_window_node_os[0]",
-                             NULL, NULL, false, false };
+    char key[64];
+
+    while (mask && *dotted && !json_object_is_type(mask, json_type_boolean)) {
+        size_t len = strcspn(dotted, ".");
+        snprintf(key, sizeof(key), "%.*s", (int)len, dotted);
+        mask = ndp_json_get(mask, key);
+        dotted += len + (dotted[len] == '.');
+    }
+    return mask;
+}
+
+/* The mask of a block's first element (a true covers the whole list). */
+static const struct json_object *block_mask(const struct json_object *mask,
+                                            const char *key)
+{
+    const struct json_object *m = ndp_json_get(mask, key);
+
+    if (m && json_object_is_type(m, json_type_boolean))
+        return m;
+    return ndp_json_index(m, 0);
+}
+
+static void azurerm_windows(struct ndp_resolution *c,
+                            const struct ndp_change *ch,
+                            const struct window_context *ctx)
+{
+    struct window_decl d = { .resource = ch->address,
+                             .path = "maintenance_window_node_os[0]",
+                             .at = ctx->at };
 
     if (has_block(ch, "maintenance_window_auto_upgrade"))
         note_other_window(c, "maintenance_window_auto_upgrade");
@@ -182,16 +315,43 @@ static void azurerm_windows(struct ndp_resolution *c,
                   ndp_json_mask_covers(ch->after_sensitive,
                                        "maintenance_window_node_os");
     window_sides(&d, ch, first_block(ch->before, "maintenance_window_node_os"),
-                 first_block(ch->after, "maintenance_window_node_os"));
-    if (d.in_force)
+                 first_block(ch->after, "maintenance_window_node_os"),
+                 block_mask(ch->after_unknown, "maintenance_window_node_os"));
+    if (d.has_in_force)
         set_window(c, &d);
 }
 
-static void arm_window(struct ndp_resolution *c, const struct ndp_change *ch)
+/*
+ * A what-if change shown only as a delta: its two sides laid over the
+ * window known from elsewhere, or, with none, everything the delta does
+ * not show marked unknown ('ctx->all').  A side the delta does not touch
+ * is the window unchanged: the configuration exists (it is modified), and
+ * its maintenanceWindow is required.  'b' and 'a' are replaced by new
+ * values the caller frees.
+ */
+static const struct json_object *fill_delta(struct json_object **b,
+                                            struct json_object **a,
+                                            const struct window_context *ctx)
 {
-    struct window_decl d = { ch->address, "properties.maintenanceWindow",
-                             NULL, NULL, true, false };
-    const struct json_object *b, *a;
+    struct json_object *before = *b, *after = *a;
+
+    if (!ctx->known)
+        return ctx->all;
+    *b = ndp_json_overlay(ctx->known, before);
+    *a = ndp_json_overlay(ctx->known, after);
+    json_object_put(before);
+    json_object_put(after);
+    return NULL;
+}
+
+static void arm_window(struct ndp_resolution *c, const struct ndp_change *ch,
+                       const struct window_context *ctx)
+{
+    struct window_decl d = { .resource = ch->address,
+                             .path = "properties.maintenanceWindow",
+                             .arm = true, .at = ctx->at };
+    const struct json_object *mask;
+    struct json_object *b, *a;
 
     if (!ch->name || ndp_strcasecmp(ch->name, NDP_NODE_OS_WINDOW) != 0) {
         note_other_window(c, ch->name ? ch->name : ch->address);
@@ -201,19 +361,27 @@ static void arm_window(struct ndp_resolution *c, const struct ndp_change *ch)
                                        "properties.maintenanceWindow") ||
                   ndp_json_mask_covers(ch->after_sensitive,
                                        "properties.maintenanceWindow");
-    b = ndp_json_path(ch->before, "properties.maintenanceWindow");
-    a = ndp_json_path(ch->after, "properties.maintenanceWindow");
+    b = json_object_get(ndp_json_path(ch->before,
+                                      "properties.maintenanceWindow"));
+    a = json_object_get(ndp_json_path(ch->after,
+                                      "properties.maintenanceWindow"));
+    mask = mask_at(ch->after_unknown, "properties.maintenanceWindow");
+    if (ch->delta_only)
+        mask = fill_delta(&b, &a, ctx);
     window_sides(&d, ch, ndp_json_is_unset(b) ? NULL : b,
-                 ndp_json_is_unset(a) ? NULL : a);
-    if (d.in_force)
+                 ndp_json_is_unset(a) ? NULL : a, mask);
+    if (ch->delta_only && !ctx->known)
+        d.in_force_unknown = mask;
+    if (d.has_in_force)
         set_window(c, &d);
+    json_object_put(b);
+    json_object_put(a);
 }
 
 /* The live window, when the input declares none. */
 static void state_window(struct ndp_resolution *c)
 {
-    struct window_decl d = { NULL, "maintenanceWindow", NULL, NULL, true,
-                             false };
+    struct window_decl d = { .path = "maintenanceWindow", .arm = true };
     size_t i, n;
 
     if (!c->state || c->window || c->window_problems || c->window_expression)
@@ -232,7 +400,20 @@ static void state_window(struct ndp_resolution *c)
         return;
     d.resource = c->state->sources;
     d.in_force = c->state->window;
+    d.has_in_force = true;
     set_window(c, &d);
+}
+
+/* The window .ndplint.json declares for the cluster, or NULL. */
+static const struct json_object *config_window_of(
+    const struct ndp_evaluator *ev, const struct ndp_cluster *cluster)
+{
+    const struct ndp_config_cluster *e;
+
+    if (!ev->opt->config)
+        return NULL;
+    e = ndp_config_cluster_for(ev->opt->config, cluster->id);
+    return e ? e->window : NULL;
 }
 
 /* The window .ndplint.json declares, when neither input nor state does. */
@@ -240,17 +421,15 @@ static void config_window(const struct ndp_evaluator *ev,
                           const struct ndp_cluster *cluster,
                           struct ndp_resolution *c)
 {
-    struct window_decl d = { NULL, "window", NULL, NULL, true, false };
-    const struct ndp_config_cluster *e;
+    struct window_decl d = { .path = "window", .arm = true };
 
-    if (!ev->opt->config || c->window || c->window_problems ||
-        c->window_expression)
+    if (c->window || c->window_problems || c->window_expression)
         return;
-    e = ndp_config_cluster_for(ev->opt->config, cluster->id);
-    if (!e || !e->window)
+    d.in_force = config_window_of(ev, cluster);
+    if (!d.in_force)
         return;
     d.resource = ev->opt->config->path;
-    d.in_force = e->window;
+    d.has_in_force = true;
     set_window(c, &d);
 }
 
@@ -279,17 +458,24 @@ static void judge_both_windows(struct ndp_resolution *c, int64_t at)
 void ndp_resolve_window(const struct ndp_evaluator *ev, size_t index)
 {
     struct ndp_resolution *c = &ev->resolved->items[index];
+    struct window_context ctx = { ev->opt->at, NULL, NULL };
+    struct json_object *all = json_object_new_boolean(1);
     const struct ndp_change *ch;
     int64_t closes = 0;
     size_t i;
 
+    ctx.all = all;
+    ctx.known = c->state && c->state->window
+                    ? c->state->window
+                    : config_window_of(ev, &ev->clusters->items[index]);
     for (i = 0; (ch = ndp_evaluator_change(ev, index, i)) != NULL; i++) {
         if (ch->kind == NDP_KIND_CLUSTER &&
             ch->notation == NDP_NOTATION_AZURERM)
-            azurerm_windows(c, ch);
+            azurerm_windows(c, ch, &ctx);
         else if (ch->kind == NDP_KIND_MAINTENANCE)
-            arm_window(c, ch);
+            arm_window(c, ch, &ctx);
     }
+    json_object_put(all);
     state_window(c);
     config_window(ev, &ev->clusters->items[index], c);
     if (c->profile != NDP_PROFILE_WINDOW || !c->window)

@@ -386,6 +386,11 @@ static void describe_next_window(struct ndp_buf *msg,
                      "are sensitive");
         return;
     }
+    if (ndp_window_opening_unknown(c->window) ||
+        ndp_window_opening_unknown(c->new_window)) {
+        ndp_buf_adds(msg, "when the window opens is unknown");
+        return;
+    }
     if (!c->has_next_window) {
         ndp_buf_adds(msg, "no window opens within ten years");
         return;

@@ -10,7 +10,8 @@
  * as ARM does) and hands their 'before' and 'after' snapshots to the
  * ARM-notation rules.  'delta' is used where the snapshots are missing
  * (partial snapshots rebuilt from the delta tree, Array entries and their
- * element children at every depth) and to keep before's value wherever a
+ * element children at every depth; a missing after is the before with the
+ * delta laid over it) and to keep before's value wherever a
  * propertyChangeType is NoEffect, at any depth.  A change what-if cannot
  * show (Deploy, Unsupported) is kept with action "other" so the evaluator
  * warns about it.
@@ -411,6 +412,26 @@ static void snapshots_from_delta(struct ndp_change *c,
 }
 
 /*
+ * A Modify with its before snapshot and a delta but no after: the after
+ * is the before with the delta laid over it (jsonutil.h, ndp_json_overlay).
+ */
+static void after_from_delta(struct ndp_change *c,
+                             const struct json_object *delta)
+{
+    struct rebuild rb = { NDP_WHATIF_MAX_SLOTS, false };
+    struct json_object *b = json_object_new_object();
+    struct json_object *a = json_object_new_object();
+
+    rebuild_object(&rb, b, a, delta);
+    if (rb.too_big)
+        c->action = NDP_ACTION_OTHER;
+    else
+        c->after = ndp_json_overlay(c->before, a);
+    json_object_put(b);
+    json_object_put(a);
+}
+
+/*
  * NoEffect, at any depth: what-if says nothing will be set there, so
  * after keeps before's value (or lacks it, as before does).  The walk
  * follows the delta into the snapshots: an Array entry's children into
@@ -523,6 +544,9 @@ static void read_change(struct whatif_reader *r, const struct json_object *ch)
     if (c->action == NDP_ACTION_UPDATE && !c->before && !c->after && delta &&
         json_object_is_type(delta, json_type_array))
         snapshots_from_delta(c, delta);
+    else if (c->action == NDP_ACTION_UPDATE && c->before && !c->after &&
+             delta && json_object_is_type(delta, json_type_array))
+        after_from_delta(c, delta);
     if (c->before && c->after && delta &&
         json_object_is_type(delta, json_type_array))
         no_effect_in_object(c->before, c->after, delta);

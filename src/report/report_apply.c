@@ -44,7 +44,9 @@ static void gate_of(struct ndp_apply_cluster *g, const struct ndp_report *r,
     }
     if (c->profile != NDP_PROFILE_WINDOW || !c->window ||
         ndp_window_phase_unknown(c->window) ||
-        (c->new_window && ndp_window_phase_unknown(c->new_window))) {
+        (c->new_window && ndp_window_phase_unknown(c->new_window)) ||
+        ndp_window_opening_unknown(c->window) ||
+        ndp_window_opening_unknown(c->new_window)) {
         g->gate = NDP_GATE_UNKNOWN;
         return;
     }

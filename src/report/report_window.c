@@ -85,6 +85,10 @@ static void write_openings(struct ndp_buf *out,
     int64_t from = at, start, end;
     int i;
 
+    if (ndp_window_opening_unknown(c->window)) {
+        ndp_buf_adds(out, "    openings unknown: the window is not fully known\n");
+        return;
+    }
     for (i = 0; i < OPENINGS_SHOWN; i++) {
         if (!ndp_window_next(c->window, from, &start, &end)) {
             ndp_buf_adds(out, i ? "" : "    no window opens within ten "

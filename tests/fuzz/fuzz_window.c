@@ -5,6 +5,7 @@
  * is asked whether it is open and when it next opens, at instants around
  * the epoch, today and far ahead, and must stay consistent: an instant a
  * window covers is open, and a next opening is never before the instant.
+ * The same bytes are read again as a window known only in part.
  */
 #include "common.h"
 #include "buf.h"
@@ -40,6 +41,40 @@ static void exercise(const struct ndp_window *w)
     ndp_buf_release(&out);
 }
 
+/*
+ * The readers of a window known in part: every absent value unknown (a
+ * mask of true), and {"window": ..., "unknown": mask} as given.
+ */
+static void exercise_unknown(const struct json_object *v,
+                             struct ndp_buf *problems)
+{
+    struct json_object *all = json_object_new_boolean(1);
+    struct json_object *window = NULL, *mask = NULL;
+    struct ndp_window *w;
+
+    if ((w = ndp_window_from_arm_unknown(v, all, problems)) != NULL) {
+        exercise(w);
+        ndp_window_free(w);
+    }
+    if ((w = ndp_window_from_azurerm_unknown(v, all, problems)) != NULL) {
+        exercise(w);
+        ndp_window_free(w);
+    }
+    if (json_object_is_type(v, json_type_object) &&
+        json_object_object_get_ex((struct json_object *)(uintptr_t)v,
+                                  "window", &window) &&
+        json_object_object_get_ex((struct json_object *)(uintptr_t)v,
+                                  "unknown", &mask)) {
+        if ((w = ndp_window_from_arm_unknown(window, mask, problems)))
+            exercise(w);
+        ndp_window_free(w);
+        if ((w = ndp_window_from_azurerm_unknown(window, mask, problems)))
+            exercise(w);
+        ndp_window_free(w);
+    }
+    json_object_put(all);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct ndp_buf text = NDP_BUF_INIT, problems = NDP_BUF_INIT;
@@ -60,6 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             exercise(w);
             ndp_window_free(w);
         }
+        exercise_unknown(v, &problems);
         json_object_put(v);
     }
     ndp_buf_release(&problems);

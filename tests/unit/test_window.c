@@ -470,7 +470,7 @@ static const struct problem_case problem_cases[] = {
     { "arm_start_date_feb_30__reported", ARM,
       ARM_WEEKLY_WITH(", \"durationHours\": 4, "
                       "\"startDate\": \"2026-02-30\""),
-      true, "startDate '2026-02-30' is not a valid date", true },
+      true, "startDate '2026-02-30' is not a valid date (YYYY-MM-DD)", true },
     { "arm_not_allowed_end_before_start__reported", ARM,
       ARM_WEEKLY_WITH(", \"durationHours\": 4, \"notAllowedDates\": "
                       "[{\"start\": \"2026-01-05\", "
@@ -482,7 +482,8 @@ static const struct problem_case problem_cases[] = {
                       "[{\"start\": \"2026-01-05\", \"end\": \"2026-01-06\"},"
                       " {\"start\": \"2026-12-01\", "
                       "\"end\": \"2026-13-01\"}]"),
-      true, "notAllowedDates[1].end '2026-13-01' is not a valid date", true },
+      true, "notAllowedDates[1].end '2026-13-01' is not a valid date "
+      "(YYYY-MM-DD)", true },
     { "arm_not_allowed_missing_end__reported", ARM,
       ARM_WEEKLY_WITH(", \"durationHours\": 4, \"notAllowedDates\": "
                       "[{\"start\": \"2026-01-05\"}]"),
@@ -550,7 +551,8 @@ static const struct problem_case problem_cases[] = {
       "day_of_week is missing", true },
     { "azurerm_start_date_not_rfc3339__reported", AZURERM,
       AZ_BLOCK("Weekly", "1", ", \"start_date\": \"21/04/2026\""), true,
-      "start_date '21/04/2026' is not a valid date", true },
+      "start_date '21/04/2026' is not a valid date (YYYY-MM-DD or "
+      "RFC 3339)", true },
     { "azurerm_not_allowed_end_before_start__reported", AZURERM,
       AZ_BLOCK("Weekly", "1", ", \"not_allowed\": [{\"start\": "
                "\"2026-12-31T00:00:00Z\", \"end\": "
@@ -559,6 +561,48 @@ static const struct problem_case problem_cases[] = {
       true },
     { "azurerm_not_an_object__not_evaluable", AZURERM, "\"weekly\"", false,
       "maintenance_window_node_os is not an object", true },
+    /* utcOffset: whole quarter hours within 14 hours (API 2026-08-02). */
+    { "arm_utc_offset_plus_15__reported", ARM,
+      ARM_WEEKLY_WITH(", \"durationHours\": 4, \"utcOffset\": \"+15:00\""),
+      true, "utcOffset '+15:00' is not one AKS accepts: whole quarter "
+      "hours from -14:00 to +14:00", true },
+    { "arm_utc_offset_minus_14_15__reported", ARM,
+      ARM_WEEKLY_WITH(", \"durationHours\": 4, \"utcOffset\": \"-14:15\""),
+      true, "utcOffset '-14:15' is not one AKS accepts", false },
+    { "arm_utc_offset_twenty_past__reported", ARM,
+      ARM_WEEKLY_WITH(", \"durationHours\": 4, \"utcOffset\": \"+05:20\""),
+      true, "utcOffset '+05:20' is not one AKS accepts", false },
+    { "arm_utc_offset_plus_14__accepted", ARM,
+      ARM_WEEKLY_WITH(", \"durationHours\": 4, \"utcOffset\": \"+14:00\""),
+      true, "", true },
+    { "arm_utc_offset_minus_14__accepted", ARM,
+      ARM_WEEKLY_WITH(", \"durationHours\": 4, \"utcOffset\": \"-14:00\""),
+      true, "", true },
+    { "arm_utc_offset_nepal_quarter__accepted", ARM,
+      ARM_WEEKLY_WITH(", \"durationHours\": 4, \"utcOffset\": \"+05:45\""),
+      true, "", true },
+    { "azurerm_utc_offset_plus_15__reported", AZURERM,
+      "{\"frequency\": \"Daily\", \"interval\": 1, \"duration\": 4, "
+      "\"start_time\": \"20:00\", \"utc_offset\": \"+15:00\"}", true,
+      "utc_offset '+15:00' is not one AKS accepts: whole quarter hours "
+      "from -14:00 to +14:00", true },
+    /* Dates are dates in ARM; azurerm cuts its RFC 3339 text to a date. */
+    { "arm_start_date_time__reported", ARM,
+      ARM_WEEKLY_WITH(", \"durationHours\": 4, "
+                      "\"startDate\": \"2027-03-01T00:00:00Z\""),
+      true, "startDate '2027-03-01T00:00:00Z' is a date-time; AKS takes a "
+      "date, YYYY-MM-DD", true },
+    { "arm_not_allowed_date_time__reported", ARM,
+      ARM_WEEKLY_WITH(", \"durationHours\": 4, \"notAllowedDates\": "
+                      "[{\"start\": \"2027-12-20\", "
+                      "\"end\": \"2028-01-02T00:00:00+01:00\"}]"),
+      true, "notAllowedDates[0].end '2028-01-02T00:00:00+01:00' is a "
+      "date-time; AKS takes a date, YYYY-MM-DD", true },
+    { "azurerm_start_date_time__accepted", AZURERM,
+      AZ_BLOCK("Weekly", "1", ", \"start_date\": \"2027-03-01T00:00:00Z\", "
+               "\"not_allowed\": [{\"start\": \"2027-12-20T00:00:00Z\", "
+               "\"end\": \"2028-01-02T00:00:00Z\"}]"),
+      true, "", true },
 };
 
 static void problem_case_runs(void **state)
@@ -697,6 +741,195 @@ static void text_case_runs(void **state)
     json_object_put(reparsed);
     ndp_window_free(w);
     ndp_buf_release(&out);
+    ndp_buf_release(&problems);
+}
+
+/* ---- values known only after apply (after_unknown) ----------------- */
+
+struct unknown_case {
+    const char *name;
+    enum notation notation;
+    const char *window;      /* "null" when the whole window is unknown */
+    const char *unknown;     /* its after_unknown mask */
+    const char *at;
+    bool evaluable;
+    bool open;
+    bool has_next;
+    const char *problems;
+    const char *words;       /* part of the describe text */
+};
+
+#define AZ_SAT(extra)                                                     \
+    "{\"frequency\": \"Weekly\", \"interval\": 1, "                      \
+    "\"day_of_week\": \"Saturday\", \"utc_offset\": \"-05:00\"" extra "}"
+#define ARM_SAT(extra)                                                    \
+    "{\"schedule\": {\"weekly\": {\"intervalWeeks\": 1, "                 \
+    "\"dayOfWeek\": \"Saturday\"}}, \"utcOffset\": \"-05:00\"" extra "}"
+#define SAT_2100 "2026-12-05T21:00:00-05:00"
+#define UNKNOWN_WORDS "the window cannot be fully evaluated, and an "      \
+    "instant that depends on the unknown part is taken to be outside it"
+
+static const struct unknown_case unknown_cases[] = {
+    { "unknown_azurerm_start_time__closed_without_next", AZURERM,
+      AZ_SAT(", \"duration\": 4"), "{\"start_time\": true}", SAT_2100,
+      true, false, false, "",
+      "weekly on Saturday at an unknown time UTC-05:00 for 4 hours "
+      "(unknown: start_time; " UNKNOWN_WORDS ")" },
+    { "unknown_azurerm_duration__first_4_hours_inside", AZURERM,
+      AZ_SAT(", \"start_time\": \"20:00\""), "{\"duration\": true}",
+      "2026-12-05T23:59:59-05:00", true, true, true, "",
+      "for an unknown number of hours (unknown: duration; only its first "
+      "4 hours, the AKS minimum, are taken to be inside)" },
+    { "unknown_azurerm_duration__fifth_hour_outside", AZURERM,
+      AZ_SAT(", \"start_time\": \"20:00\""), "{\"duration\": true}",
+      "2026-12-06T00:00:00-05:00", true, false, true, "", "" },
+    { "unknown_arm_day_of_week__closed_without_next", ARM,
+      "{\"schedule\": {\"weekly\": {\"intervalWeeks\": 1}}, "
+      "\"durationHours\": 4, \"startTime\": \"20:00\"}",
+      "{\"schedule\": {\"weekly\": {\"dayOfWeek\": true}}}", SAT_2100,
+      true, false, false, "",
+      "a partly unknown schedule at 20:00 UTC for 4 hours "
+      "(unknown: dayOfWeek; " UNKNOWN_WORDS ")" },
+    { "unknown_arm_duration__known_values_still_judged", ARM,
+      "{\"schedule\": {\"daily\": {\"intervalDays\": 1}}, "
+      "\"startTime\": \"20:00\", \"utcOffset\": \"+15:00\"}",
+      "{\"durationHours\": true}", SAT_2100, true, false, true,
+      "utcOffset '+15:00' is not one AKS accepts: whole quarter hours "
+      "from -14:00 to +14:00", "" },
+    { "unknown_arm_whole_window__closed_without_next", ARM, "null", "true",
+      SAT_2100, true, false, false, "",
+      "an unknown schedule at an unknown time at an unknown UTC offset "
+      "for an unknown number of hours (unknown: schedule, durationHours, "
+      "startTime, utcOffset, startDate, notAllowedDates; " },
+    { "unknown_arm_start_date__closed", ARM,
+      ARM_SAT(", \"durationHours\": 4, \"startTime\": \"20:00\""),
+      "{\"startDate\": true}", SAT_2100, true, false, false, "",
+      "unknown: startDate;" },
+    { "unknown_arm_not_allowed_entry__closed", ARM,
+      ARM_SAT(", \"durationHours\": 4, \"startTime\": \"20:00\", "
+              "\"notAllowedDates\": [{\"start\": \"2027-01-01\"}]"),
+      "{\"notAllowedDates\": [{\"end\": true}]}", SAT_2100, true, false,
+      false, "", "unknown: notAllowedDates;" },
+    { "unknown_mask_elsewhere__missing_still_reported", AZURERM,
+      AZ_SAT(", \"start_time\": \"20:00\""), "{\"start_date\": true}",
+      SAT_2100, true, false, false, "duration is missing", "" },
+    { "unknown_mask_elsewhere__missing_start_time_not_evaluable", ARM,
+      ARM_SAT(", \"durationHours\": 4"), "{\"startDate\": true}",
+      SAT_2100, false, false, false, "startTime is missing", "" },
+};
+
+static void unknown_case_runs(void **state)
+{
+    const struct unknown_case *c = *state;
+    struct json_object *root = json_tokener_parse(c->window);
+    struct json_object *mask = json_tokener_parse(c->unknown);
+    struct ndp_buf problems = NDP_BUF_INIT;
+    struct ndp_buf words = NDP_BUF_INIT;
+    struct ndp_window *w;
+
+    assert_non_null(mask);
+    w = c->notation == ARM
+            ? ndp_window_from_arm_unknown(root, mask, &problems)
+            : ndp_window_from_azurerm_unknown(root, mask, &problems);
+    assert_string_equal(problems.buf, c->problems);
+    if (!c->evaluable) {
+        assert_null(w);
+        goto out;
+    }
+    assert_non_null(w);
+    assert_true(ndp_window_partly_unknown(w));
+    assert_int_equal(ndp_window_is_open(w, instant(c->at), NULL), c->open);
+    assert_int_equal(ndp_window_next(w, instant(c->at), NULL, NULL),
+                     c->has_next);
+    assert_int_equal(ndp_window_opening_unknown(w), !c->has_next);
+    ndp_window_describe(&words, w);
+    if (!strstr(words.buf, c->words)) {
+        print_error("'%s' not in '%s'\n", c->words, words.buf);
+        fail();
+    }
+out:
+    ndp_window_free(w);
+    json_object_put(root);
+    json_object_put(mask);
+    ndp_buf_release(&problems);
+    ndp_buf_release(&words);
+}
+
+static void unknown_whole_window__json_names_the_parts(void **state)
+{
+    struct json_object *mask = json_tokener_parse("true");
+    struct ndp_window *w = ndp_window_from_arm_unknown(NULL, mask, NULL);
+    struct ndp_buf out = NDP_BUF_INIT;
+
+    (void)state;
+    ndp_window_to_json(&out, w);
+    assert_string_equal(out.buf, "{\"schedule\":null,\"durationHours\":null,"
+                        "\"utcOffset\":null,\"startTime\":null,"
+                        "\"startDate\":null,\"notAllowedDates\":null,"
+                        "\"unknown\":[\"schedule\",\"durationHours\","
+                        "\"startTime\",\"utcOffset\",\"startDate\","
+                        "\"notAllowedDates\"]}");
+    ndp_window_free(w);
+    json_object_put(mask);
+    ndp_buf_release(&out);
+}
+
+static void known_window__not_partly_unknown(void **state)
+{
+    struct ndp_window *w = parse_window(ARM, W_SAT_EST, NULL);
+
+    (void)state;
+    assert_false(ndp_window_partly_unknown(w));
+    assert_false(ndp_window_opening_unknown(w));
+    ndp_window_free(w);
+}
+
+/* ---- a startDate already past --------------------------------------- */
+
+static void start_date_past__at_the_window_offset(void **state)
+{
+    struct ndp_window *w = parse_window(
+        ARM, W_SAT_2W(", \"startDate\": \"2026-03-14\""), NULL);
+    struct ndp_buf problems = NDP_BUF_INIT;
+
+    (void)state;
+    /* 2026-03-14 23:59:59 at -05:00: still the start date there. */
+    assert_false(ndp_window_check_start_date(
+        w, instant("2026-03-15T04:59:59Z"), &problems));
+    assert_string_equal(problems.buf, "");
+    assert_true(ndp_window_check_start_date(
+        w, instant("2026-03-15T05:00:00Z"), &problems));
+    assert_string_equal(problems.buf,
+                        "startDate 2026-03-14 is before the current date "
+                        "(2026-03-15 at the window's UTC offset), and AKS "
+                        "refuses to set a window that starts in the past "
+                        "(\"The input 'maintenanceWindow.startDate' ... is "
+                        "before the current time\")");
+    ndp_window_free(w);
+    ndp_buf_release(&problems);
+}
+
+static void start_date_absent__never_past(void **state)
+{
+    struct ndp_window *w = parse_window(ARM, W_SAT_EST, NULL);
+
+    (void)state;
+    assert_false(ndp_window_check_start_date(
+        w, instant("2030-01-01T00:00:00Z"), NULL));
+    assert_false(ndp_window_check_start_date(NULL, 0, NULL));
+    ndp_window_free(w);
+}
+
+static void start_date_azurerm__named_in_its_notation(void **state)
+{
+    struct ndp_window *w = parse_window(AZURERM, AZ_RELATIVE, NULL);
+    struct ndp_buf problems = NDP_BUF_INIT;
+
+    (void)state;
+    assert_true(ndp_window_check_start_date(
+        w, instant("2026-12-05T12:00:00Z"), &problems));
+    assert_non_null(strstr(problems.buf, "start_date 2026-01-01 is before"));
+    ndp_window_free(w);
     ndp_buf_release(&problems);
 }
 
@@ -889,6 +1122,12 @@ int main(void)
     ADD_ROWS(&list, query_cases, query_case_runs);
     ADD_ROWS(&list, problem_cases, problem_case_runs);
     ADD_ROWS(&list, text_cases, text_case_runs);
+    ADD_ROWS(&list, unknown_cases, unknown_case_runs);
+    ADD_TEST(&list, unknown_whole_window__json_names_the_parts);
+    ADD_TEST(&list, known_window__not_partly_unknown);
+    ADD_TEST(&list, start_date_past__at_the_window_offset);
+    ADD_TEST(&list, start_date_absent__never_past);
+    ADD_TEST(&list, start_date_azurerm__named_in_its_notation);
     ADD_TEST(&list, phase_unknown__only_interval_above_1_without_start_date);
     ADD_TEST(&list, utc_offset_minutes__signed);
     ADD_TEST(&list, problems_after_existing_text__semicolon_separated);

@@ -23,7 +23,10 @@ Semantics modelled (the same reading as src/window.c, written separately):
   - an occurrence overlapping a notAllowedDates span (local whole days, end
     inclusive) is dropped whole;
   - "next" is the first window starting at or after the instant, searched
-    for starts before instant + 3653 days.
+    for starts before instant + 3653 days;
+  - validity (what AKS takes): utcOffset in whole quarter hours within
+    14 hours, and dates written as dates; a window that breaks either is
+    still evaluated as written (a date-time by its date part).
 """
 
 import json
@@ -147,6 +150,16 @@ class Model:
                 return start, end
         return None
 
+    def valid(self):
+        """Would AKS take it?  The specs are valid but for two rules: the
+        newest API's utcOffset (whole quarter hours within 14 hours) and
+        dates written as dates, not date-times."""
+        spec = self.spec
+        offset = abs(spec["offset"])
+        has_dates = spec["start_date"] is not None or spec["spans"]
+        return (offset % 15 == 0 and offset <= 14 * 60
+                and not (spec["date_times"] and has_dates))
+
     def answer(self, at):
         closes = self.is_open(at)
         nxt = self.next(at)
@@ -154,6 +167,7 @@ class Model:
                  str(epoch(closes)) if closes else "-"]
         words += [str(epoch(nxt[0])), str(epoch(nxt[1]))] if nxt else ["-",
                                                                        "-"]
+        words.append("valid" if self.valid() else "invalid")
         return " ".join(words)
 
 
@@ -165,6 +179,14 @@ def random_offset(rng):
     if rng.random() < 0.6:
         return rng.choice(REAL_OFFSETS)
     return rng.randrange(-720, 841, 15)
+
+
+def random_window_offset(rng):
+    """Mostly offsets AKS takes; sometimes one it refuses (any minute up
+    to 15 hours), which is still evaluated as written."""
+    if rng.random() < 0.1:
+        return rng.randrange(-900, 901)
+    return random_offset(rng)
 
 
 def random_spec(rng):
@@ -184,11 +206,12 @@ def random_spec(rng):
         "week_index": rng.randrange(5),
         "hour": rng.randrange(24),
         "minute": rng.choice([0, 0, 15, 30, 45, rng.randrange(60)]),
-        "offset": random_offset(rng),
+        "offset": random_window_offset(rng),
         "duration": rng.randint(4, 24),
         "start_date": (random_date(rng, date(2024, 1, 1), date(2030, 12, 31))
                        if has_start else None),
         "spans": [],
+        "date_times": rng.random() < 0.1,
     }
     centre = spec["start_date"] or random_date(rng, date(2024, 1, 1),
                                                date(2030, 12, 31))
@@ -229,13 +252,16 @@ def arm_json(rng, spec):
     }
     if spec["offset"] != 0 or rng.random() < 0.5:
         window["utcOffset"] = offset_text(spec["offset"])
+    # A date written as a date-time: refused, its date part evaluated.
+    write_date = ((lambda d: d.isoformat() + "T00:00:00Z")
+                  if spec["date_times"] else (lambda d: d.isoformat()))
     if spec["start_date"] is not None:
-        window["startDate"] = spec["start_date"].isoformat()
+        window["startDate"] = write_date(spec["start_date"])
     elif az_cli_style:
         window["startDate"] = None
     if spec["spans"] or az_cli_style:
         window["notAllowedDates"] = [
-            {"start": a.isoformat(), "end": b.isoformat()}
+            {"start": write_date(a), "end": write_date(b)}
             for a, b in spec["spans"]]
     return window
 

@@ -4,11 +4,11 @@
  * differential test (window_diff.py).
  *
  * Each input line is {"window": <ARM MaintenanceWindow>, "at": "<RFC 3339>"};
- * each output line is "open|closed <closes_at> <next_start> <next_end>",
- * epoch seconds, "-" where there is no value.  A line that cannot be read
- * prints "error <reason>" so that output lines stay aligned with input
- * lines; window-invalid problems are not printed (the test sends valid
- * windows).  Exits 1 if any line was an error.
+ * each output line is "open|closed <closes_at> <next_start> <next_end>
+ * valid|invalid", epoch seconds, "-" where there is no value, and whether
+ * the engine found window-invalid problems (their text is not printed).
+ * A line that cannot be read prints "error <reason>" so that output lines
+ * stay aligned with input lines.  Exits 1 if any line was an error.
  */
 #include "common.h"
 #include "buf.h"
@@ -62,7 +62,7 @@ static bool answer_line(const char *line)
     print_value(open, closes);
     print_value(has_next, next_start);
     print_value(has_next, next_end);
-    putchar('\n');
+    puts(problems.len ? " invalid" : " valid");
     ok = true;
 out:
     ndp_window_free(w);
