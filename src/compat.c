@@ -13,8 +13,8 @@
 
 #include <unistd.h>
 
-void *ndp_memmem_portable(const void *hay, size_t hay_len,
-                          const void *needle, size_t needle_len)
+void *ndp_memmem_portable(const void *hay, size_t hay_len, const void *needle,
+                          size_t needle_len)
 {
     const unsigned char *p = hay, *first = needle;
     const unsigned char *last;
@@ -69,8 +69,7 @@ void *ndp_map_zeros_portable(size_t len, int prot, bool reserve)
 void *ndp_map_zeros(size_t len, int prot, bool reserve)
 {
 #if NDP_HAVE_MAP_ANONYMOUS
-    return mmap(NULL, len, prot, private_flags(reserve) | MAP_ANONYMOUS, -1,
-                0);
+    return mmap(NULL, len, prot, private_flags(reserve) | MAP_ANONYMOUS, -1, 0);
 #else
     return ndp_map_zeros_portable(len, prot, reserve);
 #endif
@@ -84,8 +83,8 @@ bool ndp_map_file_at(void *addr, size_t len, int fd)
     int populate = 0;
 #endif
 
-    if (mmap(addr, len, PROT_READ, MAP_PRIVATE | MAP_FIXED | populate, fd,
-             0) == MAP_FAILED)
+    if (mmap(addr, len, PROT_READ, MAP_PRIVATE | MAP_FIXED | populate, fd, 0) ==
+        MAP_FAILED)
         return false;
     (void)posix_madvise(addr, len, POSIX_MADV_SEQUENTIAL);
     return true;

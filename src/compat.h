@@ -37,8 +37,8 @@
 void *ndp_memmem(const void *hay, size_t hay_len, const void *needle,
                  size_t needle_len);
 /* The fallback itself, built everywhere so that tests can compare it. */
-void *ndp_memmem_portable(const void *hay, size_t hay_len,
-                          const void *needle, size_t needle_len);
+void *ndp_memmem_portable(const void *hay, size_t hay_len, const void *needle,
+                          size_t needle_len);
 
 /*
  * A private mapping of 'len' zero bytes with protection 'prot' (PROT_*),
