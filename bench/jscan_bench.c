@@ -2,9 +2,8 @@
  * SPDX-License-Identifier: Apache-2.0
  * jscan_bench.c - throughput of the JSON scanner against json-c on one file.
  *
- * Build (from the top of the source tree; -D_GNU_SOURCE as CMakeLists.txt
- * gives every file of the project):
- *   cc -std=c11 -O2 -D_GNU_SOURCE -Isrc bench/jscan_bench.c \
+ * Build (from the top of the source tree; POSIX.1-2008 is all it needs):
+ *   cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Isrc bench/jscan_bench.c \
  *      src/input/jscan.c src/buf.c src/xalloc.c -ljson-c -o jscan_bench
  * Run:
  *   jscan_bench [--validate|--walk|--jsonc] FILE [ROUNDS]

@@ -3,7 +3,9 @@
 # README step 2: build with warnings as errors and run the whole test suite
 # with ctest (with the packaging tests: the Debian package and the static
 # binary), then again under AddressSanitizer + UndefinedBehaviorSanitizer,
-# then the tests and golden commands under valgrind.
+# then the tests and golden commands under valgrind, then once more built
+# with the POSIX fallback of every Linux-only call (-DNDP_PORTABLE=ON: the
+# code a macOS or BSD build runs).
 set -eu
 cd "$(dirname "$0")/.."
 sh ci/install-deps.sh --validators
@@ -26,3 +28,10 @@ cmake --build build-asan -j "$jobs"
 # Once more under valgrind memcheck: unit tests, corpus replays and every
 # golden command, with zero errors and zero leaks.
 sh ci/valgrind.sh build
+
+# The fallbacks a macOS or BSD build takes, compiled for POSIX.1-2008
+# alone, with the whole suite (ctest portable_config checks the switch).
+cmake -S . -B build-portable -DNDP_WERROR=ON -DNDP_PORTABLE=ON \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build-portable -j "$jobs"
+(cd build-portable && ctest --output-on-failure -j "$jobs")

@@ -165,7 +165,7 @@ char *ndp_arm_id_segment(const char *id, const char *type)
 
     while (p && (p = strchr(p, '/')) != NULL) {
         p++;
-        if (strncasecmp(p, type, tlen) == 0 && p[tlen] == '/') {
+        if (ndp_strncasecmp(p, type, tlen) == 0 && p[tlen] == '/') {
             const char *v = p + tlen + 1;
             size_t n = strcspn(v, "/");
             if (!n || *v == '[')

@@ -554,6 +554,16 @@ static int apply_option(struct ndp_options *o,
     NDP_BUG("option row of an unknown kind");
 }
 
+/*
+ * The word of 'argv' getopt_long() has just refused: the one before
+ * 'optind', except that musl's getopt_long() moves 'optind' one past
+ * 'argc' when the last word is an option without its argument.
+ */
+static const char *refused_word(int argc, char **argv)
+{
+    return argv[optind - 1 < argc ? optind - 1 : argc - 1];
+}
+
 int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
                   struct ndp_error *err)
 {
@@ -573,7 +583,7 @@ int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
             rc = ndp_error_set(err, NDP_EUSAGE, "%s '%s'",
                                id == ':' ? "missing argument for option"
                                          : "unknown option",
-                               argv[optind - 1]);
+                               refused_word(argc, argv));
         else
             rc = apply_option(out, option_of(id), optarg, err);
     }

@@ -4,8 +4,9 @@
  *
  * The standard headers nearly every module needs, and the project-wide
  * error codes.  Keep this small: module-specific types go in the module's
- * own header.  The feature-test macro (_GNU_SOURCE) and NDP_VERSION come
- * from the build (CMakeLists.txt), not from here.
+ * own header.  The feature-test macros (cmake/platform.cmake) and
+ * NDP_VERSION come from the build, not from here; calls beyond POSIX go
+ * through compat.h.
  */
 #ifndef NDP_COMMON_H
 #define NDP_COMMON_H

@@ -28,6 +28,7 @@
 #include "finding.h"
 #include "ignore.h"
 #include "rules.h"
+#include "compat.h"
 
 #include <dirent.h>
 #include <errno.h>

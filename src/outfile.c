@@ -14,6 +14,7 @@
 #include "outfile.h"
 #include "buf.h"
 #include "error.h"
+#include "compat.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -12,6 +12,7 @@
 #include "input_internal.h"
 #include "buf.h"
 #include "jsonutil.h"
+#include "compat.h"
 
 #include <json-c/json.h>
 
@@ -52,7 +53,7 @@ static const char *find_bytes(const char *p, const char *end,
 {
     if (p >= end)
         return NULL;
-    return memmem(p, (size_t)(end - p), needle, n);
+    return ndp_memmem(p, (size_t)(end - p), needle, n);
 }
 
 /* The offset is kept as json-c user data, plus one (0: not recorded). */

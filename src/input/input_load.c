@@ -6,11 +6,10 @@
 #include "common.h"
 #include "input_internal.h"
 #include "error.h"
+#include "compat.h"
 
 #include <errno.h>
 #include <pthread.h>
-#include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -60,17 +59,14 @@ static int read_fd(struct ndp_buf *out, int fd, const char *path,
 static bool map_file(struct ndp_input_bytes *in, int fd, size_t size)
 {
     size_t len = size + 1;
-    void *base = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
-                      -1, 0);
+    void *base = ndp_map_zeros(len, PROT_READ, false);
 
     if (base == MAP_FAILED)
         return false;
-    if (mmap(base, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE,
-             fd, 0) == MAP_FAILED) {
+    if (!ndp_map_file_at(base, size, fd)) {
         munmap(base, len);
         return false;
     }
-    (void)madvise(base, size, MADV_SEQUENTIAL);
     in->map = base;
     in->map_len = len;
     in->text.data = base;
@@ -194,11 +190,10 @@ static bool start_stream(struct ndp_input_bytes *in, int fd,
 
     if (sizeof(size_t) < 8 || max_bytes > ((size_t)1 << 40))
         return false;
-    base = mmap(NULL, max_bytes + 2, PROT_READ | PROT_WRITE,
-                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    base = ndp_map_zeros(max_bytes + 2, PROT_READ | PROT_WRITE, true);
     if (base == MAP_FAILED)
         return false;
-    (void)madvise(base, max_bytes + 2, MADV_HUGEPAGE);
+    ndp_advise_huge_pages(base, max_bytes + 2);
     st = ndp_xcalloc(1, sizeof(*st));
     pthread_mutex_init(&st->lock, NULL);
     pthread_cond_init(&st->grown, NULL);
@@ -294,7 +289,7 @@ static int load_fd(struct ndp_input_bytes *in, int fd, const struct stat *st,
         map_file(in, fd, (size_t)st->st_size))
         return 0;
     if (st && !S_ISREG(st->st_mode)) {
-        (void)fcntl(fd, F_SETPIPE_SZ, PIPE_BYTES); /* fails harmlessly */
+        ndp_grow_pipe(fd, PIPE_BYTES);
         if (start_stream(in, fd, name, max_bytes)) {
             *owned = true;
             return 0;

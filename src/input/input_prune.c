@@ -35,6 +35,7 @@
 #include "buf.h"
 #include "jscan.h"
 #include "jsonutil.h"
+#include "compat.h"
 
 #include <json-c/json.h>
 #include <pthread.h>
@@ -481,7 +482,7 @@ static size_t split_start(struct pruner *p, const struct ndp_jscan *s,
         p->len - s->pos < split_min_bytes)
         return SIZE_MAX;
     from = p->text + s->pos + (p->len - s->pos) / 100 * split_percent;
-    hit = memmem(from, (size_t)(p->text + p->len - from), "},{\"", 4);
+    hit = ndp_memmem(from, (size_t)(p->text + p->len - from), "},{\"", 4);
     if (!hit)
         return SIZE_MAX;
     sp = ndp_xcalloc(1, sizeof(*sp));

@@ -36,6 +36,7 @@
 #include "buf.h"
 #include "error.h"
 #include "jsonutil.h"
+#include "compat.h"
 
 #include "rules_internal.h"
 
