@@ -20,7 +20,8 @@ settings keys and links.  Used by run_manpages.sh and run_completions.sh.
         scripts): 'option LONG SHORT ARG' and 'values LONG V...' lines.
     doccheck.py links SOURCE_DIR
         Every relative link in README.md and docs/*.md names a file that
-        exists, and an anchor (#...) a heading of that file.
+        exists, and an anchor (#...) a heading of that file; README.md
+        has fewer than 300 lines.
 
 Exit status 0 when everything agrees, 1 otherwise (each problem on one
 line).  A program that prints no option list (a stand-in such as
@@ -288,6 +289,10 @@ def anchors(path):
     return out
 
 
+# The README is read top to bottom by a newcomer; the rest lives in docs/.
+README_MAX_LINES = 300
+
+
 def check_links(src):
     files = [os.path.join(src, "README.md"),
              os.path.join(src, "CONTRIBUTING.md")] + sorted(
@@ -313,6 +318,10 @@ def check_links(src):
                 problem(f"{name}: link to {target}: no such heading")
     if not checked:
         problem("no relative link found in README.md and docs/")
+    readme_lines = open(files[0], encoding="utf-8").read().count("\n")
+    if readme_lines >= README_MAX_LINES:
+        problem(f"README.md: {readme_lines} lines; keep it under "
+                f"{README_MAX_LINES} (reference material goes to docs/)")
     print(f"doccheck: {checked} relative links in {len(files)} files")
 
 
