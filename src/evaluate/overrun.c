@@ -22,6 +22,7 @@
 #include "impact.h"
 #include "linker.h"
 #include "policy.h"
+#include "window.h"
 
 /* Minutes from 'at' to the close of the window 'c' is inside, or -1. */
 static long minutes_left(const struct ndp_resolution *c, int64_t at)
@@ -64,6 +65,26 @@ static void overrun_message(struct ndp_buf *msg, const struct ndp_rollout *r,
     ndp_buf_adds(msg, ", so nodes may still be rebuilding after it");
 }
 
+/*
+ * What to do: when a whole window (the next opening's length) holds the
+ * rebuild, start it at the opening; otherwise the rebuild must shrink or
+ * the window grow.
+ */
+static char *overrun_help(const struct ndp_window *w, int64_t at,
+                          long rebuild_minutes)
+{
+    int64_t start, end;
+
+    if (w && ndp_window_next(w, at, &start, &end) &&
+        (end - start) / 60 >= rebuild_minutes)
+        return ndp_xstrdup("start the apply when the window opens (a whole "
+                           "window holds the rebuild), or raise the pools' "
+                           "max surge");
+    return ndp_xstrdup("raise the pools' max surge, or lengthen the window "
+                       "(durationHours): even a whole window is shorter "
+                       "than the rebuild");
+}
+
 static void overrun_finding(const struct ndp_evaluator *ev, size_t index,
                             const struct ndp_impact *impact)
 {
@@ -80,6 +101,8 @@ static void overrun_finding(const struct ndp_evaluator *ev, size_t index,
                                 NDP_VERDICT_WINDOW_OVERRUN, index,
                                 cluster->input, cluster->id);
     f->message = ndp_buf_detach(&msg);
+    f->help = overrun_help(ev->resolved->items[index].window, ev->opt->at,
+                           r.minutes);
 }
 
 void ndp_overrun_findings(const struct ndp_evaluator *ev,
