@@ -463,8 +463,11 @@ static long batch_minutes(const struct ndp_impact_pool *p)
 static void count_pool(struct ndp_rollout *out, const struct ndp_impact_pool *p)
 {
     long nodes = pool_nodes(p);
-    long batches = ndp_impact_batches(nodes, ndp_impact_surge_nodes(p->surge,
-                                                                     nodes));
+    /* A pool scaled to zero has nothing to rebuild: no batch, not unknown. */
+    long batches = nodes == 0 ? 0
+                   : ndp_impact_batches(nodes,
+                                        ndp_impact_surge_nodes(p->surge,
+                                                               nodes));
     long each = batch_minutes(p);
 
     out->pools++;
@@ -474,7 +477,9 @@ static void count_pool(struct ndp_rollout *out, const struct ndp_impact_pool *p)
         return;
     out->batches = add_sat(out->batches, batches);
     out->minutes = add_sat(out->minutes, mul_sat(batches, each));
-    if (out->pools == 1 || each < out->batch_min)
+    if (!batches)
+        return;
+    if (!out->batch_max || each < out->batch_min)
         out->batch_min = each;
     if (each > out->batch_max)
         out->batch_max = each;

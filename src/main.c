@@ -493,7 +493,6 @@ static int check_config(const struct ndp_options *given, const char *path,
         o.config = path;
     o.nr_outputs = 0;
     o.output = NULL;
-    o.rules_dir = NULL;
     if (prepare(&o, &config, &have, &rs, &err) != 0) {
         status = fail(&err);
     } else if (!have) {

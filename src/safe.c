@@ -9,6 +9,7 @@
 #include "common.h"
 #include "safe.h"
 #include "buf.h"
+#include "strutil.h"
 
 #define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
 
@@ -151,6 +152,16 @@ static void safe_char(struct ndp_buf *out, const unsigned char *p, size_t n,
         ndp_buf_add(out, p, n);
 }
 
+/*
+ * Does a CI log command start at 's'?  GitHub's "##[" and Azure Pipelines'
+ * "##vso[" (which the agent honours anywhere in a line, in any case).
+ */
+static bool log_command_at(const char *s)
+{
+    return s[0] == '#' && s[1] == '#' &&
+           (s[2] == '[' || ndp_strncasecmp(s + 2, "vso[", 4) == 0);
+}
+
 void ndp_safe_line(struct ndp_buf *out, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -162,7 +173,7 @@ void ndp_safe_line(struct ndp_buf *out, const char *s)
         i = 1;
     }
     while (i < len) {
-        if (p[i] == '#' && p[i + 1] == '#' && p[i + 2] == '[') {
+        if (log_command_at((const char *)p + i)) {
             ndp_buf_adds(out, "#\\x23"); /* "##[" -> "#\x23[" */
             i += 2;
             continue;

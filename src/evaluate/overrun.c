@@ -24,13 +24,38 @@
 #include "policy.h"
 #include "window.h"
 
+/*
+ * The close of the window 'c' is inside, joined with the openings that
+ * start the instant the previous one closes (a daily 24-hour window never
+ * closes).  Only for a window the input does not replace, whose openings
+ * alone decide; a year of openings at most.
+ */
+static int64_t joined_close(const struct ndp_resolution *c)
+{
+    int64_t closes = c->window_closes_at, start, end;
+    int openings;
+
+    if (c->window_changes)
+        return closes;
+    for (openings = 0; openings < 366; openings++) {
+        if (!ndp_window_next(c->window, closes, &start, &end) ||
+            start != closes || end <= closes)
+            break;
+        closes = end;
+    }
+    return closes;
+}
+
 /* Minutes from 'at' to the close of the window 'c' is inside, or -1. */
 static long minutes_left(const struct ndp_resolution *c, int64_t at)
 {
+    int64_t closes;
+
     if (c->profile != NDP_PROFILE_WINDOW || !c->window || c->in_window != 1 ||
         c->window_closes_at <= at)
         return -1;
-    return (long)((c->window_closes_at - at) / 60);
+    closes = joined_close(c);
+    return (long)((closes - at) / 60);
 }
 
 /*
@@ -68,13 +93,18 @@ static void overrun_message(struct ndp_buf *msg, const struct ndp_rollout *r,
 /*
  * What to do: when a whole window (the next opening's length) holds the
  * rebuild, start it at the opening; otherwise the rebuild must shrink or
- * the window grow.
+ * the window grow.  Under a sensitive window, which of the two is not
+ * said (it would tell the window's length).
  */
-static char *overrun_help(const struct ndp_window *w, int64_t at,
-                          long rebuild_minutes)
+static char *overrun_help(const struct ndp_window *w, bool sensitive,
+                          int64_t at, long rebuild_minutes)
 {
     int64_t start, end;
 
+    if (sensitive)
+        return ndp_xstrdup("start the apply when the window opens, raise "
+                           "the pools' max surge, or lengthen the window "
+                           "(durationHours)");
     if (w && ndp_window_next(w, at, &start, &end) &&
         (end - start) / 60 >= rebuild_minutes)
         return ndp_xstrdup("start the apply when the window opens (a whole "
@@ -101,8 +131,8 @@ static void overrun_finding(const struct ndp_evaluator *ev, size_t index,
                                 NDP_VERDICT_WINDOW_OVERRUN, index,
                                 cluster->input, cluster->id);
     f->message = ndp_buf_detach(&msg);
-    f->help = overrun_help(ev->resolved->items[index].window, ev->opt->at,
-                           r.minutes);
+    f->help = overrun_help(ev->resolved->items[index].window,
+                           impact->window_sensitive, ev->opt->at, r.minutes);
 }
 
 void ndp_overrun_findings(const struct ndp_evaluator *ev,

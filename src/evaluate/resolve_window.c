@@ -237,17 +237,20 @@ static void window_sides(struct window_decl *d, const struct ndp_change *ch,
     d->has_in_force = had || has_after;
     d->in_force = had ? before : after;
     d->in_force_unknown = had ? NULL : after_unknown;
+    bool replace = ch->action == NDP_ACTION_REPLACE;
+
     d->created = !had && has_after && sends(ch);
-    if (!had || ch->action != NDP_ACTION_UPDATE || !has_after)
+    if (!had || !has_after || (ch->action != NDP_ACTION_UPDATE && !replace))
         return;
+    /* A replacement creates the resource again: AKS sees the whole window. */
     if (unknown || !same_json(before, after)) {
         d->has_planned = true;
         d->planned = after;
         d->planned_unknown = after_unknown;
-        d->planned_start_date_sent = sends_whole_body(d, ch) ||
+        d->planned_start_date_sent = replace || sends_whole_body(d, ch) ||
                                      start_date_changes(d, before, after);
     } else {
-        d->resent = sends_whole_body(d, ch);
+        d->resent = replace || sends_whole_body(d, ch);
     }
 }
 

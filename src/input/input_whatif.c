@@ -411,9 +411,60 @@ static void snapshots_from_delta(struct ndp_change *c,
         c->action = NDP_ACTION_OTHER;
 }
 
+/* Sets the member at dotted 'path' of 'doc' to null, if its parent exists. */
+static void null_at(struct json_object *doc, const char *path)
+{
+    char key[256];
+
+    for (;;) {
+        size_t n = strcspn(path, ".");
+
+        if (n >= sizeof(key) || !doc ||
+            !json_object_is_type(doc, json_type_object))
+            return;
+        memcpy(key, path, n);
+        key[n] = '\0';
+        if (path[n] == '\0') {
+            if (ndp_json_get(doc, key))
+                json_object_object_add(doc, key, NULL);
+            return;
+        }
+        doc = ndp_json_get(doc, key);
+        path += n + 1;
+    }
+}
+
+/*
+ * The overlay keeps what the delta does not name, so a property the delta
+ * deletes (a before and no after) is set to null in 'after' here: objects
+ * by path, at any depth of nested object entries.  Array elements are laid
+ * over by index and a deleted element is not removed (docs/limits.md).
+ */
+static void deletes_into(struct json_object *after,
+                         const struct json_object *entries)
+{
+    size_t i, n = entries ? json_object_array_length(entries) : 0;
+
+    for (i = 0; i < n; i++) {
+        const struct json_object *d = json_object_array_get_idx(entries, i);
+        const char *path = ndp_json_get_string(d, "path");
+
+        if (!path || !*path || kind_is(d, "NoEffect") ||
+            (has_parts(d) && kind_is(d, "Array")))
+            continue;
+        if (has_parts(d))
+            deletes_into(ndp_json_path(after, path),
+                         children_of(d));
+        else if (!ndp_json_is_unset(ndp_json_get(d, "before")) &&
+                 ndp_json_is_unset(ndp_json_get(d, "after")))
+            null_at(after, path);
+    }
+}
+
 /*
  * A Modify with its before snapshot and a delta but no after: the after
- * is the before with the delta laid over it (jsonutil.h, ndp_json_overlay).
+ * is the before with the delta laid over it (jsonutil.h, ndp_json_overlay),
+ * less what the delta deletes.
  */
 static void after_from_delta(struct ndp_change *c,
                              const struct json_object *delta)
@@ -423,10 +474,12 @@ static void after_from_delta(struct ndp_change *c,
     struct json_object *a = json_object_new_object();
 
     rebuild_object(&rb, b, a, delta);
-    if (rb.too_big)
+    if (rb.too_big) {
         c->action = NDP_ACTION_OTHER;
-    else
+    } else {
         c->after = ndp_json_overlay(c->before, a);
+        deletes_into(c->after, delta);
+    }
     json_object_put(b);
     json_object_put(a);
 }
