@@ -12,8 +12,9 @@ sh ci/install-deps.sh --validators
 jobs=$(nproc 2>/dev/null || echo 2)
 # Tests whose result does not depend on how this build was configured run
 # in the first build only: precommit_hook builds its own ndplint through
-# the hook (a Release build, whatever this one is).
-same_everywhere='^precommit_hook$'
+# the hook (a Release build, whatever this one is), and standins runs the
+# script tests with /bin/true and /bin/false in place of ndplint.
+same_everywhere='^(precommit_hook|standins)$'
 
 # NDP_PACKAGING_TESTS: also the ctests package_deb (the .deb from
 # 'cpack -G DEB') and static_build (-DNDP_STATIC=ON over the golden cases).
