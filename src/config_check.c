@@ -10,14 +10,13 @@
 #include "safe.h"
 #include "timeutil.h"
 
-#define SECONDS_PER_DAY 86400
-
 enum ndp_waiver_expiry ndp_waiver_expiry(int64_t expires, int64_t at)
 {
     if (expires < at)
         return NDP_WAIVER_EXPIRED;
     /* It ends at expires + 1; "within 14 days" includes exactly 14. */
-    if (expires + 1 - at <= (int64_t)NDP_WAIVER_WARN_DAYS * SECONDS_PER_DAY)
+    if (expires + 1 - at <=
+        (int64_t)NDP_WAIVER_WARN_DAYS * NDP_SECONDS_PER_DAY)
         return NDP_WAIVER_EXPIRING;
     return NDP_WAIVER_LATER;
 }
@@ -45,8 +44,8 @@ static void describe_waiver(struct ndp_buf *out, const struct ndp_waiver *w)
 /* Whole days from the day of 'at' to the waiver's last day, UTC. */
 static int64_t days_left(int64_t expires, int64_t at)
 {
-    return ndp_floor_div(expires, SECONDS_PER_DAY) -
-           ndp_floor_div(at, SECONDS_PER_DAY);
+    return ndp_floor_div(expires, NDP_SECONDS_PER_DAY) -
+           ndp_floor_div(at, NDP_SECONDS_PER_DAY);
 }
 
 static void add_when(struct ndp_buf *line, const struct ndp_waiver *w,

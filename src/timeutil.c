@@ -14,7 +14,6 @@
 #include "timeutil.h"
 #include "buf.h"
 
-#define SECONDS_PER_DAY 86400
 #define DAYS_PER_ERA 146097     /* days in 400 Gregorian years */
 #define DAYS_0000_03_01_TO_EPOCH 719468
 
@@ -223,7 +222,7 @@ static int parse_date_time(int64_t *out, const char *s, bool seconds_optional)
     if (parse_time_part(&p, &seconds, seconds_optional) < 0
         || parse_offset_part(&p, &offset) < 0 || *p != '\0')
         return -1;
-    *out = days * SECONDS_PER_DAY + seconds - (int64_t)offset * 60;
+    *out = days * NDP_SECONDS_PER_DAY + seconds - (int64_t)offset * 60;
     return 0;
 }
 
@@ -254,7 +253,7 @@ static int parse_offset_from_now(int64_t *seconds_out, const char *s)
     switch (*s) {
     case 'm': *seconds_out = n * 60; return 0;
     case 'h': *seconds_out = n * 3600; return 0;
-    case 'd': *seconds_out = n * SECONDS_PER_DAY; return 0;
+    case 'd': *seconds_out = n * NDP_SECONDS_PER_DAY; return 0;
     default: return -1;
     }
 }
@@ -272,7 +271,7 @@ int ndp_time_parse_at(int64_t *out, const char *s, int64_t now)
             return -1;
         t += now;
     } else if (ndp_date_parse(&t, s) == 0) {
-        t *= SECONDS_PER_DAY;
+        t *= NDP_SECONDS_PER_DAY;
     } else if (parse_date_time(&t, s, true) < 0) {
         return -1;
     }
@@ -307,8 +306,8 @@ void ndp_date_format(struct ndp_buf *out, int64_t days)
 /* Appends "YYYY-MM-DDTHH:MM:SS" for 'local' seconds, no zone designator. */
 static void add_date_time(struct ndp_buf *out, int64_t local)
 {
-    int64_t days = ndp_floor_div(local, SECONDS_PER_DAY);
-    int64_t second_of_day = local - days * SECONDS_PER_DAY;
+    int64_t days = ndp_floor_div(local, NDP_SECONDS_PER_DAY);
+    int64_t second_of_day = local - days * NDP_SECONDS_PER_DAY;
 
     ndp_date_format(out, days);
     ndp_buf_addf(out, "T%02d:%02d:%02d", (int)(second_of_day / 3600),

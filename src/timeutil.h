@@ -22,6 +22,7 @@ int ndp_time_parse_rfc3339(int64_t *out, const char *s);
 /* The first and last instants of years 0000-9999. */
 #define NDP_TIME_MIN (-62167219200LL)  /* 0000-01-01T00:00:00Z */
 #define NDP_TIME_MAX 253402300799LL    /* 9999-12-31T23:59:59Z */
+#define NDP_SECONDS_PER_DAY 86400
 
 /*
  * Parses an instant as --at takes it, given the current instant 'now'
