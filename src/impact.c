@@ -293,19 +293,13 @@ static void pools_of_state(struct inventory *inv,
 /* The findings whose rebuild the pools count (see impact.h). */
 static bool rebuilds_now(const struct ndp_finding *f)
 {
-    return f->verdict == NDP_VERDICT_ALLOWED ||
-           f->verdict == NDP_VERDICT_BYPASSED ||
-           f->verdict == NDP_VERDICT_ROTATE ||
-           (f->verdict == NDP_VERDICT_MAY_REIMAGE &&
-            strcmp(f->category, "unseen-change") != 0);
+    return ndp_verdict_row(f->verdict)->rebuilds_now &&
+           f->pools != NDP_POOLS_NONE;
 }
 
 bool ndp_impact_finding_rebuilds(const struct ndp_finding *f)
 {
-    /* A replaced resource's pools are created anew, and a manual upgrade
-     * rebuilds at the next node-image upgrade: neither marks a pool. */
-    return rebuilds_now(f) || f->verdict == NDP_VERDICT_REPLACE ||
-           f->verdict == NDP_VERDICT_MANUAL_UPGRADE;
+    return ndp_verdict_row(f->verdict)->reimages && f->pools != NDP_POOLS_NONE;
 }
 
 /*
@@ -314,8 +308,7 @@ bool ndp_impact_finding_rebuilds(const struct ndp_finding *f)
  */
 static bool refused(const struct ndp_finding *f)
 {
-    return f->verdict == NDP_VERDICT_REJECTED ||
-           f->verdict == NDP_VERDICT_OUTSIDE_WINDOW;
+    return ndp_verdict_row(f->verdict)->refused && f->pools != NDP_POOLS_NONE;
 }
 
 /* Like mark(), but 'because' lists only the rules that rebuild now. */
@@ -360,10 +353,12 @@ static void mark_pools(struct inventory *inv, const struct ndp_finding *f,
                        struct ndp_strmap *applied,
                        void (*how)(struct ndp_impact_pool *, const char *))
 {
-    bool gmsa = strcmp(f->category, "windows-gmsa") == 0;
+    bool windows = f->pools == NDP_POOLS_WINDOWS;
     size_t i, seen;
 
-    if (f->scope == NDP_SCOPE_NODEPOOL && !gmsa) {
+    if (f->pools == NDP_POOLS_NONE)
+        return;
+    if (f->pools == NDP_POOLS_NAMED) {
         struct ndp_impact_pool *p = f->pool ? find_pool(inv, f->pool) : NULL;
         if (!p && f->pool)
             p = add_pool(inv, f->pool);
@@ -377,7 +372,7 @@ static void mark_pools(struct inventory *inv, const struct ndp_finding *f,
     if (applied->nr == seen)
         return;
     for (i = 0; i < inv->nr; i++)
-        if (!gmsa || is_windows(&inv->items[i]))
+        if (!windows || is_windows(&inv->items[i]))
             how(&inv->items[i], f->rule_id);
 }
 

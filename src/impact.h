@@ -78,10 +78,10 @@ struct ndp_impacts {
 /*
  * Fills 'out' (empty on entry) with one impact for each of the
  * 'nr_clusters' clusters (indexed as the linker's), from its findings
- * that rebuild nodes when applied (allowed, bypassed, rotate,
- * may-reimage; a refused change rebuilds nothing, but rejected and
- * outside-window changes mark the pools they would rebuild as 'touched')
- * and from the pools the input and the cluster state describe.  A pool
+ * whose verdict rebuilds now (verdicts.h: the pools they name are marked
+ * rebuilt) or is refused (rebuilds nothing, but the pools it would
+ * rebuild are marked 'touched'), and from the pools the input and the
+ * cluster state describe.  A pool
  * this apply creates or deletes is never rebuilt nor counted.  Linear in
  * changes, findings and pools.  'states' holds each cluster's live state
  * from --cluster-state, or NULL.  'out' borrows from 'set' and the
@@ -96,14 +96,12 @@ void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
 void ndp_impacts_release(struct ndp_impacts *impacts);
 
 /*
- * True when applying 'f' rebuilds nodes: allowed, bypassed, rotate,
- * replace, manual-upgrade, and may-reimage other than an unseen change;
- * what the SARIF report attaches its cluster's impact to.  A refused
- * change (rejected, outside-window) and a meta note (profile-undeclared,
- * gate-open, ...) rebuild nothing.  ndp_impact_compute_all() marks pools
- * for all of these but replace (its pools are created anew) and
- * manual-upgrade (rebuilt at the next node-image upgrade, not by this
- * apply).
+ * True when applying 'f' rebuilds nodes of pools it names: its verdict
+ * reimages (verdicts.h) and it names pools (an unseen change names none);
+ * what the SARIF report attaches its cluster's impact to.
+ * ndp_impact_compute_all() marks the pools of those whose verdict
+ * rebuilds now (not replace: its pools are created anew; not
+ * manual-upgrade: rebuilt at the next node-image upgrade).
  */
 bool ndp_impact_finding_rebuilds(const struct ndp_finding *f);
 

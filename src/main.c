@@ -14,6 +14,7 @@
 #include "engine.h"
 #include "error.h"
 #include "evaluate.h"
+#include "explain.h"
 #include "finding.h"
 #include "impact.h"
 #include "input.h"
@@ -64,239 +65,16 @@ static int load_rules(struct ndp_ruleset **out, const struct ndp_options *o,
     return 0;
 }
 
-/*
- * Writes 'text' to standard output line by line, each line escaped as a
- * message is: rule files may come from the repository under review.  The
- * callers escape each field first, so that a newline in a rule's text
- * cannot start a line; escaping twice changes nothing.
- */
-static void print_lines(const struct ndp_buf *text)
+/* --explain NAME: exit 0, or 2 when 'rs' and the verdicts know no NAME. */
+static int explain(struct ndp_buf *text, const struct ndp_ruleset *rs,
+                   const char *name)
 {
-    struct ndp_buf out = NDP_BUF_INIT, line = NDP_BUF_INIT;
-    const char *p = text->buf, *nl;
-
-    for (; *p; p = nl + 1) {
-        nl = strchr(p, '\n');
-        if (!nl)
-            nl = p + strlen(p);
-        ndp_buf_reset(&line);
-        ndp_buf_add(&line, p, (size_t)(nl - p));
-        ndp_safe_line(&out, line.buf);
-        ndp_buf_addch(&out, '\n');
-        if (!*nl)
-            break;
-    }
-    fwrite(out.buf, 1, out.len, stdout);
-    ndp_buf_release(&line);
-    ndp_buf_release(&out);
-}
-
-/* 's' escaped for one line (safe.h), in 'scratch'; valid until the next
- * call with the same 'scratch'. */
-static const char *safe(struct ndp_buf *scratch, const char *s)
-{
-    ndp_buf_reset(scratch);
-    ndp_safe_line(scratch, s);
-    return scratch->buf;
-}
-
-static void list_rules(const struct ndp_ruleset *rs)
-{
-    struct ndp_buf out = NDP_BUF_INIT, id = NDP_BUF_INIT, cat = NDP_BUF_INIT,
-                   sum = NDP_BUF_INIT;
-    size_t i;
-
-    ndp_buf_addf(&out, "%-7s %-28s %-9s %-14s %s\n", "RULE", "CATEGORY",
-                 "SCOPE", "CLASS", "SUMMARY");
-    for (i = 0; i < ndp_ruleset_count(rs); i++) {
-        const struct ndp_rule *r = ndp_ruleset_get(rs, i);
-        ndp_buf_addf(&out, "%-7s %-28s %-9s %-14s %s\n", safe(&id, r->id),
-                     safe(&cat, r->category), ndp_scope_name(r->scope),
-                     ndp_class_name(r->class_), safe(&sum, r->summary));
-    }
-    print_lines(&out);
-    ndp_buf_release(&out);
-    ndp_buf_release(&id);
-    ndp_buf_release(&cat);
-    ndp_buf_release(&sum);
-}
-
-/* What a meta rule leads to, for --explain. */
-static const char *meta_verdicts(const char *category)
-{
-    if (strcmp(category, "replace") == 0)
-        return "Verdict: replace, which the node disruption policy never "
-               "gates: an error while the cluster is frozen now (Block, or "
-               "AllowDuringMaintenanceWindow outside the window), a warning "
-               "otherwise.";
-    if (strcmp(category, "window-overrun") == 0)
-        return "Verdict: window-overrun (warning), once for each cluster "
-               "whose reimaging changes go through inside its "
-               "aksManagedNodeOSUpgradeSchedule window (allowed under "
-               "AllowDuringMaintenanceWindow) when their worst-case rebuild "
-               "is longer than the time left in the window at --at: per "
-               "pool ceil(nodes / surge nodes) batches (an autoscaled pool "
-               "at its maximum), each up to the drain timeout (default 30 "
-               "minutes) plus the node soak time (default 0), the pools one "
-               "after another.";
-    if (strcmp(category, "profile-undeclared") == 0)
-        return "Verdict: profile-undeclared (note), once for each cluster "
-               "whose reimaging changes are judged under the AKS default "
-               "because nothing declares its profile.";
-    return "A finding about the policy, the window or the resource itself "
-           "(warning).";
-}
-
-/* What each class of rule leads to, for --explain. */
-static const char *class_verdicts(enum ndp_rule_class class_,
-                                  const char *category)
-{
-    switch (class_) {
-    case NDP_CLASS_COVERED:
-        return "Verdicts: rejected (error) under Block; outside-window "
-               "(error) under AllowDuringMaintenanceWindow outside the "
-               "aksManagedNodeOSUpgradeSchedule window; allowed (note) "
-               "otherwise; bypassed (error) when the policy would refuse it "
-               "but the same change upgrades Kubernetes or the node image; "
-               "may-reimage (warning) when the new value is known only after "
-               "apply.";
-    case NDP_CLASS_VERSION_GATED:
-        return "Verdicts: manual-upgrade (warning) on Kubernetes 1.36 and "
-               "earlier; from 1.37 (or when the version is unknown) as a "
-               "covered change: rejected, outside-window, allowed, bypassed.";
-    case NDP_CLASS_ROTATE:
-        return "Verdict: rotate, which the node disruption policy never "
-               "gates: an error while the cluster is frozen now (Block, or "
-               "AllowDuringMaintenanceWindow outside the window), a warning "
-               "otherwise.";
-    case NDP_CLASS_UPGRADE:
-        return "No finding of its own: it marks covered changes in the same "
-               "resource change as bypassed.";
-    default:
-        return meta_verdicts(category);
-    }
-}
-
-/*
- * A verdict for --explain: what it means, its severities (architecture
- * §5: while the cluster is frozen now, and otherwise), what to do.  The
- * verdicts named like a category (replace, rotate, gate-open, ...) are
- * explained with it.
- */
-struct verdict_words {
-    enum ndp_verdict verdict;
-    const char *means, *frozen, *otherwise, *todo;
-};
-
-#define NDP_POLICY_FOR_CHANGE                                                 \
-    "change the policy for the change ('az aks update "                       \
-    "--node-disruption-policy Allow', apply, then restore)"
-
-static const struct verdict_words verdict_words[] = {
-    { NDP_VERDICT_REJECTED,
-      "a change that reimages nodes, on a cluster whose node disruption "
-      "policy is Block: AKS refuses the update and the apply fails.",
-      "error", "does not arise (Block is always frozen)",
-      "Leave the change out of this apply, or " NDP_POLICY_FOR_CHANGE
-      "; plan for every affected node to be drained and rebuilt." },
-    { NDP_VERDICT_OUTSIDE_WINDOW,
-      "a change that reimages nodes, under AllowDuringMaintenanceWindow "
-      "while the aksManagedNodeOSUpgradeSchedule window is closed: AKS "
-      "refuses the update and the apply fails.",
-      "error", "does not arise (inside the window the change is allowed)",
-      "Apply it inside the next window (the report names when it opens), or "
-      NDP_POLICY_FOR_CHANGE "; plan for every affected node to be drained "
-      "and rebuilt." },
-    { NDP_VERDICT_ALLOWED,
-      "a change that reimages nodes and that the policy lets through (Allow, "
-      "or inside the window): the apply rebuilds the affected node pools.",
-      "does not arise (a frozen cluster refuses it)", "note",
-      "Nothing blocks it; expect a rolling rebuild of the affected pools, "
-      "one surge batch at a time, and the loss of node-local data (emptyDir, "
-      "hostPath)." },
-    { NDP_VERDICT_MAY_REIMAGE,
-      "the new value is known only after apply and the old one can start a "
-      "reimaging change; or what-if did not show the change's properties.",
-      "warning", "warning",
-      "Find out the value the apply will set (or run what-if with full "
-      "properties) and run ndplint again." },
-    { NDP_VERDICT_BYPASSED,
-      "a change the policy would refuse, bundled with a Kubernetes version "
-      "or node image upgrade in the same resource change: the upgrade is "
-      "not gated, so the nodes are rebuilt anyway, freeze or not.",
-      "error", "does not arise (the change is allowed)",
-      "Split the change from the upgrade and apply it when the policy allows "
-      "it, or accept that the frozen cluster's nodes are rebuilt now." },
-    { NDP_VERDICT_MANUAL_UPGRADE,
-      "a change that on Kubernetes 1.36 and earlier takes effect only at the "
-      "next node-image upgrade, which the policy does not gate.",
-      "warning", "warning",
-      "Schedule the node-image upgrade ('az aks nodepool upgrade "
-      "--node-image-only') for when the rebuild is acceptable." },
-};
-
-/* --explain VERDICT: 0, or -1 when 'name' names no verdict in the table. */
-static int explain_verdict(const char *name)
-{
-    struct ndp_buf out = NDP_BUF_INIT;
-    int v = ndp_verdict_parse(name);
-    size_t i;
-
-    for (i = 0; v >= 0 && i < NDP_ARRAY_SIZE(verdict_words); i++) {
-        const struct verdict_words *w = &verdict_words[i];
-        if ((int)w->verdict != v)
-            continue;
-        ndp_buf_addf(&out, "%s (verdict): %s\n\n", name, w->means);
-        ndp_buf_addf(&out, "Severity while the cluster is frozen now (Block, "
-                     "or AllowDuringMaintenanceWindow outside the window): "
-                     "%s.\nOtherwise: %s.\n\n", w->frozen, w->otherwise);
-        ndp_buf_addf(&out, "What to do: %s\n", w->todo);
-        print_lines(&out);
-        ndp_buf_release(&out);
-        return 0;
-    }
-    return -1;
-}
-
-/*
- * --explain: a category or a rule, in words, else a verdict.  Exit 0, or 2
- * if unknown.
- */
-static int explain(const struct ndp_ruleset *rs, const char *name)
-{
-    const struct ndp_rule *by_id = ndp_ruleset_find(rs, name), *first = NULL;
-    struct ndp_buf out = NDP_BUF_INIT, scratch = NDP_BUF_INIT;
-    size_t i;
-
-    for (i = 0; i < ndp_ruleset_count(rs); i++) {
-        const struct ndp_rule *r = ndp_ruleset_get(rs, i);
-        if (by_id ? r != by_id : strcmp(r->category, name) != 0)
-            continue;
-        if (!first) {
-            first = r;
-            ndp_buf_addf(&out, "%s: ", safe(&scratch, r->category));
-            ndp_buf_addf(&out, "%s\n\n", safe(&scratch, by_id ? r->title
-                                                        : r->category_title));
-            ndp_buf_addf(&out, "Why AKS rebuilds nodes: %s\n\n",
-                         safe(&scratch, r->why));
-        }
-        ndp_rule_describe(&out, r);
-        ndp_buf_addf(&out, "    %s\n\n", class_verdicts(r->class_, r->category));
-    }
-    if (!first && explain_verdict(name) == 0) {
-        ndp_buf_release(&out);
-        return NDP_EXIT_CLEAN;
-    }
-    if (!first) {
+    if (ndp_explain(text, rs, name) != 0) {
         ndp_warn("--explain: no category, rule or verdict '%s' (see ndplint "
                  "--list-rules)", name);
-        ndp_buf_release(&out);
         return NDP_EXIT_ERROR;
     }
-    ndp_buf_addf(&out, "What to do: %s\n", safe(&scratch, first->advice));
-    print_lines(&out);
-    ndp_buf_release(&out);
-    ndp_buf_release(&scratch);
+    fwrite(text->buf, 1, text->len, stdout);
     return NDP_EXIT_CLEAN;
 }
 
@@ -636,6 +414,7 @@ int main(int argc, char **argv)
     struct ndp_error err = NDP_ERROR_INIT;
     struct ndp_ruleset *rs = NULL;
     struct ndp_config config;
+    struct ndp_buf text = NDP_BUF_INIT;
     bool have_config = false;
     int status;
 
@@ -662,14 +441,16 @@ int main(int argc, char **argv)
         goto out;
     }
     if (o.list_rules) {
-        list_rules(rs);
+        ndp_explain_list_rules(&text, rs);
+        fwrite(text.buf, 1, text.len, stdout);
         status = NDP_EXIT_CLEAN;
     } else if (o.explain) {
-        status = explain(rs, o.explain);
+        status = explain(&text, rs, o.explain);
     } else {
         status = run(&o, rs, have_config ? &config : NULL);
     }
 out:
+    ndp_buf_release(&text);
     ndp_ruleset_free(rs);
     if (have_config)
         ndp_config_release(&config);

@@ -57,6 +57,7 @@ static void index_changes(struct ndp_evaluator *ev)
                       cluster_of);
     free(cluster_of);
     ev->upgrades = find_upgrades(set, ev->hits);
+    ndp_change_index_build(&ev->changes, set, true);
 }
 
 static void release_indexes(struct ndp_evaluator *ev)
@@ -65,37 +66,13 @@ static void release_indexes(struct ndp_evaluator *ev)
     free(ev->by_cluster);
     free(ev->at);
     free(ev->pools_masked);
-}
-
-/*
- * A finding without a line of its own (about a cluster or the window
- * that declares it) takes the line of its resource's change, found by
- * index: one lookup per finding, not a scan of the set.
- */
-static void fill_lines(struct ndp_findings *findings,
-                       const struct ndp_changeset *set)
-{
-    struct ndp_change_index ix;
-    size_t i;
-
-    ndp_change_index_build(&ix, set, true);
-    for (i = 0; i < findings->nr; i++) {
-        struct ndp_finding *f = &findings->items[i];
-        const struct ndp_change *ch =
-            f->line > 0 ? NULL
-                        : ndp_change_index_find(&ix, f->input, f->resource);
-        if (ch)
-            f->line = ch->line;
-    }
-    ndp_change_index_release(&ix);
+    ndp_change_index_release(&ev->changes);
 }
 
 /* Sorted first, so the impact lists its causes in report order. */
-static void order_findings(struct ndp_findings *findings,
-                           const struct ndp_changeset *set)
+static void order_findings(struct ndp_findings *findings)
 {
     ndp_findings_sort(findings);
-    fill_lines(findings, set);
 }
 
 /* Each cluster's rebuilt pools, from its findings and its live state. */
@@ -120,22 +97,29 @@ void ndp_judge(struct ndp_findings *out, struct ndp_clusters *clusters,
                const struct ndp_eval_options *opt)
 {
     struct ndp_hits hits = NDP_HITS_INIT;
-    struct ndp_evaluator ev = { out, clusters, resolved, set, &hits, rs, opt,
-                                NULL, NULL, NULL, NULL };
+    struct ndp_evaluator ev;
 
     size_t nr_judged;
 
+    memset(&ev, 0, sizeof(ev));
+    ev.out = out;
+    ev.clusters = clusters;
+    ev.resolved = resolved;
+    ev.set = set;
+    ev.hits = &hits;
+    ev.rs = rs;
+    ev.opt = opt;
     ndp_link(clusters, set);
     ndp_engine_run(&hits, rs, set);
     index_changes(&ev);
     ndp_resolve_clusters(&ev);
     ndp_verdicts_add(&ev);
-    release_indexes(&ev);
-    order_findings(out, set);
+    order_findings(out);
     size_impact(impacts, resolved, set, out);
     nr_judged = out->nr;
     ndp_overrun_findings(&ev, impacts);
     if (out->nr != nr_judged)
-        order_findings(out, set);
+        order_findings(out);
+    release_indexes(&ev);
     ndp_hits_release(&hits);
 }

@@ -83,10 +83,19 @@ static void add_string_max(struct ndp_buf *out, const char *s, size_t max)
     free(cut);
 }
 
+/*
+ * A rule's default level: error for the changes the policy gates; for a
+ * meta rule its verdict's severity (profile-undeclared only informs);
+ * warning for the rest.
+ */
 static const char *rule_level(const struct ndp_rule *rule)
 {
-    if (rule && strcmp(rule->category, "profile-undeclared") == 0)
-        return "note"; /* NDP007 only informs */
+    int v = rule && rule->class_ == NDP_CLASS_META
+                ? ndp_verdict_of_meta(rule->category) : -1;
+
+    if (v >= 0)
+        return ndp_severity_name(ndp_verdict_severity((enum ndp_verdict)v,
+                                                      false));
     return rule && (rule->class_ == NDP_CLASS_COVERED ||
                     rule->class_ == NDP_CLASS_VERSION_GATED)
                ? "error"

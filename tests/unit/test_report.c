@@ -85,21 +85,23 @@ static void fixture_init(struct fixture *fx, const char *cluster,
     fx->impacts.items = ndp_xcalloc(1, sizeof(*fx->impacts.items));
     fx->impacts.nr = 1;
     for (i = 0; i < n; i++) {
-        struct ndp_finding *f = ndp_findings_add(&fx->findings);
+        static const struct ndp_rule rule = { .id = "NDP101",
+                                              .category = "network-policy" };
         char path[32];
+        struct ndp_finding_spec spec = {
+            .rule = &rule,
+            .verdict = NDP_VERDICT_REJECTED,
+            .input = c->input,
+            .cluster = cluster,
+            .resource = cluster,
+            .path = path,
+            .after = "\"azure\"",
+            .message = "refused",
+            .line = (long)i + 1,
+        };
         snprintf(path, sizeof(path), "p%02zu", i);
-        f->rule_id = "NDP101";
-        f->category = "network-policy";
-        f->verdict = NDP_VERDICT_REJECTED;
-        f->severity = sev;
-        f->input = c->input;
-        f->resource = ndp_xstrdup(cluster);
-        f->cluster = ndp_xstrdup(cluster);
-        f->path = ndp_xstrdup(path);
-        f->before = ndp_xstrdup("null");
-        f->after = ndp_xstrdup("\"azure\"");
-        f->message = ndp_xstrdup("refused");
-        f->line = (long)i + 1;
+        /* The severity under test, whatever the verdict's. */
+        ndp_findings_add(&fx->findings, &spec)->severity = sev;
     }
     fx->report.set = &fx->set;
     fx->report.clusters = &fx->clusters;

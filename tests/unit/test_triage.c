@@ -127,19 +127,24 @@ static void waiver_index__agrees_with_every_waiver_on_every_finding(
             }
     config.nr_waivers = n;
     for (k = 0; k < 3 * NDP_ARRAY_SIZE(resources); k++) {
-        struct ndp_finding *f = ndp_findings_add(&fs);
-        f->rule_id = k % 2 ? "NDP502" : "NDP101";
-        f->category = k % 2 ? "rotate" : "network-policy";
-        f->resource = (char *)resources[k % NDP_ARRAY_SIZE(resources)];
+        struct ndp_rule rule = { .id = k % 2 ? "NDP502" : "NDP101",
+                                 .category = k % 2 ? "rotate"
+                                                   : "network-policy" };
+        struct ndp_finding_spec spec = {
+            .rule = &rule,
+            .verdict = NDP_VERDICT_ALLOWED,
+            .input = "plan.json",
+            .resource = resources[k % NDP_ARRAY_SIZE(resources)],
+        };
         snprintf(clusters[k % NDP_ARRAY_SIZE(resources)], 16, "c%zu",
                  k % NDP_ARRAY_SIZE(resources));
-        f->cluster = k % 3 ? (char *)resources[(k + 1) %
-                                               NDP_ARRAY_SIZE(resources)]
-                           : clusters[k % NDP_ARRAY_SIZE(resources)];
+        spec.cluster = k % 3 ? resources[(k + 1) % NDP_ARRAY_SIZE(resources)]
+                             : clusters[k % NDP_ARRAY_SIZE(resources)];
+        ndp_findings_add(&fs, &spec);
     }
     check_against_naive(&fs, &config, 500);
     check_against_naive(&fs, &config, 50);
-    free(fs.items);
+    ndp_findings_release(&fs);
     free(config.waivers);
 }
 
