@@ -86,7 +86,7 @@ static int compare_optional(const char *a, const char *b)
     return strcmp(a, b);
 }
 
-static int compare_findings(const void *pa, const void *pb)
+int ndp_finding_compare(const void *pa, const void *pb)
 {
     const struct ndp_finding *a = pa, *b = pb;
     int d;
@@ -116,7 +116,7 @@ void ndp_findings_sort(struct ndp_findings *list)
 {
     if (list->nr > 1)
         qsort(list->items, list->nr, sizeof(*list->items),
-              compare_findings);
+              ndp_finding_compare);
 }
 
 void ndp_findings_release(struct ndp_findings *list)

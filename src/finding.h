@@ -132,9 +132,16 @@ void ndp_finding_override(struct ndp_finding *f, const char *reason,
                           const char *message);
 
 /*
- * Sorts into the report order: by input, cluster, resource, path, rule,
- * then the rest of what a finding says, so that no two findings that
- * print differently compare equal: reproducible output.
+ * The report order: by input, cluster, resource, path, rule, then the
+ * rest of what a finding says, so that no two findings that print
+ * differently compare equal.  A qsort() comparator of findings: the
+ * stages before the sort use it wherever "the first" of some findings
+ * must not depend on the order they were made in.
+ */
+int ndp_finding_compare(const void *a, const void *b);
+/*
+ * Sorts into the report order: reproducible output.  ndp_run() does it
+ * once, after the last stage that adds a finding.
  */
 void ndp_findings_sort(struct ndp_findings *list);
 void ndp_findings_release(struct ndp_findings *list);

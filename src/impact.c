@@ -766,13 +766,17 @@ static void release_pools(struct ndp_impact *impact)
     impact->nr_pools = 0;
 }
 
-/* One cluster: its changes and findings are the listed indexes. */
+/*
+ * One cluster: its changes are the listed indexes, its findings those
+ * listed, in report order (the order 'because' lists their rules in, and
+ * pools that only a finding names are added in).
+ */
 static void compute_one(struct ndp_impact *out,
                         const struct ndp_state_cluster *state,
                         const struct ndp_changeset *set,
-                        const struct ndp_findings *findings,
                         const size_t *changes, size_t nr_changes,
-                        const size_t *found, size_t nr_found)
+                        const struct ndp_finding *const *found,
+                        size_t nr_found)
 {
     struct inventory inv;
     size_t i;
@@ -787,7 +791,7 @@ static void compute_one(struct ndp_impact *out,
     inv.reading_sensitive = false;
     pools_of_state(&inv, state);
     for (i = 0; i < nr_found; i++) {
-        const struct ndp_finding *f = &findings->items[found[i]];
+        const struct ndp_finding *f = found[i];
         if (rebuilds_now(f)) {
             mark_pools(&inv, f, &inv.applied, mark);
             out->rebuilds = out->touches = true;
@@ -806,6 +810,33 @@ static void compute_one(struct ndp_impact *out,
     ndp_strmap_release(&inv.touched);
 }
 
+static int compare_finding_pointers(const void *a, const void *b)
+{
+    return ndp_finding_compare(*(const struct ndp_finding *const *)a,
+                               *(const struct ndp_finding *const *)b);
+}
+
+/*
+ * The findings of each cluster in report order, whatever order they
+ * were made in: those of cluster c are (*out)[at[c]] .. (*out)[at[c+1]-1].
+ */
+static void findings_by_cluster(const struct ndp_finding ***out,
+                                const size_t *found, const size_t *at,
+                                size_t nr_clusters,
+                                const struct ndp_findings *findings)
+{
+    const struct ndp_finding **order =
+        ndp_xcalloc(findings->nr ? findings->nr : 1, sizeof(*order));
+    size_t c, i;
+
+    for (i = 0; i < at[nr_clusters]; i++)
+        order[i] = &findings->items[found[i]];
+    for (c = 0; c < nr_clusters; c++)
+        qsort(order + at[c], at[c + 1] - at[c], sizeof(*order),
+              compare_finding_pointers);
+    *out = order;
+}
+
 void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
                             const struct ndp_state_cluster *const *states,
                             const struct ndp_changeset *set,
@@ -814,6 +845,7 @@ void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
     size_t n = set->nr > findings->nr ? set->nr : findings->nr;
     size_t *of = ndp_xcalloc(n ? n : 1, sizeof(*of));
     size_t *changes, *change_at, *found, *found_at, i;
+    const struct ndp_finding **order;
 
     out->items = ndp_xcalloc(nr_clusters ? nr_clusters : 1,
                              sizeof(*out->items));
@@ -824,10 +856,12 @@ void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
     for (i = 0; i < findings->nr; i++)
         of[i] = findings->items[i].cluster_index;
     ndp_group_indexes(&found, &found_at, nr_clusters, findings->nr, of);
+    findings_by_cluster(&order, found, found_at, nr_clusters, findings);
     for (i = 0; i < nr_clusters; i++)
-        compute_one(&out->items[i], states[i], set, findings,
-                    changes + change_at[i], change_at[i + 1] - change_at[i],
-                    found + found_at[i], found_at[i + 1] - found_at[i]);
+        compute_one(&out->items[i], states[i], set, changes + change_at[i],
+                    change_at[i + 1] - change_at[i], order + found_at[i],
+                    found_at[i + 1] - found_at[i]);
+    free(order);
     free(of);
     free(changes);
     free(change_at);

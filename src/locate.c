@@ -493,6 +493,28 @@ static int compare_bad(const void *pa, const void *pb)
     return a->line < b->line ? -1 : a->line > b->line;
 }
 
+/*
+ * The finding an ignore comment's warning is made like: of those that
+ * led to the comment at bad->items[i], the first in report order.  The
+ * comments are sorted, so those are bad->items[i .. *end - 1].
+ */
+static const struct ndp_finding *model_of(const struct ndp_findings *findings,
+                                          const struct bad_ignores *bad,
+                                          size_t i, size_t *end)
+{
+    const struct ndp_finding *model = &findings->items[bad->items[i].finding];
+
+    for (*end = i + 1; *end < bad->nr &&
+                       compare_bad(&bad->items[i], &bad->items[*end]) == 0;
+         ++*end) {
+        const struct ndp_finding *f =
+            &findings->items[bad->items[*end].finding];
+        if (ndp_finding_compare(f, model) < 0)
+            model = f;
+    }
+    return model;
+}
+
 /* One warning per ignore comment that names no rule or no reason. */
 static void add_bad_ignores(struct ndp_findings *findings,
                             struct bad_ignores *bad,
@@ -500,14 +522,14 @@ static void add_bad_ignores(struct ndp_findings *findings,
 {
     const struct ndp_rule *rule =
         ndp_verdict_meta_rule(rs, NDP_VERDICT_IGNORE_WITHOUT_REASON);
-    size_t i;
+    size_t i, next;
 
     if (!bad->nr)
         return;
     qsort(bad->items, bad->nr, sizeof(*bad->items), compare_bad);
-    for (i = 0; i < bad->nr; i++) {
+    for (i = 0; i < bad->nr; i = next) {
         const struct bad_ignore *b = &bad->items[i];
-        const struct ndp_finding *model = &findings->items[b->finding];
+        const struct ndp_finding *model = model_of(findings, bad, i, &next);
         struct ndp_buf msg = NDP_BUF_INIT;
         struct ndp_finding_spec spec = {
             .rule = rule,
@@ -519,9 +541,6 @@ static void add_bad_ignores(struct ndp_findings *findings,
             .resource = model->resource,
             .line = model->line,
         };
-        struct ndp_finding *f;
-        if (i && compare_bad(b, &bad->items[i - 1]) == 0)
-            continue;
         ndp_buf_addf(&msg, "the ndplint:ignore comment at %s:%ld %s, so it "
                      "suppresses nothing; write 'ndplint:ignore RULE why "
                      "the change is accepted'", b->file, b->line,
@@ -529,12 +548,10 @@ static void add_bad_ignores(struct ndp_findings *findings,
                                                      : "gives no reason");
         spec.message = msg.buf;
         /* The model's strings stay where they are when the array grows. */
-        f = ndp_findings_add(findings, &spec);
-        ndp_finding_locate(f, b->file, b->line);
+        ndp_finding_locate(ndp_findings_add(findings, &spec), b->file,
+                           b->line);
         ndp_buf_release(&msg);
     }
-    if (bad->nr)
-        ndp_findings_sort(findings);
     for (i = 0; i < bad->nr; i++)
         free(bad->items[i].file);
     free(bad->items);

@@ -1,32 +1,21 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * main.c - the ndplint command: options in, pipeline run, report out,
- * exit status.  The only file that decides the process's exit status.
- *
- * Pipeline: input (readers) -> linker -> engine -> evaluator -> reporter.
+ * main.c - the ndplint command: options in, the run (run.h) called,
+ * reports out, exit status.  The only file that decides the process's
+ * exit status.
  */
 #include "common.h"
 #include "buf.h"
-#include "change.h"
 #include "cli.h"
 #include "config.h"
 #include "config_check.h"
-#include "engine.h"
 #include "error.h"
-#include "evaluate.h"
 #include "explain.h"
-#include "finding.h"
-#include "impact.h"
-#include "input.h"
-#include "linker.h"
-#include "locate.h"
 #include "outfile.h"
 #include "overrides.h"
 #include "report.h"
 #include "rules.h"
-#include "safe.h"
-#include "state.h"
-#include "triage.h"
+#include "run.h"
 
 #include <errno.h>
 #include <time.h>
@@ -149,7 +138,7 @@ static int write_reports(const struct ndp_options *o,
         const struct ndp_output *out = &o->outputs[i];
         struct ndp_buf text = NDP_BUF_INIT;
 
-        report->color = strcmp(out->format, "text") == 0 &&
+        report->options.color = strcmp(out->format, "text") == 0 &&
                         use_color(o, out->path);
         ndp_report_render(&text, ndp_reporter_find(out->format), report);
         if (emit(out->path, &text, &err) != 0)
@@ -159,51 +148,6 @@ static int write_reports(const struct ndp_options *o,
     if (append_step_summary(o, report, &err) != 0)
         status = fail(&err);
     return status;
-}
-
-static int read_inputs(struct ndp_changeset *set, const struct ndp_options *o)
-{
-    struct ndp_input_options in = { o->max_input_bytes, o->input_format,
-                                     false };
-    size_t i;
-    int status = 0;
-
-    for (i = 0; i < o->nr_inputs; i++) {
-        struct ndp_error err = NDP_ERROR_INIT;
-        if (ndp_input_read(set, o->inputs[i], &in, &err) != 0)
-            status = fail(&err);
-    }
-    return status;
-}
-
-static int read_states(struct ndp_states *states,
-                       const struct ndp_options *o)
-{
-    size_t i;
-    int status = 0;
-
-    for (i = 0; i < o->nr_cluster_states; i++) {
-        struct ndp_error err = NDP_ERROR_INIT;
-        if (ndp_state_read(states, o->cluster_states[i], o->max_input_bytes,
-                           &err) != 0)
-            status = fail(&err);
-    }
-    return status;
-}
-
-/* State that describes no cluster of the input is worth a word. */
-static void warn_unmatched_states(const struct ndp_states *states)
-{
-    size_t i;
-
-    for (i = 0; i < states->nr; i++)
-        if (!states->items[i].matched)
-            ndp_warn("warning: --cluster-state '%s' describes cluster '%s', "
-                     "which is not in the input", states->items[i].sources,
-                     states->items[i].id);
-    for (i = 0; i < states->nr_unmatched; i++)
-        ndp_warn("warning: --cluster-state '%s' is an empty list and "
-                 "describes no cluster", states->unmatched_files[i]);
 }
 
 /* --config FILE, else .ndplint.json found upward, unless --no-config. */
@@ -308,85 +252,70 @@ static int check_configs(const struct ndp_options *o)
     return status;
 }
 
-/* Waivers, then the baseline: which findings count. */
-static int triage(struct ndp_findings *findings, size_t *known_out,
-                  const struct ndp_clusters *clusters,
-                  const struct ndp_ruleset *rs, const struct ndp_options *o,
-                  const struct ndp_config *config, int64_t at)
+/*
+ * The run's options from the command line's: every input, the instant
+ * (--at, else now) and what decides which findings count.  'inputs' has
+ * room for every input.
+ */
+static void run_options(struct ndp_run_options *out,
+                        struct ndp_run_input *inputs,
+                        const struct ndp_options *o,
+                        const struct ndp_config *config)
 {
-    struct ndp_error err = NDP_ERROR_INIT;
-    size_t known = 0;
+    size_t i;
 
-    if (config && !o->no_waivers)
-        ndp_triage_waivers(findings, clusters, config, rs, at);
-    ndp_overrides_apply(findings, config);
-    if (o->baseline) {
-        if (ndp_baseline_apply(findings, o->baseline, &known, &err) != 0)
-            return fail(&err);
-        if (known)
-            ndp_warn("%zu finding%s listed in the baseline '%s' not "
-                     "reported", known, known == 1 ? "" : "s", o->baseline);
-        *known_out = known;
+    memset(out, 0, sizeof(*out));
+    for (i = 0; i < o->nr_inputs; i++) {
+        inputs[i].path = o->inputs[i];
+        inputs[i].bytes = NULL;
+        inputs[i].size = 0;
     }
-    if (o->write_baseline &&
-        ndp_baseline_write(o->write_baseline, findings, &err) != 0)
-        return fail(&err);
-    return 0;
+    out->inputs = inputs;
+    out->nr_inputs = o->nr_inputs;
+    out->cluster_states = o->cluster_states;
+    out->nr_cluster_states = o->nr_cluster_states;
+    out->input.max_bytes = o->max_input_bytes;
+    out->input.force_format = o->input_format;
+    out->at = o->have_at ? o->at : (int64_t)time(NULL);
+    out->have_profile = o->have_profile;
+    out->profile = (enum ndp_profile)o->profile;
+    out->config = config;
+    out->no_waivers = o->no_waivers;
+    out->source_root = o->source_root;
+    out->template_path = o->template_path;
+    out->baseline = o->baseline;
+    out->write_baseline = o->write_baseline;
 }
 
-static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
-               const struct ndp_config *config)
+/* The reports' options from the command line's. */
+static void report_options(struct ndp_report_options *out,
+                           const struct ndp_options *o,
+                           const struct ndp_ruleset *rs)
 {
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_clusters clusters = NDP_CLUSTERS_INIT;
-    struct ndp_resolutions resolved = NDP_RESOLUTIONS_INIT;
-    struct ndp_impacts impacts = NDP_IMPACTS_INIT;
-    struct ndp_findings findings = NDP_FINDINGS_INIT;
-    struct ndp_states states = NDP_STATES_INIT;
-    struct ndp_eval_options eo;
+    memset(out, 0, sizeof(*out));
+    out->rules = rs;
+    out->source_root = o->source_root;
+    out->fail_on = o->fail_on;
+    out->at_given = o->have_at;
+    out->quiet = o->quiet;
+    out->show_suppressed = o->show_suppressed;
+    out->baseline = o->baseline;
+}
+
+/* The reports of 'result', or the --window-check answer; exit status. */
+static int report(const struct ndp_options *o, const struct ndp_ruleset *rs,
+                  const struct ndp_result *result)
+{
+    struct ndp_report_options ro;
     struct ndp_report report;
     struct ndp_buf text = NDP_BUF_INIT;
     struct ndp_error err = NDP_ERROR_INIT;
-    size_t known = 0;
-    int status = read_inputs(&set, o);
+    int status;
 
-    if (!status)
-        status = read_states(&states, o);
-    if (status)
-        goto out;
-    memset(&eo, 0, sizeof(eo));
-    eo.states = &states;
-    eo.config = config;
-    eo.at = o->have_at ? o->at : (int64_t)time(NULL);
-    eo.have_profile = o->have_profile;
-    eo.profile = (enum ndp_profile)o->profile;
-    ndp_judge(&findings, &clusters, &resolved, &impacts, &set, rs, &eo);
-    warn_unmatched_states(&states);
-    /* Located first: an inline ignore suppresses before waivers and the
-     * baseline look. */
-    ndp_locate_sources(&findings, &set, o->source_root, o->template_path,
-                       rs);
-    status = triage(&findings, &known, &clusters, rs, o, config, eo.at);
-    if (status)
-        goto out;
-    memset(&report, 0, sizeof(report));
-    report.set = &set;
-    report.clusters = &clusters;
-    report.resolved = &resolved;
-    report.impacts = &impacts;
-    report.findings = &findings;
-    report.evaluated_at = eo.at;
-    report.at_given = o->have_at;
-    report.quiet = o->quiet;
-    report.rules = rs;
-    report.source_root = o->source_root;
-    report.fail_on = o->fail_on;
-    report.show_suppressed = o->show_suppressed;
-    report.baseline = o->baseline;
-    report.baseline_known = known;
-    ndp_report_count(&report);
+    report_options(&ro, o, rs);
+    ndp_report_init(&report, result, &ro);
     if (o->window_check) {
-        report.color = use_color(o, o->output);
+        report.options.color = use_color(o, o->output);
         ndp_report_window_check(&text, &report);
         status = emit(o->output, &text, &err) != 0 ? fail(&err)
                                                     : NDP_EXIT_CLEAN;
@@ -397,14 +326,30 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
             status = ndp_report_failing(&report) ? NDP_EXIT_FINDINGS
                                                  : NDP_EXIT_CLEAN;
     }
-out:
     ndp_buf_release(&text);
-    ndp_findings_release(&findings);
-    ndp_impacts_release(&impacts);
-    ndp_resolutions_release(&resolved);
-    ndp_clusters_release(&clusters);
-    ndp_states_release(&states);
-    ndp_changeset_release(&set);
+    return status;
+}
+
+static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
+               const struct ndp_config *config)
+{
+    struct ndp_run_input *inputs =
+        ndp_xcalloc(o->nr_inputs ? o->nr_inputs : 1, sizeof(*inputs));
+    struct ndp_result result = NDP_RESULT_INIT;
+    struct ndp_run_options ro;
+    size_t i;
+    int status;
+
+    run_options(&ro, inputs, o, config);
+    if (ndp_run(&result, &ro, rs) != 0) {
+        for (i = 0; i < result.nr_errors; i++)
+            fail(&result.errors[i]);
+        status = NDP_EXIT_ERROR;
+    } else {
+        status = report(o, rs, &result);
+    }
+    ndp_result_release(&result);
+    free(inputs);
     return status;
 }
 

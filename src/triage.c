@@ -76,10 +76,8 @@ void ndp_triage_waivers(struct ndp_findings *findings,
 {
     size_t i, n = findings->nr, *waiver_of, *first_of;
 
-    if (!config) {
-        ndp_findings_sort(findings);
+    if (!config)
         return;
-    }
     waiver_of = ndp_xcalloc(n ? n : 1, sizeof(*waiver_of));
     first_of = ndp_xcalloc(config->nr_waivers ? config->nr_waivers : 1,
                            sizeof(*first_of));
@@ -95,7 +93,6 @@ void ndp_triage_waivers(struct ndp_findings *findings,
                     first_of[i]);
     free(waiver_of);
     free(first_of);
-    ndp_findings_sort(findings);
 }
 
 int ndp_baseline_write(const char *path, const struct ndp_findings *findings,

@@ -1,10 +1,10 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * evaluate.c - the middle of the pipeline, stage by stage: link the
- * changes under their clusters, run the rules, resolve what is in force
- * for each cluster (resolve.c, resolve_window.c), give every hit a verdict
- * (verdict.c), order the findings, size each cluster's disruption
- * (impact.c) and hold it against the window it starts in (overrun.c).
+ * evaluate.c - the evaluator, stage by stage, after the linker and the
+ * rule engine (run.c calls them in turn): resolve what is in force for
+ * each cluster (resolve.c, resolve_window.c), give every hit a verdict
+ * (verdict.c), size each cluster's disruption (impact.c) and hold it
+ * against the window it starts in (overrun.c).
  */
 #include "common.h"
 #include "evaluate.h"
@@ -69,12 +69,6 @@ static void release_indexes(struct ndp_evaluator *ev)
     ndp_change_index_release(&ev->changes);
 }
 
-/* Sorted first, so the impact lists its causes in report order. */
-static void order_findings(struct ndp_findings *findings)
-{
-    ndp_findings_sort(findings);
-}
-
 /* Each cluster's rebuilt pools, from its findings and its live state. */
 static void size_impact(struct ndp_impacts *impacts,
                         const struct ndp_resolutions *resolved,
@@ -91,35 +85,27 @@ static void size_impact(struct ndp_impacts *impacts,
     free(states);
 }
 
-void ndp_judge(struct ndp_findings *out, struct ndp_clusters *clusters,
-               struct ndp_resolutions *resolved, struct ndp_impacts *impacts,
-               struct ndp_changeset *set, const struct ndp_ruleset *rs,
-               const struct ndp_eval_options *opt)
+void ndp_evaluate(struct ndp_findings *out, struct ndp_resolutions *resolved,
+                  struct ndp_impacts *impacts,
+                  const struct ndp_clusters *clusters,
+                  const struct ndp_changeset *set,
+                  const struct ndp_hits *hits, const struct ndp_ruleset *rs,
+                  const struct ndp_eval_options *opt)
 {
-    struct ndp_hits hits = NDP_HITS_INIT;
     struct ndp_evaluator ev;
-
-    size_t nr_judged;
 
     memset(&ev, 0, sizeof(ev));
     ev.out = out;
     ev.clusters = clusters;
     ev.resolved = resolved;
     ev.set = set;
-    ev.hits = &hits;
+    ev.hits = hits;
     ev.rs = rs;
     ev.opt = opt;
-    ndp_link(clusters, set);
-    ndp_engine_run(&hits, rs, set);
     index_changes(&ev);
     ndp_resolve_clusters(&ev);
     ndp_verdicts_add(&ev);
-    order_findings(out);
     size_impact(impacts, resolved, set, out);
-    nr_judged = out->nr;
     ndp_overrun_findings(&ev, impacts);
-    if (out->nr != nr_judged)
-        order_findings(out);
     release_indexes(&ev);
-    ndp_hits_release(&hits);
 }

@@ -11,6 +11,7 @@
  */
 #include "common.h"
 #include "report.h"
+#include "run.h"
 #include "report_apply.h"
 #include "report_window.h"
 #include "buf.h"
@@ -226,15 +227,16 @@ void ndp_report_window_check(struct ndp_buf *out, const struct ndp_report *r)
 {
     size_t i, start = out->len;
 
-    if (r->clusters->nr == 0)
+    if (r->result->clusters.nr == 0)
         ndp_buf_adds(out, "no AKS cluster in the input\n");
-    for (i = 0; i < r->clusters->nr; i++) {
+    for (i = 0; i < r->result->clusters.nr; i++) {
         if (i)
             ndp_buf_addch(out, '\n');
-        write_cluster(out, &r->clusters->items[i], &r->resolved->items[i],
-                      &r->impacts->items[i], r->evaluated_at);
+        write_cluster(out, &r->result->clusters.items[i],
+                      &r->result->resolved.items[i],
+                      &r->result->impacts.items[i], r->result->at);
     }
-    if (r->clusters->nr) {
+    if (r->result->clusters.nr) {
         ndp_buf_addch(out, '\n');
         ndp_report_apply_sentence(out, r, ndp_safe_line);
         ndp_buf_addch(out, '\n');

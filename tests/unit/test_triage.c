@@ -86,8 +86,11 @@ static void check_against_naive(const struct ndp_findings *fs,
     }
     for (i = 0; i < config->nr_waivers; i++) {
         size_t want = SIZE_MAX;
-        for (j = 0; j < fs->nr && want == SIZE_MAX; j++)
-            if (naive_covers(&config->waivers[i], &fs->items[j]))
+        /* The first in report order, whatever the array's order. */
+        for (j = 0; j < fs->nr; j++)
+            if (naive_covers(&config->waivers[i], &fs->items[j]) &&
+                (want == SIZE_MAX ||
+                 ndp_finding_compare(&fs->items[j], &fs->items[want]) < 0))
                 want = j;
         if (first_of[i] != want)
             fail_msg("waiver %zu (%s): first finding %zu, want %zu", i,
