@@ -20,6 +20,7 @@
 #include "buf.h"
 #include "finding.h"
 #include "impact.h"
+#include "rollout.h"
 #include "linker.h"
 #include "policy.h"
 #include "window.h"
@@ -79,13 +80,13 @@ static bool *allowed_in_window(const struct ndp_findings *findings,
 static void overrun_message(struct ndp_buf *msg, const struct ndp_rollout *r,
                             const struct ndp_impact *impact)
 {
-    ndp_impact_rollout_words(msg, r);
+    ndp_rollout_words(msg, r);
     if (impact->window_sensitive) {
         ndp_buf_adds(msg, "; the window closes before that (when is not "
                      "shown: its settings are sensitive)");
     } else {
         ndp_buf_adds(msg, "; the window closes in ");
-        ndp_impact_duration_words(msg, impact->window_minutes_left);
+        ndp_rollout_duration_words(msg, impact->window_minutes_left);
     }
     ndp_buf_adds(msg, ", so nodes may still be rebuilding after it");
 }
@@ -130,7 +131,7 @@ static void overrun_finding(const struct ndp_evaluator *ev, size_t index,
     struct ndp_rollout r;
     char *help;
 
-    ndp_impact_rollout(&r, impact, false);
+    ndp_rollout_size(&r, impact, false);
     if (!r.known || r.minutes <= impact->window_minutes_left)
         return;
     overrun_message(&msg, &r, impact);

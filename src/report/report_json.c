@@ -12,6 +12,7 @@
 #include "finding.h"
 #include "evaluate.h"
 #include "impact.h"
+#include "report_impact.h"
 #include "linker.h"
 #include "report_apply.h"
 #include "report_util.h"
@@ -74,7 +75,7 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
         ndp_buf_adds(out, "null");
     }
     ndp_buf_adds(out, ",\n      \"impact\": ");
-    ndp_impact_to_json(out, impact);
+    ndp_report_impact_json(out, impact);
     ndp_buf_adds(out, ",\n      \"apply_window\": ");
     ndp_report_apply_json(out, r, index);
     ndp_buf_adds(out, "\n    }");

@@ -30,6 +30,7 @@
 #include "finding.h"
 #include "evaluate.h"
 #include "impact.h"
+#include "report_impact.h"
 #include "linker.h"
 #include "report_apply.h"
 #include "report_window.h"
@@ -271,7 +272,7 @@ static void write_impact(struct ndp_buf *out, const struct ndp_impact *impact)
 
     if (!impact->rebuilds)
         return;
-    ndp_impact_describe(&words, impact);
+    ndp_report_impact_words(&words, impact);
     ndp_buf_adds(out, "- Impact: ");
     md_prose(out, words.buf, MAX_PROSE_WIDTH);
     ndp_buf_addch(out, '\n');

@@ -21,6 +21,7 @@
 #include "change.h"
 #include "finding.h"
 #include "impact.h"
+#include "report_impact.h"
 #include "rules.h"
 #include "timeutil.h"
 
@@ -301,7 +302,7 @@ static char **impacts_json(const struct ndp_report *r)
         struct ndp_buf b = NDP_BUF_INIT;
         if (!r->result->impacts.items[i].rebuilds)
             continue;
-        ndp_impact_to_json(&b, &r->result->impacts.items[i]);
+        ndp_report_impact_json(&b, &r->result->impacts.items[i]);
         json[i] = ndp_buf_detach(&b);
     }
     return json;

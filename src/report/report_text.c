@@ -15,6 +15,7 @@
 #include "evaluate.h"
 #include "finding.h"
 #include "impact.h"
+#include "report_impact.h"
 #include "linker.h"
 #include "report_apply.h"
 #include "report_util.h"
@@ -201,7 +202,7 @@ static void write_impact_line(struct ndp_buf *out,
 
     if (!impact->rebuilds)
         return;
-    ndp_impact_describe(&words, impact);
+    ndp_report_impact_words(&words, impact);
     ndp_buf_adds(out, "    impact: ");
     add_safe(out, words.buf);
     ndp_buf_addch(out, '\n');

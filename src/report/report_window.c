@@ -18,6 +18,7 @@
 #include "change.h"
 #include "evaluate.h"
 #include "impact.h"
+#include "rollout.h"
 #include "linker.h"
 #include "safe.h"
 #include "timeutil.h"
@@ -135,12 +136,12 @@ static void write_fit(struct ndp_buf *out, long minutes, long room,
 {
     if (minutes <= room) {
         ndp_buf_adds(out, "; it fits in the ");
-        ndp_impact_duration_words(out, room);
+        ndp_rollout_duration_words(out, room);
         ndp_buf_addf(out, " %s", fits_in);
         return;
     }
     ndp_buf_addf(out, "; %s", too_short);
-    ndp_impact_duration_words(out, room);
+    ndp_rollout_duration_words(out, room);
     ndp_buf_addf(out, ", so nodes may still be rebuilding after it%s", even);
 }
 
@@ -155,11 +156,11 @@ static void write_rollout(struct ndp_buf *out, const struct ndp_resolution *c,
     struct ndp_rollout r;
     int64_t closes = 0, start, end;
 
-    ndp_impact_rollout(&r, impact, true);
+    ndp_rollout_size(&r, impact, true);
     if (!r.pools)
         return;
     ndp_buf_adds(out, "  rollout: ");
-    ndp_impact_rollout_words(out, &r);
+    ndp_rollout_words(out, &r);
     if (r.known && c->window && c->window_sensitive)
         ndp_buf_adds(out, "; not held against the window, whose times are "
                           "sensitive");

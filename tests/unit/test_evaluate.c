@@ -16,6 +16,8 @@
 #include "evaluate.h"
 #include "finding.h"
 #include "impact.h"
+#include "rollout.h"
+#include "report/report_impact.h"
 #include "linker.h"
 #include "policy.h"
 #include "rules.h"
@@ -82,9 +84,9 @@ static void evaluate(struct run *r, const char *at, int profile_option)
     ndp_findings_sort(&r->result.findings);
     if (r->result.impacts.nr && r->result.impacts.items[0].rebuilds) {
         struct ndp_buf b = NDP_BUF_INIT;
-        ndp_impact_to_json(&b, &r->result.impacts.items[0]);
+        ndp_report_impact_json(&b, &r->result.impacts.items[0]);
         r->impact_json = ndp_buf_detach(&b);
-        ndp_impact_describe(&b, &r->result.impacts.items[0]);
+        ndp_report_impact_words(&b, &r->result.impacts.items[0]);
         r->impact_text = ndp_buf_detach(&b);
     }
 }
@@ -485,11 +487,11 @@ static void surge__integer_percentage_default_and_bounds(void **state)
 
     (void)state;
     for (i = 0; i < NDP_ARRAY_SIZE(rows); i++)
-        if (ndp_impact_surge_nodes(rows[i].surge, rows[i].nodes) !=
+        if (ndp_rollout_surge_nodes(rows[i].surge, rows[i].nodes) !=
             rows[i].want)
             fail_msg("surge '%s' of %ld nodes: %ld, want %ld",
                      rows[i].surge ? rows[i].surge : "(null)", rows[i].nodes,
-                     ndp_impact_surge_nodes(rows[i].surge, rows[i].nodes),
+                     ndp_rollout_surge_nodes(rows[i].surge, rows[i].nodes),
                      rows[i].want);
 }
 
@@ -507,10 +509,10 @@ static void batches__round_up_without_overflow(void **state)
 
     (void)state;
     for (i = 0; i < NDP_ARRAY_SIZE(rows); i++)
-        if (ndp_impact_batches(rows[i].nodes, rows[i].surge) != rows[i].want)
+        if (ndp_rollout_batches(rows[i].nodes, rows[i].surge) != rows[i].want)
             fail_msg("%ld nodes, surge %ld: %ld batches, want %ld",
                      rows[i].nodes, rows[i].surge,
-                     ndp_impact_batches(rows[i].nodes, rows[i].surge),
+                     ndp_rollout_batches(rows[i].nodes, rows[i].surge),
                      rows[i].want);
 }
 
@@ -734,17 +736,17 @@ static void rollout__pools_one_after_another_saturating(void **state)
     struct ndp_buf b = NDP_BUF_INIT;
 
     (void)state;
-    ndp_impact_rollout(&ro, &impact, false);
+    ndp_rollout_size(&ro, &impact, false);
     assert_int_equal(ro.pools, 1);
     assert_int_equal(ro.batches, 3);
     assert_int_equal(ro.minutes, 180);
-    ndp_impact_rollout(&ro, &impact, true);
+    ndp_rollout_size(&ro, &impact, true);
     assert_int_equal(ro.pools, 2);
     assert_int_equal(ro.batches, 5);
     assert_int_equal(ro.minutes, 220);
     assert_int_equal(ro.batch_min, 20);
     assert_int_equal(ro.batch_max, 60);
-    ndp_impact_rollout_words(&b, &ro);
+    ndp_rollout_words(&b, &ro);
     assert_string_equal(b.buf, "the rebuild of 2 pools can take up to "
                         "3 h 40 min (5 batches of 20 to 60 min, the pools "
                         "one after another: a worst case)");
@@ -753,15 +755,15 @@ static void rollout__pools_one_after_another_saturating(void **state)
     pools[0].nodes = pools[1].nodes = LONG_MAX;
     pools[0].surge = pools[1].surge = "1";
     pools[0].drain_minutes = LONG_MAX;
-    ndp_impact_rollout(&ro, &impact, true);
+    ndp_rollout_size(&ro, &impact, true);
     assert_int_equal(ro.batches, LONG_MAX);
     assert_int_equal(ro.minutes, LONG_MAX);
     /* A sensitive or unknown count: not sized, and said so. */
     pools[1].sensitive = true;
-    ndp_impact_rollout(&ro, &impact, true);
+    ndp_rollout_size(&ro, &impact, true);
     assert_false(ro.known);
     assert_int_equal(ro.minutes, -1);
-    ndp_impact_rollout_words(&b, &ro);
+    ndp_rollout_words(&b, &ro);
     assert_string_equal(b.buf, "the rebuild of 2 pools cannot be sized: a "
                         "node count is unknown or sensitive "
                         "(--cluster-state gives the counts)");
@@ -782,7 +784,7 @@ static void duration_words__hours_and_minutes(void **state)
     (void)state;
     for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
         struct ndp_buf b = NDP_BUF_INIT;
-        ndp_impact_duration_words(&b, rows[i].minutes);
+        ndp_rollout_duration_words(&b, rows[i].minutes);
         if (strcmp(b.buf, rows[i].want) != 0)
             fail_msg("%ld minutes: '%s', want '%s'", rows[i].minutes, b.buf,
                      rows[i].want);

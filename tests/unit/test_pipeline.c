@@ -17,6 +17,7 @@
 #include "input.h"
 #include "jsonutil.h"
 #include "impact.h"
+#include "report/report_impact.h"
 #include "linker.h"
 #include "rules.h"
 #include "timeutil.h"
@@ -244,7 +245,7 @@ static char *judge_impact(const char *text, char **impact)
     if (impact) {
         struct ndp_buf json = NDP_BUF_INIT;
         if (result.impacts.nr)
-            ndp_impact_to_json(&json, &result.impacts.items[0]);
+            ndp_report_impact_json(&json, &result.impacts.items[0]);
         else
             ndp_buf_adds(&json, "null");
         *impact = ndp_buf_detach(&json);
