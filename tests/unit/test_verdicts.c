@@ -165,6 +165,60 @@ static void explain__every_verdict_has_words(void **state)
     ndp_buf_release(&out);
 }
 
+/* The text of the document 'name' beside the rule files; owned. */
+static char *read_doc(const char *name)
+{
+    struct ndp_buf path = NDP_BUF_INIT, text = NDP_BUF_INIT;
+    char chunk[4096];
+    size_t n;
+    FILE *f;
+
+    ndp_buf_addf(&path, "%s/../%s", NDP_RULES_DIR, name);
+    f = fopen(path.buf, "rb");
+    if (!f)
+        fail_msg("cannot read %s", path.buf);
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        ndp_buf_add(&text, chunk, n);
+    fclose(f);
+    ndp_buf_release(&path);
+    return ndp_buf_detach(&text);
+}
+
+/*
+ * Adding a verdict is one row, its tests and its docs: the verdict table
+ * of docs/rules.md has a row for each, and the settings file's severity
+ * overrides list each (docs/settings.md), the README and the man page
+ * name each.
+ */
+static void docs__name_every_verdict(void **state)
+{
+    static const struct {
+        const char *file, *before, *after;
+    } docs[] = {
+        { "docs/rules.md", "| `", "` |" },
+        { "docs/settings.md", "`", "`" },
+        { "README.md", "`", "`" },
+        { "docs/man/ndplint.1", ".Cm ", "" },
+    };
+    struct ndp_buf want = NDP_BUF_INIT;
+    size_t d, v;
+
+    (void)state;
+    for (d = 0; d < NDP_ARRAY_SIZE(docs); d++) {
+        char *text = read_doc(docs[d].file);
+        for (v = 0; v < NDP_VERDICT_COUNT; v++) {
+            ndp_buf_reset(&want);
+            ndp_buf_addf(&want, "%s%s%s", docs[d].before, ndp_verdict_name(v),
+                         docs[d].after);
+            if (!strstr(text, want.buf))
+                fail_msg("%s does not name the verdict %s (as '%s')",
+                         docs[d].file, ndp_verdict_name(v), want.buf);
+        }
+        free(text);
+    }
+    ndp_buf_release(&want);
+}
+
 /* Rule text is the repository's: a control character never gets out. */
 static void explain__list_is_escaped(void **state)
 {
@@ -188,6 +242,7 @@ int main(void)
     ADD_TEST(&list, table__meta_rules_exist);
     ADD_TEST(&list, explain__every_verdict_has_words);
     ADD_TEST(&list, explain__list_is_escaped);
+    ADD_TEST(&list, docs__name_every_verdict);
     return cmocka_run_group_tests_name("verdicts", list.items,
                                        test_rules_load_builtin,
                                        test_rules_free);
