@@ -2,22 +2,20 @@
  * SPDX-License-Identifier: Apache-2.0
  * impact.c - what AKS itself never says: how big the disruption will be.
  *
- * Sits after the evaluator.  From the input (azurerm default_node_pool and
- * node pool resources, ARM agentPoolProfiles and agentPools) and the live
- * cluster state it knows each pool's node count, autoscaler bounds, OS and
- * maxSurge; from the findings it knows which pools are rebuilt: every pool
+ * Sits after the evaluator.  From the pools the input declares (the
+ * changes' facts: default pools, agentPoolProfiles and pool resources)
+ * and the live cluster state it knows each pool's node count, autoscaler
+ * bounds, OS, maxSurge, drain and soak; from the findings it knows which pools are rebuilt: every pool
  * for a cluster-level change, the Windows pools for gMSA, the pool itself
  * for a pool-level one (the finding says which, finding.h).  How long
  * their rolling rebuild takes is rollout.c's to work out.
  *
- * A pool this apply creates (only in the after list of a cluster body, or
- * a node pool resource being created) starts on new nodes, and a pool it
- * deletes is gone: neither is rebuilt or counted.  Created pools are named
+ * A pool this apply creates starts on new nodes, and a pool it deletes
+ * is gone (the facts say which): neither is rebuilt or counted.  Created pools are named
  * in the impact ("created" in JSON) so that a reader does not look for
  * them among the rebuilt ones.
  *
- * Cost: pools are found by name through a keyed hash map, the pool lists
- * of a cluster body are compared through maps too, a cluster-level rule
+ * Cost: pools are found by name through a keyed hash map, a cluster-level rule
  * marks the pools once however many findings it has, and changes and
  * findings are grouped into their clusters once (each cluster's findings
  * then put in report order): linear in the input, but for that order
@@ -28,7 +26,6 @@
 #include "buf.h"
 #include "change.h"
 #include "finding.h"
-#include "jsonutil.h"
 #include "state.h"
 #include "strmap.h"
 
@@ -41,21 +38,6 @@ struct inventory {
     struct ndp_strmap touched;  /* ... and already touched */
     bool reading_sensitive;     /* the change being read masks its pools */
 };
-
-static long number(const struct json_object *o, const char *key)
-{
-    const struct json_object *v = ndp_json_get(o, key);
-
-    return v && json_object_is_type(v, json_type_int)
-               ? (long)json_object_get_int64(v) : -1;
-}
-
-static const char *string(const struct json_object *o, const char *key)
-{
-    const char *s = ndp_json_get_string(o, key);
-
-    return s && *s ? s : NULL;
-}
 
 static struct ndp_impact_pool *find_pool(struct inventory *inv,
                                          const char *name)
@@ -84,186 +66,29 @@ static struct ndp_impact_pool *add_pool(struct inventory *inv, const char *name)
     return p;
 }
 
-/* An azurerm pool block or node pool resource. */
-static struct ndp_impact_pool *azurerm_pool(struct inventory *inv,
-                                            const struct json_object *o,
-                                            const char *name,
-                                            const char *os_type)
-{
-    struct ndp_impact_pool *p;
-    const struct json_object *upgrade;
-
-    if (!o || !name)
-        return NULL;
-    p = add_pool(inv, name);
-    p->nodes = number(o, "node_count");
-    p->min_nodes = number(o, "min_count");
-    p->max_nodes = number(o, "max_count");
-    p->autoscale = ndp_json_is_true(ndp_json_get(o, "auto_scaling_enabled")) ||
-                   ndp_json_is_true(ndp_json_get(o, "enable_auto_scaling"));
-    p->os_type = os_type ? os_type : string(o, "os_type");
-    upgrade = ndp_json_index(ndp_json_get(o, "upgrade_settings"), 0);
-    p->surge = string(upgrade, "max_surge");
-    p->drain_minutes = number(upgrade, "drain_timeout_in_minutes");
-    p->soak_minutes = number(upgrade, "node_soak_duration_in_minutes");
-    return p;
-}
-
-/* An ARM agent pool: an agentPoolProfiles element or a child's properties. */
-static struct ndp_impact_pool *arm_pool(struct inventory *inv,
-                                        const struct json_object *o,
-                                        const char *name)
-{
-    struct ndp_impact_pool *p;
-    const struct json_object *upgrade;
-
-    if (!o || !name)
-        return NULL;
-    p = add_pool(inv, name);
-    p->nodes = number(o, "count");
-    p->min_nodes = number(o, "minCount");
-    p->max_nodes = number(o, "maxCount");
-    p->autoscale = ndp_json_is_true(ndp_json_get(o, "enableAutoScaling"));
-    p->os_type = string(o, "osType");
-    upgrade = ndp_json_get(o, "upgradeSettings");
-    p->surge = string(upgrade, "maxSurge");
-    p->drain_minutes = number(upgrade, "drainTimeoutInMinutes");
-    p->soak_minutes = number(upgrade, "nodeSoakDurationInMinutes");
-    return p;
-}
-
-static const struct json_object *current(const struct ndp_change *ch)
-{
-    return ch->after ? ch->after : ch->before;
-}
-
-/* A node pool resource that this apply creates or deletes. */
-static void mark_fate(struct ndp_impact_pool *p, const struct ndp_change *ch)
-{
-    if (p && ch->action == NDP_ACTION_CREATE)
-        p->created = true;
-    if (p && ch->action == NDP_ACTION_DELETE)
-        p->deleted = true;
-}
-
-/* agentPoolProfiles of an ARM cluster body, or NULL when it has none. */
-static const struct json_object *pool_list(const struct json_object *doc)
-{
-    const struct json_object *list =
-        ndp_json_path(doc, "properties.agentPoolProfiles");
-
-    return list && json_object_is_type(list, json_type_array) ? list : NULL;
-}
-
-/* The names in a pool list, folded, into 'out' (keys borrowed from it). */
-static void index_pool_names(struct ndp_strmap *out,
-                             const struct json_object *list)
-{
-    size_t i, n = list ? json_object_array_length(list) : 0;
-
-    for (i = 0; i < n; i++) {
-        const char *name = string(json_object_array_get_idx(list, i), "name");
-        if (name)
-            ndp_strmap_add(out, name, i);
-    }
-}
-
-static bool lists_pool(const struct ndp_strmap *names, const char *name)
-{
-    return name && ndp_strmap_find(names, name) != SIZE_MAX;
-}
-
 /*
- * The pools of an ARM cluster body.  When both sides list pools, a name
- * in after only is created by this apply and a name in before only is
- * deleted (spec §11); without a before list every pool counts as kept.
+ * The pools 'ch' declares (its facts, change.h), over what other changes
+ * said of the same pools: the last change to describe a pool sizes it.
  */
-static void arm_cluster_pools(struct inventory *inv,
-                              const struct ndp_change *ch)
-{
-    const struct json_object *before = pool_list(ch->before);
-    const struct json_object *after = pool_list(ch->after);
-    const struct json_object *list = ch->after ? after : before;
-    struct ndp_strmap before_names = NDP_STRMAP_INIT(true);
-    struct ndp_strmap after_names = NDP_STRMAP_INIT(true);
-    size_t i, n = list ? json_object_array_length(list) : 0;
-
-    index_pool_names(&before_names, before);
-    index_pool_names(&after_names, after);
-    for (i = 0; i < n; i++) {
-        const struct json_object *e = json_object_array_get_idx(list, i);
-        struct ndp_impact_pool *p = arm_pool(inv, e, string(e, "name"));
-        if (p && list == after && before &&
-            !lists_pool(&before_names, p->name))
-            p->created = true;
-    }
-    n = before && after ? json_object_array_length(before) : 0;
-    for (i = 0; i < n; i++) {
-        const struct json_object *e = json_object_array_get_idx(before, i);
-        const char *name = string(e, "name");
-        if (name && !lists_pool(&after_names, name))
-            arm_pool(inv, e, name)->deleted = true;
-    }
-    ndp_strmap_release(&before_names);
-    ndp_strmap_release(&after_names);
-}
-
-static bool masked(const struct ndp_change *ch, const char *path)
-{
-    return ndp_json_mask_covers(ch->before_sensitive, path) ||
-           ndp_json_mask_covers(ch->after_sensitive, path);
-}
-
-bool ndp_impact_pool_sensitive(const struct ndp_change *ch)
-{
-    static const char *const azurerm_fields[] = {
-        "name", "node_count", "min_count", "max_count", "upgrade_settings",
-        "os_type", "auto_scaling_enabled", "enable_auto_scaling"
-    };
-    static const char *const arm_fields[] = {
-        "properties.count", "properties.minCount", "properties.maxCount",
-        "properties.upgradeSettings", "properties.osType",
-        "properties.enableAutoScaling"
-    };
-    size_t i;
-
-    if (ch->kind == NDP_KIND_CLUSTER)
-        return masked(ch, ch->notation == NDP_NOTATION_AZURERM
-                              ? "default_node_pool"
-                              : "properties.agentPoolProfiles");
-    if (ch->kind != NDP_KIND_NODEPOOL)
-        return false;
-    if (ch->notation == NDP_NOTATION_AZURERM) {
-        for (i = 0; i < NDP_ARRAY_SIZE(azurerm_fields); i++)
-            if (masked(ch, azurerm_fields[i]))
-                return true;
-        return false;
-    }
-    for (i = 0; i < NDP_ARRAY_SIZE(arm_fields); i++)
-        if (masked(ch, arm_fields[i]))
-            return true;
-    return false;
-}
-
 static void pools_of_change(struct inventory *inv, const struct ndp_change *ch)
 {
-    const struct json_object *doc = current(ch);
+    size_t i;
 
-    if (ch->notation == NDP_NOTATION_AZURERM) {
-        if (ch->kind == NDP_KIND_CLUSTER) {
-            const struct json_object *d = ndp_json_index(
-                ndp_json_get(doc, "default_node_pool"), 0);
-            azurerm_pool(inv, d, string(d, "name"), "Linux");
-        } else if (ch->kind == NDP_KIND_NODEPOOL) {
-            mark_fate(azurerm_pool(inv, doc, ch->name, NULL), ch);
-        }
-        return;
+    for (i = 0; i < ch->facts.nr_pools; i++) {
+        const struct ndp_pool_facts *f = &ch->facts.pools[i];
+        struct ndp_impact_pool *p = add_pool(inv, f->name);
+
+        p->nodes = f->count;
+        p->min_nodes = f->min_count;
+        p->max_nodes = f->max_count;
+        p->autoscale = f->autoscale;
+        p->os_type = f->os_type;
+        p->surge = f->max_surge;
+        p->drain_minutes = f->drain_minutes;
+        p->soak_minutes = f->soak_minutes;
+        p->created |= f->created;
+        p->deleted |= f->deleted;
     }
-    if (ch->kind == NDP_KIND_NODEPOOL)
-        mark_fate(arm_pool(inv, ndp_json_get(doc, "properties"), ch->name),
-                  ch);
-    else if (ch->kind == NDP_KIND_CLUSTER)
-        arm_cluster_pools(inv, ch);
 }
 
 /* Pools the input does not describe, from 'az aks show' / nodepool list. */
@@ -408,7 +233,7 @@ static void compute_one(struct ndp_impact *out,
     inv.by_name.fold_case = true;
     for (i = 0; i < nr_changes; i++) {
         const struct ndp_change *ch = set->items[changes[i]];
-        inv.reading_sensitive = ndp_impact_pool_sensitive(ch);
+        inv.reading_sensitive = ch->facts.pools_sensitive;
         pools_of_change(&inv, ch);
     }
     inv.reading_sensitive = false;

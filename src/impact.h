@@ -19,10 +19,10 @@ struct ndp_findings;
 struct ndp_state_cluster;
 
 /*
- * A node pool of a cluster as the input and the live state describe it.
- * 'name' and 'because' are owned by the impact; 'os_type' and 'surge'
- * are borrowed from the change set or the cluster state, which must
- * outlive it.
+ * A node pool of a cluster as the input (the changes' facts) and the live
+ * state describe it.  'name' and 'because' are owned by the impact;
+ * 'os_type' and 'surge' are borrowed from the change set or the cluster
+ * state, which must outlive it.
  */
 struct ndp_impact_pool {
     char *name;
@@ -102,14 +102,5 @@ void ndp_impacts_release(struct ndp_impacts *impacts);
  * manual-upgrade: rebuilt at the next node-image upgrade).
  */
 bool ndp_impact_finding_rebuilds(const struct ndp_finding *f);
-
-/*
- * True when the pools 'ch' describes are (in part) under a sensitive
- * mask: the names and sizes of its pools are then never printed.  Coarse
- * on purpose: any marked value in a pool block, in the agentPoolProfiles
- * of a cluster body, or in a pool resource's name, sizes, surge or OS
- * counts.
- */
-bool ndp_impact_pool_sensitive(const struct ndp_change *ch);
 
 #endif

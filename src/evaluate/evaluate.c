@@ -51,7 +51,7 @@ static void index_changes(struct ndp_evaluator *ev)
                                    sizeof(*ev->pools_masked));
     for (i = 0; i < set->nr; i++) {
         cluster_of[i] = set->items[i]->cluster;
-        ev->pools_masked[i] = ndp_impact_pool_sensitive(set->items[i]);
+        ev->pools_masked[i] = set->items[i]->facts.pools_sensitive;
     }
     ndp_group_indexes(&ev->by_cluster, &ev->at, ev->clusters->nr, set->nr,
                       cluster_of);

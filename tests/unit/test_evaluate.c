@@ -16,6 +16,7 @@
 #include "evaluate.h"
 #include "finding.h"
 #include "impact.h"
+#include "input.h"
 #include "rollout.h"
 #include "report/report_impact.h"
 #include "linker.h"
@@ -79,7 +80,8 @@ static void evaluate(struct run *r, const char *at, int profile_option)
     assert_int_equal(ndp_time_parse_rfc3339(&opt.at, at), 0);
     opt.have_profile = profile_option >= 0;
     opt.profile = (enum ndp_profile)(profile_option < 0 ? 0 : profile_option);
-    /* What ndp_run() does after reading, up to the report order. */
+    /* What ndp_run() does from the end of reading to the report order. */
+    ndp_facts_fill_all(&r->result.set, 0);
     ndp_result_judge(&r->result, test_ruleset, &opt);
     ndp_findings_sort(&r->result.findings);
     if (r->result.impacts.nr && r->result.impacts.items[0].rebuilds) {
