@@ -102,7 +102,7 @@ struct ndp_window_facts {
     const struct json_object *before, *after; /* NULL when not declared */
     const struct json_object *after_unknown;  /* its after_unknown mask */
     bool sensitive;           /* under a sensitive mask on either side */
-    bool start_date_changes;  /* the change sets a startDate it had not */
+    const char *start_date_key; /* static: the key of its startDate */
 };
 
 struct ndp_facts {

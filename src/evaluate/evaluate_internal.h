@@ -61,12 +61,12 @@ ndp_evaluator_change(const struct ndp_evaluator *ev, size_t c, size_t k)
 void ndp_resolve_clusters(const struct ndp_evaluator *ev);
 
 /*
- * The Kubernetes version 'ch' declares (a pool's orchestrator version when
- * 'pool'), before the change, else the one it asks for; NULL when none.
- * '*sensitive' is set when a mask covers it.  Borrowed from 'ch'.
+ * The Kubernetes version 'ch' declares (a pool resource's orchestrator
+ * version), before the change, else the one it asks for; NULL when none.
+ * '*sensitive' says whether a mask covers it.  Borrowed from 'ch'.
  */
 const char *ndp_resolve_change_version(const struct ndp_change *ch,
-                                       bool pool, bool *sensitive);
+                                       bool *sensitive);
 
 /* resolve_window.c: the window in force for cluster 'index'. */
 void ndp_resolve_window(const struct ndp_evaluator *ev, size_t index);

@@ -73,7 +73,7 @@ static const char *hit_version(const struct ndp_evaluator *ev,
 
     *sensitive = false;
     if (h->rule->scope == NDP_SCOPE_NODEPOOL && ch->kind == NDP_KIND_NODEPOOL)
-        v = ndp_resolve_change_version(ch, true, sensitive);
+        v = ndp_resolve_change_version(ch, sensitive);
     if (!v && h->pool)
         v = state_pool_version(c->state, h->pool);
     if (!v)

@@ -406,17 +406,6 @@ static struct ndp_window_facts *add_window(struct ndp_facts *f)
     return w;
 }
 
-/* Does the change set a startDate ('key') it did not have? */
-static bool start_date_changes(const struct json_object *before,
-                               const struct json_object *after,
-                               const char *key)
-{
-    const char *b = ndp_json_get_string(before, key);
-    const char *a = ndp_json_get_string(after, key);
-
-    return a && *a && (!b || strcmp(a, b) != 0);
-}
-
 static const struct json_object *first_block(const struct json_object *doc,
                                              const char *key)
 {
@@ -478,8 +467,7 @@ static void azurerm_windows(struct ndp_facts *f, const struct ndp_change *ch)
     w->before = first_block(ch->before, node_os);
     w->after = first_block(ch->after, node_os);
     w->after_unknown = block_mask(ch->after_unknown, node_os);
-    w->start_date_changes = start_date_changes(w->before, w->after,
-                                               "start_date");
+    w->start_date_key = "start_date";
 }
 
 /* An ARM maintenance configuration: its properties.maintenanceWindow. */
@@ -496,8 +484,7 @@ static void arm_window(struct ndp_facts *f, const struct ndp_change *ch)
     w->before = ndp_json_path(ch->before, path);
     w->after = ndp_json_path(ch->after, path);
     w->after_unknown = mask_at(ch->after_unknown, path);
-    w->start_date_changes = start_date_changes(w->before, w->after,
-                                               "startDate");
+    w->start_date_key = "startDate";
 }
 
 static void fill(struct ndp_change *ch)
