@@ -78,15 +78,14 @@ void ndp_resolve_window(const struct ndp_evaluator *ev, size_t index);
 void ndp_verdicts_add(const struct ndp_evaluator *ev);
 
 /*
- * verdict.c: appends to ev->out the finding 'spec' describes and returns
- * it (borrowed from ev->out until the next one is added).  The evaluator
+ * verdict.c: appends to ev->out the finding 'spec' describes.  The evaluator
  * fills in what it knows of cluster spec->cluster_index: its id, whether
  * it is frozen now, the meta rule of the verdict when 'rule' is NULL, the
  * line of the resource's change when 'line' is 0, and the advice for a
  * change refused now when 'help' is NULL.
  */
-struct ndp_finding *ndp_evaluator_add(const struct ndp_evaluator *ev,
-                                      struct ndp_finding_spec *spec);
+void ndp_evaluator_add(const struct ndp_evaluator *ev,
+                       struct ndp_finding_spec *spec);
 
 /*
  * overrun.c: sets in each impact of 'impacts' (sized from ev->out) the

@@ -148,7 +148,7 @@ static bool frozen_now(const struct ndp_resolution *c)
 /* "; the cluster is frozen now (...)" after a change the policy never sees. */
 static void describe_freeze(struct ndp_buf *msg, const struct ndp_resolution *c)
 {
-    if (!frozen_now(c))
+    if (!c->frozen_now)
         return;
     if (c->profile == NDP_PROFILE_BLOCK)
         ndp_buf_adds(msg, "; the cluster is frozen now (node disruption "
@@ -160,14 +160,38 @@ static void describe_freeze(struct ndp_buf *msg, const struct ndp_resolution *c)
                      "check stops it");
 }
 
-static char *help_text(const struct ndp_resolution *c);
+/*
+ * Spec §10: what the user does about a change the cluster refuses now
+ * (ndp_verdict_refused_now()).  Under AllowDuringMaintenanceWindow that
+ * is to wait for the next window, named when it is known and not
+ * sensitive; otherwise (Block, or no window to wait for) to lift the
+ * policy for this change.
+ */
+static char *help_text(const struct ndp_resolution *c)
+{
+    struct ndp_buf b = NDP_BUF_INIT;
 
-struct ndp_finding *ndp_evaluator_add(const struct ndp_evaluator *ev,
-                                      struct ndp_finding_spec *spec)
+    if (c->profile == NDP_PROFILE_WINDOW && c->window &&
+        c->window_sensitive) {
+        ndp_buf_adds(&b, "wait for the window");
+    } else if (c->profile == NDP_PROFILE_WINDOW && c->window &&
+               c->has_next_window) {
+        ndp_buf_adds(&b, ndp_window_phase_unknown(c->window)
+                             ? "wait for the window, which may open at "
+                             : "wait for the window at ");
+        ndp_time_format_utc(&b, c->next_window_start);
+    } else {
+        ndp_buf_adds(&b, "lift the policy for this change: az aks update "
+                     "--node-disruption-policy Allow, then restore it");
+    }
+    return ndp_buf_detach(&b);
+}
+
+void ndp_evaluator_add(const struct ndp_evaluator *ev,
+                       struct ndp_finding_spec *spec)
 {
     const struct ndp_resolution *c = &ev->resolved->items[spec->cluster_index];
     const struct ndp_change *ch;
-    struct ndp_finding *f;
     char *help = NULL;
 
     if (!spec->rule)
@@ -180,9 +204,8 @@ struct ndp_finding *ndp_evaluator_add(const struct ndp_evaluator *ev,
         spec->line = ch->line;
     if (!spec->help && ndp_verdict_refused_now(spec->verdict, c->frozen_now))
         spec->help = help = help_text(c);
-    f = ndp_findings_add(ev->out, spec);
+    ndp_findings_add(ev->out, spec);
     free(help);
-    return f;
 }
 
 /* A finding about cluster 'index' as a whole: 'resource' at 'path'. */
@@ -664,33 +687,6 @@ static void undeclared_findings(const struct ndp_evaluator *ev)
     }
     ndp_buf_release(&msg);
     free(counts);
-}
-
-/*
- * Spec §10: what the user does about a change the cluster refuses now
- * (ndp_verdict_refused_now()).  Under AllowDuringMaintenanceWindow that
- * is to wait for the next window, named when it is known and not
- * sensitive; otherwise (Block, or no window to wait for) to lift the
- * policy for this change.
- */
-static char *help_text(const struct ndp_resolution *c)
-{
-    struct ndp_buf b = NDP_BUF_INIT;
-
-    if (c->profile == NDP_PROFILE_WINDOW && c->window &&
-        c->window_sensitive) {
-        ndp_buf_adds(&b, "wait for the window");
-    } else if (c->profile == NDP_PROFILE_WINDOW && c->window &&
-               c->has_next_window) {
-        ndp_buf_adds(&b, ndp_window_phase_unknown(c->window)
-                             ? "wait for the window, which may open at "
-                             : "wait for the window at ");
-        ndp_time_format_utc(&b, c->next_window_start);
-    } else {
-        ndp_buf_adds(&b, "lift the policy for this change: az aks update "
-                     "--node-disruption-policy Allow, then restore it");
-    }
-    return ndp_buf_detach(&b);
 }
 
 void ndp_verdicts_add(const struct ndp_evaluator *ev)
