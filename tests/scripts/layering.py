@@ -42,6 +42,10 @@ DEFINED = set("TDBRCVWGS")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 # Folders of the source tree whose files may include any header.
 TRUSTED = ("tests", "bench")
+# The program's include directories, in the order the compiler searches
+# them after the includer's own folder.  The headers of src/util/ are
+# public (the utilities are below everything), but for its *_internal.h.
+INCLUDE_DIRS = ("src", os.path.join("src", "util"))
 
 
 def object_files(build_dir):
@@ -194,9 +198,10 @@ def source_files(source_dir):
 
 def resolve(source_dir, includer, name):
     """The file an #include "name" in 'includer' reads, relative to the
-    top, as the compiler finds it: beside the includer, then in src/ (the
-    project's one include directory).  None when it is neither."""
-    for base in (os.path.dirname(includer), "src"):
+    top, as the compiler finds it: beside the includer, then in the
+    include directories (src/, src/util/).  None when it is none of
+    them."""
+    for base in (os.path.dirname(includer),) + INCLUDE_DIRS:
         rel = os.path.normpath(os.path.join(base, name))
         if os.path.isfile(os.path.join(source_dir, rel)):
             return rel
@@ -252,6 +257,9 @@ def internal_folder(header):
         return None
     folder = parts[1]
     if len(parts) == 3 and parts[2] == folder + ".h":
+        return None
+    if os.path.dirname(header) in INCLUDE_DIRS and \
+            not header.endswith("_internal.h"):
         return None
     return "src/" + folder
 
