@@ -20,7 +20,6 @@ struct ndp_error;
 struct json_object;
 
 #define NDP_DEFAULT_MAX_INPUT_BYTES ((size_t)4 << 30) /* 4 GiB */
-#define NDP_MAX_JSON_DEPTH 512
 /* Clusters, pools and maintenance configurations kept, over all inputs. */
 #define NDP_MAX_AKS_RESOURCES 10000
 
@@ -44,15 +43,6 @@ int ndp_input_read_bytes(struct ndp_changeset *set, const char *name,
                          const void *bytes, size_t len,
                          const struct ndp_input_options *opt,
                          struct ndp_error *err);
-
-/*
- * Loads a small JSON file whole (cluster state, settings): the same checks
- * and messages as for inputs, then one json-c tree owned by the caller.
- * 'expected' says what the file should be (NULL: cluster state output).
- */
-int ndp_input_load_json(struct json_object **out, const char *path,
-                        size_t max_bytes, const char *expected,
-                        struct ndp_error *err);
 
 /*
  * The input formats --input-format names, in the order help lists them:

@@ -3,11 +3,11 @@
  * input_internal.h - what the files of the input stage share.
  *
  * Only the files in src/input/ (and the tests of this stage) include
- * this header; the rest of the program sees input.h.  It holds the loaded
- * bytes (input_load.c), the pruned parser (input_prune.c), the document
- * the readers see and their entry points (input_tfplan.c, input_whatif.c,
- * input_template.c), and the line locator the readers share
- * (input_lines.c).
+ * this header; the rest of the program sees input.h.  It holds the pruned
+ * parser (input_prune.c), the document the readers see and their entry
+ * points (input_tfplan.c, input_whatif.c, input_template.c), and the line
+ * locator the readers share (input_lines.c).  The bytes come from
+ * src/util/load.h, as every file's do.
  */
 #ifndef NDP_INPUT_INTERNAL_H
 #define NDP_INPUT_INTERNAL_H
@@ -17,76 +17,11 @@
 
 #include "buf.h"
 #include "input.h"
+#include "load.h"
 
 struct json_object;
 struct ndp_changeset;
 struct ndp_error;
-struct ndp_stream;
-
-/*
- * Bytes borrowed from their owner (a mapped file, or a buffer that owns
- * them): read them, never resize or free them through this.
- */
-struct ndp_bytes {
-    const char *data;
-    size_t len;
-};
-#define NDP_BYTES_INIT { "", 0 }
-
-/* A view of the bytes 'b' holds, valid until 'b' changes. */
-static inline struct ndp_bytes ndp_bytes_of_buf(const struct ndp_buf *b)
-{
-    struct ndp_bytes view = { b->buf, b->len };
-
-    return view;
-}
-
-/* ---- input_load.c: an input's bytes ------------------------------------ */
-
-/*
- * A regular file is mapped, not copied (a 240 MB plan costs no read()
- * copy and no second 240 MB of heap); standard input and other streams
- * are read.  Either way 'text' ends up UTF-8 without a byte order mark and
- * NUL-terminated, and is borrowed from 'owned' or 'map'.
- */
-struct ndp_input_bytes {
-    struct ndp_bytes text; /* what the later stages read */
-    struct ndp_buf owned;  /* the bytes read, or re-encoded */
-    void *map;             /* or the file mapped, 'map_len' bytes */
-    size_t map_len;
-    struct ndp_stream *stream; /* standard input still being read */
-};
-#define NDP_INPUT_BYTES_INIT { NDP_BYTES_INIT, NDP_BUF_INIT, NULL, 0, NULL }
-
-/*
- * Loads 'path' ("-": standard input), refusing more than 'max_bytes'.  A
- * pipe on standard input is read by a thread while the caller goes on:
- * the bytes come in through ndp_input_bytes_wait() (an ndp_text_source
- * callback, 'ctx' being 'in'), and ndp_input_bytes_finish() waits for the
- * end and reports a read error or an input over the limit.  Until then
- * 'text.len' is 0.
- */
-int ndp_input_bytes_load(struct ndp_input_bytes *in, const char *path,
-                         size_t max_bytes, struct ndp_error *err);
-bool ndp_input_bytes_streaming(const struct ndp_input_bytes *in);
-size_t ndp_input_bytes_wait(void *ctx, size_t want, bool *complete);
-/*
- * Asks the reading thread to read no more (the text already read cannot
- * be a document); ndp_input_bytes_finish() then waits only for the read
- * under way.  The thread stops by itself too, on the first bytes that no
- * JSON text starts with and on a NUL byte outside UTF-16.
- */
-void ndp_input_bytes_stop(struct ndp_input_bytes *in);
-/* Waits for the whole input; does nothing when it is all there. */
-int ndp_input_bytes_finish(struct ndp_input_bytes *in, size_t max_bytes,
-                           struct ndp_error *err);
-/* Copies 'len' bytes already in memory. */
-void ndp_input_bytes_copy(struct ndp_input_bytes *in, const void *bytes,
-                          size_t len);
-/* Turns UTF-16 or BOM-prefixed UTF-8 into plain UTF-8. */
-int ndp_input_bytes_to_utf8(struct ndp_input_bytes *in, const char *path,
-                            struct ndp_error *err);
-void ndp_input_bytes_release(struct ndp_input_bytes *in);
 
 /* ---- input_prune.c: the pruned parse tree ------------------------------ */
 

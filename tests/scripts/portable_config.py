@@ -30,12 +30,14 @@ TEMPLATE = re.compile(r"^#cmakedefine01 (NDP_HAVE_\w+)$", re.M)
 EXTENSIONS = ("_GNU_SOURCE", "_DEFAULT_SOURCE", "_BSD_SOURCE",
               "_DARWIN_C_SOURCE")
 WRAPPED_CALLS = ("memmem", "madvise")
-# What only src/util/compat.[ch] (and the generated header) may name.
+# What only src/util/compat.[ch] and util_internal.h (and the generated
+# header) may name.
 NON_POSIX = re.compile(r"\b(memmem|madvise|MADV_HUGEPAGE|MAP_POPULATE|"
                        r"MAP_NORESERVE|MAP_ANONYMOUS|MAP_ANON|F_SETPIPE_SZ|"
                        r"NDP_HAVE_\w+)\b")
 COMPAT = {os.path.join("src", "util", "compat.c"),
-          os.path.join("src", "util", "compat.h")}
+          os.path.join("src", "util", "compat.h"),
+          os.path.join("src", "util", "util_internal.h")}
 
 problems = []
 
