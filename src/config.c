@@ -140,7 +140,7 @@ static int get_date(const struct checker *ck, const char *text,
 
     if (ndp_date_parse(&days, text) != 0)
         return bad(ck, at, "must be a date YYYY-MM-DD");
-    *out = days * 86400 + 86399;
+    *out = (days + 1) * NDP_SECONDS_PER_DAY - 1;
     return 0;
 }
 
