@@ -19,6 +19,7 @@
 #include "input/input_internal.h"
 #include "linker.h"
 #include "report.h"
+#include "report/report_internal.h"
 #include "rules.h"
 
 /* The JSON report of 'path', or the error message; owned by the caller. */

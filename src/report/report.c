@@ -4,6 +4,7 @@
  */
 #include "common.h"
 #include "report.h"
+#include "report_internal.h"
 #include "finding.h"
 #include "buf.h"
 #include "safe.h"

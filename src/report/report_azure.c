@@ -20,6 +20,7 @@
 #include "common.h"
 #include "report_azure.h"
 #include "report.h"
+#include "report_internal.h"
 #include "report_apply.h"
 #include "report_util.h"
 #include "buf.h"

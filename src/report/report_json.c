@@ -6,6 +6,7 @@
  */
 #include "common.h"
 #include "report.h"
+#include "report_internal.h"
 #include "buf.h"
 #include "change.h"
 #include "finding.h"

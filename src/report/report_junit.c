@@ -19,6 +19,7 @@
  */
 #include "common.h"
 #include "report.h"
+#include "report_internal.h"
 #include "report_util.h"
 #include "safe.h"
 #include "buf.h"

@@ -15,6 +15,10 @@
 #ifndef NDP_REPORT_WINDOW_H
 #define NDP_REPORT_WINDOW_H
 
+#ifndef NDP_INSIDE_REPORT
+#error "report_window.h is internal to src/report/ and its tests"
+#endif
+
 #include <stdint.h>
 
 struct ndp_buf;

@@ -22,6 +22,7 @@
 #include "input.h"
 #include "linker.h"
 #include "report.h"
+#include "report/report_internal.h"
 #include "rules.h"
 #include "safe.h"
 #include "../stream_pieces.h"

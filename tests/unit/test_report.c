@@ -14,6 +14,7 @@
 #include "impact.h"
 #include "linker.h"
 #include "report.h"
+#include "report/report_internal.h"
 #include "report/report_azure.h"
 #include "report/report_util.h"
 #include "safe.h"
