@@ -2,12 +2,12 @@
  * SPDX-License-Identifier: Apache-2.0
  * input.h - reading one input file into the change set.
  *
- * ndp_input_read() loads the bytes (a file, or standard input for "-"),
- * turns UTF-16 and BOM-prefixed text into UTF-8, recognises what kind of
- * document it is, and hands it to the reader for that format.  Only the
- * readers (src/input/input_*.c) know an input's JSON layout; what the
- * files of the input stage share among themselves is in
- * src/input/input_internal.h, not here.
+ * ndp_input_read() loads the bytes (a file, or standard input for "-",
+ * through src/util/load.h), turns UTF-16 and BOM-prefixed text into UTF-8,
+ * recognises what kind of document it is, and hands it to the reader for
+ * that format.  Only the readers (src/input/input_*.c) know an input's
+ * JSON layout; what the files of the input stage share among themselves
+ * is in src/input/input_internal.h, not here.
  */
 #ifndef NDP_INPUT_H
 #define NDP_INPUT_H

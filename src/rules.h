@@ -7,7 +7,8 @@
  * resource type) and which before -> after transitions reimage.  The files
  * are embedded into the binary at build time (rules_embedded.c); --rules DIR
  * replaces them.  The rule set is opaque; rules are transparent and
- * borrowed from the set.
+ * borrowed from the set.  The compiled rule image and the matchers the
+ * engine uses are the subsystem's own (src/rules/rules_internal.h).
  */
 #ifndef NDP_RULES_H
 #define NDP_RULES_H
