@@ -60,7 +60,7 @@ struct ndp_window_span {
 /*
  * A window's settings as read, for the reporters that write it in words
  * or in ARM JSON (the engine's own readings are its predicates below).
- * 'spans' and 'unknown_names' are borrowed from the window.
+ * The window owns them, and its 'spans' and 'unknown_names'.
  */
 struct ndp_window_settings {
     enum ndp_window_schedule kind;
@@ -76,9 +76,9 @@ struct ndp_window_settings {
     bool has_start_date;
     int64_t start_date;           /* local day */
     size_t n_spans;
-    const struct ndp_window_span *spans;
+    struct ndp_window_span *spans;
     unsigned unknown;             /* enum ndp_window_unknown bits */
-    const char *unknown_names;    /* their field names, ", "-separated */
+    char *unknown_names;          /* their field names, ", "-separated */
 };
 
 /*
@@ -134,9 +134,9 @@ bool ndp_window_next_common(const struct ndp_window *a,
 /* The window's fixed UTC offset in minutes (e.g. -300 for -05:00). */
 int ndp_window_utc_offset_minutes(const struct ndp_window *w);
 
-/* Fills 'out' with the settings of 'w' (which must outlive it). */
-void ndp_window_get_settings(struct ndp_window_settings *out,
-                             const struct ndp_window *w);
+/* The settings of 'w', borrowed from it. */
+const struct ndp_window_settings *
+ndp_window_get_settings(const struct ndp_window *w);
 
 /*
  * ARM's names, static strings: of weekday 'day' (0 = "Sunday"), of

@@ -203,13 +203,12 @@ static void describe_caveats(struct ndp_buf *out,
 void ndp_report_schedule_words(struct ndp_buf *out,
                                const struct ndp_window *window)
 {
-    struct ndp_window_settings w;
+    const struct ndp_window_settings *w = ndp_window_get_settings(window);
 
-    ndp_window_get_settings(&w, window);
-    describe_schedule(out, &w);
-    describe_time(out, &w);
-    describe_dates(out, &w);
-    describe_caveats(out, window, &w);
+    describe_schedule(out, w);
+    describe_time(out, w);
+    describe_dates(out, w);
+    describe_caveats(out, window, w);
 }
 
 static void schedule_to_json(struct ndp_buf *out,
@@ -290,11 +289,9 @@ static void unknown_to_json(struct ndp_buf *out,
 void ndp_report_schedule_json(struct ndp_buf *out,
                               const struct ndp_window *window)
 {
-    struct ndp_window_settings settings;
-    const struct ndp_window_settings *w = &settings;
+    const struct ndp_window_settings *w = ndp_window_get_settings(window);
     struct ndp_buf text = NDP_BUF_INIT;
 
-    ndp_window_get_settings(&settings, window);
     if (add_member(out, w, "{\"schedule\":", NDP_WINDOW_UNKNOWN_SCHEDULE))
         schedule_to_json(out, w);
     if (add_member(out, w, ",\"durationHours\":", NDP_WINDOW_UNKNOWN_DURATION))

@@ -68,9 +68,9 @@ static bool matches_week_index(const struct ndp_window *w, int64_t day)
     unsigned d;
 
     ndp_civil_from_days(day, &y, &m, &d);
-    if (w->week_index == NDP_WINDOW_WEEK_LAST)
+    if (w->set.week_index == NDP_WINDOW_WEEK_LAST)
         return d + 7 > ndp_days_in_month(y, m);
-    return (d - 1) / 7 + 1 == w->week_index;
+    return (d - 1) / 7 + 1 == w->set.week_index;
 }
 
 /* Does 'day' fit the schedule's calendar rule, the interval aside? */
@@ -80,17 +80,17 @@ static bool matches_calendar(const struct ndp_window *w, int64_t day)
     unsigned m;
     unsigned d;
 
-    switch (w->kind) {
+    switch (w->set.kind) {
     case NDP_SCHEDULE_DAILY:
         return true;
     case NDP_SCHEDULE_WEEKLY:
-        return ndp_weekday_from_days(day) == w->day_of_week;
+        return ndp_weekday_from_days(day) == w->set.day_of_week;
     case NDP_SCHEDULE_ABSOLUTE_MONTHLY:
         /* A month without this day has no window (see the top comment). */
         ndp_civil_from_days(day, &y, &m, &d);
-        return d == w->day_of_month;
+        return d == w->set.day_of_month;
     case NDP_SCHEDULE_RELATIVE_MONTHLY:
-        return ndp_weekday_from_days(day) == w->day_of_week
+        return ndp_weekday_from_days(day) == w->set.day_of_week
                && matches_week_index(w, day);
     case NDP_SCHEDULE_NONE:
         break;
@@ -103,16 +103,16 @@ static bool matches_interval(const struct ndp_window *w, int64_t day)
 {
     int64_t since = day - w->anchor_day;
 
-    switch (w->kind) {
+    switch (w->set.kind) {
     case NDP_SCHEDULE_DAILY:
-        return ndp_floor_mod(since, w->interval) == 0;
+        return ndp_floor_mod(since, w->set.interval) == 0;
     case NDP_SCHEDULE_WEEKLY:
         /* 'day' is on the anchor's weekday: 'since' is whole weeks. */
-        return ndp_floor_mod(since / 7, w->interval) == 0;
+        return ndp_floor_mod(since / 7, w->set.interval) == 0;
     case NDP_SCHEDULE_ABSOLUTE_MONTHLY:
     case NDP_SCHEDULE_RELATIVE_MONTHLY:
         return ndp_floor_mod(month_number(day) - month_number(w->anchor_day),
-                             w->interval) == 0;
+                             w->set.interval) == 0;
     case NDP_SCHEDULE_NONE:
         break;
     }
@@ -126,10 +126,10 @@ static bool matches_interval(const struct ndp_window *w, int64_t day)
  */
 void ndp_window_find_anchor(struct ndp_window *w)
 {
-    if (!w->has_start_date)
+    if (!w->set.has_start_date)
         return;
-    for (int64_t day = w->start_date;
-         day < w->start_date + ANCHOR_SEARCH_DAYS; day++) {
+    for (int64_t day = w->set.start_date;
+         day < w->set.start_date + ANCHOR_SEARCH_DAYS; day++) {
         if (matches_calendar(w, day)) {
             w->anchor_day = day;
             w->has_anchor = true;
@@ -140,7 +140,7 @@ void ndp_window_find_anchor(struct ndp_window *w)
 
 bool ndp_window_phase_unknown(const struct ndp_window *w)
 {
-    return w && !w->has_start_date && w->interval > 1
+    return w && !w->set.has_start_date && w->set.interval > 1
            && !ndp_window_opening_unknown(w);
 }
 
@@ -152,12 +152,12 @@ bool ndp_window_phase_unknown(const struct ndp_window *w)
  */
 bool ndp_window_opening_unknown(const struct ndp_window *w)
 {
-    return w && (w->unknown & ~(unsigned)NDP_WINDOW_UNKNOWN_DURATION) != 0;
+    return w && (w->set.unknown & ~(unsigned)NDP_WINDOW_UNKNOWN_DURATION) != 0;
 }
 
 bool ndp_window_partly_unknown(const struct ndp_window *w)
 {
-    return w && w->unknown != 0;
+    return w && w->set.unknown != 0;
 }
 
 /*
@@ -168,11 +168,11 @@ bool ndp_window_partly_unknown(const struct ndp_window *w)
  */
 static bool is_occurrence(const struct ndp_window *w, int64_t day)
 {
-    if (!w->has_start_date)
+    if (!w->set.has_start_date)
         return matches_calendar(w, day);
     if (!w->has_anchor || day < w->anchor_day || !matches_calendar(w, day))
         return false;
-    return w->interval == 1 || matches_interval(w, day);
+    return w->set.interval == 1 || matches_interval(w, day);
 }
 
 /* ------------------------------------------------------------------ */
@@ -181,7 +181,7 @@ static bool is_occurrence(const struct ndp_window *w, int64_t day)
 /* The evaluated length: at most 24 hours (AKS refuses more), never < 0. */
 static int64_t duration_seconds(const struct ndp_window *w)
 {
-    long long hours = w->duration_hours;
+    long long hours = w->set.duration_hours;
 
     if (hours < 0)
         hours = 0;
@@ -193,8 +193,8 @@ static int64_t duration_seconds(const struct ndp_window *w)
 /* Seconds from UTC midnight of local 'day' to the window start. */
 static int64_t start_shift(const struct ndp_window *w)
 {
-    return (int64_t)w->start_minute * 60
-           - (int64_t)w->utc_offset_minutes * 60;
+    return (int64_t)w->set.start_minute * 60
+           - (int64_t)w->set.utc_offset_minutes * 60;
 }
 
 static int64_t window_start(const struct ndp_window *w, int64_t day)
@@ -206,10 +206,10 @@ static int64_t window_start(const struct ndp_window *w, int64_t day)
 static bool overlaps_not_allowed(const struct ndp_window *w, int64_t start,
                                  int64_t end)
 {
-    int64_t offset = (int64_t)w->utc_offset_minutes * 60;
+    int64_t offset = (int64_t)w->set.utc_offset_minutes * 60;
 
-    for (size_t i = 0; i < w->n_spans; i++) {
-        const struct ndp_window_span *s = &w->spans[i];
+    for (size_t i = 0; i < w->set.n_spans; i++) {
+        const struct ndp_window_span *s = &w->set.spans[i];
         int64_t first = s->start < s->end ? s->start : s->end;
         int64_t last = s->start < s->end ? s->end : s->start;
         int64_t blocked_from = first * NDP_SECONDS_PER_DAY - offset;
@@ -284,28 +284,13 @@ bool ndp_window_next(const struct ndp_window *w, int64_t at, int64_t *start,
 
 int ndp_window_utc_offset_minutes(const struct ndp_window *w)
 {
-    return w ? w->utc_offset_minutes : 0;
+    return w ? w->set.utc_offset_minutes : 0;
 }
 
-void ndp_window_get_settings(struct ndp_window_settings *out,
-                             const struct ndp_window *w)
+const struct ndp_window_settings *
+ndp_window_get_settings(const struct ndp_window *w)
 {
-    out->kind = w->kind;
-    out->interval = w->interval;
-    out->day_of_week = w->day_of_week;
-    out->day_of_month = w->day_of_month;
-    out->week_index = w->week_index;
-    out->duration_hours = w->duration_hours;
-    out->duration_missing = w->duration_missing;
-    out->utc_offset_minutes = w->utc_offset_minutes;
-    out->utc_offset_unreadable = w->utc_offset_unreadable;
-    out->start_minute = w->start_minute;
-    out->has_start_date = w->has_start_date;
-    out->start_date = w->start_date;
-    out->n_spans = w->n_spans;
-    out->spans = w->spans;
-    out->unknown = w->unknown;
-    out->unknown_names = w->unknown_names;
+    return &w->set;
 }
 
 /* ------------------------------------------------------------------ */

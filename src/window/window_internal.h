@@ -26,25 +26,11 @@
 struct ndp_window_names;
 
 struct ndp_window {
+    struct ndp_window_settings set; /* as read; owns 'spans' and
+                                       'unknown_names' */
     const struct ndp_window_names *names; /* the notation it was read from */
-    enum ndp_window_schedule kind;
-    long long interval;
-    unsigned day_of_week;         /* 0 = Sunday */
-    unsigned day_of_month;        /* 1-31 */
-    unsigned week_index;          /* 1-4, or NDP_WINDOW_WEEK_LAST */
-    long long duration_hours;     /* as written; 4 when missing */
-    bool duration_missing;
-    int utc_offset_minutes;
-    bool utc_offset_unreadable;   /* evaluated as +00:00 */
-    int start_minute;             /* local minutes after midnight */
-    bool has_start_date;
-    int64_t start_date;           /* local day */
     bool has_anchor;
     int64_t anchor_day;           /* first occurrence on/after startDate */
-    size_t n_spans;
-    struct ndp_window_span *spans;
-    unsigned unknown;             /* enum ndp_window_unknown bits */
-    char *unknown_names;          /* their field names, ", "-separated */
 };
 
 /* Field names of one notation, for problem messages. */

@@ -114,13 +114,13 @@ static void mark_unknown(struct ndp_window *w, unsigned part,
 {
     struct ndp_buf names = NDP_BUF_INIT;
 
-    if (w->unknown_names) {
-        ndp_buf_addf(&names, "%s, ", w->unknown_names);
-        free(w->unknown_names);
+    if (w->set.unknown_names) {
+        ndp_buf_addf(&names, "%s, ", w->set.unknown_names);
+        free(w->set.unknown_names);
     }
     ndp_buf_adds(&names, name);
-    w->unknown_names = ndp_buf_detach(&names);
-    w->unknown |= part;
+    w->set.unknown_names = ndp_buf_detach(&names);
+    w->set.unknown |= part;
 }
 
 /*
@@ -339,16 +339,16 @@ static bool read_interval(struct ndp_window *w,
     long long max = interval_max[src->kind];
 
     if (unknown_schedule_field(w, src, src->interval, name)) {
-        w->interval = 1;
+        w->set.interval = 1;
         return true;
     }
-    if (!required_integer(src->interval, name, &w->interval, problems))
+    if (!required_integer(src->interval, name, &w->set.interval, problems))
         return false;
-    if (w->interval < 1 || w->interval > max)
+    if (w->set.interval < 1 || w->set.interval > max)
         add_problem(problems, "%s %lld is outside the AKS range 1..%lld",
-                    name, w->interval, max);
+                    name, w->set.interval, max);
     /* Above the range still has a meaning; zero or less has none. */
-    return w->interval >= 1;
+    return w->set.interval >= 1;
 }
 
 static bool read_day_of_week(struct ndp_window *w,
@@ -369,7 +369,7 @@ static bool read_day_of_week(struct ndp_window *w,
                     "(Sunday..Saturday)", name, s);
         return false;
     }
-    w->day_of_week = (unsigned)day;
+    w->set.day_of_week = (unsigned)day;
     return true;
 }
 
@@ -381,7 +381,7 @@ static bool read_day_of_month(struct ndp_window *w,
     long long day = 0;
 
     if (unknown_schedule_field(w, src, src->day_of_month, name)) {
-        w->day_of_month = 1;
+        w->set.day_of_month = 1;
         return true;
     }
     if (!required_integer(src->day_of_month, name, &day, problems))
@@ -390,7 +390,7 @@ static bool read_day_of_month(struct ndp_window *w,
         add_problem(problems, "%s %lld is outside 1..31", name, day);
         return false;
     }
-    w->day_of_month = (unsigned)day;
+    w->set.day_of_month = (unsigned)day;
     return true;
 }
 
@@ -403,7 +403,7 @@ static bool read_week_index(struct ndp_window *w,
     int index;
 
     if (unknown_schedule_field(w, src, src->week_index, name)) {
-        w->week_index = 1;
+        w->set.week_index = 1;
         return true;
     }
     if (!required_string(src->week_index, name, &s, problems))
@@ -414,7 +414,7 @@ static bool read_week_index(struct ndp_window *w,
                     "Fourth or Last", name, s);
         return false;
     }
-    w->week_index = (unsigned)index + 1;
+    w->set.week_index = (unsigned)index + 1;
     return true;
 }
 
@@ -425,8 +425,8 @@ static bool read_schedule(struct ndp_window *w,
 {
     bool usable = true;
 
-    w->kind = src->kind;
-    w->interval = 1;
+    w->set.kind = src->kind;
+    w->set.interval = 1;
     if (src->kind_unknown) {
         mark_unknown(w, NDP_WINDOW_UNKNOWN_SCHEDULE, src->names == &arm_names
                                               ? "schedule" : "frequency");
@@ -463,29 +463,29 @@ static void read_duration(struct ndp_window *w,
     if (unknown_value(src, src->duration, name)) {
         /* Inside its first 4 hours is inside whatever it turns out to be. */
         mark_unknown(w, NDP_WINDOW_UNKNOWN_DURATION, name);
-        w->duration_hours = NDP_WINDOW_MIN_HOURS;
+        w->set.duration_hours = NDP_WINDOW_MIN_HOURS;
         return;
     }
-    switch (get_integer(src->duration, &w->duration_hours)) {
+    switch (get_integer(src->duration, &w->set.duration_hours)) {
     case FIELD_MISSING:
         add_problem(problems, "%s is missing", name);
-        w->duration_hours = NDP_WINDOW_MIN_HOURS;
-        w->duration_missing = true;
+        w->set.duration_hours = NDP_WINDOW_MIN_HOURS;
+        w->set.duration_missing = true;
         return;
     case FIELD_BAD:
         add_problem(problems, "%s is not an integer", name);
-        w->duration_hours = NDP_WINDOW_MIN_HOURS;
-        w->duration_missing = true;
+        w->set.duration_hours = NDP_WINDOW_MIN_HOURS;
+        w->set.duration_missing = true;
         return;
     case FIELD_OK:
         break;
     }
-    if (w->duration_hours < NDP_WINDOW_MIN_HOURS)
+    if (w->set.duration_hours < NDP_WINDOW_MIN_HOURS)
         add_problem(problems, "%s %lld is below the AKS minimum of %d",
-                    name, w->duration_hours, NDP_WINDOW_MIN_HOURS);
-    else if (w->duration_hours > NDP_WINDOW_MAX_HOURS)
+                    name, w->set.duration_hours, NDP_WINDOW_MIN_HOURS);
+    else if (w->set.duration_hours > NDP_WINDOW_MAX_HOURS)
         add_problem(problems, "%s %lld is above the AKS maximum of %d",
-                    name, w->duration_hours, NDP_WINDOW_MAX_HOURS);
+                    name, w->set.duration_hours, NDP_WINDOW_MAX_HOURS);
 }
 
 static bool read_start_time(struct ndp_window *w,
@@ -509,8 +509,8 @@ static bool read_start_time(struct ndp_window *w,
     case FIELD_OK:
         break;
     }
-    w->start_minute = parse_clock(s);
-    if (w->start_minute < 0) {
+    w->set.start_minute = parse_clock(s);
+    if (w->set.start_minute < 0) {
         add_problem(problems, "%s '%.40s' is not HH:mm between 00:00 and "
                     "23:59", name, s);
         return false;
@@ -540,19 +540,19 @@ static void read_utc_offset(struct ndp_window *w,
         return;
     case FIELD_BAD:
         add_problem(problems, "%s is not a string", name);
-        w->utc_offset_unreadable = true;
+        w->set.utc_offset_unreadable = true;
         return;
     case FIELD_OK:
         break;
     }
-    if (!parse_utc_offset(s, &w->utc_offset_minutes)) {
+    if (!parse_utc_offset(s, &w->set.utc_offset_minutes)) {
         add_problem(problems, "%s '%.40s' is not +HH:MM or -HH:MM", name, s);
-        w->utc_offset_unreadable = true;
-        w->utc_offset_minutes = 0;
+        w->set.utc_offset_unreadable = true;
+        w->set.utc_offset_minutes = 0;
         return;
     }
-    magnitude = w->utc_offset_minutes < 0 ? -w->utc_offset_minutes
-                                          : w->utc_offset_minutes;
+    magnitude = w->set.utc_offset_minutes < 0 ? -w->set.utc_offset_minutes
+                                              : w->set.utc_offset_minutes;
     if (magnitude % UTC_OFFSET_STEP_MINUTES != 0 ||
         magnitude > MAX_UTC_OFFSET_MINUTES)
         add_problem(problems, "%s '%.40s' is not one AKS accepts: whole "
@@ -583,9 +583,9 @@ static void read_start_date(struct ndp_window *w,
     case FIELD_OK:
         break;
     }
-    if (!read_date_text(src->names, name, s, &w->start_date, problems))
+    if (!read_date_text(src->names, name, s, &w->set.start_date, problems))
         return;
-    w->has_start_date = true;
+    w->set.has_start_date = true;
 }
 
 /* One date of a notAllowedDates entry; false (and a problem) if unusable. */
@@ -637,7 +637,7 @@ static void read_not_allowed(struct ndp_window *w,
         return;
     }
     n = json_object_array_length(list);
-    w->spans = ndp_xcalloc(n, sizeof(*w->spans));
+    w->set.spans = ndp_xcalloc(n, sizeof(*w->set.spans));
     for (size_t i = 0; i < n; i++) {
         const struct json_object *entry = json_object_array_get_idx(list, i);
         struct ndp_window_span span;
@@ -659,7 +659,7 @@ static void read_not_allowed(struct ndp_window *w,
             ndp_buf_release(&first);
             ndp_buf_release(&last);
         }
-        w->spans[w->n_spans++] = span;
+        w->set.spans[w->set.n_spans++] = span;
     }
 }
 
@@ -837,8 +837,8 @@ void ndp_window_free(struct ndp_window *w)
 {
     if (!w)
         return;
-    free(w->spans);
-    free(w->unknown_names);
+    free(w->set.spans);
+    free(w->set.unknown_names);
     free(w);
 }
 
@@ -873,14 +873,14 @@ bool ndp_window_check_start_date(const struct ndp_window *w, int64_t at,
     struct ndp_buf today_text = NDP_BUF_INIT;
     int64_t today;
 
-    if (!w || !w->has_start_date || !ndp_window_instant_in_range(at))
+    if (!w || !w->set.has_start_date || !ndp_window_instant_in_range(at))
         return false;
     /* The date at the window's own offset, as every date of it is read. */
-    today = ndp_floor_div(at + (int64_t)w->utc_offset_minutes * 60,
+    today = ndp_floor_div(at + (int64_t)w->set.utc_offset_minutes * 60,
                           NDP_SECONDS_PER_DAY);
-    if (w->start_date >= today)
+    if (w->set.start_date >= today)
         return false;
-    ndp_date_format(&first, w->start_date);
+    ndp_date_format(&first, w->set.start_date);
     ndp_date_format(&today_text, today);
     add_problem(problems, "%s %s is before the current date (%s at the "
                 "window's UTC offset), and AKS refuses to set a window "
