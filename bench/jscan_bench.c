@@ -3,8 +3,9 @@
  * jscan_bench.c - throughput of the JSON scanner against json-c on one file.
  *
  * Build (from the top of the source tree; POSIX.1-2008 is all it needs):
- *   cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Isrc bench/jscan_bench.c \
- *      src/input/jscan.c src/buf.c src/xalloc.c -ljson-c -o jscan_bench
+ *   cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -DNDP_INSIDE_INPUT -Isrc \
+ *      -Isrc/util bench/jscan_bench.c src/input/jscan.c src/util/buf.c \
+ *      src/util/xalloc.c src/util/strutil.c -ljson-c -o jscan_bench
  * Run:
  *   jscan_bench [--validate|--walk|--jsonc] FILE [ROUNDS]
  *

@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 # ndplint - the platform: feature-test macros for every file, and which
 # calls beyond POSIX.1-2008 the system offers (NDP_HAVE_*, written to the
-# generated header platform_config.h that src/compat.c reads).
+# generated header platform_config.h that src/util/compat.c reads).
 #
 # NDP_PORTABLE=ON asks for POSIX.1-2008 with its X/Open System Interfaces
 # and nothing more (_POSIX_C_SOURCE=200809L, _XOPEN_SOURCE=700: XSI for
 # realpath(), which every Unix has) and sets every NDP_HAVE_* to 0, so a
 # Linux build compiles and tests the fallbacks a macOS or BSD build uses;
-# a Linux-only call added outside src/compat.c then fails to compile there.
+# a Linux-only call added outside src/util/compat.c then fails to compile
+# there.
 include(CheckSymbolExists)
 
 option(NDP_PORTABLE
@@ -55,7 +56,7 @@ function(ndp_check_platform var)
   set(${var} 1 PARENT_SCOPE)
 endfunction()
 
-# One line per NDP_HAVE_* of src/platform_config.h.in.
+# One line per NDP_HAVE_* of src/util/platform_config.h.in.
 ndp_check_platform(NDP_HAVE_MEMMEM memmem string.h)
 ndp_check_platform(NDP_HAVE_MAP_ANONYMOUS MAP_ANONYMOUS sys/mman.h)
 ndp_check_platform(NDP_HAVE_MAP_NORESERVE MAP_NORESERVE sys/mman.h)
@@ -65,5 +66,5 @@ ndp_check_platform(NDP_HAVE_MADV_HUGEPAGE
 ndp_check_platform(NDP_HAVE_F_SETPIPE_SZ F_SETPIPE_SZ fcntl.h)
 
 set(NDP_GENERATED_INCLUDE_DIR ${PROJECT_BINARY_DIR}/generated)
-configure_file(${PROJECT_SOURCE_DIR}/src/platform_config.h.in
+configure_file(${PROJECT_SOURCE_DIR}/src/util/platform_config.h.in
                ${NDP_GENERATED_INCLUDE_DIR}/platform_config.h)

@@ -19,10 +19,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "timeutil.h" /* NDP_SECONDS_PER_DAY */
+
 struct ndp_window;
 
 /* How far ahead a common window is searched for: 366 days. */
-#define NDP_APPLY_HORIZON ((int64_t)366 * 86400)
+#define NDP_APPLY_HORIZON ((int64_t)366 * NDP_SECONDS_PER_DAY)
 
 enum ndp_apply_reason {
     NDP_APPLY_NOW,              /* nothing refused: from = the instant */

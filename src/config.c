@@ -8,7 +8,7 @@
 #include "error.h"
 #include "policy.h"
 #include "finding.h"
-#include "input.h"
+#include "load.h"
 #include "jsonutil.h"
 #include "timeutil.h"
 
@@ -140,7 +140,7 @@ static int get_date(const struct checker *ck, const char *text,
 
     if (ndp_date_parse(&days, text) != 0)
         return bad(ck, at, "must be a date YYYY-MM-DD");
-    *out = days * 86400 + 86399;
+    *out = (days + 1) * NDP_SECONDS_PER_DAY - 1;
     return 0;
 }
 
@@ -354,8 +354,8 @@ int ndp_config_load(struct ndp_config *out, const char *path,
     memset(out, 0, sizeof(*out));
     out->path = ndp_xstrdup(path);
     out->fail_on = out->profile = -1;
-    rc = ndp_input_load_json(&out->root, path, NDP_MAX_CONFIG_BYTES,
-                             "an " NDP_CONFIG_NAME " settings object", err);
+    rc = ndp_load_json(&out->root, path, NDP_MAX_CONFIG_BYTES,
+                       "an " NDP_CONFIG_NAME " settings object", err);
     if (!rc && !json_object_is_type(out->root, json_type_object))
         rc = ndp_error_set(err, NDP_ECONFIG, "config '%s': must be a JSON "
                            "object", path);

@@ -10,7 +10,8 @@
  * without a name on either side are matched by position, "[N]") and asks
  * every rule that watches the resource type whether the path is watched
  * and whether the transition reimages.  The result is a list of hits; the
- * evaluator turns hits into verdicts.
+ * evaluator turns hits into verdicts.  The engine is part of the rules
+ * subsystem (src/rules/engine.c); this and rules.h are its public headers.
  */
 #ifndef NDP_ENGINE_H
 #define NDP_ENGINE_H

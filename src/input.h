@@ -2,12 +2,12 @@
  * SPDX-License-Identifier: Apache-2.0
  * input.h - reading one input file into the change set.
  *
- * ndp_input_read() loads the bytes (a file, or standard input for "-"),
- * turns UTF-16 and BOM-prefixed text into UTF-8, recognises what kind of
- * document it is, and hands it to the reader for that format.  Only the
- * readers (src/input/input_*.c) know an input's JSON layout; what the
- * files of the input stage share among themselves is in
- * src/input/input_internal.h, not here.
+ * ndp_input_read() loads the bytes (a file, or standard input for "-",
+ * through src/util/load.h), turns UTF-16 and BOM-prefixed text into UTF-8,
+ * recognises what kind of document it is, and hands it to the reader for
+ * that format.  Only the readers (src/input/input_*.c) know an input's
+ * JSON layout; what the files of the input stage share among themselves
+ * is in src/input/input_internal.h, not here.
  */
 #ifndef NDP_INPUT_H
 #define NDP_INPUT_H
@@ -20,7 +20,6 @@ struct ndp_error;
 struct json_object;
 
 #define NDP_DEFAULT_MAX_INPUT_BYTES ((size_t)4 << 30) /* 4 GiB */
-#define NDP_MAX_JSON_DEPTH 512
 /* Clusters, pools and maintenance configurations kept, over all inputs. */
 #define NDP_MAX_AKS_RESOURCES 10000
 
@@ -53,15 +52,6 @@ int ndp_input_read_bytes(struct ndp_changeset *set, const char *name,
  * before they are judged; calling it again reads them again.
  */
 void ndp_facts_fill_all(struct ndp_changeset *set, size_t from);
-
-/*
- * Loads a small JSON file whole (cluster state, settings): the same checks
- * and messages as for inputs, then one json-c tree owned by the caller.
- * 'expected' says what the file should be (NULL: cluster state output).
- */
-int ndp_input_load_json(struct json_object **out, const char *path,
-                        size_t max_bytes, const char *expected,
-                        struct ndp_error *err);
 
 /*
  * The input formats --input-format names, in the order help lists them:

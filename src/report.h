@@ -1,7 +1,9 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  * report.h - the last pipeline stage: one reporter per output format, all
- * fed the same data.  Reporters format; they decide nothing.
+ * fed the same data.  Reporters format; they decide nothing.  The command
+ * finds a reporter by name and renders through it; the reporters
+ * themselves and what they share are in src/report/.
  */
 #ifndef NDP_REPORT_H
 #define NDP_REPORT_H
@@ -50,20 +52,11 @@ struct ndp_report {
     struct ndp_report_counts counts;
 };
 
-struct ndp_reporter {
-    const char *name;
-    void (*write)(struct ndp_buf *out, const struct ndp_report *report);
-    unsigned utf8_flags; /* safe.h NDP_UTF8_*: what the consumer refuses */
-};
-
-extern const struct ndp_reporter ndp_report_text;
-extern const struct ndp_reporter ndp_report_json;
-extern const struct ndp_reporter ndp_report_sarif;
-extern const struct ndp_reporter ndp_report_github;
-extern const struct ndp_reporter ndp_report_junit;
-extern const struct ndp_reporter ndp_report_markdown;
-extern const struct ndp_reporter ndp_report_azure;
-extern const struct ndp_reporter ndp_report_gitlab;
+/*
+ * A reporter: one per output format, found by its name.  What it is made
+ * of is the report subsystem's own (src/report/report_internal.h).
+ */
+struct ndp_reporter;
 
 /*
  * Appends the report 'rep' writes for 'report' to 'out', repaired to valid

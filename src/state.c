@@ -11,7 +11,7 @@
 #include "buf.h"
 #include "error.h"
 #include "policy.h"
-#include "input.h"
+#include "load.h"
 #include "jsonutil.h"
 
 enum state_kind { STATE_CLUSTER, STATE_WINDOW, STATE_POOL, STATE_UNKNOWN };
@@ -289,12 +289,18 @@ static int read_item(struct ndp_states *st, const struct json_object *o,
     }
 }
 
+/* What a cluster state file should be, for the messages on one that is
+ * not JSON. */
+#define EXPECT_STATE "'az aks show -o json', 'az aks " \
+                     "maintenanceconfiguration list -o json' or 'az aks " \
+                     "nodepool list -o json' output"
+
 int ndp_state_read(struct ndp_states *states, const char *path,
                    size_t max_bytes, struct ndp_error *err)
 {
     struct json_object *root = NULL;
     size_t i, n;
-    int rc = ndp_input_load_json(&root, path, max_bytes, NULL, err);
+    int rc = ndp_load_json(&root, path, max_bytes, EXPECT_STATE, err);
 
     if (rc)
         return rc;

@@ -8,7 +8,7 @@
 #include "config.h"
 #include "error.h"
 #include "finding.h"
-#include "input.h"
+#include "load.h"
 #include "jsonutil.h"
 #include "linker.h"
 #include "outfile.h"
@@ -158,9 +158,8 @@ int ndp_baseline_apply(struct ndp_findings *findings, const char *path,
     struct json_object *root = NULL, *prints;
     const char **sorted;
     size_t i, kept = 0, nr;
-    int rc = ndp_input_load_json(&root, path, NDP_MAX_BASELINE_BYTES,
-                                 "a baseline written by --write-baseline",
-                                 err);
+    int rc = ndp_load_json(&root, path, NDP_MAX_BASELINE_BYTES,
+                           "a baseline written by --write-baseline", err);
 
     *known = 0;
     if (rc)

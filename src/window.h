@@ -5,19 +5,81 @@
  * An AKS MaintenanceWindow (daily / weekly / absoluteMonthly /
  * relativeMonthly, startTime, durationHours, utcOffset, startDate,
  * notAllowedDates) is read from either notation into an opaque
- * struct ndp_window, then asked whether an instant is inside a window and
- * when the next window opens.  No clock is read here: the instant is always
- * an argument (seconds since the Unix epoch, UTC).
+ * struct ndp_window (src/window/window_parse.c), then asked whether an
+ * instant is inside a window and when the next window opens
+ * (src/window/window.c).  No clock is read here: the instant is always an
+ * argument (seconds since the Unix epoch, UTC).  Nothing here writes
+ * words or JSON: the reporters do, from ndp_window_get_settings()
+ * (src/report/report_schedule.c).
  */
 #ifndef NDP_WINDOW_H
 #define NDP_WINDOW_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct json_object;
 struct ndp_buf;
 struct ndp_window;
+
+/* The schedule types, in ARM's order. */
+enum ndp_window_schedule {
+    NDP_SCHEDULE_DAILY,
+    NDP_SCHEDULE_WEEKLY,
+    NDP_SCHEDULE_ABSOLUTE_MONTHLY,
+    NDP_SCHEDULE_RELATIVE_MONTHLY,
+    NDP_SCHEDULE_NONE
+};
+
+/*
+ * Parts of a window Terraform knows only after apply (after_unknown), or
+ * that a what-if delta leaves out with nothing else to fill them in.
+ */
+enum ndp_window_unknown {
+    NDP_WINDOW_UNKNOWN_SCHEDULE = 1 << 0, /* type, interval, day or week
+                                             index */
+    NDP_WINDOW_UNKNOWN_DURATION = 1 << 1,
+    NDP_WINDOW_UNKNOWN_START_TIME = 1 << 2,
+    NDP_WINDOW_UNKNOWN_UTC_OFFSET = 1 << 3,
+    NDP_WINDOW_UNKNOWN_START_DATE = 1 << 4,
+    NDP_WINDOW_UNKNOWN_NOT_ALLOWED = 1 << 5
+};
+
+#define NDP_WINDOW_WEEK_LAST 5   /* weekIndex "Last" */
+#define NDP_WINDOW_MIN_HOURS 4   /* the AKS minimum durationHours: a
+                                    missing or unknown one is read so */
+#define NDP_WINDOW_MAX_HOURS 24  /* the AKS maximum: more is evaluated so */
+
+/* A notAllowedDates entry as written: local days, both inclusive. */
+struct ndp_window_span {
+    int64_t start;
+    int64_t end;
+};
+
+/*
+ * A window's settings as read, for the reporters that write it in words
+ * or in ARM JSON (the engine's own readings are its predicates below).
+ * The window owns them, and its 'spans' and 'unknown_names'.
+ */
+struct ndp_window_settings {
+    enum ndp_window_schedule kind;
+    long long interval;
+    unsigned day_of_week;         /* 0 = Sunday */
+    unsigned day_of_month;        /* 1-31 */
+    unsigned week_index;          /* 1-4, or NDP_WINDOW_WEEK_LAST */
+    long long duration_hours;     /* as written; 4 when missing */
+    bool duration_missing;
+    int utc_offset_minutes;
+    bool utc_offset_unreadable;   /* evaluated as +00:00 */
+    int start_minute;             /* local minutes after midnight */
+    bool has_start_date;
+    int64_t start_date;           /* local day */
+    size_t n_spans;
+    struct ndp_window_span *spans;
+    unsigned unknown;             /* enum ndp_window_unknown bits */
+    char *unknown_names;          /* their field names, ", "-separated */
+};
 
 /*
  * Reads an ARM 'MaintenanceWindow' object (the value of
@@ -72,19 +134,20 @@ bool ndp_window_next_common(const struct ndp_window *a,
 /* The window's fixed UTC offset in minutes (e.g. -300 for -05:00). */
 int ndp_window_utc_offset_minutes(const struct ndp_window *w);
 
-/*
- * Appends the schedule in plain words, e.g. "weekly on Saturday at 20:00
- * UTC-05:00 for 4 hours", plus any safe-reading caveat the engine applied
- * (e.g. "dayOfMonth 31 is taken to have no window in shorter months").
- */
-void ndp_window_describe(struct ndp_buf *out, const struct ndp_window *w);
+/* The settings of 'w', borrowed from it. */
+const struct ndp_window_settings *
+ndp_window_get_settings(const struct ndp_window *w);
 
 /*
- * Appends the window as a JSON object in ARM terms ({"schedule": {...},
- * "durationHours": 4, "utcOffset": "-05:00", "startTime": "20:00",
- * "startDate": null, "notAllowedDates": []}), compact, keys in that order.
+ * ARM's names, static strings: of weekday 'day' (0 = "Sunday"), of
+ * weekIndex 'index' (1 = "First", NDP_WINDOW_WEEK_LAST = "Last"), of
+ * schedule type 'kind' ("daily", ...) and of its interval member
+ * ("intervalDays", ...).
  */
-void ndp_window_to_json(struct ndp_buf *out, const struct ndp_window *w);
+const char *ndp_window_weekday_name(unsigned day);
+const char *ndp_window_week_index_name(unsigned index);
+const char *ndp_window_schedule_name(enum ndp_window_schedule kind);
+const char *ndp_window_interval_name(enum ndp_window_schedule kind);
 
 /*
  * Additions.

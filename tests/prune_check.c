@@ -13,6 +13,7 @@
 #include "input.h"
 #include "input/input_internal.h"
 #include "report.h"
+#include "report/report_internal.h"
 #include "rules.h"
 #include "run.h"
 

@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: Apache-2.0
  * input.c - first stage of the pipeline: bytes in, reader chosen.
  *
- * Has the bytes loaded (input_load.c: mapped, or standard input read by a
- * thread while the scanner already works on it), refuses what is plainly
+ * Has the bytes loaded (src/util/load.c: mapped, or standard input read by
+ * a thread while the scanner already works on it), refuses what is plainly
  * not a JSON document with a message that says what it is instead (a
  * binary plan, an empty file, a directory, a terraform error message),
  * parses the JSON with a depth limit, sniffs the format and calls the
@@ -17,169 +17,9 @@
 #include "error.h"
 #include "jsonutil.h"
 
-static bool is_blank(const char *s, size_t len)
-{
-    size_t i;
-
-    for (i = 0; i < len; i++)
-        if (s[i] == '\0' || !strchr(" \t\r\n", s[i]))
-            return false;
-    return true;
-}
-
-/* Can a JSON value start here?  (Text output and error messages cannot.) */
-static bool looks_like_json(const char *s)
-{
-    if (*s != '\0' && strchr("{[\"-0123456789", *s))
-        return true;
-    return strncmp(s, "true", 4) == 0 || strncmp(s, "false", 5) == 0 ||
-           strncmp(s, "null", 4) == 0;
-}
-
-/* Refuses inputs that are not JSON at all, saying what they look like. */
+/* What an input should be, for the messages on one that is not JSON. */
 #define EXPECT_INPUT "'terraform show -json PLANFILE' or 'az deployment " \
                      "group what-if --no-pretty-print' output"
-#define EXPECT_STATE "'az aks show -o json', 'az aks " \
-                     "maintenanceconfiguration list -o json' or 'az aks " \
-                     "nodepool list -o json' output"
-
-/*
- * A NUL byte means a binary file, whatever else is wrong with it.  The
- * scanner refuses a NUL anywhere in a document, so a document it accepts
- * needs no separate pass over its bytes for this.
- */
-static int refuse_nul(const struct ndp_bytes *text, const char *path,
-                      struct ndp_error *err)
-{
-    const char *nul = memchr(text->data, '\0', text->len);
-
-    if (!nul)
-        return 0;
-    return ndp_error_set(err, NDP_EPARSE, "'%s' contains a NUL byte at "
-                         "offset %zu; not a JSON text file", path,
-                         (size_t)(nul - text->data));
-}
-
-/* 'expected' says what the file should have been, for the messages. */
-static int check_not_json(const struct ndp_bytes *text, const char *path,
-                          const char *expected, struct ndp_error *err)
-{
-    const char *s = text->data;
-    size_t skip = strspn(s, " \t\r\n");
-    char head[48];
-    size_t i, n;
-    int rc;
-
-    if (text->len == 0 || is_blank(s, text->len))
-        return ndp_error_set(err, NDP_ESCHEMA, "'%s' is empty; expected %s",
-                             path, expected);
-    if (text->len >= 4 && memcmp(s, "PK\003\004", 4) == 0)
-        return ndp_error_set(err, NDP_ESCHEMA,
-                             "'%s' is a binary Terraform plan (a zip "
-                             "archive); run 'terraform show -json %s > "
-                             "plan.json' and pass plan.json",
-                             path, path);
-    if (looks_like_json(s + skip))
-        return 0;
-    rc = refuse_nul(text, path, err);
-    if (rc)
-        return rc;
-    n = 0;
-    for (i = skip; i < text->len && n < sizeof(head) - 1; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '\n' || c == '\r')
-            break;
-        head[n++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
-    }
-    head[n] = '\0';
-    return ndp_error_set(err, NDP_EPARSE,
-                         "'%s' is not JSON (it begins with '%s'); expected "
-                         "%s, not text output or an error message",
-                         path, head, expected);
-}
-
-/* 1-based line of byte 'offset' of 'text'. */
-static long line_at(const struct ndp_bytes *text, size_t offset)
-{
-    long line = 1;
-    size_t i;
-
-    for (i = 0; i < offset && i < text->len; i++)
-        if (text->data[i] == '\n')
-            line++;
-    return line;
-}
-
-/*
- * Feeds 'text' to the tokener in chunks json-c's int lengths can hold.
- * Sets '*truncated' when the text ends inside the document.
- */
-static struct json_object *tokenize(struct json_tokener *tok,
-                                    const struct ndp_bytes *text, size_t *end,
-                                    bool *truncated)
-{
-    const size_t chunk = (size_t)1 << 30;
-    struct json_object *root = NULL;
-    size_t done = 0;
-
-    do {
-        size_t n = text->len - done < chunk ? text->len - done : chunk;
-        root = json_tokener_parse_ex(tok, text->data + done, (int)n);
-        *end = done + json_tokener_get_parse_end(tok);
-        done += n;
-    } while (!root && json_tokener_get_error(tok) == json_tokener_continue &&
-             done < text->len);
-    *truncated = false;
-    /* A top-level number ends only at a delimiter: offer the final NUL. */
-    if (!root && json_tokener_get_error(tok) == json_tokener_continue) {
-        root = json_tokener_parse_ex(tok, text->data + text->len, 1);
-        /* JSON null parses to NULL with success. */
-        *truncated = json_tokener_get_error(tok) != json_tokener_success;
-        if (!*truncated)
-            *end = text->len;
-    }
-    return root;
-}
-
-static int parse_json(struct json_object **out, const struct ndp_bytes *text,
-                      const char *path, bool lenient, struct ndp_error *err)
-{
-    struct json_tokener *tok = json_tokener_new_ex(NDP_MAX_JSON_DEPTH);
-    struct json_object *root;
-    enum json_tokener_error jerr;
-    size_t end = 0;
-    bool truncated;
-    int rc = 0;
-
-    json_tokener_set_flags(tok, lenient ? JSON_TOKENER_VALIDATE_UTF8
-                                        : JSON_TOKENER_STRICT |
-                                              JSON_TOKENER_VALIDATE_UTF8);
-    root = tokenize(tok, text, &end, &truncated);
-    jerr = json_tokener_get_error(tok);
-    if (truncated) {
-        rc = ndp_error_set(err, NDP_EPARSE,
-                           "'%s' ends in the middle of the JSON document "
-                           "(truncated at line %ld, byte %zu)",
-                           path, line_at(text, text->len),
-                           text->len);
-    } else if (!root && jerr != json_tokener_success) {
-        rc = ndp_error_set(err, NDP_EPARSE,
-                           "'%s' is not valid JSON: %s at line %ld (byte %zu)",
-                           path, json_tokener_error_desc(jerr),
-                           line_at(text, end), end);
-    } else if (!is_blank(text->data + end, text->len - end)) {
-        rc = ndp_error_set(err, NDP_EPARSE,
-                           "'%s' is not valid JSON: unexpected data after "
-                           "the document at line %ld (byte %zu)",
-                           path, line_at(text, end), end);
-    }
-    json_tokener_free(tok);
-    if (rc)
-        json_object_put(root);
-    else
-        *out = root;
-    return rc;
-}
 
 /* Where and why the scanner refused 'text', in a message. */
 static int scan_error(const struct ndp_bytes *text, const char *path,
@@ -190,12 +30,12 @@ static int scan_error(const struct ndp_bytes *text, const char *path,
         return ndp_error_set(err, NDP_EPARSE,
                              "'%s' ends in the middle of the JSON document "
                              "(truncated at line %ld, byte %zu)",
-                             path, line_at(text, text->len),
+                             path, ndp_load_line_at(text, text->len),
                              text->len);
     return ndp_error_set(err, NDP_EPARSE,
                          "'%s' is not valid JSON: %s at line %ld (byte %zu)",
                          path, msg ? msg : "syntax error",
-                         line_at(text, pos), pos);
+                         ndp_load_line_at(text, pos), pos);
 }
 
 /*
@@ -211,7 +51,7 @@ static int parse_lenient_template(struct json_object **out,
     struct json_object *root = NULL;
 
     if (!strstr(text->data, "eploymentTemplate.json") ||
-        parse_json(&root, text, path, true, &ignored) != 0)
+        ndp_load_parse_json(&root, text, path, true, &ignored) != 0)
         return -1;
     if (ndp_json_get(root, "$schema") && ndp_json_get(root, "resources")) {
         *out = root;
@@ -259,7 +99,7 @@ static int duplicate_key(const struct ndp_bytes *text, const char *path,
     rc = ndp_error_set(err, NDP_ESCHEMA, "'%s' has the key '%s' twice in %s "
                        "at line %ld (byte %zu); which one counts depends on "
                        "the JSON reader, so the file is refused",
-                       path, key.buf, where, line_at(text, pos),
+                       path, key.buf, where, ndp_load_line_at(text, pos),
                        pos);
     ndp_buf_release(&key);
     return rc;
@@ -275,7 +115,7 @@ static int refused_by_scanner(struct json_object **out, size_t *seen,
                               int rc, size_t pos, const char *msg,
                               struct ndp_error *err)
 {
-    int nul = refuse_nul(text, path, err);
+    int nul = ndp_load_refuse_nul(text, path, err);
 
     *seen = SIZE_MAX;
     if (nul)
@@ -324,10 +164,10 @@ static int parse_document(struct json_object **out, size_t *seen,
 
     *seen = SIZE_MAX;
     if (whole_tree || !object) {
-        rc = refuse_nul(text, path, err);
+        rc = ndp_load_refuse_nul(text, path, err);
         if (rc)
             return rc;
-        rc = parse_json(out, text, path, false, &strict_err);
+        rc = ndp_load_parse_json(out, text, path, false, &strict_err);
         if (rc)
             return ndp_error_set(err, rc, "%s", strict_err.msg);
         rc = object ? check_duplicates(text, path, err) : 0;
@@ -345,7 +185,7 @@ static int parse_document(struct json_object **out, size_t *seen,
 
 /* Is standard input a JSON object in UTF-8?  Waits for its first byte
  * that is not whitespace (a byte order mark is not). */
-static bool stream_is_object(struct ndp_input_bytes *in)
+static bool stream_is_object(struct ndp_load *in)
 {
     size_t pos = 0, len = 0;
     bool complete = false;
@@ -359,7 +199,7 @@ static bool stream_is_object(struct ndp_input_bytes *in)
         } else if (complete) {
             return false;
         } else {
-            len = ndp_input_bytes_wait(in, pos + 1, &complete);
+            len = ndp_load_wait(in, pos + 1, &complete);
         }
     }
 }
@@ -371,10 +211,10 @@ static bool stream_is_object(struct ndp_input_bytes *in)
  * has refused it, the rest is not read.
  */
 static int parse_streamed(struct json_object **out, size_t *seen,
-                          struct ndp_input_bytes *in, const char *path,
+                          struct ndp_load *in, const char *path,
                           size_t max_bytes, struct ndp_error *err)
 {
-    struct ndp_text_source src = { ndp_input_bytes_wait, in };
+    struct ndp_text_source src = { ndp_load_wait, in };
     const char *msg = NULL;
     size_t pos = 0;
     int parsed = ndp_parse_pruned_stream(out, seen, in->text.data, &src,
@@ -383,8 +223,8 @@ static int parse_streamed(struct json_object **out, size_t *seen,
 
     /* Refused: the rest (/dev/zero after '{'?) need not be read. */
     if (parsed)
-        ndp_input_bytes_stop(in);
-    rc = ndp_input_bytes_finish(in, max_bytes, err);
+        ndp_load_stop(in);
+    rc = ndp_load_finish(in, max_bytes, err);
 
     if (rc && !parsed) {
         json_object_put(*out);
@@ -483,7 +323,7 @@ bool ndp_input_format_known(const char *name)
 
 /* Everything after loading. */
 static int read_text(struct ndp_changeset *set, const char *path,
-                     struct ndp_input_bytes *in,
+                     struct ndp_load *in,
                      const struct ndp_input_options *opt,
                      struct ndp_error *err)
 {
@@ -493,15 +333,15 @@ static int read_text(struct ndp_changeset *set, const char *path,
     size_t index, seen = SIZE_MAX;
     int rc;
 
-    if (ndp_input_bytes_streaming(in) && !opt->whole_tree &&
+    if (ndp_load_streaming(in) && !opt->whole_tree &&
         stream_is_object(in)) {
         rc = parse_streamed(&root, &seen, in, path, opt->max_bytes, err);
     } else {
-        rc = ndp_input_bytes_finish(in, opt->max_bytes, err);
+        rc = ndp_load_finish(in, opt->max_bytes, err);
         if (!rc)
-            rc = ndp_input_bytes_to_utf8(in, path, err);
+            rc = ndp_load_to_utf8(in, path, err);
         if (!rc)
-            rc = check_not_json(text, path, EXPECT_INPUT, err);
+            rc = ndp_load_check_not_json(text, path, EXPECT_INPUT, err);
         if (!rc)
             rc = parse_document(&root, &seen, text, path, opt->whole_tree,
                                 err);
@@ -538,12 +378,12 @@ out:
 int ndp_input_read(struct ndp_changeset *set, const char *path,
                    const struct ndp_input_options *opt, struct ndp_error *err)
 {
-    struct ndp_input_bytes in = NDP_INPUT_BYTES_INIT;
-    int rc = ndp_input_bytes_load(&in, path, opt->max_bytes, err);
+    struct ndp_load in = NDP_LOAD_INIT;
+    int rc = ndp_load_file(&in, path, opt->max_bytes, err);
 
     if (!rc)
         rc = read_text(set, path, &in, opt, err);
-    ndp_input_bytes_release(&in);
+    ndp_load_release(&in);
     return rc;
 }
 
@@ -552,37 +392,15 @@ int ndp_input_read_bytes(struct ndp_changeset *set, const char *name,
                          const struct ndp_input_options *opt,
                          struct ndp_error *err)
 {
-    struct ndp_input_bytes in = NDP_INPUT_BYTES_INIT;
+    struct ndp_load in = NDP_LOAD_INIT;
     int rc = 0;
 
     if (len > opt->max_bytes)
         return ndp_error_set(err, NDP_ELIMIT, "'%s' is larger than the "
                              "input limit of %zu bytes (see "
                              "--max-input-bytes)", name, opt->max_bytes);
-    ndp_input_bytes_copy(&in, bytes, len);
+    ndp_load_copy(&in, bytes, len);
     rc = read_text(set, name, &in, opt, err);
-    ndp_input_bytes_release(&in);
-    return rc;
-}
-
-int ndp_input_load_json(struct json_object **out, const char *path,
-                        size_t max_bytes, const char *expected,
-                        struct ndp_error *err)
-{
-    struct ndp_input_bytes in = NDP_INPUT_BYTES_INIT;
-    int rc = ndp_input_bytes_load(&in, path, max_bytes, err);
-
-    if (!rc)
-        rc = ndp_input_bytes_finish(&in, max_bytes, err);
-    if (!rc)
-        rc = ndp_input_bytes_to_utf8(&in, path, err);
-    if (!rc)
-        rc = check_not_json(&in.text, path,
-                            expected ? expected : EXPECT_STATE, err);
-    if (!rc)
-        rc = refuse_nul(&in.text, path, err);
-    if (!rc)
-        rc = parse_json(out, &in.text, path, false, err);
-    ndp_input_bytes_release(&in);
+    ndp_load_release(&in);
     return rc;
 }

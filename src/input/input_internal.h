@@ -3,90 +3,33 @@
  * input_internal.h - what the files of the input stage share.
  *
  * Only the files in src/input/ (and the tests of this stage) include
- * this header; the rest of the program sees input.h.  It holds the loaded
- * bytes (input_load.c), the pruned parser (input_prune.c), the document
- * the readers see and their entry points (input_tfplan.c, input_whatif.c,
- * input_template.c), and the line locator the readers share
- * (input_lines.c).
+ * this header; the rest of the program sees input.h.  It holds the pruned
+ * parser (input_prune.c) and its second thread (input_split.c), the
+ * document the readers see and their entry points (input_tfplan.c,
+ * input_whatif.c, input_template.c), and the line locator the readers
+ * share (input_lines.c).  The bytes come from src/util/load.h, as every
+ * file's do.
  */
 #ifndef NDP_INPUT_INTERNAL_H
 #define NDP_INPUT_INTERNAL_H
 
+#ifndef NDP_INSIDE_INPUT
+#error "input_internal.h is internal to src/input/ and its tests"
+#endif
+
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "buf.h"
 #include "input.h"
+#include "load.h"
 
 struct json_object;
 struct ndp_changeset;
 struct ndp_error;
-struct ndp_stream;
-
-/*
- * Bytes borrowed from their owner (a mapped file, or a buffer that owns
- * them): read them, never resize or free them through this.
- */
-struct ndp_bytes {
-    const char *data;
-    size_t len;
-};
-#define NDP_BYTES_INIT { "", 0 }
-
-/* A view of the bytes 'b' holds, valid until 'b' changes. */
-static inline struct ndp_bytes ndp_bytes_of_buf(const struct ndp_buf *b)
-{
-    struct ndp_bytes view = { b->buf, b->len };
-
-    return view;
-}
-
-/* ---- input_load.c: an input's bytes ------------------------------------ */
-
-/*
- * A regular file is mapped, not copied (a 240 MB plan costs no read()
- * copy and no second 240 MB of heap); standard input and other streams
- * are read.  Either way 'text' ends up UTF-8 without a byte order mark and
- * NUL-terminated, and is borrowed from 'owned' or 'map'.
- */
-struct ndp_input_bytes {
-    struct ndp_bytes text; /* what the later stages read */
-    struct ndp_buf owned;  /* the bytes read, or re-encoded */
-    void *map;             /* or the file mapped, 'map_len' bytes */
-    size_t map_len;
-    struct ndp_stream *stream; /* standard input still being read */
-};
-#define NDP_INPUT_BYTES_INIT { NDP_BYTES_INIT, NDP_BUF_INIT, NULL, 0, NULL }
-
-/*
- * Loads 'path' ("-": standard input), refusing more than 'max_bytes'.  A
- * pipe on standard input is read by a thread while the caller goes on:
- * the bytes come in through ndp_input_bytes_wait() (an ndp_text_source
- * callback, 'ctx' being 'in'), and ndp_input_bytes_finish() waits for the
- * end and reports a read error or an input over the limit.  Until then
- * 'text.len' is 0.
- */
-int ndp_input_bytes_load(struct ndp_input_bytes *in, const char *path,
-                         size_t max_bytes, struct ndp_error *err);
-bool ndp_input_bytes_streaming(const struct ndp_input_bytes *in);
-size_t ndp_input_bytes_wait(void *ctx, size_t want, bool *complete);
-/*
- * Asks the reading thread to read no more (the text already read cannot
- * be a document); ndp_input_bytes_finish() then waits only for the read
- * under way.  The thread stops by itself too, on the first bytes that no
- * JSON text starts with and on a NUL byte outside UTF-16.
- */
-void ndp_input_bytes_stop(struct ndp_input_bytes *in);
-/* Waits for the whole input; does nothing when it is all there. */
-int ndp_input_bytes_finish(struct ndp_input_bytes *in, size_t max_bytes,
-                           struct ndp_error *err);
-/* Copies 'len' bytes already in memory. */
-void ndp_input_bytes_copy(struct ndp_input_bytes *in, const void *bytes,
-                          size_t len);
-/* Turns UTF-16 or BOM-prefixed UTF-8 into plain UTF-8. */
-int ndp_input_bytes_to_utf8(struct ndp_input_bytes *in, const char *path,
-                            struct ndp_error *err);
-void ndp_input_bytes_release(struct ndp_input_bytes *in);
+struct ndp_jscan;
+struct ndp_split;
 
 /* ---- input_prune.c: the pruned parse tree ------------------------------ */
 
@@ -124,6 +67,89 @@ int ndp_parse_pruned_stream(struct json_object **out, size_t *seen,
                             const char *text,
                             const struct ndp_text_source *src,
                             size_t *err_pos, const char **err_msg);
+
+/* ---- input_prune.c and input_split.c: the pruner and its second thread - */
+
+/*
+ * How the elements of a filtered list are kept (input_prune.c says which
+ * list is filtered how).
+ */
+enum ndp_prune_filter {
+    NDP_FILTER_PLAN_RESOURCES,  /* resource_changes[] by "type" */
+    NDP_FILTER_DEFERRED,        /* deferred_changes[] by resource_change.type */
+    NDP_FILTER_WHATIF_CHANGES,  /* changes[] by "resourceId" */
+    NDP_FILTER_CONFIG_RESOURCES,/* configuration resources[] by "type" */
+    NDP_FILTER_FIRST_ONLY       /* keep one element: "is there any?" */
+};
+
+/*
+ * One walk over the text: the first thread's, or the second thread's from
+ * an element in the middle of a list.  Private to the two files.
+ */
+struct ndp_pruner {
+    const char *text;
+    size_t len;             /* bytes there are (so far, when streaming) */
+    size_t seen;            /* elements of the filtered top-level lists */
+    bool filtered;          /* a counted list was filtered */
+    bool kept_malformed;    /* an element without its discriminating
+                               member was kept (only the first one is) */
+    const struct ndp_text_source *src; /* NULL: all of the text is there */
+    bool complete;          /* no more bytes will come */
+    struct ndp_split *split;    /* a second thread on the far part of a list */
+    struct json_object *tail_members; /* the second thread's work was
+                               taken over: the members of the top-level
+                               object after the list, still to be added */
+    bool started_mid_list;  /* this pruner starts at an element in the
+                               middle of a list (the second thread): it
+                               has not seen the text before it */
+    bool needs_earlier_text; /* ... and met what depends on that text:
+                               its work is dropped, the first thread
+                               does it all */
+    atomic_bool *cancel;    /* the second thread is no longer wanted */
+    const char *list;       /* where the filtered list being walked is,
+                               in words, for a duplicated key */
+    const char *dup_where;  /* a duplicated key was met (NDP_ESCHEMA):
+                               where, in words; NULL: none */
+    size_t dup_pos;         /* ... and where its second occurrence is */
+};
+
+/*
+ * The second thread's walk, which the pruner hands to ndp_split_start():
+ * from the element at the cursor to the end of the list (its kept
+ * elements into 'kept', all of them counted in '*count'), then the
+ * top-level members after the list (into 'tail').  Returns 0 or the error
+ * that ended it.
+ */
+typedef int ndp_split_walk(struct ndp_pruner *p, struct ndp_jscan *s,
+                           enum ndp_prune_filter f, struct json_object *kept,
+                           size_t *count, struct json_object *tail);
+
+/*
+ * Starts a second thread running 'walk' on the far part of the counted
+ * list at the cursor when it pays (a complete text, a long list).  Returns where its
+ * first element begins (the first thread stops there), or SIZE_MAX when
+ * there is no second thread.
+ */
+size_t ndp_split_start(struct ndp_pruner *p, const struct ndp_jscan *s,
+                       enum ndp_prune_filter f, ndp_split_walk *walk);
+/*
+ * The first thread has reached the second one's start as an element of
+ * the same list: takes over its kept elements, count, cursor, result and
+ * the top-level members after the list ('p->tail_members').  False when
+ * the second thread gave up (the first goes on alone).
+ */
+bool ndp_split_take(struct ndp_pruner *p, struct ndp_jscan *s,
+                    struct json_object *list, size_t *count, int *rc);
+/* Stops the second thread, if any, and drops its work. */
+void ndp_split_cancel(struct ndp_pruner *p);
+/*
+ * In the second thread: stops where its work would depend on the text
+ * before its start (the first thread then does all of it); returns the
+ * error that ends the walk.
+ */
+int ndp_split_give_up(struct ndp_pruner *p);
+/* Is the second thread no longer wanted (only ever true in it)? */
+bool ndp_split_cancelled(const struct ndp_pruner *p);
 
 /*
  * For tests: split lists in texts of at least 'min_bytes' between two

@@ -29,28 +29,20 @@
  * list, any key at any depth of a kept element, and a counted list's own
  * key.  json-c keeps the last of two equal keys, this walk would decide on
  * the first; refusing means no reader's choice is ever silently taken.
+ *
+ * A long counted list in a complete text is walked by two threads; the
+ * second one, and when its work counts, is input_split.c's.
  */
 #include "common.h"
 #include "input_internal.h"
 #include "buf.h"
 #include "jscan.h"
 #include "jsonutil.h"
-#include "compat.h"
 
 #include <json-c/json.h>
-#include <pthread.h>
-#include <stdatomic.h>
 
 /* A top-level member larger than this is not built unless it is needed. */
 #define NDP_PRUNE_SMALL_MEMBER ((size_t)16 << 20)
-
-enum filter {
-    FILTER_PLAN_RESOURCES,  /* resource_changes[] by "type" */
-    FILTER_DEFERRED,        /* deferred_changes[] by resource_change.type */
-    FILTER_WHATIF_CHANGES,  /* changes[] by "resourceId" */
-    FILTER_CONFIG_RESOURCES,/* configuration resources[] by "type" */
-    FILTER_FIRST_ONLY       /* keep one element: "is there any?" */
-};
 
 /* Where in the document an object is: decides how its members are kept. */
 enum context {
@@ -61,70 +53,6 @@ enum context {
     CTX_CALL,       /* one module call */
     CTX_PLANNED     /* planned_values, or a module of it */
 };
-
-struct pruner {
-    const char *text;
-    size_t len;             /* bytes there are (so far, when streaming) */
-    size_t seen;            /* elements of the filtered top-level lists */
-    bool filtered;          /* a counted list was filtered */
-    bool kept_malformed;    /* an element without its discriminating
-                               member was kept (only the first one is) */
-    const struct ndp_text_source *src; /* NULL: all of the text is there */
-    bool complete;          /* no more bytes will come */
-    struct split *split;    /* a second thread on the far part of a list */
-    struct json_object *tail_members; /* the second thread's work was
-                               taken over: the members of the top-level
-                               object after the list, still to be added */
-    bool started_mid_list;  /* this pruner starts at an element in the
-                               middle of a list (the second thread): it
-                               has not seen the text before it */
-    bool needs_earlier_text; /* ... and met what depends on that text:
-                               its work is dropped, the first thread
-                               does it all */
-    atomic_bool *cancel;    /* the second thread is no longer wanted */
-    const char *list;       /* where the filtered list being walked is,
-                               in words, for a duplicated key */
-    const char *dup_where;  /* a duplicated key was met (NDP_ESCHEMA):
-                               where, in words; NULL: none */
-    size_t dup_pos;         /* ... and where its second occurrence is */
-};
-
-/*
- * A long top-level list (resource_changes, changes) in a complete text is
- * split between two threads: the second starts at an element boundary
- * further on and walks to the end of the document, while the first walks
- * from the start.  The second thread's work is used only if the first
- * reaches that same boundary as an element of the same list, in exactly
- * the state the second one assumed; then both cursors would have read the
- * same bytes from the same state, so the result is the one a single
- * thread gets.  Otherwise its work is dropped and the first thread goes
- * on alone.  The second thread gives up on what would depend on the part
- * before it (an element without its discriminating member, another
- * counted list).
- */
-struct split {
-    pthread_t thread;
-    atomic_bool cancel;
-    size_t start;                    /* where its first element begins */
-    enum filter f;
-    struct pruner p;
-    struct ndp_jscan s;
-    struct json_object *kept;        /* its kept elements, in order */
-    size_t count;                    /* elements it walked */
-    struct json_object *tail;        /* top-level members after the list */
-    int rc;
-};
-
-/* Texts from this size on are split, at the first element boundary after
- * this share of what is left (ndp_prune_tune_split() for tests). */
-static size_t split_min_bytes = (size_t)8 << 20;
-static unsigned split_percent = 45;
-
-void ndp_prune_tune_split(size_t min_bytes, unsigned percent)
-{
-    split_min_bytes = min_bytes;
-    split_percent = percent < 100 ? percent : 99;
-}
 
 /* Streaming: how far ahead of the cursor the bytes should be. */
 #define STREAM_AHEAD ((size_t)1 << 20)
@@ -145,31 +73,31 @@ static const char *const skipped_members[] = {
 static const struct filtered_list {
     int ctx;            /* enum context */
     const char *key;
-    enum filter f;
+    enum ndp_prune_filter f;
     const char *where;  /* its elements, in words (messages) */
     const char *in;     /* the object that holds it, in words */
 } filtered_lists[] = {
-    { CTX_TOP, "resource_changes", FILTER_PLAN_RESOURCES,
+    { CTX_TOP, "resource_changes", NDP_FILTER_PLAN_RESOURCES,
       "an entry of 'resource_changes'", "the top-level object" },
-    { CTX_TOP, "deferred_changes", FILTER_DEFERRED,
+    { CTX_TOP, "deferred_changes", NDP_FILTER_DEFERRED,
       "an entry of 'deferred_changes'", "the top-level object" },
-    { CTX_TOP, "changes", FILTER_WHATIF_CHANGES,
+    { CTX_TOP, "changes", NDP_FILTER_WHATIF_CHANGES,
       "an entry of 'changes'", "the top-level object" },
-    { CTX_TOP, "potentialChanges", FILTER_WHATIF_CHANGES,
+    { CTX_TOP, "potentialChanges", NDP_FILTER_WHATIF_CHANGES,
       "an entry of 'potentialChanges'", "the top-level object" },
-    { CTX_PROPERTIES, "changes", FILTER_WHATIF_CHANGES,
+    { CTX_PROPERTIES, "changes", NDP_FILTER_WHATIF_CHANGES,
       "an entry of 'properties.changes'", "'properties'" },
-    { CTX_PROPERTIES, "potentialChanges", FILTER_WHATIF_CHANGES,
+    { CTX_PROPERTIES, "potentialChanges", NDP_FILTER_WHATIF_CHANGES,
       "an entry of 'properties.potentialChanges'", "'properties'" },
-    { CTX_CONFIG, "resources", FILTER_CONFIG_RESOURCES,
+    { CTX_CONFIG, "resources", NDP_FILTER_CONFIG_RESOURCES,
       "a resource of 'configuration'", "a module of 'configuration'" },
-    { CTX_PLANNED, "resources", FILTER_FIRST_ONLY, NULL, NULL },
+    { CTX_PLANNED, "resources", NDP_FILTER_FIRST_ONLY, NULL, NULL },
 };
 
 /* Lists whose elements are counted and judged (not only looked up). */
-static bool is_counted(enum filter f)
+static bool is_counted(enum ndp_prune_filter f)
 {
-    return f != FILTER_CONFIG_RESOURCES && f != FILTER_FIRST_ONLY;
+    return f != NDP_FILTER_CONFIG_RESOURCES && f != NDP_FILTER_FIRST_ONLY;
 }
 
 static bool in_list(const char *key, size_t key_len,
@@ -184,7 +112,7 @@ static bool in_list(const char *key, size_t key_len,
 }
 
 /* Parses [start, end) with json-c; the range was validated already. */
-static struct json_object *build(const struct pruner *p, size_t start,
+static struct json_object *build(const struct ndp_pruner *p, size_t start,
                                  size_t end)
 {
     struct json_tokener *tok = json_tokener_new_ex(NDP_MAX_JSON_DEPTH);
@@ -201,7 +129,7 @@ static struct json_object *build(const struct pruner *p, size_t start,
 }
 
 /* The key as json-c decodes it (escapes, and ' quotes as raw text). */
-static struct json_object *decoded_key(const struct pruner *p,
+static struct json_object *decoded_key(const struct ndp_pruner *p,
                                        const char *key, size_t klen)
 {
     size_t start = (size_t)(key - 1 - p->text);
@@ -256,7 +184,7 @@ static bool keep_whatif_id(const char *id)
  * goes unjudged, so the document is refused.  'key' is the raw key of the
  * second occurrence (it points into the text, after its quote).
  */
-static int duplicate(struct pruner *p, const char *key, const char *where)
+static int duplicate(struct ndp_pruner *p, const char *key, const char *where)
 {
     if (!p->dup_where) {
         p->dup_where = where;
@@ -270,7 +198,7 @@ static int duplicate(struct pruner *p, const char *key, const char *where)
  * rest; '*found' tells whether it was there as a string.  The member
  * twice is refused in a list that is judged ('p->list' set).
  */
-static int scan_element(struct pruner *p, struct ndp_jscan *s,
+static int scan_element(struct ndp_pruner *p, struct ndp_jscan *s,
                         const char *key, struct ndp_buf *value, bool *found)
 {
     const char *k;
@@ -297,13 +225,13 @@ static int scan_element(struct pruner *p, struct ndp_jscan *s,
     return rc;
 }
 
-static void wait_for(struct pruner *p, struct ndp_jscan *s, size_t want)
+static void wait_for(struct ndp_pruner *p, struct ndp_jscan *s, size_t want)
 {
     s->len = p->len = p->src->wait(p->src->ctx, want, &p->complete);
 }
 
 /* Streaming: have the next stretch of bytes at hand before scanning on. */
-static void stream_ahead(struct pruner *p, struct ndp_jscan *s)
+static void stream_ahead(struct ndp_pruner *p, struct ndp_jscan *s)
 {
     if (p->src && !p->complete && p->len - s->pos < STREAM_AHEAD)
         wait_for(p, s, s->pos + STREAM_AHEAD);
@@ -315,7 +243,7 @@ static void stream_ahead(struct pruner *p, struct ndp_jscan *s)
  * is scanned again only a few times) and goes back to 'm'.  False when the
  * failure is real: the text is complete, or the error is not its end.
  */
-static bool stream_retry(struct pruner *p, struct ndp_jscan *s,
+static bool stream_retry(struct ndp_pruner *p, struct ndp_jscan *s,
                          const struct ndp_jscan_mark *m)
 {
     size_t used;
@@ -336,8 +264,8 @@ static bool stream_retry(struct pruner *p, struct ndp_jscan *s,
  * As 'read' may read the same item again, it keeps nothing of a reading
  * that failed (a value it built is freed).
  */
-static int read_item(struct pruner *p, struct ndp_jscan *s,
-                     int (*read)(struct pruner *p, struct ndp_jscan *s,
+static int read_item(struct ndp_pruner *p, struct ndp_jscan *s,
+                     int (*read)(struct ndp_pruner *p, struct ndp_jscan *s,
                                  void *item),
                      void *item)
 {
@@ -352,18 +280,18 @@ static int read_item(struct pruner *p, struct ndp_jscan *s,
     return rc;
 }
 
-static bool keep_element(struct pruner *p, enum filter f, bool found,
-                         const char *value, size_t index)
+static bool keep_element(struct ndp_pruner *p, enum ndp_prune_filter f,
+                         bool found, const char *value, size_t index)
 {
-    if (f == FILTER_FIRST_ONLY)
+    if (f == NDP_FILTER_FIRST_ONLY)
         return index == 0;
     if (!found) {
         /* Malformed (no discriminator): keep the first for the reader. */
-        bool keep = !p->kept_malformed && f != FILTER_CONFIG_RESOURCES;
+        bool keep = !p->kept_malformed && f != NDP_FILTER_CONFIG_RESOURCES;
         p->kept_malformed = p->kept_malformed || keep;
         return keep;
     }
-    if (f == FILTER_WHATIF_CHANGES)
+    if (f == NDP_FILTER_WHATIF_CHANGES)
         return keep_whatif_id(value);
     return keep_plan_type(value);
 }
@@ -372,7 +300,7 @@ static bool keep_element(struct pruner *p, enum filter f, bool found,
  * A deferred change: {"reason": ..., "resource_change": {"type": ...}};
  * '*found': the inner "type" was a string.
  */
-static int scan_deferred(struct pruner *p, struct ndp_jscan *s,
+static int scan_deferred(struct ndp_pruner *p, struct ndp_jscan *s,
                          struct ndp_buf *value, bool *found)
 {
     const char *k;
@@ -398,154 +326,25 @@ static int scan_deferred(struct pruner *p, struct ndp_jscan *s,
 }
 
 /* Scans the element at the cursor; '*found': its 'key' was a string. */
-static int scan_one(struct pruner *p, struct ndp_jscan *s, enum filter f,
-                    const char *key, struct ndp_buf *value, bool *found)
+static int scan_one(struct ndp_pruner *p, struct ndp_jscan *s,
+                    enum ndp_prune_filter f, const char *key,
+                    struct ndp_buf *value, bool *found)
 {
     *found = false;
     if (ndp_jscan_peek(s) != NDP_JSCAN_OBJECT)
         return ndp_jscan_skip_value(s, NULL, NULL);
-    if (f == FILTER_DEFERRED)
+    if (f == NDP_FILTER_DEFERRED)
         return scan_deferred(p, s, value, found);
     return scan_element(p, s, key, value, found);
 }
 
-static int prune_members(struct pruner *p, struct ndp_jscan *s,
+static int prune_members(struct ndp_pruner *p, struct ndp_jscan *s,
                          enum context ctx, struct json_object *obj);
-static int filter_elements(struct pruner *p, struct ndp_jscan *s,
-                           enum filter f, struct json_object *list,
-                           size_t *count, bool at_element, size_t stop,
-                           bool *stopped);
-
-/* ---- the second thread ------------------------------------------------ */
-
-static void split_free(struct split *sp)
-{
-    json_object_put(sp->kept);
-    json_object_put(sp->tail);
-    free(sp);
-}
-
-/* Stops the second thread, if any, and drops its work. */
-static void split_cancel(struct pruner *p)
-{
-    struct split *sp = p->split;
-
-    if (!sp)
-        return;
-    p->split = NULL;
-    atomic_store(&sp->cancel, true);
-    pthread_join(sp->thread, NULL);
-    split_free(sp);
-}
-
-/*
- * The second thread stops where its work would depend on the text before
- * its start; the first thread then does all of it.
- */
-static int give_up(struct pruner *p)
-{
-    p->needs_earlier_text = true;
-    return NDP_EPARSE;
-}
-
-/* Is the second thread no longer wanted (only ever true in it)? */
-static bool cancelled(const struct pruner *p)
-{
-    return p->started_mid_list && atomic_load(p->cancel);
-}
-
-/* The second thread: the rest of the list, then of the document. */
-static void *run_second(void *arg)
-{
-    struct split *sp = arg;
-    bool stopped;
-
-    sp->rc = filter_elements(&sp->p, &sp->s, sp->f, sp->kept, &sp->count,
-                             true, SIZE_MAX, &stopped);
-    if (!sp->rc)
-        sp->rc = prune_members(&sp->p, &sp->s, CTX_TOP, sp->tail);
-    return NULL;
-}
-
-/*
- * Starts a second thread on the far part of the list at the cursor when it
- * pays.  Returns where its first element begins (the first thread stops
- * there), or SIZE_MAX when there is no second thread.
- */
-static size_t split_start(struct pruner *p, const struct ndp_jscan *s,
-                          enum filter f)
-{
-    const char *from, *hit;
-    struct split *sp;
-
-    if (p->src || p->started_mid_list || p->split || s->depth != 2 ||
-        p->len - s->pos < split_min_bytes)
-        return SIZE_MAX;
-    from = p->text + s->pos + (p->len - s->pos) / 100 * split_percent;
-    hit = ndp_memmem(from, (size_t)(p->text + p->len - from), "},{\"", 4);
-    if (!hit)
-        return SIZE_MAX;
-    sp = ndp_xcalloc(1, sizeof(*sp));
-    atomic_init(&sp->cancel, false);
-    sp->start = (size_t)(hit - p->text) + 2;
-    sp->f = f;
-    sp->p.text = p->text;
-    sp->p.len = p->len;
-    sp->p.complete = true;
-    sp->p.started_mid_list = true;
-    sp->p.cancel = &sp->cancel;
-    sp->p.list = p->list;
-    ndp_jscan_init_inside(&sp->s, p->text, p->len, NDP_MAX_JSON_DEPTH, "{[",
-                          sp->start);
-    sp->kept = json_object_new_array();
-    sp->tail = json_object_new_object();
-    if (pthread_create(&sp->thread, NULL, run_second, sp) != 0) {
-        split_free(sp);
-        return SIZE_MAX;
-    }
-    p->split = sp;
-    return sp->start;
-}
-
-/*
- * The first thread has reached the second one's start as an element of
- * the same list: takes over its kept elements, count, cursor, result and
- * the top-level members after the list ('p->tail_members').  False when
- * the second thread gave up (the first goes on alone).
- */
-static bool split_take(struct pruner *p, struct ndp_jscan *s,
-                       struct json_object *list, size_t *count, int *rc)
-{
-    struct split *sp = p->split;
-    size_t i, n;
-
-    p->split = NULL;
-    pthread_join(sp->thread, NULL);
-    if (sp->p.needs_earlier_text) {
-        split_free(sp);
-        return false;
-    }
-    n = json_object_array_length(sp->kept);
-    for (i = 0; i < n; i++)
-        json_object_array_add(list, json_object_get(
-                                        json_object_array_get_idx(sp->kept, i)));
-    *count += sp->count;
-    *s = sp->s; /* same text, same levels below the list */
-    if (sp->p.dup_where) {
-        p->dup_where = sp->p.dup_where;
-        p->dup_pos = sp->p.dup_pos;
-    }
-    p->tail_members = sp->tail;
-    sp->tail = NULL;
-    *rc = sp->rc;
-    split_free(sp);
-    return true;
-}
 
 /* ---- the elements of a filtered list ----------------------------------- */
 
 /* The key as json-c stores it: escapes decoded, cut at a NUL byte. */
-static void key_name(const struct pruner *p, const char *key, size_t klen,
+static void key_name(const struct ndp_pruner *p, const char *key, size_t klen,
                      struct ndp_buf *out)
 {
     struct json_object *k;
@@ -560,10 +359,10 @@ static void key_name(const struct pruner *p, const char *key, size_t klen,
     json_object_put(k);
 }
 
-static int unique_value(struct pruner *p, struct ndp_jscan *c);
+static int unique_value(struct ndp_pruner *p, struct ndp_jscan *c);
 
 /* The object at 'c' and everything in it hold each key once. */
-static int unique_members(struct pruner *p, struct ndp_jscan *c)
+static int unique_members(struct ndp_pruner *p, struct ndp_jscan *c)
 {
     struct json_object *names = json_object_new_object();
     struct ndp_buf name = NDP_BUF_INIT;
@@ -587,7 +386,7 @@ static int unique_members(struct pruner *p, struct ndp_jscan *c)
     return rc;
 }
 
-static int unique_value(struct pruner *p, struct ndp_jscan *c)
+static int unique_value(struct ndp_pruner *p, struct ndp_jscan *c)
 {
     bool done = false;
     int rc;
@@ -610,7 +409,7 @@ static int unique_value(struct pruner *p, struct ndp_jscan *c)
  * (a second "change", "actions" or "mode") is refused as well.  Kept
  * elements are few (AKS resources), so walking them again costs little.
  */
-static int check_kept(struct pruner *p, size_t start, size_t end)
+static int check_kept(struct ndp_pruner *p, size_t start, size_t end)
 {
     struct ndp_jscan c;
 
@@ -622,20 +421,20 @@ static int check_kept(struct pruner *p, size_t start, size_t end)
 
 /* The element being read, with what decides whether it is kept. */
 struct element {
-    enum filter f;
+    enum ndp_prune_filter f;
     const char *key;      /* its discriminating member */
     struct ndp_buf value; /* ... that member's value, when 'found' */
     bool found;           /* ... was there as a string */
     size_t start;         /* where the element begins */
 };
 
-static int next_element(struct pruner *p, struct ndp_jscan *s, void *done)
+static int next_element(struct ndp_pruner *p, struct ndp_jscan *s, void *done)
 {
     (void)p;
     return ndp_jscan_array_next(s, done);
 }
 
-static int read_element(struct pruner *p, struct ndp_jscan *s, void *item)
+static int read_element(struct ndp_pruner *p, struct ndp_jscan *s, void *item)
 {
     struct element *e = item;
 
@@ -649,17 +448,17 @@ static int read_element(struct pruner *p, struct ndp_jscan *s, void *item)
  * Adds the element just read (it ends at 'end') to 'list' if the filter
  * keeps it; 'index' is its place in the list.
  */
-static int take_element(struct pruner *p, const struct element *e,
+static int take_element(struct ndp_pruner *p, const struct element *e,
                         size_t end, struct json_object *list, size_t index)
 {
     struct json_object *kept;
     int rc;
 
-    if (p->started_mid_list && (!e->found || cancelled(p)))
-        return give_up(p);
+    if (p->started_mid_list && (!e->found || ndp_split_cancelled(p)))
+        return ndp_split_give_up(p);
     if (!keep_element(p, e->f, e->found, e->value.buf, index))
         return 0;
-    if (e->f != FILTER_FIRST_ONLY && (rc = check_kept(p, e->start, end)) != 0)
+    if (e->f != NDP_FILTER_FIRST_ONLY && (rc = check_kept(p, e->start, end)) != 0)
         return rc;
     kept = build(p, e->start, end);
     ndp_document_mark_entry(kept, e->start);
@@ -674,13 +473,13 @@ static int take_element(struct pruner *p, const struct element *e,
  * and the cursor at that element, at an element that begins at byte
  * 'stop' (where a second thread started; SIZE_MAX: none).
  */
-static int filter_elements(struct pruner *p, struct ndp_jscan *s,
-                           enum filter f, struct json_object *list,
+static int filter_elements(struct ndp_pruner *p, struct ndp_jscan *s,
+                           enum ndp_prune_filter f, struct json_object *list,
                            size_t *count, bool at_element, size_t stop,
                            bool *stopped)
 {
     struct element e = {
-        f, f == FILTER_WHATIF_CHANGES ? "resourceId" : "type",
+        f, f == NDP_FILTER_WHATIF_CHANGES ? "resourceId" : "type",
         NDP_BUF_INIT, false, 0
     };
     bool done = false;
@@ -708,27 +507,43 @@ static int filter_elements(struct pruner *p, struct ndp_jscan *s,
 }
 
 /*
+ * The second thread's walk (input_split.c): from the element at the cursor
+ * to the end of the list, then the top-level members after it.
+ */
+static int walk_second(struct ndp_pruner *p, struct ndp_jscan *s,
+                       enum ndp_prune_filter f, struct json_object *kept,
+                       size_t *count, struct json_object *tail)
+{
+    bool stopped;
+    int rc = filter_elements(p, s, f, kept, count, true, SIZE_MAX, &stopped);
+
+    return rc ? rc : prune_members(p, s, CTX_TOP, tail);
+}
+
+/*
  * The elements of a filtered list.  A long counted one is split between
- * two threads (see struct split): this one walks up to where the second
- * one started, then takes over its work, or goes on alone when the second
+ * two threads (input_split.c): this one walks up to where the second one
+ * started, then takes over its work, or goes on alone when the second
  * one gave up.
  */
-static int walk_list(struct pruner *p, struct ndp_jscan *s, enum filter f,
-                     struct json_object *list, size_t *count)
+static int walk_list(struct ndp_pruner *p, struct ndp_jscan *s,
+                     enum ndp_prune_filter f, struct json_object *list,
+                     size_t *count)
 {
-    size_t stop = is_counted(f) ? split_start(p, s, f) : SIZE_MAX;
+    size_t stop = is_counted(f) ? ndp_split_start(p, s, f, walk_second)
+                                : SIZE_MAX;
     bool stopped;
     int rc = filter_elements(p, s, f, list, count, false, stop, &stopped);
 
-    if (stopped && !split_take(p, s, list, count, &rc))
+    if (stopped && !ndp_split_take(p, s, list, count, &rc))
         rc = filter_elements(p, s, f, list, count, true, SIZE_MAX,
                              &stopped);
     if (stop != SIZE_MAX)
-        split_cancel(p); /* not taken over */
+        ndp_split_cancel(p); /* not taken over */
     return rc;
 }
 
-static int filter_array(struct pruner *p, struct ndp_jscan *s,
+static int filter_array(struct ndp_pruner *p, struct ndp_jscan *s,
                         const struct filtered_list *fl,
                         struct json_object **out)
 {
@@ -741,7 +556,7 @@ static int filter_array(struct pruner *p, struct ndp_jscan *s,
     p->list = fl->where;
     /* Another counted list: the second thread leaves it to the first. */
     if (counted && p->started_mid_list)
-        rc = give_up(p);
+        rc = ndp_split_give_up(p);
     if (!rc)
         rc = walk_list(p, s, fl->f, list, &index);
     if (counted && !rc) {
@@ -753,10 +568,10 @@ static int filter_array(struct pruner *p, struct ndp_jscan *s,
     return rc;
 }
 
-static int prune_object(struct pruner *p, struct ndp_jscan *s,
+static int prune_object(struct ndp_pruner *p, struct ndp_jscan *s,
                         enum context ctx, struct json_object **out);
 
-static int prune_list_of_objects(struct pruner *p, struct ndp_jscan *s,
+static int prune_list_of_objects(struct ndp_pruner *p, struct ndp_jscan *s,
                                  enum context ctx, struct json_object **out)
 {
     struct json_object *list = json_object_new_array();
@@ -823,7 +638,7 @@ static const struct filtered_list *find_list(enum context ctx, const char *key,
     return NULL;
 }
 
-static int prune_member(struct pruner *p, struct ndp_jscan *s,
+static int prune_member(struct ndp_pruner *p, struct ndp_jscan *s,
                         enum context ctx, const char *key, size_t klen,
                         struct json_object **out)
 {
@@ -857,7 +672,7 @@ static int prune_member(struct pruner *p, struct ndp_jscan *s,
  * The second thread's work was taken over: adds the top-level members it
  * read after its list to 'obj', which is then complete.
  */
-static void add_tail_members(struct pruner *p, struct json_object *obj)
+static void add_tail_members(struct ndp_pruner *p, struct json_object *obj)
 {
     json_object_object_foreach(p->tail_members, key, v)
         json_object_object_add(obj, key, json_object_get(v));
@@ -871,7 +686,7 @@ static void add_tail_members(struct pruner *p, struct json_object *obj)
  * The second thread leaves such a key to the first one, which knows the
  * members before the split.
  */
-static int check_list_key(struct pruner *p, enum context ctx,
+static int check_list_key(struct ndp_pruner *p, enum context ctx,
                           const char *key, size_t klen, unsigned met,
                           unsigned *bit)
 {
@@ -881,7 +696,7 @@ static int check_list_key(struct pruner *p, enum context ctx,
     if (!fl || !is_counted(fl->f))
         return 0;
     if (p->started_mid_list)
-        return give_up(p);
+        return ndp_split_give_up(p);
     *bit = 1u << (fl - filtered_lists);
     return met & *bit ? duplicate(p, key, fl->in) : 0;
 }
@@ -897,7 +712,7 @@ struct member {
     struct json_object *value;
 };
 
-static int read_member(struct pruner *p, struct ndp_jscan *s, void *item)
+static int read_member(struct ndp_pruner *p, struct ndp_jscan *s, void *item)
 {
     struct member *m = item;
     int rc = ndp_jscan_object_next(s, &m->key, &m->klen, &m->done);
@@ -914,7 +729,7 @@ static int read_member(struct pruner *p, struct ndp_jscan *s, void *item)
     return rc;
 }
 
-static void add_member(const struct pruner *p, struct json_object *obj,
+static void add_member(const struct ndp_pruner *p, struct json_object *obj,
                        const struct member *m)
 {
     struct json_object *k = decoded_key(p, m->key, m->klen);
@@ -924,7 +739,7 @@ static void add_member(const struct pruner *p, struct json_object *obj,
 }
 
 /* The members of the object at the cursor, from there to its end. */
-static int prune_members(struct pruner *p, struct ndp_jscan *s,
+static int prune_members(struct ndp_pruner *p, struct ndp_jscan *s,
                          enum context ctx, struct json_object *obj)
 {
     struct member m = { .ctx = ctx };
@@ -934,9 +749,9 @@ static int prune_members(struct pruner *p, struct ndp_jscan *s,
         rc = read_item(p, s, read_member, &m);
         if (rc || m.done)
             break;
-        if (cancelled(p)) {
+        if (ndp_split_cancelled(p)) {
             json_object_put(m.value);
-            rc = give_up(p);
+            rc = ndp_split_give_up(p);
             break;
         }
         m.met |= m.bit;
@@ -949,7 +764,7 @@ static int prune_members(struct pruner *p, struct ndp_jscan *s,
     return rc;
 }
 
-static int prune_object(struct pruner *p, struct ndp_jscan *s,
+static int prune_object(struct ndp_pruner *p, struct ndp_jscan *s,
                         enum context ctx, struct json_object **out)
 {
     struct json_object *obj = json_object_new_object();
@@ -962,7 +777,7 @@ static int prune_object(struct pruner *p, struct ndp_jscan *s,
 }
 
 /* One pass: the cursor validates as it goes. */
-static int prune_document(struct pruner *p, struct ndp_jscan *s,
+static int prune_document(struct ndp_pruner *p, struct ndp_jscan *s,
                           struct json_object **root,
                           enum ndp_jscan_type *type)
 {
@@ -979,7 +794,7 @@ static int prune_document(struct pruner *p, struct ndp_jscan *s,
     return rc ? rc : ndp_jscan_end(s);
 }
 
-static int parse(struct pruner *p, struct json_object **out, size_t *seen,
+static int parse(struct ndp_pruner *p, struct json_object **out, size_t *seen,
                  size_t *err_pos, const char **err_msg)
 {
     struct ndp_jscan s;
@@ -1019,7 +834,7 @@ int ndp_parse_pruned(struct json_object **out, size_t *seen,
                      const char *text, size_t len, size_t *err_pos,
                      const char **err_msg)
 {
-    struct pruner p = { .text = text, .len = len, .complete = true };
+    struct ndp_pruner p = { .text = text, .len = len, .complete = true };
 
     return parse(&p, out, seen, err_pos, err_msg);
 }
@@ -1029,7 +844,7 @@ int ndp_parse_pruned_stream(struct json_object **out, size_t *seen,
                             const struct ndp_text_source *src,
                             size_t *err_pos, const char **err_msg)
 {
-    struct pruner p = { .text = text, .src = src };
+    struct ndp_pruner p = { .text = text, .src = src };
 
     p.len = src->wait(src->ctx, 1, &p.complete);
     return parse(&p, out, seen, err_pos, err_msg);

@@ -3,12 +3,12 @@
  * jscan.c - validating JSON cursor (see jscan.h for the contract and for
  * the json-c 0.16 strict-mode rules it reproduces).
  *
- * Sits under the readers: input_load.c loads the bytes, a reader walks them
- * with this cursor and parses only the values it keeps with json-c.  The
- * hot path is skipping strings: a 16-byte SSE2 loop (8-byte SWAR elsewhere)
- * looks for the only bytes that need attention inside a string (the quote,
- * a backslash, NUL and bytes >= 0x80), so ASCII text goes by a vector at a
- * time.  Nesting is a counter plus one bit per level in the cursor, so
+ * Sits under the readers: src/util/load.c loads the bytes, a reader walks
+ * them with this cursor and parses only the values it keeps with json-c.
+ * The hot path is skipping strings: a 16-byte SSE2 loop (8-byte SWAR
+ * elsewhere) looks for the only bytes that need attention inside a string
+ * (the quote, a backslash, NUL and bytes >= 0x80), so ASCII text goes by a
+ * vector at a time.  Nesting is a counter plus one bit per level in the cursor, so
  * deep input costs no C stack.
  */
 #include "common.h"

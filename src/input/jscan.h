@@ -45,6 +45,10 @@
 #ifndef NDP_JSCAN_H
 #define NDP_JSCAN_H
 
+#ifndef NDP_INSIDE_INPUT
+#error "jscan.h is internal to src/input/ and its tests"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -5,6 +5,7 @@
 #include "common.h"
 #include "report.h"
 #include "run.h"
+#include "report_internal.h"
 #include "finding.h"
 #include "buf.h"
 #include "safe.h"

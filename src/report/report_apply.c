@@ -134,7 +134,7 @@ void ndp_report_apply_json(struct ndp_buf *out, const struct ndp_report *r,
 /* "HH:MM" of local seconds-of-day. */
 static void add_clock(struct ndp_buf *out, int64_t local)
 {
-    int64_t s = ndp_floor_mod(local, 86400);
+    int64_t s = ndp_floor_mod(local, NDP_SECONDS_PER_DAY);
 
     ndp_buf_addf(out, "%02d:%02d", (int)(s / 3600), (int)(s / 60 % 60));
 }
@@ -144,7 +144,8 @@ static void add_local_span(struct ndp_buf *out, int64_t from, int64_t until,
                            int offset)
 {
     int64_t lf = from + (int64_t)offset * 60, lu = until + (int64_t)offset * 60;
-    int64_t df = ndp_floor_div(lf, 86400), du = ndp_floor_div(lu, 86400);
+    int64_t df = ndp_floor_div(lf, NDP_SECONDS_PER_DAY);
+    int64_t du = ndp_floor_div(lu, NDP_SECONDS_PER_DAY);
 
     if (du - df >= 6) {
         ndp_date_format(out, df);
@@ -159,7 +160,7 @@ static void add_local_span(struct ndp_buf *out, int64_t from, int64_t until,
         ndp_buf_addch(out, ' ');
         add_clock(out, lf);
         ndp_buf_adds(out, EN_DASH);
-        if (du == df + 1 && ndp_floor_mod(lu, 86400) == 0) {
+        if (du == df + 1 && ndp_floor_mod(lu, NDP_SECONDS_PER_DAY) == 0) {
             ndp_buf_adds(out, "24:00");
         } else {
             if (du != df) {
@@ -241,7 +242,8 @@ static void frozen_sentence(struct ndp_buf *out, const struct ndp_report *r,
             ndp_buf_adds(out, c->freeze_until < r->result->at
                                   ? "the settings file's freeze ended "
                                   : "the settings file's freeze ends ");
-            ndp_date_format(out, ndp_floor_div(c->freeze_until, 86400));
+            ndp_date_format(out, ndp_floor_div(c->freeze_until,
+                                               NDP_SECONDS_PER_DAY));
             first = false;
         }
         ndp_buf_adds(out, "); to apply, lift it for this change with "

@@ -13,6 +13,10 @@
 #ifndef NDP_REPORT_APPLY_H
 #define NDP_REPORT_APPLY_H
 
+#ifndef NDP_INSIDE_REPORT
+#error "report_apply.h is internal to src/report/ and its tests"
+#endif
+
 #include <stddef.h>
 
 struct ndp_buf;

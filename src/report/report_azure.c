@@ -21,6 +21,7 @@
 #include "report_azure.h"
 #include "report.h"
 #include "run.h"
+#include "report_internal.h"
 #include "report_apply.h"
 #include "report_util.h"
 #include "buf.h"

@@ -6,6 +6,10 @@
 #ifndef NDP_REPORT_AZURE_H
 #define NDP_REPORT_AZURE_H
 
+#ifndef NDP_INSIDE_REPORT
+#error "report_azure.h is internal to src/report/ and its tests"
+#endif
+
 #include <stdbool.h>
 
 struct ndp_buf;

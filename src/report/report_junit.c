@@ -20,6 +20,7 @@
 #include "common.h"
 #include "report.h"
 #include "run.h"
+#include "report_internal.h"
 #include "report_util.h"
 #include "safe.h"
 #include "buf.h"

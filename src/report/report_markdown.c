@@ -24,6 +24,7 @@
 #include "common.h"
 #include "report.h"
 #include "run.h"
+#include "report_internal.h"
 #include "report_util.h"
 #include "buf.h"
 #include "change.h"

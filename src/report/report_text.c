@@ -10,6 +10,7 @@
 #include "common.h"
 #include "report.h"
 #include "run.h"
+#include "report_internal.h"
 #include "buf.h"
 #include "change.h"
 #include "evaluate.h"

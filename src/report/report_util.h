@@ -8,6 +8,10 @@
 #ifndef NDP_REPORT_UTIL_H
 #define NDP_REPORT_UTIL_H
 
+#ifndef NDP_INSIDE_REPORT
+#error "report_util.h is internal to src/report/ and its tests"
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 

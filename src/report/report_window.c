@@ -35,10 +35,10 @@ void ndp_report_window_words(struct ndp_buf *out,
         ndp_buf_adds(out, "(sensitive)");
         return;
     }
-    ndp_window_describe(out, r->window);
+    ndp_report_schedule_words(out, r->window);
     if (r->new_window) {
         ndp_buf_adds(out, "; this apply replaces it with ");
-        ndp_window_describe(out, r->new_window);
+        ndp_report_schedule_words(out, r->new_window);
         ndp_buf_adds(out, ", and only where both are open counts");
     }
 }
@@ -51,7 +51,7 @@ void ndp_report_window_json(struct ndp_buf *out,
     else if (r->window_sensitive)
         ndp_buf_adds(out, "\"(sensitive)\"");
     else
-        ndp_window_to_json(out, r->window);
+        ndp_report_schedule_json(out, r->window);
 }
 
 void ndp_report_window_opening(struct ndp_buf *out,

@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: Apache-2.0
  * report_window.h - how every reporter words a cluster's resolution: its
  * maintenance window, the window's openings and where its profile came
- * from (report_window.c).  Only files of src/report/ include it.
+ * from (report_window.c), and a window's schedule in words and JSON
+ * (report_schedule.c).  Only files of src/report/ include it.
  *
  * Nothing read from a window under a sensitive mask is written:
  * ndp_report_window_words() and ndp_report_window_json() check
@@ -14,10 +15,32 @@
 #ifndef NDP_REPORT_WINDOW_H
 #define NDP_REPORT_WINDOW_H
 
+#ifndef NDP_INSIDE_REPORT
+#error "report_window.h is internal to src/report/ and its tests"
+#endif
+
 #include <stdint.h>
 
 struct ndp_buf;
 struct ndp_resolution;
+struct ndp_window;
+
+/*
+ * Appends the schedule of 'w' in plain words, e.g. "weekly on Saturday at
+ * 20:00 UTC-05:00 for 4 hours", plus any safe-reading caveat the engine
+ * applies (e.g. "dayOfMonth 31 is taken to have no window in shorter
+ * months") (report_schedule.c).
+ */
+void ndp_report_schedule_words(struct ndp_buf *out,
+                               const struct ndp_window *w);
+
+/*
+ * Appends 'w' as a JSON object in ARM terms ({"schedule": {...},
+ * "durationHours": 4, "utcOffset": "-05:00", "startTime": "20:00",
+ * "startDate": null, "notAllowedDates": []}), compact, keys in that order
+ * (report_schedule.c).
+ */
+void ndp_report_schedule_json(struct ndp_buf *out, const struct ndp_window *w);
 
 /*
  * Appends the aksManagedNodeOSUpgradeSchedule window in plain words, and

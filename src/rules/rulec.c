@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  * rulec.c - ndplint-rulec, the build-time rule compiler: loads and checks
- * every the rule files with the same loader ndplint uses for --rules, then
+ * every rule file with the same loader ndplint uses for --rules, then
  * writes the rule image that is built into the binary (rules_image.c).
  * A bad rule file fails the build with the loader's message.
  *   usage: ndplint-rulec RULES_DIR OUT.c
@@ -9,6 +9,8 @@
 #include "common.h"
 #include "rules.h"
 #include "error.h"
+
+#include "rules_internal.h"
 
 int main(int argc, char **argv)
 {

@@ -158,7 +158,7 @@ int ndp_ruleset_write_image(const struct ndp_ruleset *rs, FILE *out)
 
     fputs("/* rules_embedded.c - the built-in rules, written by ndplint-rulec "
           "from the rule files.\n   Generated at build time: do not edit. */\n"
-          "#include \"rules.h\"\n\n", out);
+          "#include \"rules_internal.h\"\n\n", out);
     put_patterns(out, rs);
     for (i = 0; i < rs->nr; i++)
         put_watches(out, rs->rules[i], i);

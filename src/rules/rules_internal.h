@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * rules_internal.h - the rule set's insides, shared by the files of
- * src/rules/ and included by nothing else:
+ * rules_internal.h - the rules subsystem's insides, shared by the files of
+ * src/rules/ (and their tests) and included by nothing else:
  *
  *   ruleset.c         the set itself: new, free, lookups, names
  *   rules_load.c      rule files read, parsed and checked (the grammar)
@@ -10,8 +10,14 @@
  *   rules_watch.c     which types and paths a rule watches (PCRE2)
  *   rules_match.c     whether a watched value's change reimages
  *   rules_describe.c  a rule in plain words (--explain)
+ *   engine.c          every changed attribute matched to the rules
+ *                     (engine.h is its public face)
+ *   rulec.c           ndplint-rulec, the build-time rule compiler, which
+ *                     writes the image as rules_embedded.c (generated,
+ *                     compiled with this header too)
  *
- * (rulec.c, the build-time rule compiler, needs only rules.h.)
+ * The rest of the program sees rules.h and engine.h: the rule set is
+ * opaque there, and neither the image nor the matchers are visible.
  *
  * Ownership: the rule set owns its rules, their patterns and compiled
  * code, the parsed rule files, and its PCRE2 match context and data.  A
@@ -21,10 +27,104 @@
 #ifndef NDP_RULES_INTERNAL_H
 #define NDP_RULES_INTERNAL_H
 
+#ifndef NDP_INSIDE_RULES
+#error "rules_internal.h is internal to src/rules/ and its tests"
+#endif
+
+#include <stdint.h>
+#include <stdio.h>
+
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "change.h"
 #include "rules.h"
+
+/*
+ * The built-in rules as a compiled image: the rule files loaded and checked
+ * at build time by ndplint-rulec, which writes them out as these tables
+ * (rules_embedded.c).  Patterns are compiled and the JSON parts of a rule
+ * parsed the first time they are needed, so start-up costs next to nothing.
+ */
+struct ndp_rule_image_pattern {
+    const char *src;
+    bool caseless;
+};
+struct ndp_rule_image_watch {
+    enum ndp_notation notation;
+    unsigned type_pattern, path_pattern; /* indexes into the patterns */
+};
+struct ndp_rule_image {
+    struct ndp_rule rule;
+    bool any_change, ignore_case, unordered;
+    const struct ndp_rule_image_watch *watches;
+    size_t nr_watches;
+    const char *logic; /* {"transitions", "default", ...} as JSON, or NULL */
+};
+struct ndp_rule_image_set {
+    const struct ndp_rule_image *rules;
+    size_t nr_rules;
+    const struct ndp_rule_image_pattern *patterns;
+    size_t nr_patterns;
+};
+
+/* The rule set of an image (checked when it was built; it must outlive
+ * the set). */
+struct ndp_ruleset *ndp_rules_from_image(const struct ndp_rule_image_set *image);
+/* Writes 'rs' as C source defining ndp_rules_load_embedded(). */
+int ndp_ruleset_write_image(const struct ndp_ruleset *rs, FILE *out);
+
+/*
+ * The watches of 'rule' that apply to resources of 'type' in 'notation',
+ * as a bit set (a rule has at most NDP_MAX_WATCHES); 0 when none.  The
+ * engine computes it once per resource, then tests paths with
+ * ndp_rule_watches_path_in().
+ */
+#define NDP_MAX_WATCHES 32
+uint32_t ndp_rule_type_watches(const struct ndp_rule *rule,
+                               enum ndp_notation notation, const char *type);
+/* Does one of the watches in 'watches' match 'path'? */
+bool ndp_rule_watches_path_in(const struct ndp_rule *rule, uint32_t watches,
+                              const char *path);
+
+/* Does 'rule' watch 'path' on resources of 'type' in 'notation'? */
+bool ndp_rule_watches_path(const struct ndp_rule *rule,
+                           enum ndp_notation notation, const char *type,
+                           const char *path);
+
+/*
+ * Does the change 'before' -> 'after' of a watched value reimage under
+ * 'rule'?  'parent_before' and 'parent_after' are the objects holding the
+ * value (for transitions that look at siblings).  All borrowed; NULL means
+ * absent.
+ */
+bool ndp_rule_reimages(const struct ndp_rule *rule,
+                       const struct json_object *before,
+                       const struct json_object *after,
+                       const struct json_object *parent_before,
+                       const struct json_object *parent_after);
+/*
+ * The same, where the documents show only what changed (a what-if delta
+ * without snapshots): a member a transition looks at that is not there
+ * may hold anything, so its matcher holds.
+ */
+bool ndp_rule_reimages_unseen(const struct ndp_rule *rule,
+                              const struct json_object *before,
+                              const struct json_object *after,
+                              const struct json_object *parent_before,
+                              const struct json_object *parent_after);
+/*
+ * With the new value unknown: could some transition start from 'before'?
+ */
+bool ndp_rule_may_reimage(const struct ndp_rule *rule,
+                          const struct json_object *before);
+
+/*
+ * With the old value unknown (the first apply of a setter): could some
+ * transition end at 'after'?
+ */
+bool ndp_rule_may_reach(const struct ndp_rule *rule,
+                        const struct json_object *after);
 
 /* A pattern as written, and its compiled code once it has been needed. */
 struct pattern {

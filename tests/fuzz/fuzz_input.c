@@ -15,6 +15,7 @@
 #include "buf.h"
 #include "error.h"
 #include "report.h"
+#include "report/report_internal.h"
 #include "rules.h"
 #include "run.h"
 #include "safe.h"

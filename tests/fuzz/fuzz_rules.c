@@ -8,6 +8,7 @@
 #include "fuzz_common.h"
 #include "error.h"
 #include "rules.h"
+#include "rules/rules_internal.h"
 
 #include <json-c/json.h>
 

@@ -11,6 +11,7 @@
 #include "buf.h"
 #include "timeutil.h"
 #include "window.h"
+#include "report/report_window.h"
 
 #include <json-c/json.h>
 
@@ -36,8 +37,8 @@ static void exercise(const struct ndp_window *w)
                 NDP_BUG("a window's own start is not open");
         }
     }
-    ndp_window_describe(&out, w);
-    ndp_window_to_json(&out, w);
+    ndp_report_schedule_words(&out, w);
+    ndp_report_schedule_json(&out, w);
     ndp_buf_release(&out);
 }
 

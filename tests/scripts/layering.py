@@ -2,30 +2,45 @@
 # SPDX-License-Identifier: Apache-2.0
 """Checks the program's structure from its object files and #include lines.
 
-Reads every object file of a build with nm and judges two rules from the
-symbols each one defines and uses, and a third from the source tree:
+Reads every object file of a build with nm and judges rules from the
+symbols each one defines and uses, and from the source tree:
 
   1. No cycles: no source file of the program depends, directly or
      through others, on a file that depends on it.  A file depends on
      another when it uses one of its symbols (from nm), or when it
      includes that module's header (#include "impact.h" names
-     src/impact.c, "evaluate.h" src/evaluate/evaluate.c, except for the
-     files of src/evaluate/ themselves, which share it): a struct's
-     layout, a macro or a static inline function is a dependency too,
-     though no symbol shows it.
+     src/impact.c, "evaluate.h" src/evaluate/evaluate.c, "engine.h"
+     src/rules/engine.c, except for the files of the module's own folder,
+     which share it): a struct's layout, a macro or a static inline
+     function is a dependency too, though no symbol shows it.
   2. No stray exports: every external symbol a program file defines is
      used by another object file (of the program, a test or a fuzz target).
   3. Internal headers stay inside: a header in a subsystem's folder
      (src/<dir>/, e.g. src/input/input_internal.h, src/rules/rules_internal.h)
      is included only by files of that folder, and by tests (tests/) and
-     benchmarks (bench/).  The one exception is the subsystem's public
+     benchmarks (bench/).  The exceptions are the subsystem's public
      header if it lives in its folder under the folder's name
-     (src/<dir>/<dir>.h); public headers otherwise sit directly in src/.
+     (src/<dir>/<dir>.h), and the headers of src/util/, which is an
+     include directory of the whole program (but for its *_internal.h);
+     public headers otherwise sit directly in src/.
+  4. No export for one file outside the folder: a symbol that a file of a
+     folder (src/<dir>/) exports, that exactly one program file uses, in
+     another folder, and that the folder's public headers do not declare
+     (src/<dir>.h, src/<stem>.h of each src/<dir>/<stem>.c, and for
+     src/util/ its own headers) is a private arrangement between two
+     files across a folder's wall: it belongs with its user, or inside the
+     folder.  What a public header declares is the folder's interface,
+     which may well have one user (the command calls each stage).
+  5. No cycles between folders: taking each folder of src/ as one unit
+     (and each file directly in src/ as its own), no unit depends on
+     another that depends back on it (src/input -> src/report ->
+     src/input), though no two files do.
 
 Program files are the objects built from src/ (and the generated rule
-image); every other object under the build tree counts as a test.  Works
-on any build of the project (plain, sanitized, or as a subdirectory of
-another CMake project): it needs only the object files and nm.
+image, which belongs to src/rules/); every other object under the build
+tree counts as a test.  Works on any build of the project (plain,
+sanitized, or as a subdirectory of another CMake project): it needs only
+the object files and nm.
 
 usage: layering.py BUILD_DIR [SOURCE_DIR]
        SOURCE_DIR defaults to the tree this script sits in.
@@ -42,6 +57,12 @@ DEFINED = set("TDBRCVWGS")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 # Folders of the source tree whose files may include any header.
 TRUSTED = ("tests", "bench")
+# The program's include directories, in the order the compiler searches
+# them after the includer's own folder.  The headers of src/util/ are
+# public (the utilities are below everything), but for its *_internal.h.
+INCLUDE_DIRS = ("src", os.path.join("src", "util"))
+# Generated program files, by the folder whose subsystem writes them.
+GENERATED = {"rules_embedded.c": "src/rules"}
 
 
 def object_files(build_dir):
@@ -134,10 +155,42 @@ def strongly_connected(nodes, edges):
     return found
 
 
-def cycles_and_exports(program, others, includes):
-    """Rules 1 and 2 over {source: (defined, used)} and the include edges
-    {source: {target: header}}; prints each offence and returns how many
-    there were."""
+def folder_of(source):
+    """The unit a program file belongs to for rules 4 and 5: its folder
+    for a file of a subsystem ("src/input" for src/input/input.c), the
+    file itself for a single-file module directly in src/.  The generated
+    rule image belongs to the rules subsystem that writes it."""
+    if source.startswith("(generated)/"):
+        return GENERATED.get(os.path.basename(source), source)
+    parts = source.split("/")
+    return "/".join(parts[:2]) if len(parts) > 2 else source
+
+
+def public_names(source_dir, folder):
+    """The words of a folder's public headers, its interface: src/<dir>.h,
+    src/<stem>.h for each src/<dir>/<stem>.c (engine.h for
+    src/rules/engine.c), and for an include directory (src/util/) its own
+    headers but *_internal.h."""
+    headers = [folder + ".h"]
+    path = os.path.join(source_dir, folder)
+    names = sorted(os.listdir(path)) if os.path.isdir(path) else []
+    headers += ["src/" + n[:-2] + ".h" for n in names if n.endswith(".c")]
+    if folder in INCLUDE_DIRS:
+        headers += [folder + "/" + n for n in names
+                    if n.endswith(".h") and not n.endswith("_internal.h")]
+    words = set()
+    for header in headers:
+        full = os.path.join(source_dir, header)
+        if os.path.isfile(full):
+            with open(full, encoding="utf-8", errors="replace") as f:
+                words.update(re.findall(r"\w+", f.read()))
+    return words
+
+
+def dependency_graph(program, includes):
+    """{symbol: defining file}, the edges {file: {file}} from the symbols
+    each file uses and the module headers it includes, and for each edge
+    the first reason."""
     owner = {}
     for source, (defined, _used) in sorted(program.items()):
         for name in defined:
@@ -155,7 +208,13 @@ def cycles_and_exports(program, others, includes):
             if source in program and target in program and target != source:
                 edges.setdefault(source, set()).add(target)
                 why.setdefault((source, target), f'#include "{header}"')
+    return owner, edges, why
 
+
+def cycles(program, edges, why):
+    """Rules 1 and 5: cycles between files, and between folders (a folder
+    of src/ stands for all of its files, a file directly in src/ for
+    itself); prints each and returns how many there were."""
     failures = 0
     for component in strongly_connected(program.keys(), edges):
         failures += 1
@@ -164,21 +223,64 @@ def cycles_and_exports(program, others, includes):
                  if b in component]
         print("cycle: " + "; ".join(links))
 
+    folder_edges, folder_why = {}, {}
+    for a in sorted(edges):
+        for b in sorted(edges[a]):
+            fa, fb = folder_of(a), folder_of(b)
+            if fa != fb:
+                folder_edges.setdefault(fa, set()).add(fb)
+                folder_why.setdefault((fa, fb),
+                                      f"{a} -> {b}: {why[(a, b)]}")
+    units = {folder_of(source) for source in program}
+    for component in strongly_connected(units, folder_edges):
+        if all(unit in program for unit in component):
+            continue  # files of src/ alone: a file cycle, reported above
+        failures += 1
+        links = [f"{a} -> {b} ({folder_why[(a, b)]})"
+                 for a in component for b in sorted(folder_edges.get(a, ()))
+                 if b in component]
+        print("folder cycle: " + "; ".join(links))
+    return failures
+
+
+def exports(program, others, owner, source_dir):
+    """Rules 2 and 4: exports nobody else uses, and exports of a folder's
+    file that only one file outside the folder uses, past the folder's
+    interface; prints each and returns how many there were."""
+    failures = 0
     used_elsewhere = set()
+    users = {}
     for source, (_defined, used) in program.items():
         for name in used:
             if owner.get(name) not in (None, source):
                 used_elsewhere.add(name)
+                users.setdefault(name, set()).add(source)
     for used in others:
         used_elsewhere.update(used)
+    interfaces = {}
     for source, (defined, _used) in sorted(program.items()):
+        folder = folder_of(source)
         for name in sorted(defined):
-            if name in used_elsewhere or name == "main":
+            if name == "main" or name.startswith(("__", "_GLOBAL_", ".L")):
                 continue
-            if name.startswith(("__", "_GLOBAL_", ".L")):
+            if name not in used_elsewhere:
+                failures += 1
+                print(f"unused export: {name} in {source}")
+                continue
+            only = users.get(name, set())
+            if folder == source or len(only) != 1:
+                continue
+            user = next(iter(only))
+            if folder_of(user) == folder or owner.get(name) != source:
+                continue
+            if folder not in interfaces:
+                interfaces[folder] = public_names(source_dir, folder)
+            if name in interfaces[folder]:
                 continue
             failures += 1
-            print(f"unused export: {name} in {source}")
+            print(f"one-user export: {name} in {source} is used only by "
+                  f"{user}, outside {folder}/ and past its public headers: "
+                  f"move it to its user, or keep it inside {folder}/")
     return failures
 
 
@@ -194,9 +296,10 @@ def source_files(source_dir):
 
 def resolve(source_dir, includer, name):
     """The file an #include "name" in 'includer' reads, relative to the
-    top, as the compiler finds it: beside the includer, then in src/ (the
-    project's one include directory).  None when it is neither."""
-    for base in (os.path.dirname(includer), "src"):
+    top, as the compiler finds it: beside the includer, then in the
+    include directories (src/, src/util/).  None when it is none of
+    them."""
+    for base in (os.path.dirname(includer),) + INCLUDE_DIRS:
         rel = os.path.normpath(os.path.join(base, name))
         if os.path.isfile(os.path.join(source_dir, rel)):
             return rel
@@ -205,11 +308,19 @@ def resolve(source_dir, includer, name):
 
 def module_of(source_dir, header):
     """The program file a module's header stands for: src/x.h -> src/x.c,
-    else src/x/x.c (a subsystem's public header and its main file); None
-    when neither exists (common.h, a folder's internal header)."""
+    else src/x/x.c (a subsystem's public header and its main file), else
+    src/<dir>/x.c for a public header in src/ (engine.h stands for
+    src/rules/engine.c); None when there is none (common.h, a folder's
+    internal header)."""
     stem = os.path.splitext(os.path.basename(header))[0]
-    for rel in (os.path.join(os.path.dirname(header), stem + ".c"),
-                os.path.join("src", stem, stem + ".c")):
+    candidates = [os.path.join(os.path.dirname(header), stem + ".c"),
+                  os.path.join("src", stem, stem + ".c")]
+    if os.path.dirname(header) == "src":
+        top = os.path.join(source_dir, "src")
+        candidates += [os.path.join("src", d, stem + ".c")
+                       for d in sorted(os.listdir(top))
+                       if os.path.isdir(os.path.join(top, d))]
+    for rel in candidates:
         if os.path.isfile(os.path.join(source_dir, rel)):
             return rel
     return None
@@ -252,6 +363,9 @@ def internal_folder(header):
         return None
     folder = parts[1]
     if len(parts) == 3 and parts[2] == folder + ".h":
+        return None
+    if os.path.dirname(header) in INCLUDE_DIRS and \
+            not header.endswith("_internal.h"):
         return None
     return "src/" + folder
 
@@ -303,7 +417,9 @@ def main():
         sys.stderr.write(f"layering: no program object files under {args[0]}\n")
         return 2
 
-    failures = cycles_and_exports(program, others, include_edges(source_dir))
+    owner, edges, why = dependency_graph(program, include_edges(source_dir))
+    failures = cycles(program, edges, why)
+    failures += exports(program, others, owner, source_dir)
     failures += internal_includes(source_dir)
     print(f"layering: {len(program)} program files, {len(others)} test objects, "
           f"{failures} problem(s)")

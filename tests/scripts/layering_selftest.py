@@ -18,7 +18,16 @@ printed:
                    of src/a.h (no symbol of src/a.c shows the back edge)
   unused export    src/a.c defines a function nobody else calls
   internal header  src/main.c includes src/sub/sub_internal.h (the test
-                   file that includes it too is allowed)
+                   file that includes it too is allowed); what it declares
+                   is then also a one-user export
+  one-user export  src/sub/run.c exports sub_helper, which only src/main.c
+                   uses (declaring it itself); sub_run, which only
+                   src/main.c uses too but src/sub.h declares, is the
+                   folder's interface and passes
+  folder cycle     src/input/read.c calls src/report/write.c, and
+                   src/report/words.c calls src/input/parse.c: no file
+                   depends on one that depends back on it, but src/input
+                   and src/report depend on each other
   clean            a pair with none of the above: exit 0, no offence
 
 usage: layering_selftest.py CC
@@ -69,8 +78,35 @@ CASES = {
                       "int main(void) { return a(3); }\n",
         "tests/t.c": '#include "sub/sub_internal.h"\n'
                      "int t(void) { return a(1); }\n",
-    }, 1, ["internal header: src/main.c:1 includes src/sub/sub_internal.h, "
+    }, 1, ["one-user export: a in src/sub/a.c is used only by src/main.c, "
+           "outside src/sub/ and past its public headers: move it to its "
+           "user, or keep it inside src/sub/",
+           "internal header: src/main.c:1 includes src/sub/sub_internal.h, "
            "internal to src/sub/"]),
+    "one-user export": ({
+        "src/sub.h": "int sub_run(int);\n",
+        "src/sub/run.c": '#include "sub.h"\nint sub_helper(int);\n'
+                         "int sub_run(int n) { return n; }\n"
+                         "int sub_helper(int n) { return n + 1; }\n",
+        "src/main.c": '#include "sub.h"\nint sub_helper(int);\n'
+                      "int main(void) { return sub_run(1) + sub_helper(2); }\n",
+    }, 1, ["one-user export: sub_helper in src/sub/run.c is used only by "
+           "src/main.c, outside src/sub/ and past its public headers: move "
+           "it to its user, or keep it inside src/sub/"]),
+    "folder cycle": ({
+        "src/input.h": "int in_read(int);\nint in_parse(int);\n",
+        "src/report.h": "int rep_write(int);\nint rep_words(int);\n",
+        "src/input/read.c": '#include "report.h"\n'
+                            "int in_read(int n) { return rep_write(n); }\n",
+        "src/input/parse.c": "int in_parse(int n) { return n * 2; }\n",
+        "src/report/write.c": "int rep_write(int n) { return n + 1; }\n",
+        "src/report/words.c": '#include "input.h"\n'
+                              "int rep_words(int n) { return in_parse(n); }\n",
+        "tests/t.c": '#include "input.h"\n#include "report.h"\n'
+                     "int t(void) { return in_read(1) + rep_words(2); }\n",
+    }, 1, ["folder cycle: src/input -> src/report (src/input/read.c -> "
+           "src/report/write.c: rep_write); src/report -> src/input "
+           "(src/report/words.c -> src/input/parse.c: in_parse)"]),
     "clean": ({
         "src/a.h": "int a(int);\n",
         "src/a.c": '#include "a.h"\nint a(int n) { return n + 1; }\n',

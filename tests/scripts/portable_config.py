@@ -5,7 +5,7 @@
 Reads the generated platform_config.h, the compile commands of the build
 and the ndplint program it built, and checks, in a -DNDP_PORTABLE=ON build:
 
-  - every NDP_HAVE_* of src/platform_config.h.in is defined, and to 0;
+  - every NDP_HAVE_* of src/util/platform_config.h.in is defined, and to 0;
   - every file of the project was compiled with _POSIX_C_SOURCE=200809L
     and none with a macro that opens a system's extensions (_GNU_SOURCE,
     _DEFAULT_SOURCE, _BSD_SOURCE, _DARWIN_C_SOURCE);
@@ -30,11 +30,14 @@ TEMPLATE = re.compile(r"^#cmakedefine01 (NDP_HAVE_\w+)$", re.M)
 EXTENSIONS = ("_GNU_SOURCE", "_DEFAULT_SOURCE", "_BSD_SOURCE",
               "_DARWIN_C_SOURCE")
 WRAPPED_CALLS = ("memmem", "madvise")
-# What only src/compat.[ch] (and the generated header) may name.
+# What only src/util/compat.[ch] and util_internal.h (and the generated
+# header) may name.
 NON_POSIX = re.compile(r"\b(memmem|madvise|MADV_HUGEPAGE|MAP_POPULATE|"
                        r"MAP_NORESERVE|MAP_ANONYMOUS|MAP_ANON|F_SETPIPE_SZ|"
                        r"NDP_HAVE_\w+)\b")
-COMPAT = {os.path.join("src", "compat.c"), os.path.join("src", "compat.h")}
+COMPAT = {os.path.join("src", "util", "compat.c"),
+          os.path.join("src", "util", "compat.h"),
+          os.path.join("src", "util", "util_internal.h")}
 
 problems = []
 
@@ -50,12 +53,12 @@ def read(path):
 
 
 def check_header(mode, system, build, source):
-    wanted = TEMPLATE.findall(read(os.path.join(source, "src",
+    wanted = TEMPLATE.findall(read(os.path.join(source, "src", "util",
                                                 "platform_config.h.in")))
     found = dict(DEFINE.findall(read(os.path.join(build, "generated",
                                                   "platform_config.h"))))
     if not wanted:
-        problem("src/platform_config.h.in names no NDP_HAVE_*")
+        problem("src/util/platform_config.h.in names no NDP_HAVE_*")
     for name in wanted:
         if name not in found:
             problem(f"{name} is not defined in platform_config.h")
@@ -65,7 +68,7 @@ def check_header(mode, system, build, source):
             problem(f"{name} is {found[name]} on Linux, not 1: its check "
                     "in cmake/platform.cmake no longer finds it")
     for name in sorted(set(found) - set(wanted)):
-        problem(f"{name} is defined but not in src/platform_config.h.in")
+        problem(f"{name} is defined but not in src/util/platform_config.h.in")
     print(f"portable_config: {len(wanted)} NDP_HAVE_* in a {mode} build: "
           + ", ".join(f"{n}={found.get(n, '?')}" for n in wanted))
 
@@ -132,7 +135,7 @@ def check_sources(source):
                 match = NON_POSIX.search(line)
                 if match:
                     problem(f"{rel}:{number}: {match.group(1)} outside "
-                            "src/compat.c (add a wrapper there)")
+                            "src/util/compat.c (add a wrapper there)")
     print(f"portable_config: {seen} other files of src/ searched for "
           "calls beyond POSIX")
 

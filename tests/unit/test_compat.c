@@ -10,6 +10,7 @@
 #include "test_common.h"
 #include "compat.h"
 #include "platform_config.h"
+#include "util/util_internal.h"
 
 #include <unistd.h>
 

@@ -15,6 +15,7 @@
 #include "linker.h"
 #include "report.h"
 #include "run.h"
+#include "report/report_internal.h"
 #include "report/report_azure.h"
 #include "report/report_util.h"
 #include "safe.h"

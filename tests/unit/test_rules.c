@@ -8,6 +8,7 @@
 #include "buf.h"
 #include "error.h"
 #include "rules.h"
+#include "rules/rules_internal.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

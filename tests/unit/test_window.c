@@ -14,6 +14,7 @@
 #include "buf.h"
 #include "timeutil.h"
 #include "window.h"
+#include "report/report_window.h"
 
 enum notation { ARM, AZURERM };
 
@@ -724,10 +725,10 @@ static void text_case_runs(void **state)
     struct json_object *reparsed;
 
     assert_non_null(w);
-    ndp_window_describe(&out, w);
+    ndp_report_schedule_words(&out, w);
     assert_string_equal(out.buf, c->describe);
     ndp_buf_reset(&out);
-    ndp_window_to_json(&out, w);
+    ndp_report_schedule_json(&out, w);
     assert_string_equal(out.buf, c->json);
     /* The JSON is valid ARM and reads back to the same JSON. */
     reparsed = json_tokener_parse(out.buf);
@@ -736,7 +737,7 @@ static void text_case_runs(void **state)
     w = ndp_window_from_arm(reparsed, NULL);
     assert_non_null(w);
     ndp_buf_reset(&out);
-    ndp_window_to_json(&out, w);
+    ndp_report_schedule_json(&out, w);
     assert_string_equal(out.buf, c->json);
     json_object_put(reparsed);
     ndp_window_free(w);
@@ -842,7 +843,7 @@ static void unknown_case_runs(void **state)
     assert_int_equal(ndp_window_next(w, instant(c->at), NULL, NULL),
                      c->has_next);
     assert_int_equal(ndp_window_opening_unknown(w), !c->has_next);
-    ndp_window_describe(&words, w);
+    ndp_report_schedule_words(&words, w);
     if (!strstr(words.buf, c->words)) {
         print_error("'%s' not in '%s'\n", c->words, words.buf);
         fail();
@@ -862,7 +863,7 @@ static void unknown_whole_window__json_names_the_parts(void **state)
     struct ndp_buf out = NDP_BUF_INIT;
 
     (void)state;
-    ndp_window_to_json(&out, w);
+    ndp_report_schedule_json(&out, w);
     assert_string_equal(out.buf, "{\"schedule\":null,\"durationHours\":null,"
                         "\"utcOffset\":null,\"startTime\":null,"
                         "\"startDate\":null,\"notAllowedDates\":null,"

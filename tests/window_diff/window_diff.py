@@ -12,7 +12,8 @@ The seed is printed on every run; pass it back to replay a failure.  Exits 0
 when every answer agrees, 1 on any disagreement (the first ones are printed
 in full), 2 on a usage or probe error, 77 (skip) when dateutil is missing.
 
-Semantics modelled (the same reading as src/window.c, written separately):
+Semantics modelled (the same reading as src/window/window.c, written
+separately):
   - occurrences are local dates at utcOffset; the window runs
     [date startTime, +durationHours), half-open;
   - with startDate, the interval counts from the first occurrence on or

@@ -3,13 +3,14 @@
  * compat.c - the calls beyond POSIX.1-2008, each behind the build's
  * feature check, and their fallbacks (see compat.h).
  *
- * Sits at the bottom of the program beside xalloc.c: the input stage maps
- * files and reserves room for standard input through it, the line locator
- * and the pruned parser search bytes with it.
+ * Sits at the bottom of the program beside xalloc.c: load.c maps files
+ * and reserves room for standard input through it (util_internal.h), the
+ * input stage's line locator and pruned parser search bytes with it.
  */
 #include "common.h"
 #include "compat.h"
 #include "platform_config.h"
+#include "util_internal.h"
 
 #include <unistd.h>
 

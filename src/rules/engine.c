@@ -1,6 +1,9 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * engine.c - third pipeline stage: attribute changes matched to rules.
+ * engine.c - the rule engine (engine.h): every changed attribute of every
+ * updated resource matched to the rules, with the matchers of
+ * rules_watch.c and rules_match.c.  The evaluator runs it once the
+ * changes are linked to their clusters, and turns its hits into verdicts.
  *
  * The walk visits every node present in either document, so a block that
  * appears or disappears is seen attribute by attribute.  Unknown and
@@ -12,6 +15,8 @@
 #include "change.h"
 #include "jsonutil.h"
 #include "rules.h"
+
+#include "rules_internal.h"
 
 struct walker {
     struct ndp_hits *out;

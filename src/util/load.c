@@ -1,17 +1,26 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * input_load.c - an input's bytes: a regular file mapped, a stream read,
- * UTF-16 and byte order marks turned into plain UTF-8 (see input_internal.h).
+ * load.c - a file's bytes, for every file ndplint reads (load.h): a
+ * regular file mapped, a stream read by a thread of its own, both held to
+ * a byte cap; UTF-16 and byte order marks turned into plain UTF-8; text
+ * that is not JSON refused with a message saying what it looks like; and
+ * a small file parsed whole with json-c.  The input stage (src/input/)
+ * builds on it for plans and what-if results; the settings file, cluster
+ * state and baselines use ndp_load_json().
  */
 #include "common.h"
-#include "input_internal.h"
-#include "error.h"
+#include "load.h"
+#include "buf.h"
 #include "compat.h"
+#include "error.h"
+#include "util_internal.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <json-c/json.h>
 
 /* A pipe buffer this large means fewer wake-ups when a plan is piped in. */
 #define PIPE_BYTES (1 << 20)
@@ -56,7 +65,7 @@ static int read_fd(struct ndp_buf *out, int fd, const char *path,
  * A file truncated by another process while it is mapped would end the
  * run with SIGBUS; plans and what-if results are not written in place.
  */
-static bool map_file(struct ndp_input_bytes *in, int fd, size_t size)
+static bool map_file(struct ndp_load *in, int fd, size_t size)
 {
     size_t len = size + 1;
     void *base = ndp_map_zeros(len, PROT_READ, false);
@@ -182,7 +191,7 @@ static void *read_stream(void *arg)
  * Starts reading 'fd', which the stream then owns; false when no address
  * space could be reserved.
  */
-static bool start_stream(struct ndp_input_bytes *in, int fd,
+static bool start_stream(struct ndp_load *in, int fd,
                          const char *name, size_t max_bytes)
 {
     struct ndp_stream *st;
@@ -213,9 +222,9 @@ static bool start_stream(struct ndp_input_bytes *in, int fd,
     return true;
 }
 
-size_t ndp_input_bytes_wait(void *ctx, size_t want, bool *complete)
+size_t ndp_load_wait(void *ctx, size_t want, bool *complete)
 {
-    struct ndp_stream *st = ((struct ndp_input_bytes *)ctx)->stream;
+    struct ndp_stream *st = ((struct ndp_load *)ctx)->stream;
     size_t len;
 
     pthread_mutex_lock(&st->lock);
@@ -227,12 +236,12 @@ size_t ndp_input_bytes_wait(void *ctx, size_t want, bool *complete)
     return len;
 }
 
-bool ndp_input_bytes_streaming(const struct ndp_input_bytes *in)
+bool ndp_load_streaming(const struct ndp_load *in)
 {
     return in->stream != NULL;
 }
 
-void ndp_input_bytes_stop(struct ndp_input_bytes *in)
+void ndp_load_stop(struct ndp_load *in)
 {
     struct ndp_stream *st = in->stream;
 
@@ -243,8 +252,8 @@ void ndp_input_bytes_stop(struct ndp_input_bytes *in)
     pthread_mutex_unlock(&st->lock);
 }
 
-int ndp_input_bytes_finish(struct ndp_input_bytes *in, size_t max_bytes,
-                           struct ndp_error *err)
+int ndp_load_finish(struct ndp_load *in, size_t max_bytes,
+                    struct ndp_error *err)
 {
     struct ndp_stream *st = in->stream;
     int rc = 0;
@@ -275,7 +284,7 @@ int ndp_input_bytes_finish(struct ndp_input_bytes *in, size_t max_bytes,
  * thread of its own, which then owns 'fd' ('*owned'); anything else, or
  * when mapping or reserving fails, is read here.
  */
-static int load_fd(struct ndp_input_bytes *in, int fd, const struct stat *st,
+static int load_fd(struct ndp_load *in, int fd, const struct stat *st,
                    const char *name, size_t max_bytes, bool *owned,
                    struct ndp_error *err)
 {
@@ -300,8 +309,8 @@ static int load_fd(struct ndp_input_bytes *in, int fd, const struct stat *st,
     return rc;
 }
 
-int ndp_input_bytes_load(struct ndp_input_bytes *in, const char *path,
-                         size_t max_bytes, struct ndp_error *err)
+int ndp_load_file(struct ndp_load *in, const char *path, size_t max_bytes,
+                  struct ndp_error *err)
 {
     struct stat st;
     bool known, owned;
@@ -327,18 +336,17 @@ int ndp_input_bytes_load(struct ndp_input_bytes *in, const char *path,
     return rc;
 }
 
-void ndp_input_bytes_copy(struct ndp_input_bytes *in, const void *bytes,
-                          size_t len)
+void ndp_load_copy(struct ndp_load *in, const void *bytes, size_t len)
 {
     ndp_buf_add(&in->owned, bytes, len);
     in->text = ndp_bytes_of_buf(&in->owned);
 }
 
-void ndp_input_bytes_release(struct ndp_input_bytes *in)
+void ndp_load_release(struct ndp_load *in)
 {
     struct ndp_error ignored = NDP_ERROR_INIT;
 
-    ndp_input_bytes_finish(in, SIZE_MAX, &ignored);
+    ndp_load_finish(in, SIZE_MAX, &ignored);
     if (in->map)
         munmap(in->map, in->map_len);
     ndp_buf_release(&in->owned);
@@ -402,8 +410,8 @@ static int utf16_to_utf8(struct ndp_buf *out, const unsigned char *p,
     return 0;
 }
 
-int ndp_input_bytes_to_utf8(struct ndp_input_bytes *in, const char *path,
-                            struct ndp_error *err)
+int ndp_load_to_utf8(struct ndp_load *in, const char *path,
+                     struct ndp_error *err)
 {
     const unsigned char *p = (const unsigned char *)in->text.data;
     struct ndp_buf utf8 = NDP_BUF_INIT;
@@ -423,8 +431,185 @@ int ndp_input_bytes_to_utf8(struct ndp_input_bytes *in, const char *path,
         ndp_buf_release(&utf8);
         return rc;
     }
-    ndp_input_bytes_release(in);
+    ndp_load_release(in);
     in->owned = utf8;
     in->text = ndp_bytes_of_buf(&in->owned);
     return 0;
+}
+
+static bool is_blank(const char *s, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < len; i++)
+        if (s[i] == '\0' || !strchr(" \t\r\n", s[i]))
+            return false;
+    return true;
+}
+
+/* Can a JSON value start here?  (Text output and error messages cannot.) */
+static bool looks_like_json(const char *s)
+{
+    if (*s != '\0' && strchr("{[\"-0123456789", *s))
+        return true;
+    return strncmp(s, "true", 4) == 0 || strncmp(s, "false", 5) == 0 ||
+           strncmp(s, "null", 4) == 0;
+}
+
+/*
+ * A NUL byte means a binary file, whatever else is wrong with it.  The
+ * scanner refuses a NUL anywhere in a document, so a document it accepts
+ * needs no separate pass over its bytes for this.
+ */
+int ndp_load_refuse_nul(const struct ndp_bytes *text, const char *path,
+                        struct ndp_error *err)
+{
+    const char *nul = memchr(text->data, '\0', text->len);
+
+    if (!nul)
+        return 0;
+    return ndp_error_set(err, NDP_EPARSE, "'%s' contains a NUL byte at "
+                         "offset %zu; not a JSON text file", path,
+                         (size_t)(nul - text->data));
+}
+
+int ndp_load_check_not_json(const struct ndp_bytes *text, const char *path,
+                            const char *expected, struct ndp_error *err)
+{
+    const char *s = text->data;
+    size_t skip = strspn(s, " \t\r\n");
+    char head[48];
+    size_t i, n;
+    int rc;
+
+    if (text->len == 0 || is_blank(s, text->len))
+        return ndp_error_set(err, NDP_ESCHEMA, "'%s' is empty; expected %s",
+                             path, expected);
+    if (text->len >= 4 && memcmp(s, "PK\003\004", 4) == 0)
+        return ndp_error_set(err, NDP_ESCHEMA,
+                             "'%s' is a binary Terraform plan (a zip "
+                             "archive); run 'terraform show -json %s > "
+                             "plan.json' and pass plan.json",
+                             path, path);
+    if (looks_like_json(s + skip))
+        return 0;
+    rc = ndp_load_refuse_nul(text, path, err);
+    if (rc)
+        return rc;
+    n = 0;
+    for (i = skip; i < text->len && n < sizeof(head) - 1; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\n' || c == '\r')
+            break;
+        head[n++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+    }
+    head[n] = '\0';
+    return ndp_error_set(err, NDP_EPARSE,
+                         "'%s' is not JSON (it begins with '%s'); expected "
+                         "%s, not text output or an error message",
+                         path, head, expected);
+}
+
+long ndp_load_line_at(const struct ndp_bytes *text, size_t offset)
+{
+    long line = 1;
+    size_t i;
+
+    for (i = 0; i < offset && i < text->len; i++)
+        if (text->data[i] == '\n')
+            line++;
+    return line;
+}
+
+/*
+ * Feeds 'text' to the tokener in chunks json-c's int lengths can hold.
+ * Sets '*truncated' when the text ends inside the document.
+ */
+static struct json_object *tokenize(struct json_tokener *tok,
+                                    const struct ndp_bytes *text, size_t *end,
+                                    bool *truncated)
+{
+    const size_t chunk = (size_t)1 << 30;
+    struct json_object *root = NULL;
+    size_t done = 0;
+
+    do {
+        size_t n = text->len - done < chunk ? text->len - done : chunk;
+        root = json_tokener_parse_ex(tok, text->data + done, (int)n);
+        *end = done + json_tokener_get_parse_end(tok);
+        done += n;
+    } while (!root && json_tokener_get_error(tok) == json_tokener_continue &&
+             done < text->len);
+    *truncated = false;
+    /* A top-level number ends only at a delimiter: offer the final NUL. */
+    if (!root && json_tokener_get_error(tok) == json_tokener_continue) {
+        root = json_tokener_parse_ex(tok, text->data + text->len, 1);
+        /* JSON null parses to NULL with success. */
+        *truncated = json_tokener_get_error(tok) != json_tokener_success;
+        if (!*truncated)
+            *end = text->len;
+    }
+    return root;
+}
+
+int ndp_load_parse_json(struct json_object **out,
+                        const struct ndp_bytes *text, const char *path,
+                        bool lenient, struct ndp_error *err)
+{
+    struct json_tokener *tok = json_tokener_new_ex(NDP_MAX_JSON_DEPTH);
+    struct json_object *root;
+    enum json_tokener_error jerr;
+    size_t end = 0;
+    bool truncated;
+    int rc = 0;
+
+    json_tokener_set_flags(tok, lenient ? JSON_TOKENER_VALIDATE_UTF8
+                                        : JSON_TOKENER_STRICT |
+                                              JSON_TOKENER_VALIDATE_UTF8);
+    root = tokenize(tok, text, &end, &truncated);
+    jerr = json_tokener_get_error(tok);
+    if (truncated) {
+        rc = ndp_error_set(err, NDP_EPARSE,
+                           "'%s' ends in the middle of the JSON document "
+                           "(truncated at line %ld, byte %zu)",
+                           path, ndp_load_line_at(text, text->len),
+                           text->len);
+    } else if (!root && jerr != json_tokener_success) {
+        rc = ndp_error_set(err, NDP_EPARSE,
+                           "'%s' is not valid JSON: %s at line %ld (byte %zu)",
+                           path, json_tokener_error_desc(jerr),
+                           ndp_load_line_at(text, end), end);
+    } else if (!is_blank(text->data + end, text->len - end)) {
+        rc = ndp_error_set(err, NDP_EPARSE,
+                           "'%s' is not valid JSON: unexpected data after "
+                           "the document at line %ld (byte %zu)",
+                           path, ndp_load_line_at(text, end), end);
+    }
+    json_tokener_free(tok);
+    if (rc)
+        json_object_put(root);
+    else
+        *out = root;
+    return rc;
+}
+
+int ndp_load_json(struct json_object **out, const char *path,
+                  size_t max_bytes, const char *expected,
+                  struct ndp_error *err)
+{
+    struct ndp_load in = NDP_LOAD_INIT;
+    int rc = ndp_load_file(&in, path, max_bytes, err);
+
+    if (!rc)
+        rc = ndp_load_finish(&in, max_bytes, err);
+    if (!rc)
+        rc = ndp_load_to_utf8(&in, path, err);
+    if (!rc)
+        rc = ndp_load_check_not_json(&in.text, path, expected, err);
+    if (!rc)
+        rc = ndp_load_refuse_nul(&in.text, path, err);
+    if (!rc)
+        rc = ndp_load_parse_json(out, &in.text, path, false, err);
+    ndp_load_release(&in);
+    return rc;
 }
