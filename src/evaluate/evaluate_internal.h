@@ -11,6 +11,10 @@
 #ifndef NDP_EVALUATE_INTERNAL_H
 #define NDP_EVALUATE_INTERNAL_H
 
+#ifndef NDP_INSIDE_EVALUATE
+#error "evaluate_internal.h is internal to src/evaluate/ and its tests"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -6,6 +6,10 @@
 #ifndef NDP_REPORT_IMPACT_H
 #define NDP_REPORT_IMPACT_H
 
+#ifndef NDP_INSIDE_REPORT
+#error "report_impact.h is internal to src/report/ and its tests"
+#endif
+
 struct ndp_buf;
 struct ndp_impact;
 
