@@ -97,14 +97,34 @@ for f in fixtures/*.json fixtures/bad/*; do
 done
 # The golden cases whose labels (after the name, before any '#') include
 # 'valgrind'.
-for c in $(sed 's/#.*//' "$labels" |
-           awk '{ for (i = 2; i <= NF; i++) if ($i == "valgrind") print $1 }'); do
+cases=$(sed 's/#.*//' "$labels" |
+        awk '{ for (i = 2; i <= NF; i++) if ($i == "valgrind") print $1 }')
+for c in $cases; do
     if [ -d "tests/golden/$c" ]; then
         add golden "tests/golden/$c"
     else
         echo "valgrind: $labels names '$c', which is not a golden case"
         missing=$((missing + 1))
     fi
+done
+# Among them, a case for each report format but text, the default (the
+# formats as ndplint lists them when it refuses one).
+formats=$("$build/ndplint" --format '?' 2>&1 |
+          sed -n 's/.*(use one of: \(.*\))$/\1/p' | tr -d ',')
+[ -n "$formats" ] || {
+    echo "valgrind: ndplint --format '?' did not list the formats"
+    missing=$((missing + 1))
+}
+for f in $formats; do
+    [ "$f" = text ] && continue
+    covered=false
+    for c in $cases; do
+        grep -qx -- "$f" "tests/golden/$c/args" 2>/dev/null && covered=true
+    done
+    $covered || {
+        echo "valgrind: no case labelled 'valgrind' in $labels writes --format $f"
+        missing=$((missing + 1))
+    }
 done
 
 xargs -0 -n 3 -P "$jobs" sh "$self" --one "$build" "$logdir" < "$list"
