@@ -1,61 +1,148 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Runs the test programs and every golden case's ndplint command under
-# valgrind memcheck: any error or leak fails.  Used by ci/test.sh after the
-# plain and sanitized runs; needs a build in build/ (ci/test.sh makes it).
+# Runs the test programs, the fuzz corpus replays, stream_check, every
+# fixture through a real pipe and the golden cases labelled 'valgrind' in
+# tests/golden/labels.txt (one per reader and per reporter) under valgrind
+# memcheck: any error or leak fails.  The runs go side by side, one per
+# processor.  Used by ci/test.sh after the plain and sanitized runs (ASan
+# runs every golden case); needs a build in build/ (ci/test.sh makes it).
 #   usage: sh ci/valgrind.sh [BUILD_DIR]
 set -u
-cd "$(dirname "$0")/.."
-build=${1:-build}
+self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+cd "$(dirname "$self")/.."
 vg="valgrind --quiet --error-exitcode=99 --leak-check=full \
 --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible"
-log=$(mktemp) || exit 1
-trap 'rm -f "$log"' EXIT INT TERM
-passed=0 failed=0
 
-check() { # name, command...
-    name=$1; shift
-    if "$@" > /dev/null 2> "$log"; then status=0; else status=$?; fi
+# One run: sh ci/valgrind.sh --one BUILD LOGDIR ID KIND ARG.  Its output is
+# thrown away; valgrind's report goes to LOGDIR/ID.log, and LOGDIR/ID.result
+# holds 'pass NAME' or 'fail NAME'.
+if [ "${1:-}" = --one ]; then
+    build=$2 logdir=$3 id=$4 kind=$5 arg=$6
+    log=$logdir/$id.log
+    case $kind in
+        program)
+            name=$(basename "$arg")
+            # shellcheck disable=SC2086
+            $vg "$arg" > /dev/null 2> "$log" ;;
+        replay)
+            name=replay_$arg
+            seeds=tests/fuzz/corpus/$arg
+            case $arg in
+                input) seeds="$seeds fixtures fixtures/bad" ;;
+                rules) seeds="$seeds rules" ;;
+                state) seeds="$seeds fixtures/state fixtures/config" ;;
+            esac
+            # shellcheck disable=SC2086
+            $vg "$build/tests/replay_$arg" $seeds > /dev/null 2> "$log" ;;
+        stream)
+            # Text arriving in pieces.
+            name=stream_check
+            # shellcheck disable=SC2086
+            $vg "$build/tests/stream_check" fixtures/*.json fixtures/bad/* \
+                > /dev/null 2> "$log" ;;
+        stdin)
+            # Standard input read by its thread, from a real pipe.
+            name="stdin pipe $(basename "$arg")"
+            # shellcheck disable=SC2086
+            cat "$arg" | $vg "$build/ndplint" --at 2026-12-05T12:00:00Z - \
+                > /dev/null 2> "$log" ;;
+        golden)
+            name="golden $(basename "$arg")"
+            set --
+            while IFS= read -r a || [ -n "$a" ]; do
+                [ -n "$a" ] && set -- "$@" "$a"
+            done < "$arg/args"
+            stdin=/dev/null
+            [ -f "$arg/stdin" ] && stdin=$arg/stdin
+            # shellcheck disable=SC2086
+            $vg "$build/ndplint" "$@" < "$stdin" > /dev/null 2> "$log" ;;
+        *)
+            echo "valgrind: unknown kind of run '$kind'" >&2
+            exit 2 ;;
+    esac
+    status=$?
     if [ "$status" = 99 ] || grep -q "==[0-9]*== " "$log"; then
-        echo "valgrind: $name"
-        head -30 "$log"
-        failed=$((failed + 1))
+        echo "fail $name" > "$logdir/$id.result"
     else
-        passed=$((passed + 1))
+        echo "pass $name" > "$logdir/$id.result"
     fi
+    exit 0
+fi
+
+build=${1:-build}
+jobs=$(nproc 2>/dev/null || echo 2)
+logdir=$(mktemp -d) || exit 1
+trap 'rm -rf "$logdir"' EXIT INT TERM
+labels=tests/golden/labels.txt
+n=0
+missing=0
+list=$logdir/runs
+: > "$list"
+
+add() { # kind arg: one run, NUL-separated for xargs -0
+    n=$((n + 1))
+    printf '%05d\0%s\0%s\0' "$n" "$1" "$2" >> "$list"
 }
 
-for t in "$build"/tests/test_*; do
-    [ -x "$t" ] || continue
-    check "$(basename "$t")" $vg "$t"
-done
+# The longest runs first, so that none is left running alone at the end.
+add stream -
 for t in input rules window state; do
-    [ -x "$build/tests/replay_$t" ] || continue
-    seeds=tests/fuzz/corpus/$t
-    case $t in
-        input) seeds="$seeds fixtures fixtures/bad" ;;
-        rules) seeds="$seeds rules" ;;
-        state) seeds="$seeds fixtures/state fixtures/config" ;;
-    esac
-    # shellcheck disable=SC2086
-    check "replay_$t" $vg "$build/tests/replay_$t" $seeds
+    [ -x "$build/tests/replay_$t" ] && add replay "$t"
 done
-# Text arriving in pieces, and standard input read by its thread.
-# shellcheck disable=SC2086
-check stream_check $vg "$build/tests/stream_check" fixtures/*.json fixtures/bad/*
+for t in "$build"/tests/test_*; do
+    [ -x "$t" ] && add program "$t"
+done
 for f in fixtures/*.json fixtures/bad/*; do
-    check "stdin pipe $(basename "$f")" \
-        sh -c "cat '$f' | $vg '$build/ndplint' --at 2026-12-05T12:00:00Z -"
+    add stdin "$f"
 done
-for case_dir in tests/golden/*/; do
-    set --
-    while IFS= read -r arg || [ -n "$arg" ]; do
-        [ -n "$arg" ] && set -- "$@" "$arg"
-    done < "$case_dir/args"
-    stdin=/dev/null
-    [ -f "$case_dir/stdin" ] && stdin=$case_dir/stdin
-    # shellcheck disable=SC2086
-    check "golden $(basename "$case_dir")" $vg "$build/ndplint" "$@" < "$stdin"
+# The golden cases whose labels (after the name, before any '#') include
+# 'valgrind'.
+cases=$(sed 's/#.*//' "$labels" |
+        awk '{ for (i = 2; i <= NF; i++) if ($i == "valgrind") print $1 }')
+for c in $cases; do
+    if [ -d "tests/golden/$c" ]; then
+        add golden "tests/golden/$c"
+    else
+        echo "valgrind: $labels names '$c', which is not a golden case"
+        missing=$((missing + 1))
+    fi
 done
+# Among them, a case for each report format but text, the default (the
+# formats as ndplint lists them when it refuses one).
+formats=$("$build/ndplint" --format '?' 2>&1 |
+          sed -n 's/.*(use one of: \(.*\))$/\1/p' | tr -d ',')
+[ -n "$formats" ] || {
+    echo "valgrind: ndplint --format '?' did not list the formats"
+    missing=$((missing + 1))
+}
+for f in $formats; do
+    [ "$f" = text ] && continue
+    covered=false
+    for c in $cases; do
+        grep -qx -- "$f" "tests/golden/$c/args" 2>/dev/null && covered=true
+    done
+    $covered || {
+        echo "valgrind: no case labelled 'valgrind' in $labels writes --format $f"
+        missing=$((missing + 1))
+    }
+done
+
+xargs -0 -n 3 -P "$jobs" sh "$self" --one "$build" "$logdir" < "$list"
+
+passed=0 failed=0
+i=0
+while [ "$i" -lt "$n" ]; do
+    i=$((i + 1))
+    id=$(printf '%05d' "$i")
+    result=$(cat "$logdir/$id.result" 2>/dev/null) || result="fail run $id (no result)"
+    case $result in
+        pass\ *) passed=$((passed + 1)) ;;
+        *)
+            echo "valgrind: ${result#fail }"
+            head -30 "$logdir/$id.log" 2>/dev/null
+            failed=$((failed + 1)) ;;
+    esac
+done
+failed=$((failed + missing))
 echo "valgrind: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+[ "$failed" = 0 ] && [ "$passed" -gt 0 ]

@@ -5,14 +5,27 @@
 # status with the recorded ones, byte for byte.
 #   usage: run_golden.sh NDPLINT CASE_DIR SOURCE_DIR
 #   NDP_UPDATE_GOLDEN=1 rewrites the expectations instead of comparing.
-# A case directory holds 'args' (one argument per line; paths relative to the
-# source root, e.g. fixtures/plan.json), 'expected.out', 'expected.err' (optional when
-# empty) and 'expected.exit'.  An optional 'stdin' file is fed to ndplint.
+# A case directory holds 'description' (one line: what the case proves;
+# printed first), 'args' (one argument per line; paths relative to the
+# source root, e.g. fixtures/plan.json), 'expected.out', 'expected.err'
+# (optional when empty) and 'expected.exit'.  An optional 'stdin' file is
+# fed to ndplint.  A case without its one-line description fails, and so
+# does one that expects what /bin/true or /bin/false gives (no output,
+# exit 0 or 1): ctest standins stands in for ndplint in one case only.
 set -u
 ndplint=$1 case_dir=$2 source_dir=$3
 cd "$source_dir" || exit 1
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
+name=$(basename "$case_dir")
+
+desc=$case_dir/description
+described=false
+if [ -f "$desc" ] && [ "$(wc -l < "$desc")" -eq 1 ] &&
+    grep -q '[^[:space:]]' "$desc"; then
+    described=true
+    echo "golden $name: $(cat "$desc")"
+fi
 
 set --
 while IFS= read -r arg || [ -n "$arg" ]; do
@@ -31,22 +44,33 @@ if [ "${NDP_UPDATE_GOLDEN:-}" = 1 ]; then
     if [ -s "$tmp/err" ]; then cp "$tmp/err" "$case_dir/expected.err"
     else rm -f "$case_dir/expected.err"; fi
     echo "updated $case_dir"
+    $described || echo "golden $name: write its 'description' (one line)"
     exit 0
 fi
 
 status=0
+if ! $described; then
+    echo "golden $name: '$desc' must be one line saying what the case proves"
+    status=1
+fi
+if [ ! -s "$case_dir/expected.out" ] && [ ! -s "$case_dir/expected.err" ] &&
+    grep -qx '[01]' "$case_dir/expected.exit"; then
+    echo "golden $name: expects no output and exit $(cat "$case_dir/expected.exit"):" \
+        "/bin/true or /bin/false would pass it"
+    status=1
+fi
 [ -f "$case_dir/expected.err" ] || : > "$tmp/expected.err.empty"
 experr=$case_dir/expected.err
 [ -f "$experr" ] || experr=$tmp/expected.err.empty
 for part in out exit; do
     if ! cmp -s "$case_dir/expected.$part" "$tmp/$part"; then
-        echo "golden $(basename "$case_dir"): $part differs:"
+        echo "golden $name: $part differs:"
         diff -u "$case_dir/expected.$part" "$tmp/$part" | head -60
         status=1
     fi
 done
 if ! cmp -s "$experr" "$tmp/err"; then
-    echo "golden $(basename "$case_dir"): stderr differs:"
+    echo "golden $name: stderr differs:"
     diff -u "$experr" "$tmp/err" | head -30
     status=1
 fi
