@@ -76,6 +76,25 @@ bool ndp_glob_match(const char *pattern, const char *text)
     return match;
 }
 
+const char *ndp_glob_bracket_end(const char *open)
+{
+    const char *p = open + 1;
+
+    if (*p == '!' || *p == '^')
+        p++;
+    if (*p == ']')
+        p++;
+    for (; *p; p++) {
+        if (*p == ']')
+            return p + 1;
+        if (*p == '\\' && !*++p)
+            return NULL;
+        if (*p == '[' && (p[1] == ':' || p[1] == '=' || p[1] == '.'))
+            return NULL;
+    }
+    return NULL;
+}
+
 /* ---- checking ---- */
 
 struct checker {
@@ -260,10 +279,9 @@ static bool has_literal(const char *p)
         if (*p == '*' || *p == '?') {
             p++;
         } else if (*p == '[') {
-            const char *close = p[1] ? strchr(p + 2, ']') : NULL;
-            if (!close)
+            p = ndp_glob_bracket_end(p);
+            if (!p)
                 return false;
-            p = close + 1;
         } else {
             return true;
         }
