@@ -51,6 +51,8 @@ static const struct refusal refusals[] = {
       "config 'FILE': fail_on: must be a non-empty string" },
     { "fail_on: empty", "{'fail_on': ''}",
       "config 'FILE': fail_on: must be a non-empty string" },
+    { "fail_on: null", "{'fail_on': null}",
+      "config 'FILE': fail_on: must be a non-empty string" },
     { "fail_on: not a severity", "{'fail_on': 'fatal'}",
       "config 'FILE': fail_on: " CHOICES_SEVERITY },
     { "fail_on: a severity in another case", "{'fail_on': 'Error'}",
@@ -65,6 +67,8 @@ static const struct refusal refusals[] = {
       "config 'FILE': rules: must be a non-empty string" },
     { "formats: a string", "{'formats': 'text'}",
       "config 'FILE': formats: must be an array" },
+    { "formats: null", "{'formats': null}",
+      "config 'FILE': formats: must be an array" },
     { "formats: a number in the list", "{'formats': ['text', 3]}",
       "config 'FILE': formats[1]: must be a string FMT or FMT:PATH" },
     /* clusters[]. */
@@ -78,9 +82,13 @@ static const struct refusal refusals[] = {
       "config 'FILE': clusters[0].match: is required" },
     { "clusters: match empty", C("{'match': ''}"),
       "config 'FILE': clusters[0].match: must be a non-empty string" },
+    { "clusters: match null", C("{'match': null}"),
+      "config 'FILE': clusters[0].match: must be a non-empty string" },
     { "clusters: the entry's index is named",
       C("{'match': 'a'}, {'match': 'b', 'profile': 'block-all'}"),
       "config 'FILE': clusters[1].profile: " CHOICES_PROFILE },
+    { "clusters: profile null", C("{'match': 'a', 'profile': null}"),
+      "config 'FILE': clusters[0].profile: must be a non-empty string" },
     { "clusters: until not a day", C("{'match': 'a', 'until': '2026-13-01'}"),
       "config 'FILE': clusters[0].until: must be a date YYYY-MM-DD" },
     { "clusters: until a day February does not have",
@@ -89,10 +97,15 @@ static const struct refusal refusals[] = {
     { "clusters: until with a time", C("{'match': 'a', 'until': "
                                        "'2026-12-31T00:00:00Z'}"),
       "config 'FILE': clusters[0].until: must be a date YYYY-MM-DD" },
+    { "clusters: until null", C("{'match': 'a', 'until': null}"),
+      "config 'FILE': clusters[0].until: must be a non-empty string" },
     { "clusters: window an array", C("{'match': 'a', 'window': []}"),
       "config 'FILE': clusters[0].window: must be an ARM MaintenanceWindow "
       "object" },
     { "clusters: window a string", C("{'match': 'a', 'window': 'Sunday'}"),
+      "config 'FILE': clusters[0].window: must be an ARM MaintenanceWindow "
+      "object" },
+    { "clusters: window null", C("{'match': 'a', 'window': null}"),
       "config 'FILE': clusters[0].window: must be an ARM MaintenanceWindow "
       "object" },
     /* waivers[]. */
@@ -125,6 +138,10 @@ static const struct refusal refusals[] = {
     { "waivers: category empty", W("{'category': '', 'reason': 'r', "
                                    "'expires': '2030-01-01'}"),
       "config 'FILE': waivers[0].category: must be a non-empty string" },
+    { "waivers: match null does not widen the waiver",
+      W("{'rule': 'NDP101', 'match': null, 'reason': 'r', "
+        "'expires': '2030-01-01'}"),
+      "config 'FILE': waivers[0].match: must be a non-empty string" },
     { "waivers: match empty", W("{'rule': 'NDP101', 'match': '', "
                                 "'reason': 'r', 'expires': '2030-01-01'}"),
       "config 'FILE': waivers[0].match: must be a non-empty string" },
