@@ -320,6 +320,49 @@ static void merge__ids_in_any_case_and_each_file_once(void **state)
     ndp_states_release(&st);
 }
 
+/* A file whose path is part of another's is still named. */
+static void merge__a_path_inside_another_is_named_too(void **state)
+{
+    struct ndp_states st = NDP_STATES_INIT;
+    struct ndp_buf want = NDP_BUF_INIT;
+    char *longer, *shorter;
+
+    (void)state;
+    longer = read_text(&st, "show.json.old", "{'id': '" MC "p', "
+                       "'kubernetesVersion': '1.30.0'}");
+    shorter = read_text(&st, "show.json", "{'id': '" MC "p', "
+                        "'kubernetesVersion': '1.31.0'}");
+    ndp_buf_addf(&want, "%s, %s", longer, shorter);
+    assert_string_equal(st.items[0].sources, want.buf);
+    assert_string_equal(st.items[0].version, "1.31.0");
+    ndp_buf_release(&want);
+    free(longer);
+    free(shorter);
+    ndp_states_release(&st);
+}
+
+/* Configurations that do not count, each named once, compared whole. */
+static void other_windows__each_name_once_compared_whole(void **state)
+{
+    struct ndp_states st = NDP_STATES_INIT;
+
+    (void)state;
+    free(read_text(&st, "others.json",
+                   "[{'id': '" MC "o/maintenanceConfigurations/a', 'name': "
+                   "'defaultOld', 'timeInWeek': []},"
+                   " {'id': '" MC "o/maintenanceConfigurations/b', 'name': "
+                   "'default', 'timeInWeek': []},"
+                   " {'id': '" MC "o/maintenanceConfigurations/c', 'name': "
+                   "'default', 'timeInWeek': []},"
+                   " {'id': '" MC "o/maintenanceConfigurations/d', 'name': "
+                   "'aksManagedAutoUpgradeSchedule', 'maintenanceWindow': "
+                   "{'durationHours': 4}}]"));
+    assert_string_equal(st.items[0].other_windows, "defaultOld, default, "
+                        "aksManagedAutoUpgradeSchedule");
+    assert_null(st.items[0].window);
+    ndp_states_release(&st);
+}
+
 /* ---- refusals: one line naming the file, "FILE" for its path ---- */
 
 struct refusal {
@@ -588,6 +631,8 @@ int main(void)
     ADD_TEST(&list, shapes__recognised_by_what_they_hold);
     ADD_TEST(&list, windows__a_later_file_replaces_the_window);
     ADD_TEST(&list, merge__ids_in_any_case_and_each_file_once);
+    ADD_TEST(&list, merge__a_path_inside_another_is_named_too);
+    ADD_TEST(&list, other_windows__each_name_once_compared_whole);
     ADD_ROWS(&list, refusals, refusal_test);
     ADD_TEST(&list, refusals__fixtures_missing_and_too_large);
     ADD_TEST(&list, refusals__hostile_text_printed_on_one_line);
