@@ -189,14 +189,16 @@ static void fields__fallbacks_and_unset_values(void **state)
         "  {'osType': 'Linux', 'count': 4},"
         "  {'name': 'numbers', 'count': 2.5, 'enableAutoScaling': 'true',"
         "   'upgradeSettings': {'maxSurge': 1}},"
-        "  {'name': 'bare'}]}");
+        "  {'name': 'bare'},"
+        "  {'name': 'upgrading', 'orchestratorVersion': '1.31.0',"
+        "   'currentOrchestratorVersion': '1.30.9'}]}");
     c = &st.items[0];
     assert_string_equal(c->id, MC "aks");
     assert_string_equal(c->name, "aks");
     assert_string_equal(c->sources, path);
     assert_int_equal(c->profile, NDP_PROFILE_BLOCK); /* any case */
     assert_string_equal(c->version, "1.30.1");       /* kubernetesVersion */
-    assert_int_equal(c->nr_pools, 3);                /* the nameless left out */
+    assert_int_equal(c->nr_pools, 4);                /* the nameless left out */
     p = &c->pools[0];
     assert_string_equal(p->name, "auto");
     assert_null(p->os_type);                         /* "" is unset */
@@ -218,6 +220,15 @@ static void fields__fallbacks_and_unset_values(void **state)
     assert_string_equal(p->name, "bare");
     assert_int_equal(p->count, -1);
     assert_int_equal(p->drain_minutes, -1);
+    p = &c->pools[3];
+    assert_string_equal(p->version, "1.30.9");       /* what runs now */
+    free(path);
+
+    /* The version that runs now, before the one asked for. */
+    path = read_text(&st, "current.json",
+        "{'id': '" MC "upgrading', 'kubernetesVersion': '1.31.0',"
+        " 'currentKubernetesVersion': '1.30.9', 'agentPoolProfiles': []}");
+    assert_string_equal(st.items[1].version, "1.30.9");
     free(path);
 
     /* An empty policy states nothing; an empty pool list states pools. */
@@ -225,7 +236,7 @@ static void fields__fallbacks_and_unset_values(void **state)
         "{'id': '" MC "other', 'properties': {'agentPoolProfiles': [],"
         " 'nodeDisruptionProfile': {'nodeDisruptionPolicy': ''},"
         " 'currentKubernetesVersion': '', 'kubernetesVersion': ''}}");
-    c = &st.items[1];
+    c = &st.items[2];
     assert_int_equal(c->profile, -1);
     assert_null(c->version);
     assert_false(c->has_pools);
