@@ -134,6 +134,17 @@ static char *dup_or_null(const char *s)
     return s ? ndp_xstrdup(s) : NULL;
 }
 
+/* A change of 'kind' at 'address', added to 'set' (which owns it). */
+static struct ndp_change *add_change(struct ndp_changeset *set, size_t input,
+                                     enum ndp_kind kind, const char *address)
+{
+    struct ndp_change *c = ndp_changeset_add(set, input);
+
+    c->kind = kind;
+    c->address = ndp_xstrdup(address);
+    return c;
+}
+
 /* The set a row describes: inputs "a.json" and "b.json", then its changes. */
 static void build(struct ndp_changeset *set, const struct ch *changes)
 {
@@ -142,10 +153,10 @@ static void build(struct ndp_changeset *set, const struct ch *changes)
     ndp_changeset_add_input(set, "a.json");
     ndp_changeset_add_input(set, "b.json");
     for (i = 0; i < MAXN && changes[i].kind; i++) {
-        struct ndp_change *c = ndp_changeset_add(set, changes[i].input);
-        c->kind = kinds[(unsigned char)changes[i].kind];
+        struct ndp_change *c = add_change(
+            set, changes[i].input, kinds[(unsigned char)changes[i].kind],
+            changes[i].address);
         c->action = NDP_ACTION_UPDATE;
-        c->address = ndp_xstrdup(changes[i].address);
         c->self_id = dup_or_null(changes[i].self_id);
         c->parent_id = dup_or_null(changes[i].parent_id);
         c->parent_ref = dup_or_null(changes[i].parent_ref);
@@ -182,95 +193,98 @@ static void row_test(void **state)
     ndp_changeset_release(&set);
 }
 
+/* A change set of one input, "plan.json", and its clusters once linked. */
+struct linked {
+    struct ndp_changeset set;
+    struct ndp_clusters cl;
+};
+
+static void linked_begin(struct linked *l)
+{
+    memset(l, 0, sizeof(*l));
+    ndp_changeset_add_input(&l->set, "plan.json");
+}
+
+static void linked_end(struct linked *l)
+{
+    ndp_clusters_release(&l->cl);
+    ndp_changeset_release(&l->set);
+}
+
 /* ---- what each entry carries ---- */
 
 /* The entries' ids, ARM ids, changes, names and resource groups. */
 static void entries__ids_changes_and_names(void **state)
 {
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_clusters cl = NDP_CLUSTERS_INIT;
+    struct linked l;
     struct ndp_change *c;
     const struct ndp_cluster *e;
 
     (void)state;
-    ndp_changeset_add_input(&set, "plan.json");
+    linked_begin(&l);
     /* 0: azurerm, its names as the plan shows them. */
-    c = ndp_changeset_add(&set, 0);
-    c->kind = NDP_KIND_CLUSTER;
-    c->address = ndp_xstrdup(TF_A);
+    c = add_change(&l.set, 0, NDP_KIND_CLUSTER, TF_A);
     c->self_id = ndp_xstrdup(ID_A);
     c->shown_name = ndp_xstrdup("aks-shown");
     c->shown_group = ndp_xstrdup("rg-shown");
     /* 1: azurerm with sensitive names: none, not the id's. */
-    c = ndp_changeset_add(&set, 0);
-    c->kind = NDP_KIND_CLUSTER;
-    c->address = ndp_xstrdup(TF_B);
+    c = add_change(&l.set, 0, NDP_KIND_CLUSTER, TF_B);
     c->self_id = ndp_xstrdup(ID_B);
     /* 2: what-if, named by its id; 3: only a group is shown. */
-    c = ndp_changeset_add(&set, 0);
-    c->kind = NDP_KIND_CLUSTER;
-    c->address = ndp_xstrdup(SUB "aks-w");
-    c = ndp_changeset_add(&set, 0);
-    c->kind = NDP_KIND_CLUSTER;
-    c->address = ndp_xstrdup(SUB "aks-g");
+    add_change(&l.set, 0, NDP_KIND_CLUSTER, SUB "aks-w");
+    c = add_change(&l.set, 0, NDP_KIND_CLUSTER, SUB "aks-g");
     c->shown_group = ndp_xstrdup("rg-only");
     /* Entries of their own: an id, a template expression, a reference. */
-    c = ndp_changeset_add(&set, 0);
-    c->kind = NDP_KIND_NODEPOOL;
-    c->address = ndp_xstrdup(POOL "p");
+    c = add_change(&l.set, 0, NDP_KIND_NODEPOOL, POOL "p");
     c->parent_id = ndp_xstrdup(SUB "aks-x");
-    c = ndp_changeset_add(&set, 0);
-    c->kind = NDP_KIND_NODEPOOL;
-    c->address = ndp_xstrdup(POOL "q");
+    c = add_change(&l.set, 0, NDP_KIND_NODEPOOL, POOL "q");
     c->parent_id = ndp_xstrdup("/subscriptions/s/resourceGroups/"
                                "[parameters('rg')]/providers/Microsoft."
                                "ContainerService/managedClusters/"
                                "[parameters('name')]");
-    c = ndp_changeset_add(&set, 0);
-    c->kind = NDP_KIND_NODEPOOL;
-    c->address = ndp_xstrdup(POOL "r");
+    c = add_change(&l.set, 0, NDP_KIND_NODEPOOL, POOL "r");
     c->parent_ref = ndp_xstrdup("azurerm_kubernetes_cluster.gone");
-    ndp_link(&cl, &set);
-    assert_int_equal(cl.nr, 7);
+    ndp_link(&l.cl, &l.set);
+    assert_int_equal(l.cl.nr, 7);
 
-    e = &cl.items[0];
+    e = &l.cl.items[0];
     assert_string_equal(e->id, TF_A);
     assert_string_equal(e->arm_id, ID_A);
     assert_string_equal(e->input, "plan.json");
-    assert_ptr_equal(e->input, set.inputs[0].path);
+    assert_ptr_equal(e->input, l.set.inputs[0].path);
     assert_int_equal(e->change, 0);
     assert_string_equal(e->name, "aks-shown");
     assert_string_equal(e->resource_group, "rg-shown");
-    e = &cl.items[1];
+    e = &l.cl.items[1];
     assert_int_equal(e->change, 1);
     assert_null(e->name);
     assert_null(e->resource_group);
-    e = &cl.items[2];
+    e = &l.cl.items[2];
     assert_null(e->arm_id); /* what-if: self_id not set here */
     assert_string_equal(e->name, "aks-w");
     assert_string_equal(e->resource_group, "rg");
-    e = &cl.items[3];
+    e = &l.cl.items[3];
     assert_null(e->name);
     assert_string_equal(e->resource_group, "rg-only");
-    e = &cl.items[4];
+    e = &l.cl.items[4];
     assert_string_equal(e->id, SUB "aks-x");
     assert_string_equal(e->arm_id, SUB "aks-x");
     assert_int_equal(e->change, SIZE_MAX);
     assert_string_equal(e->name, "aks-x");
     assert_string_equal(e->resource_group, "rg");
-    e = &cl.items[5];
+    e = &l.cl.items[5];
     assert_null(e->name);
     assert_null(e->resource_group);
-    e = &cl.items[6];
+    e = &l.cl.items[6];
     assert_string_equal(e->id, "azurerm_kubernetes_cluster.gone");
     assert_null(e->arm_id);
     assert_int_equal(e->change, SIZE_MAX);
     assert_null(e->name);
-    ndp_clusters_release(&cl);
-    assert_int_equal(cl.nr, 0);
-    assert_null(cl.items);
-    ndp_clusters_release(&cl); /* twice: nothing left */
-    ndp_changeset_release(&set);
+    ndp_clusters_release(&l.cl);
+    assert_int_equal(l.cl.nr, 0);
+    assert_null(l.cl.items);
+    ndp_clusters_release(&l.cl); /* twice: nothing left */
+    ndp_changeset_release(&l.set);
 }
 
 /* An empty set has no clusters. */
@@ -334,15 +348,13 @@ static const struct first_apply_row first_apply_rows[] = {
 static void first_apply_test(void **state)
 {
     const struct first_apply_row *row = *state;
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_clusters cl = NDP_CLUSTERS_INIT;
+    struct linked l;
     struct ndp_change *c, *setter;
 
-    ndp_changeset_add_input(&set, "plan.json");
+    linked_begin(&l);
     if (row->cluster) {
-        c = ndp_changeset_add(&set, 0);
-        c->kind = NDP_KIND_CLUSTER;
-        c->address = ndp_xstrdup(row->cluster == 'R' ? TF_A : ID_A);
+        c = add_change(&l.set, 0, NDP_KIND_CLUSTER,
+                       row->cluster == 'R' ? TF_A : ID_A);
         c->self_id = ndp_xstrdup(ID_A);
         c->notation = row->cluster == 'R' ? NDP_NOTATION_AZURERM
                                           : NDP_NOTATION_ARM;
@@ -350,16 +362,14 @@ static void first_apply_test(void **state)
                                         : NDP_ACTION_UPDATE;
         c->before = test_json(row->cluster_before);
     }
-    setter = ndp_changeset_add(&set, 0);
-    setter->kind = NDP_KIND_SETTER;
+    setter = add_change(&l.set, 0, NDP_KIND_SETTER, "azapi_update_resource.s");
     setter->notation = NDP_NOTATION_ARM;
-    setter->address = ndp_xstrdup("azapi_update_resource.s");
     setter->parent_id = ndp_xstrdup(ID_A_UP);
     setter->action = row->action;
     setter->before = test_json(row->setter_before);
     setter->after = test_json(row->setter_after);
-    ndp_link(&cl, &set);
-    assert_int_equal(cl.nr, 1);
+    ndp_link(&l.cl, &l.set);
+    assert_int_equal(l.cl.nr, 1);
     assert_int_equal(setter->cluster, 0);
     if (!row->want_before) {
         assert_null(setter->before);
@@ -372,38 +382,31 @@ static void first_apply_test(void **state)
         json_object_put(want);
     }
     assert_int_equal(setter->before_unknown, row->want_unknown);
-    ndp_clusters_release(&cl);
-    ndp_changeset_release(&set);
+    linked_end(&l);
 }
 
 /* A pool's first apply is left alone: only setters are projected. */
 static void first_apply__only_setters(void **state)
 {
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_clusters cl = NDP_CLUSTERS_INIT;
+    struct linked l;
     struct ndp_change *c;
 
     (void)state;
-    ndp_changeset_add_input(&set, "plan.json");
-    c = ndp_changeset_add(&set, 0);
-    c->kind = NDP_KIND_CLUSTER;
+    linked_begin(&l);
+    c = add_change(&l.set, 0, NDP_KIND_CLUSTER, ID_A);
     c->notation = NDP_NOTATION_ARM;
-    c->address = ndp_xstrdup(ID_A);
     c->self_id = ndp_xstrdup(ID_A);
     c->before = test_json("{'properties': {}}");
-    c = ndp_changeset_add(&set, 0);
-    c->kind = NDP_KIND_NODEPOOL;
+    c = add_change(&l.set, 0, NDP_KIND_NODEPOOL, ID_A "/agentPools/p");
     c->notation = NDP_NOTATION_ARM;
     c->action = NDP_ACTION_CREATE;
-    c->address = ndp_xstrdup(ID_A "/agentPools/p");
     c->parent_id = ndp_xstrdup(ID_A);
     c->after = test_json("{'properties': {'count': 3}}");
-    ndp_link(&cl, &set);
+    ndp_link(&l.cl, &l.set);
     assert_int_equal(c->cluster, 0);
     assert_null(c->before);
     assert_false(c->before_unknown);
-    ndp_clusters_release(&cl);
-    ndp_changeset_release(&set);
+    linked_end(&l);
 }
 
 /* ---- the fixtures, as the readers read them ---- */
@@ -509,20 +512,18 @@ static void fixture_test(void **state)
 static void many__ten_thousand_pools_over_two_hundred_clusters(void **state)
 {
     enum { CLUSTERS = 200, POOLS = 50 };
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_clusters cl = NDP_CLUSTERS_INIT;
+    struct linked l;
     struct ndp_buf b = NDP_BUF_INIT;
     size_t i, k;
 
     (void)state;
-    ndp_changeset_add_input(&set, "plan.json");
+    linked_begin(&l);
     for (i = 0; i < CLUSTERS; i++)
         for (k = 0; k < POOLS; k++) {
-            struct ndp_change *c = ndp_changeset_add(&set, 0);
-            c->kind = NDP_KIND_NODEPOOL;
+            struct ndp_change *c;
             ndp_buf_reset(&b);
             ndp_buf_addf(&b, POOL "p[\"%zu-%zu\"]", i, k);
-            c->address = ndp_xstrdup(b.buf);
+            c = add_change(&l.set, 0, NDP_KIND_NODEPOOL, b.buf);
             ndp_buf_reset(&b);
             if (k % 2) {
                 ndp_buf_addf(&b, "azurerm_kubernetes_cluster.c[\"%zu\"]", i);
@@ -533,27 +534,25 @@ static void many__ten_thousand_pools_over_two_hundred_clusters(void **state)
             }
         }
     for (i = 0; i < CLUSTERS; i++) {
-        struct ndp_change *c = ndp_changeset_add(&set, 0);
-        c->kind = NDP_KIND_CLUSTER;
+        struct ndp_change *c;
         ndp_buf_reset(&b);
         ndp_buf_addf(&b, "azurerm_kubernetes_cluster.c[\"%zu\"]", i);
-        c->address = ndp_xstrdup(b.buf);
+        c = add_change(&l.set, 0, NDP_KIND_CLUSTER, b.buf);
         ndp_buf_reset(&b);
         ndp_buf_addf(&b, SUB "aks-%zu", i);
         c->self_id = ndp_xstrdup(b.buf);
     }
-    ndp_link(&cl, &set);
-    assert_int_equal(cl.nr, CLUSTERS);
+    ndp_link(&l.cl, &l.set);
+    assert_int_equal(l.cl.nr, CLUSTERS);
     for (i = 0; i < CLUSTERS; i++)
         for (k = 0; k < POOLS; k++) {
-            const struct ndp_change *c = set.items[i * POOLS + k];
+            const struct ndp_change *c = l.set.items[i * POOLS + k];
             if (c->cluster != i)
                 fail_msg("'%s' in cluster %zu, want %zu", c->address,
                          c->cluster, i);
         }
     ndp_buf_release(&b);
-    ndp_clusters_release(&cl);
-    ndp_changeset_release(&set);
+    linked_end(&l);
 }
 
 int main(void)

@@ -245,7 +245,8 @@ static void release__empties_and_map_is_reusable(void **state)
 static void order__lookups_do_not_depend_on_insertion_order(void **state)
 {
     enum { N = 5000 };
-    struct ndp_strmap up = NDP_STRMAP_INIT(false), down = NDP_STRMAP_INIT(false);
+    struct ndp_strmap up = NDP_STRMAP_INIT(false);
+    struct ndp_strmap down = NDP_STRMAP_INIT(false);
     char (*keys)[24] = numbered(N, "/subscriptions/s/");
     size_t i;
 
