@@ -187,6 +187,19 @@ static const struct row rows[] = {
       { 0, 1, NO }, { 0, 1 } },
 };
 
+/* A finding of 'rule' and 'category' on 'resource' in 'cluster' (copied). */
+static void add_finding(struct ndp_findings *fs, const char *rule,
+                        const char *category, const char *resource,
+                        const char *cluster)
+{
+    struct ndp_finding *f = ndp_findings_add(fs);
+
+    f->rule_id = rule;
+    f->category = category;
+    f->resource = ndp_xstrdup(resource);
+    f->cluster = ndp_xstrdup(cluster);
+}
+
 static size_t count_waivers(const struct row *row)
 {
     size_t n = 0;
@@ -229,11 +242,8 @@ static void row_test(void **state)
     config.waivers = w;
     config.nr_waivers = nw;
     for (i = 0; i < nf; i++) {
-        struct ndp_finding *f = ndp_findings_add(&fs);
-        f->rule_id = row->f[i].rule;
-        f->category = row->f[i].category;
-        f->resource = (char *)row->f[i].resource;
-        f->cluster = (char *)row->f[i].cluster;
+        add_finding(&fs, row->f[i].rule, row->f[i].category,
+                    row->f[i].resource, row->f[i].cluster);
     }
     ndp_waivers_match(waiver_of, first_of, &fs, &config, AT);
     for (i = 0; i < nf; i++)
@@ -246,7 +256,7 @@ static void row_test(void **state)
             fail_msg("waiver %zu ('%s'): first finding %zu, want %zu", i,
                      row->w[i].match ? row->w[i].match : "(no match)",
                      first_of[i], row->first_of[i]);
-    free(fs.items);
+    ndp_findings_release(&fs);
 }
 
 /*
@@ -284,11 +294,7 @@ static void brackets__index_agrees_with_glob_match(void **state)
         config.waivers = &w;
         config.nr_waivers = 1;
         for (i = 0; i < NDP_ARRAY_SIZE(ids); i++) {
-            struct ndp_finding *f = ndp_findings_add(&fs);
-            f->rule_id = "NDP101";
-            f->category = NP;
-            f->resource = (char *)ids[i];
-            f->cluster = (char *)"";
+            add_finding(&fs, "NDP101", NP, ids[i], "");
         }
         ndp_waivers_match(waiver_of, first_of, &fs, &config, AT);
         for (i = 0; i < NDP_ARRAY_SIZE(ids); i++) {
@@ -300,7 +306,7 @@ static void brackets__index_agrees_with_glob_match(void **state)
                          waiver_of[i] == 0 ? "waived" : "not waived",
                          want ? "match" : "no match");
         }
-        free(fs.items);
+        ndp_findings_release(&fs);
     }
 }
 
@@ -334,12 +340,8 @@ static void many__each_instance_gets_its_own_waiver(void **state)
         w->index = i;
     }
     for (i = 0; i < N; i++) {
-        struct ndp_finding *f = ndp_findings_add(&fs);
         snprintf(ids[i], sizeof(ids[i]), POOL "[\"p%zu\"]", N - 1 - i);
-        f->rule_id = "NDP502";
-        f->category = "rotate";
-        f->resource = ids[i];
-        f->cluster = (char *)MAIN;
+        add_finding(&fs, "NDP502", "rotate", ids[i], MAIN);
     }
     ndp_waivers_match(waiver_of, first_of, &fs, &config, AT);
     for (i = 0; i < N; i++) {
@@ -348,7 +350,7 @@ static void many__each_instance_gets_its_own_waiver(void **state)
         if (first_of[i] != N - 1 - i)
             fail_msg("waiver '%s': finding %zu", patterns[i], first_of[i]);
     }
-    free(fs.items);
+    ndp_findings_release(&fs);
     free(config.waivers);
     free(patterns);
     free(ids);
