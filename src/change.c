@@ -31,8 +31,20 @@ struct ndp_change *ndp_changeset_add(struct ndp_changeset *set,
     return c;
 }
 
+void ndp_facts_release(struct ndp_facts *facts)
+{
+    size_t i;
+
+    for (i = 0; i < facts->nr_pools; i++)
+        free(facts->pools[i].path);
+    free(facts->pools);
+    free(facts->windows);
+    memset(facts, 0, sizeof(*facts));
+}
+
 static void change_free(struct ndp_change *c)
 {
+    ndp_facts_release(&c->facts);
     free(c->address);
     free(c->resource_type);
     free(c->name);

@@ -44,6 +44,92 @@ enum ndp_action {
     NDP_ACTION_OTHER
 };
 
+/*
+ * What a change declares, in no notation: filled by the input stage
+ * (src/input/input_facts.c, ndp_facts_fill()) from the change's documents,
+ * so that the stages after the rule engine need not know where azurerm or
+ * ARM keeps a value.  Every pointer is borrowed from the change's
+ * documents or is static, unless marked owned; values the documents do
+ * not declare are NULL, or -1 for numbers.
+ */
+
+/* The settings of a node pool the rollout is sized from, and where. */
+enum ndp_pool_field {
+    NDP_POOL_COUNT,
+    NDP_POOL_MIN_COUNT,
+    NDP_POOL_MAX_COUNT,
+    NDP_POOL_MAX_SURGE,
+    NDP_POOL_MAX_UNAVAILABLE,
+    NDP_POOL_DRAIN_TIMEOUT,
+    NDP_POOL_SOAK_DURATION,
+    NDP_POOL_UNDRAINABLE,
+    NDP_POOL_ROTATION_NAME,
+    NDP_POOL_VERSION,
+    NDP_POOL_FIELDS /* not a field: their number */
+};
+
+/*
+ * A node pool a change declares: a pool resource, a cluster's default
+ * pool block (azurerm) or one of its agentPoolProfiles (ARM).  Values are
+ * as declared after the change, or before it for a pool it deletes.
+ */
+struct ndp_pool_facts {
+    const char *name;
+    char *path;               /* owned: where the pool is, "" for a pool
+                                 resource ("default_node_pool[0]",
+                                 "properties.agentPoolProfiles[name=x]") */
+    const char *const *fields; /* static: each field's path below 'path',
+                                  by enum ndp_pool_field (NULL: none) */
+    bool created, deleted;    /* by this apply */
+    const char *os_type, *mode, *priority;
+    long count, min_count, max_count;
+    bool autoscale;
+    const char *max_surge, *max_unavailable, *undrainable;
+    long drain_minutes, soak_minutes;
+    const char *rotation_name;          /* azurerm temporary_name_for_rotation */
+    const char *version_before, *version_after; /* orchestrator version */
+};
+
+/* A maintenance window a change declares: its two sides and its mask. */
+struct ndp_window_facts {
+    const char *name;         /* as printed: an azurerm block's key, an ARM
+                                 configuration's name (else its address) */
+    bool node_os;             /* aksManagedNodeOSUpgradeSchedule: the one
+                                 the node disruption policy reads */
+    bool arm;                 /* an ARM MaintenanceWindow, else an azurerm
+                                 block */
+    const char *path;         /* static: where the window is */
+    const struct json_object *before, *after; /* NULL when not declared */
+    const struct json_object *after_unknown;  /* its after_unknown mask */
+    bool sensitive;           /* under a sensitive mask on either side */
+    const char *start_date_key; /* static: the key of its startDate */
+};
+
+struct ndp_facts {
+    struct ndp_pool_facts *pools;       /* owned, in the order the input
+                                           lists them: kept, then deleted */
+    size_t nr_pools;
+    bool pools_sensitive;     /* a mask covers (part of) the pools: their
+                                 names and sizes are never printed */
+    /* The Kubernetes version a cluster (a pool resource: its orchestrator
+     * version) runs before the change and asks for after it: the declared
+     * version, else the current one; NULL when neither is a version. */
+    const char *version_before, *version_after;
+    bool version_before_sensitive, version_after_sensitive;
+    const char *version_path; /* static: where the declared one is */
+    /* The node disruption policy a cluster body or a setter declares. */
+    const struct json_object *profile_before, *profile_after;
+    bool profile_before_sensitive, profile_after_sensitive;
+    struct ndp_window_facts *windows;   /* owned */
+    size_t nr_windows;
+    bool sends_whole_body;    /* every update sends the whole resource
+                                 again (azapi), unchanged parts with it */
+    /* For the rule engine's walk: the key of a list of pools matched by
+     * name (ARM agentPoolProfiles), the key of a block that is the
+     * cluster's default pool (azurerm default_node_pool); NULL: none. */
+    const char *pool_list_key, *default_pool_key;
+};
+
 struct ndp_change {
     const char *input;      /* input path as the user named it (borrowed from the set) */
     char *address;          /* Terraform address or ARM resource id */
@@ -75,6 +161,7 @@ struct ndp_change {
                                the plan gives it ("" when absent); NULL
                                for a change applied now */
     size_t cluster;         /* index into the linker's cluster list */
+    struct ndp_facts facts; /* what it declares (above) */
 };
 
 struct ndp_input_info {
@@ -98,6 +185,8 @@ struct ndp_change *ndp_changeset_add(struct ndp_changeset *set,
 /* Registers an input and returns its index; copies 'path'. */
 size_t ndp_changeset_add_input(struct ndp_changeset *set, const char *path);
 void ndp_changeset_release(struct ndp_changeset *set);
+/* Frees what 'facts' owns and leaves it empty. */
+void ndp_facts_release(struct ndp_facts *facts);
 
 /*
  * The changes of a set by input and address, so that a finding finds its

@@ -231,13 +231,16 @@ static size_t array_len(const struct json_object *a)
                ? json_object_array_length(a) : 0;
 }
 
-/* ARM agentPoolProfiles: elements are matched by name, not position. */
+/*
+ * A list of pools (the reader names its key: ARM agentPoolProfiles):
+ * elements are matched by name, not position.
+ */
 static bool keyed_by_name(const struct walker *w, const struct ndp_buf *path)
 {
-    static const char key[] = "agentPoolProfiles";
-    size_t n = sizeof(key) - 1;
+    const char *key = w->change->facts.pool_list_key;
+    size_t n = key ? strlen(key) : 0;
 
-    return w->change->notation == NDP_NOTATION_ARM && path->len >= n &&
+    return key && path->len >= n &&
            ndp_strcasecmp(path->buf + path->len - n, key) == 0;
 }
 
@@ -368,18 +371,20 @@ static void walk_pool_array(struct walker *w, struct ndp_buf *path,
     release_names(&aix);
 }
 
-/* azurerm default_node_pool[0] is the cluster's system pool. */
+/*
+ * The block the reader names as the cluster's default pool (azurerm
+ * default_node_pool[0]) is the pool called by its name.
+ */
 static const char *pool_of_element(const struct walker *w,
                                    const struct ndp_buf *path,
                                    const char *pool,
                                    const struct json_object *be,
                                    const struct json_object *ae)
 {
-    static const char key[] = "default_node_pool";
+    const char *key = w->change->facts.default_pool_key;
     const char *name;
 
-    if (w->change->notation != NDP_NOTATION_AZURERM ||
-        strcmp(path->buf, key) != 0)
+    if (!key || strcmp(path->buf, key) != 0)
         return pool;
     name = element_name(ae);
     if (!name || !*name)

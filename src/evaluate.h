@@ -15,6 +15,7 @@
 struct ndp_changeset;
 struct ndp_clusters;
 struct ndp_findings;
+struct ndp_hits;
 struct ndp_impacts;
 struct ndp_ruleset;
 struct ndp_state_cluster;
@@ -88,14 +89,19 @@ struct ndp_resolutions {
 void ndp_resolutions_release(struct ndp_resolutions *resolved);
 
 /*
- * The middle of the pipeline in one call: links 'set' into 'clusters',
- * runs the rule engine, evaluates its hits into 'out' and 'resolved', and
- * sizes each cluster's disruption into 'impacts' (all empty on entry, each
- * released by its own module).  The hits live only inside.
+ * The evaluator, after the linker and the rule engine: resolves for each
+ * of 'clusters' what is in force into 'resolved', gives every hit of
+ * 'hits' a verdict and adds the findings about clusters and changes
+ * themselves into 'out', sizes each cluster's disruption into 'impacts',
+ * and holds it against the window it starts in (window-overrun).  'out',
+ * 'resolved' and 'impacts' are empty on entry and each released by its
+ * own module; the findings are in no particular order.
  */
-void ndp_judge(struct ndp_findings *out, struct ndp_clusters *clusters,
-               struct ndp_resolutions *resolved, struct ndp_impacts *impacts,
-               struct ndp_changeset *set, const struct ndp_ruleset *rs,
-               const struct ndp_eval_options *opt);
+void ndp_evaluate(struct ndp_findings *out, struct ndp_resolutions *resolved,
+                  struct ndp_impacts *impacts,
+                  const struct ndp_clusters *clusters,
+                  const struct ndp_changeset *set,
+                  const struct ndp_hits *hits, const struct ndp_ruleset *rs,
+                  const struct ndp_eval_options *opt);
 
 #endif

@@ -1,24 +1,92 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * finding.c - the finding list, its order and the verdict/severity names
- * (architecture §5).
+ * finding.c - the finding list: the one constructor, the setters later
+ * stages change a finding with, and the report order (finding.h says who
+ * calls which).
  */
 #include "common.h"
 #include "finding.h"
 #include "buf.h"
 #include "sha256.h"
 
-struct ndp_finding *ndp_findings_add(struct ndp_findings *list)
+static char *copy_or(const char *s, const char *fallback)
 {
+    return ndp_xstrdup(s ? s : fallback);
+}
+
+struct ndp_finding *ndp_findings_add(struct ndp_findings *list,
+                                     const struct ndp_finding_spec *spec)
+{
+    const struct ndp_verdict_row *row = ndp_verdict_row(spec->verdict);
     struct ndp_finding *f;
 
     NDP_GROW(list->items, list->alloc, list->nr + 1);
     f = &list->items[list->nr++];
     memset(f, 0, sizeof(*f));
+    f->rule_id = spec->rule ? spec->rule->id : row->meta_id;
+    f->category = spec->rule ? spec->rule->category : row->meta_category;
+    if (!f->rule_id || !f->category)
+        NDP_BUG("a finding without a rule whose verdict has no meta rule");
+    f->scope = spec->scope;
+    f->verdict = spec->verdict;
+    f->severity = ndp_verdict_severity(spec->verdict, spec->frozen_now);
+    f->refused_now = ndp_verdict_refused_now(spec->verdict, spec->frozen_now);
+    f->pools = spec->pools;
+    f->input = spec->input;
+    f->cluster = ndp_xstrdup(spec->cluster);
+    f->cluster_index = spec->cluster_index;
+    f->resource = ndp_xstrdup(spec->resource);
+    f->path = copy_or(spec->path, "");
+    f->before = copy_or(spec->before, "null");
+    f->after = copy_or(spec->after, "null");
+    f->pool = spec->pool ? ndp_xstrdup(spec->pool) : NULL;
+    f->line = spec->line;
+    f->message = copy_or(spec->message, "");
+    f->help = spec->help ? ndp_xstrdup(spec->help) : NULL;
     return f;
 }
 
-static int compare_findings(const void *pa, const void *pb)
+bool ndp_finding_suppress(struct ndp_finding *f, const char *why)
+{
+    if (f->suppression)
+        return false;
+    f->suppression = ndp_xstrdup(why);
+    return true;
+}
+
+void ndp_finding_locate(struct ndp_finding *f, const char *file, long line)
+{
+    free(f->source_file);
+    f->source_file = ndp_xstrdup(file);
+    f->source_line = line;
+}
+
+void ndp_finding_override(struct ndp_finding *f, const char *reason,
+                          size_t index, bool off, enum ndp_severity severity,
+                          const char *message)
+{
+    f->override_reason = reason;
+    f->override_from = f->severity;
+    f->override_off = off;
+    f->override_index = index;
+    if (off) {
+        ndp_finding_suppress(f, message);
+        return;
+    }
+    f->severity = severity;
+    free(f->message);
+    f->message = ndp_xstrdup(message);
+}
+
+/* strcmp() where NULL sorts first. */
+static int compare_optional(const char *a, const char *b)
+{
+    if (!a || !b)
+        return (a != NULL) - (b != NULL);
+    return strcmp(a, b);
+}
+
+int ndp_finding_compare(const void *pa, const void *pb)
 {
     const struct ndp_finding *a = pa, *b = pb;
     int d;
@@ -31,13 +99,24 @@ static int compare_findings(const void *pa, const void *pb)
         return d;
     if ((d = strcmp(a->path, b->path)) != 0)
         return d;
-    return strcmp(a->rule_id, b->rule_id);
+    if ((d = strcmp(a->rule_id, b->rule_id)) != 0)
+        return d;
+    if (a->verdict != b->verdict)
+        return a->verdict < b->verdict ? -1 : 1;
+    if ((d = compare_optional(a->pool, b->pool)) != 0)
+        return d;
+    if ((d = strcmp(a->message, b->message)) != 0)
+        return d;
+    if ((d = strcmp(a->after, b->after)) != 0)
+        return d;
+    return strcmp(a->before, b->before);
 }
 
 void ndp_findings_sort(struct ndp_findings *list)
 {
     if (list->nr > 1)
-        qsort(list->items, list->nr, sizeof(*list->items), compare_findings);
+        qsort(list->items, list->nr, sizeof(*list->items),
+              ndp_finding_compare);
 }
 
 void ndp_findings_release(struct ndp_findings *list)
@@ -64,73 +143,6 @@ void ndp_findings_release_items(struct ndp_findings *list)
         free(f->suppression);
         free(f->source_file);
     }
-}
-
-static const struct {
-    const char *name;
-    enum ndp_severity severity;
-} verdicts[] = {
-    [NDP_VERDICT_REJECTED] = { "rejected", NDP_SEVERITY_ERROR },
-    [NDP_VERDICT_OUTSIDE_WINDOW] = { "outside-window", NDP_SEVERITY_ERROR },
-    [NDP_VERDICT_ALLOWED] = { "allowed", NDP_SEVERITY_NOTE },
-    [NDP_VERDICT_MAY_REIMAGE] = { "may-reimage", NDP_SEVERITY_WARNING },
-    [NDP_VERDICT_BYPASSED] = { "bypassed", NDP_SEVERITY_ERROR },
-    [NDP_VERDICT_MANUAL_UPGRADE] = { "manual-upgrade", NDP_SEVERITY_WARNING },
-    [NDP_VERDICT_REPLACE] = { "replace", NDP_SEVERITY_WARNING },
-    [NDP_VERDICT_ROTATE] = { "rotate", NDP_SEVERITY_WARNING },
-    [NDP_VERDICT_GATE_OPEN] = { "gate-open", NDP_SEVERITY_WARNING },
-    [NDP_VERDICT_WINDOW_INVALID] = { "window-invalid", NDP_SEVERITY_WARNING },
-    [NDP_VERDICT_FREEZE_WITHOUT_END] = { "freeze-without-end",
-                                         NDP_SEVERITY_WARNING },
-    [NDP_VERDICT_WAIVER_EXPIRED] = { "waiver-expired", NDP_SEVERITY_WARNING },
-    [NDP_VERDICT_PROFILE_UNDECLARED] = { "profile-undeclared",
-                                         NDP_SEVERITY_NOTE },
-    [NDP_VERDICT_IGNORE_WITHOUT_REASON] = { "ignore-without-reason",
-                                            NDP_SEVERITY_WARNING },
-    [NDP_VERDICT_WINDOW_OVERRUN] = { "window-overrun", NDP_SEVERITY_WARNING },
-};
-
-enum ndp_severity ndp_verdict_severity(enum ndp_verdict verdict)
-{
-    return verdicts[verdict].severity;
-}
-
-const char *ndp_verdict_name(enum ndp_verdict verdict)
-{
-    return verdicts[verdict].name;
-}
-
-int ndp_verdict_parse(const char *name)
-{
-    size_t i;
-
-    for (i = 0; i < NDP_ARRAY_SIZE(verdicts); i++)
-        if (strcmp(name, verdicts[i].name) == 0)
-            return (int)i;
-    return -1;
-}
-
-static const char *const severity_names[] = { "error", "warning", "note",
-                                              "never" };
-
-const char *ndp_severity_name(enum ndp_severity severity)
-{
-    return severity_names[severity];
-}
-
-const char *ndp_severity_choice(size_t i)
-{
-    return i < NDP_ARRAY_SIZE(severity_names) ? severity_names[i] : NULL;
-}
-
-int ndp_severity_parse(const char *name)
-{
-    size_t i;
-
-    for (i = 0; i < NDP_ARRAY_SIZE(severity_names); i++)
-        if (strcmp(name, severity_names[i]) == 0)
-            return (int)i;
-    return -1;
 }
 
 void ndp_finding_fingerprint(struct ndp_buf *out, const struct ndp_finding *f)

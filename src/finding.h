@@ -4,10 +4,21 @@
  * print.  Transparent: the struct is the pipeline's output data.
  *
  * Invariants: every string is owned by the finding, except 'rule_id',
- * 'category' and 'input', which are borrowed from the rule set and the
- * change set and outlive the findings.  'before' and 'after' are JSON
- * texts already redacted: a sensitive value is "\"(sensitive)\"", an
- * unknown one "\"(known after apply)\"", an absent one "null".
+ * 'category', 'input' and 'override_reason', which are borrowed from the
+ * rule set, the change set and the settings and outlive the findings.
+ * 'before' and 'after' are JSON texts already redacted: a sensitive value
+ * is "\"(sensitive)\"", an unknown one "\"(known after apply)\"", an absent
+ * one "null".
+ *
+ * Who writes a finding: ndp_findings_add() makes it whole, and three
+ * stages make findings of their own through it: the evaluator
+ * (src/evaluate/: verdicts, window-overrun), locate.c
+ * (ignore-without-reason) and triage.c (waiver-expired).  After that a
+ * finding changes only through the setters below, each with its one
+ * caller: ndp_finding_suppress() (locate.c for an inline ignore, triage.c
+ * for a waiver, overrides.c for severity "off"), ndp_finding_locate()
+ * (locate.c) and ndp_finding_override() (overrides.c).  Reporters only
+ * read.
  */
 #ifndef NDP_FINDING_H
 #define NDP_FINDING_H
@@ -16,31 +27,16 @@
 #include <stddef.h>
 
 #include "rules.h"
+#include "verdicts.h"
 
-enum ndp_verdict {
-    NDP_VERDICT_REJECTED,
-    NDP_VERDICT_OUTSIDE_WINDOW,
-    NDP_VERDICT_ALLOWED,
-    NDP_VERDICT_MAY_REIMAGE,
-    NDP_VERDICT_BYPASSED,
-    NDP_VERDICT_MANUAL_UPGRADE,
-    NDP_VERDICT_REPLACE,
-    NDP_VERDICT_ROTATE,
-    NDP_VERDICT_GATE_OPEN,
-    NDP_VERDICT_WINDOW_INVALID,
-    NDP_VERDICT_FREEZE_WITHOUT_END,
-    NDP_VERDICT_WAIVER_EXPIRED,
-    NDP_VERDICT_PROFILE_UNDECLARED,
-    NDP_VERDICT_IGNORE_WITHOUT_REASON,
-    NDP_VERDICT_WINDOW_OVERRUN
-};
+struct ndp_buf;
 
-/* Ordered from most to least severe. */
-enum ndp_severity {
-    NDP_SEVERITY_ERROR,
-    NDP_SEVERITY_WARNING,
-    NDP_SEVERITY_NOTE,
-    NDP_SEVERITY_NEVER /* only as a --fail-on threshold */
+/* Which node pools applying the finding's change rebuilds. */
+enum ndp_finding_pools {
+    NDP_POOLS_NONE,    /* none, or none known (a change what-if hides) */
+    NDP_POOLS_NAMED,   /* the pool in 'pool' (none when it is NULL) */
+    NDP_POOLS_ALL,     /* every pool of the cluster */
+    NDP_POOLS_WINDOWS  /* the cluster's Windows pools */
 };
 
 struct ndp_finding {
@@ -49,6 +45,7 @@ struct ndp_finding {
     enum ndp_scope scope;
     enum ndp_verdict verdict;
     enum ndp_severity severity;
+    enum ndp_finding_pools pools;
     const char *input;
     char *resource;
     char *cluster;
@@ -56,20 +53,18 @@ struct ndp_finding {
     char *before;      /* JSON text */
     char *after;       /* JSON text */
     char *message;
-    char *help;        /* what to do about a refused change, or NULL */
-    bool refused_now;  /* AKS refuses it, or it is bypassed, rotated or
-                          replaced while the cluster is frozen now: set by
-                          the evaluator with 'help' */
+    char *help;        /* what to do about it, or NULL */
+    bool refused_now;  /* ndp_verdict_refused_now() when it was made */
     char *pool;        /* the node pool a pool-level finding is about, or NULL */
     char *suppression; /* the waiver that suppresses it, in words, or NULL */
     char *source_file; /* the .tf or template file a user edits, or NULL */
     long source_line;  /* its line there, when source_file is set */
     long line;         /* line of the resource in the input, 0 if unknown */
     size_t cluster_index; /* into the linker's cluster list */
-    /* Set by a severity override of the settings file: its reason
-     * (borrowed from the settings), the severity before it, and whether
-     * it turned the finding off (then 'severity' is unchanged and
-     * 'suppression' says so).  'override_reason' is NULL otherwise. */
+    /* Set by a severity override of the settings file: its reason, the
+     * severity before it, and whether it turned the finding off (then
+     * 'severity' is unchanged and 'suppression' says so).
+     * 'override_reason' is NULL otherwise. */
     const char *override_reason;
     enum ndp_severity override_from;
     bool override_off;
@@ -83,32 +78,75 @@ struct ndp_findings {
 
 #define NDP_FINDINGS_INIT { NULL, 0, 0 }
 
-/* Appends a zeroed finding owned by 'list' and returns it. */
-struct ndp_finding *ndp_findings_add(struct ndp_findings *list);
-/* Sorts by input, cluster, resource, path, rule: reproducible output. */
+/*
+ * What a new finding says.  Every string is copied (NULL 'path' is "",
+ * NULL 'before' and 'after' are "null"), except 'input', which is
+ * borrowed.  'rule' NULL is the verdict's meta rule when the rule set
+ * lacks it: the finding then takes the id and category from the verdict
+ * table.
+ */
+struct ndp_finding_spec {
+    const struct ndp_rule *rule;
+    enum ndp_verdict verdict;
+    bool frozen_now;            /* the cluster is frozen now (verdicts.h) */
+    enum ndp_scope scope;
+    enum ndp_finding_pools pools;
+    const char *input;
+    const char *cluster;
+    size_t cluster_index;
+    const char *resource;
+    const char *path;
+    const char *before, *after; /* JSON texts, redacted */
+    const char *pool;
+    long line;
+    const char *message;
+    const char *help;
+};
+
+/*
+ * Appends the finding 'spec' describes to 'list' and returns it, borrowed
+ * from 'list' until the next one is added.  Its severity and 'refused_now'
+ * come from the verdict table.
+ */
+struct ndp_finding *ndp_findings_add(struct ndp_findings *list,
+                                     const struct ndp_finding_spec *spec);
+
+/*
+ * Suppresses 'f' with 'why' (copied): a waiver, an inline ignore or a
+ * severity turned off, in words.  The first suppression stands: false,
+ * and nothing changes, when 'f' was already suppressed.
+ */
+bool ndp_finding_suppress(struct ndp_finding *f, const char *why);
+
+/* Where a user edits 'f': 'file' (copied) at 'line'. */
+void ndp_finding_locate(struct ndp_finding *f, const char *file, long line);
+
+/*
+ * A severity override 'index' of the settings file, for 'reason'
+ * (borrowed): 'severity' from now on, and 'message' (copied) in place of
+ * the old one; or, when 'off', the finding suppressed by 'message'
+ * instead (unless something suppressed it first).
+ */
+void ndp_finding_override(struct ndp_finding *f, const char *reason,
+                          size_t index, bool off, enum ndp_severity severity,
+                          const char *message);
+
+/*
+ * The report order: by input, cluster, resource, path, rule, then the
+ * rest of what a finding says, so that no two findings that print
+ * differently compare equal.  A qsort() comparator of findings: the
+ * stages before the sort use it wherever "the first" of some findings
+ * must not depend on the order they were made in.
+ */
+int ndp_finding_compare(const void *a, const void *b);
+/*
+ * Sorts into the report order: reproducible output.  ndp_run() does it
+ * once, after the last stage that adds a finding.
+ */
 void ndp_findings_sort(struct ndp_findings *list);
 void ndp_findings_release(struct ndp_findings *list);
 /* Frees what the findings own, not the array itself. */
 void ndp_findings_release_items(struct ndp_findings *list);
-
-/*
- * A verdict's severity when nothing else decides it.  The evaluator makes
- * 'rotate' and 'replace' errors only while the cluster is frozen
- * (architecture §5); 'bypassed' arises only then.
- */
-enum ndp_severity ndp_verdict_severity(enum ndp_verdict verdict);
-const char *ndp_verdict_name(enum ndp_verdict verdict);
-const char *ndp_severity_name(enum ndp_severity severity);
-/* Parses "error", "warning", "note", "never"; -1 if unknown. */
-int ndp_severity_parse(const char *name);
-/*
- * The 'i'th --fail-on level, from "error" to "never", or NULL past the
- * last: for help texts and error messages that list the choices.
- */
-const char *ndp_severity_choice(size_t i);
-
-/* Parses a verdict name ("may-reimage"); -1 if unknown. */
-int ndp_verdict_parse(const char *name);
 
 /*
  * Appends the baseline fingerprint of 'f' (64 hex digits): the SHA-256 of

@@ -1,7 +1,9 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * impact.h - the size of the disruption: which node pools a cluster's
- * findings rebuild, how many nodes, and in how many rolling batches.
+ * impact.h - the extent of the disruption: which node pools a cluster's
+ * findings rebuild and how the input and the live state describe them
+ * (node counts, surge, drain and soak).  How long their rebuild takes is
+ * rollout.h's to work out; the reports word it (report/report_impact.h).
  */
 #ifndef NDP_IMPACT_H
 #define NDP_IMPACT_H
@@ -17,10 +19,10 @@ struct ndp_findings;
 struct ndp_state_cluster;
 
 /*
- * A node pool of a cluster as the input and the live state describe it.
- * 'name' and 'because' are owned by the impact; 'os_type' and 'surge'
- * are borrowed from the change set or the cluster state, which must
- * outlive it.
+ * A node pool of a cluster as the input (the changes' facts) and the live
+ * state describe it.  'name' and 'because' are owned by the impact;
+ * 'os_type' and 'surge' are borrowed from the change set or the cluster
+ * state, which must outlive it.
  */
 struct ndp_impact_pool {
     char *name;
@@ -29,7 +31,7 @@ struct ndp_impact_pool {
     bool autoscale;
     const char *surge;      /* maxSurge as written; NULL: the AKS default 1 */
     long drain_minutes;     /* drain timeout as declared; -1: the AKS
-                               default (NDP_IMPACT_DEFAULT_DRAIN_MINUTES) */
+                               default (rollout.h) */
     long soak_minutes;      /* node soak time as declared; -1: none */
     bool created, deleted;  /* by this apply: never rebuilt */
     bool sensitive;         /* read under a sensitive mask: its name and
@@ -41,10 +43,6 @@ struct ndp_impact_pool {
     char *because;          /* ","-separated ids of the rules that rebuild
                                it, or NULL */
 };
-
-/* AKS upgradeSettings defaults: drainTimeoutInMinutes, nodeSoak... */
-#define NDP_IMPACT_DEFAULT_DRAIN_MINUTES 30
-#define NDP_IMPACT_DEFAULT_SOAK_MINUTES 0
 
 /*
  * The disruption of one cluster.  When none of its findings rebuilds
@@ -78,10 +76,10 @@ struct ndp_impacts {
 /*
  * Fills 'out' (empty on entry) with one impact for each of the
  * 'nr_clusters' clusters (indexed as the linker's), from its findings
- * that rebuild nodes when applied (allowed, bypassed, rotate,
- * may-reimage; a refused change rebuilds nothing, but rejected and
- * outside-window changes mark the pools they would rebuild as 'touched')
- * and from the pools the input and the cluster state describe.  A pool
+ * whose verdict rebuilds now (verdicts.h: the pools they name are marked
+ * rebuilt) or is refused (rebuilds nothing, but the pools it would
+ * rebuild are marked 'touched'), and from the pools the input and the
+ * cluster state describe.  A pool
  * this apply creates or deletes is never rebuilt nor counted.  Linear in
  * changes, findings and pools.  'states' holds each cluster's live state
  * from --cluster-state, or NULL.  'out' borrows from 'set' and the
@@ -96,89 +94,13 @@ void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
 void ndp_impacts_release(struct ndp_impacts *impacts);
 
 /*
- * True when applying 'f' rebuilds nodes: allowed, bypassed, rotate,
- * replace, manual-upgrade, and may-reimage other than an unseen change;
- * what the SARIF report attaches its cluster's impact to.  A refused
- * change (rejected, outside-window) and a meta note (profile-undeclared,
- * gate-open, ...) rebuild nothing.  ndp_impact_compute_all() marks pools
- * for all of these but replace (its pools are created anew) and
- * manual-upgrade (rebuilt at the next node-image upgrade, not by this
- * apply).
+ * True when applying 'f' rebuilds nodes of pools it names: its verdict
+ * reimages (verdicts.h) and it names pools (an unseen change names none);
+ * what the SARIF report attaches its cluster's impact to.
+ * ndp_impact_compute_all() marks the pools of those whose verdict
+ * rebuilds now (not replace: its pools are created anew; not
+ * manual-upgrade: rebuilt at the next node-image upgrade).
  */
 bool ndp_impact_finding_rebuilds(const struct ndp_finding *f);
-
-/*
- * Appends the impact as a JSON object (the rebuilt pools, their nodes,
- * batches, drain and soak minutes, the worst-case rebuild in minutes and
- * the minutes left in the window, the created pools as "created"), or
- * "null" when nothing is rebuilt.  Nothing read under a sensitive mask is
- * written.
- */
-void ndp_impact_to_json(struct ndp_buf *out, const struct ndp_impact *impact);
-
-/*
- * Appends the same in words ("rebuilds system (3 nodes, ...)"; "pool 'x'
- * is created (not rebuilt)"), or nothing when nothing is rebuilt.
- */
-void ndp_impact_describe(struct ndp_buf *out, const struct ndp_impact *impact);
-
-/*
- * True when the pools 'ch' describes are (in part) under a sensitive
- * mask: the names and sizes of its pools are then never printed.  Coarse
- * on purpose: any marked value in a pool block, in the agentPoolProfiles
- * of a cluster body, or in a pool resource's name, sizes, surge or OS
- * counts.
- */
-bool ndp_impact_pool_sensitive(const struct ndp_change *ch);
-
-/*
- * Surge nodes for a pool of 'nodes' under maxSurge 'surge' ("3", "33%",
- * NULL for the AKS default of 1): a percentage rounds up; at least 1, at
- * most 'nodes' (when known, i.e. > 0).
- */
-long ndp_impact_surge_nodes(const char *surge, long nodes);
-
-/*
- * Batches of 'surge' nodes a rolling rebuild of 'nodes' takes (rounded
- * up, without overflow for any count), or -1 when 'nodes' is unknown.
- */
-long ndp_impact_batches(long nodes, long surge);
-
-/*
- * The worst case of a rolling rebuild (spec §8: size windows to the
- * operations they must hold).  Each pool takes ceil(nodes / surge)
- * batches, the autoscaler's maximum when it scales, and each batch up to
- * its drain timeout plus its node soak time; the pools are counted one
- * after another.
- */
-struct ndp_rollout {
-    size_t pools;           /* pools counted */
-    bool known;             /* every count is known and none is sensitive;
-                               otherwise 'batches' and 'minutes' are -1 */
-    long batches;           /* all the batches of all the pools */
-    long minutes;           /* their worst-case length, saturating */
-    long batch_min, batch_max; /* the shortest and longest batch, minutes */
-};
-
-/*
- * Fills 'out' with the worst case of the rebuild of the pools of 'impact'
- * that its findings rebuild, or with 'touched' of those its reimaging
- * changes touch (refused now or not).  'out->pools' is 0 when none is.
- */
-void ndp_impact_rollout(struct ndp_rollout *out,
-                        const struct ndp_impact *impact, bool touched);
-
-/*
- * Appends 'minutes' in words: "45 min", "5 h", "7 h 30 min".
- */
-void ndp_impact_duration_words(struct ndp_buf *out, long minutes);
-
-/*
- * Appends the rollout 'r' (of at least one pool) in words: "the rebuild
- * of 4 pools can take up to 7 h 30 min (15 batches × 30 min, the pools
- * one after another: a worst case)"; when it is not known, why not.
- */
-void ndp_impact_rollout_words(struct ndp_buf *out,
-                              const struct ndp_rollout *r);
 
 #endif

@@ -46,6 +46,15 @@ int ndp_input_read_bytes(struct ndp_changeset *set, const char *name,
                          struct ndp_error *err);
 
 /*
+ * Fills the facts (change.h) of every change of 'set' from index 'from'
+ * on, from its documents and what the reader set (kind, notation, action,
+ * name, address): the last step of reading, done for every change
+ * ndp_input_read() adds.  Changes built some other way (a test's) need it
+ * before they are judged; calling it again reads them again.
+ */
+void ndp_facts_fill_all(struct ndp_changeset *set, size_t from);
+
+/*
  * Loads a small JSON file whole (cluster state, settings): the same checks
  * and messages as for inputs, then one json-c tree owned by the caller.
  * 'expected' says what the file should be (NULL: cluster state output).

@@ -353,7 +353,8 @@ static bool ignored_on(struct ndp_finding *f, size_t index,
     ndp_buf_add(&b, ig.reason, ig.reason_len);
     if (ig.truncated)
         ndp_buf_adds(&b, "...");
-    f->suppression = ndp_buf_detach(&b);
+    ndp_finding_suppress(f, b.buf);
+    ndp_buf_release(&b);
     return true;
 }
 
@@ -406,8 +407,8 @@ static bool locate_terraform(struct ndp_finding *f, size_t index,
             continue;
         attr = *f->path ? attribute_in(block, block_end(block), f->path)
                         : NULL;
-        f->source_file = ndp_xstrdup(path.buf);
-        f->source_line = line_at(text->buf, attr ? attr : block);
+        ndp_finding_locate(f, path.buf,
+                           line_at(text->buf, attr ? attr : block));
         check_ignores(f, index, bad, path.buf, text->buf,
                       attr ? attr : block, block, true);
         found = true;
@@ -471,8 +472,7 @@ static bool locate_template(struct ndp_finding *f, size_t index,
         if (attr)
             hit = attr;
     }
-    f->source_file = ndp_xstrdup(template_path);
-    f->source_line = line_at(text->buf, hit);
+    ndp_finding_locate(f, template_path, line_at(text->buf, hit));
     /* The resource's lines: the one naming it, and 'resource' above. */
     check_ignores(f, index, bad, template_path, text->buf, hit, name_line,
                   false);
@@ -493,51 +493,65 @@ static int compare_bad(const void *pa, const void *pb)
     return a->line < b->line ? -1 : a->line > b->line;
 }
 
+/*
+ * The finding an ignore comment's warning is made like: of those that
+ * led to the comment at bad->items[i], the first in report order.  The
+ * comments are sorted, so those are bad->items[i .. *end - 1].
+ */
+static const struct ndp_finding *model_of(const struct ndp_findings *findings,
+                                          const struct bad_ignores *bad,
+                                          size_t i, size_t *end)
+{
+    const struct ndp_finding *model = &findings->items[bad->items[i].finding];
+
+    for (*end = i + 1; *end < bad->nr &&
+                       compare_bad(&bad->items[i], &bad->items[*end]) == 0;
+         ++*end) {
+        const struct ndp_finding *f =
+            &findings->items[bad->items[*end].finding];
+        if (ndp_finding_compare(f, model) < 0)
+            model = f;
+    }
+    return model;
+}
+
 /* One warning per ignore comment that names no rule or no reason. */
 static void add_bad_ignores(struct ndp_findings *findings,
                             struct bad_ignores *bad,
                             const struct ndp_ruleset *rs)
 {
     const struct ndp_rule *rule =
-        rs ? ndp_ruleset_meta(rs, "ignore-without-reason") : NULL;
-    size_t i;
+        ndp_verdict_meta_rule(rs, NDP_VERDICT_IGNORE_WITHOUT_REASON);
+    size_t i, next;
 
     if (!bad->nr)
         return;
     qsort(bad->items, bad->nr, sizeof(*bad->items), compare_bad);
-    for (i = 0; i < bad->nr; i++) {
+    for (i = 0; i < bad->nr; i = next) {
         const struct bad_ignore *b = &bad->items[i];
-        const struct ndp_finding *model;
+        const struct ndp_finding *model = model_of(findings, bad, i, &next);
         struct ndp_buf msg = NDP_BUF_INIT;
-        struct ndp_finding *f;
-        if (i && compare_bad(b, &bad->items[i - 1]) == 0)
-            continue;
+        struct ndp_finding_spec spec = {
+            .rule = rule,
+            .verdict = NDP_VERDICT_IGNORE_WITHOUT_REASON,
+            .scope = NDP_SCOPE_CLUSTER,
+            .input = model->input,
+            .cluster = model->cluster,
+            .cluster_index = model->cluster_index,
+            .resource = model->resource,
+            .line = model->line,
+        };
         ndp_buf_addf(&msg, "the ndplint:ignore comment at %s:%ld %s, so it "
                      "suppresses nothing; write 'ndplint:ignore RULE why "
                      "the change is accepted'", b->file, b->line,
                      b->status == NDP_IGNORE_NO_RULE ? "names no rule id"
                                                      : "gives no reason");
-        f = ndp_findings_add(findings);
-        model = &findings->items[b->finding]; /* after the array grew */
-        f->rule_id = rule ? rule->id : "NDP008";
-        f->category = rule ? rule->category : "ignore-without-reason";
-        f->scope = NDP_SCOPE_CLUSTER;
-        f->verdict = NDP_VERDICT_IGNORE_WITHOUT_REASON;
-        f->severity = ndp_verdict_severity(f->verdict);
-        f->input = model->input;
-        f->resource = ndp_xstrdup(model->resource);
-        f->cluster = ndp_xstrdup(model->cluster);
-        f->cluster_index = model->cluster_index;
-        f->line = model->line;
-        f->path = ndp_xstrdup("");
-        f->before = ndp_xstrdup("null");
-        f->after = ndp_xstrdup("null");
-        f->message = ndp_buf_detach(&msg);
-        f->source_file = ndp_xstrdup(b->file);
-        f->source_line = b->line;
+        spec.message = msg.buf;
+        /* The model's strings stay where they are when the array grows. */
+        ndp_finding_locate(ndp_findings_add(findings, &spec), b->file,
+                           b->line);
+        ndp_buf_release(&msg);
     }
-    if (bad->nr)
-        ndp_findings_sort(findings);
     for (i = 0; i < bad->nr; i++)
         free(bad->items[i].file);
     free(bad->items);

@@ -1,31 +1,21 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * main.c - the ndplint command: options in, pipeline run, report out,
- * exit status.  The only file that decides the process's exit status.
- *
- * Pipeline: input (readers) -> linker -> engine -> evaluator -> reporter.
+ * main.c - the ndplint command: options in, the run (run.h) called,
+ * reports out, exit status.  The only file that decides the process's
+ * exit status.
  */
 #include "common.h"
 #include "buf.h"
-#include "change.h"
 #include "cli.h"
 #include "config.h"
 #include "config_check.h"
-#include "engine.h"
 #include "error.h"
-#include "evaluate.h"
-#include "finding.h"
-#include "impact.h"
-#include "input.h"
-#include "linker.h"
-#include "locate.h"
+#include "explain.h"
 #include "outfile.h"
 #include "overrides.h"
 #include "report.h"
 #include "rules.h"
-#include "safe.h"
-#include "state.h"
-#include "triage.h"
+#include "run.h"
 
 #include <errno.h>
 #include <time.h>
@@ -64,239 +54,16 @@ static int load_rules(struct ndp_ruleset **out, const struct ndp_options *o,
     return 0;
 }
 
-/*
- * Writes 'text' to standard output line by line, each line escaped as a
- * message is: rule files may come from the repository under review.  The
- * callers escape each field first, so that a newline in a rule's text
- * cannot start a line; escaping twice changes nothing.
- */
-static void print_lines(const struct ndp_buf *text)
+/* --explain NAME: exit 0, or 2 when 'rs' and the verdicts know no NAME. */
+static int explain(struct ndp_buf *text, const struct ndp_ruleset *rs,
+                   const char *name)
 {
-    struct ndp_buf out = NDP_BUF_INIT, line = NDP_BUF_INIT;
-    const char *p = text->buf, *nl;
-
-    for (; *p; p = nl + 1) {
-        nl = strchr(p, '\n');
-        if (!nl)
-            nl = p + strlen(p);
-        ndp_buf_reset(&line);
-        ndp_buf_add(&line, p, (size_t)(nl - p));
-        ndp_safe_line(&out, line.buf);
-        ndp_buf_addch(&out, '\n');
-        if (!*nl)
-            break;
-    }
-    fwrite(out.buf, 1, out.len, stdout);
-    ndp_buf_release(&line);
-    ndp_buf_release(&out);
-}
-
-/* 's' escaped for one line (safe.h), in 'scratch'; valid until the next
- * call with the same 'scratch'. */
-static const char *safe(struct ndp_buf *scratch, const char *s)
-{
-    ndp_buf_reset(scratch);
-    ndp_safe_line(scratch, s);
-    return scratch->buf;
-}
-
-static void list_rules(const struct ndp_ruleset *rs)
-{
-    struct ndp_buf out = NDP_BUF_INIT, id = NDP_BUF_INIT, cat = NDP_BUF_INIT,
-                   sum = NDP_BUF_INIT;
-    size_t i;
-
-    ndp_buf_addf(&out, "%-7s %-28s %-9s %-14s %s\n", "RULE", "CATEGORY",
-                 "SCOPE", "CLASS", "SUMMARY");
-    for (i = 0; i < ndp_ruleset_count(rs); i++) {
-        const struct ndp_rule *r = ndp_ruleset_get(rs, i);
-        ndp_buf_addf(&out, "%-7s %-28s %-9s %-14s %s\n", safe(&id, r->id),
-                     safe(&cat, r->category), ndp_scope_name(r->scope),
-                     ndp_class_name(r->class_), safe(&sum, r->summary));
-    }
-    print_lines(&out);
-    ndp_buf_release(&out);
-    ndp_buf_release(&id);
-    ndp_buf_release(&cat);
-    ndp_buf_release(&sum);
-}
-
-/* What a meta rule leads to, for --explain. */
-static const char *meta_verdicts(const char *category)
-{
-    if (strcmp(category, "replace") == 0)
-        return "Verdict: replace, which the node disruption policy never "
-               "gates: an error while the cluster is frozen now (Block, or "
-               "AllowDuringMaintenanceWindow outside the window), a warning "
-               "otherwise.";
-    if (strcmp(category, "window-overrun") == 0)
-        return "Verdict: window-overrun (warning), once for each cluster "
-               "whose reimaging changes go through inside its "
-               "aksManagedNodeOSUpgradeSchedule window (allowed under "
-               "AllowDuringMaintenanceWindow) when their worst-case rebuild "
-               "is longer than the time left in the window at --at: per "
-               "pool ceil(nodes / surge nodes) batches (an autoscaled pool "
-               "at its maximum), each up to the drain timeout (default 30 "
-               "minutes) plus the node soak time (default 0), the pools one "
-               "after another.";
-    if (strcmp(category, "profile-undeclared") == 0)
-        return "Verdict: profile-undeclared (note), once for each cluster "
-               "whose reimaging changes are judged under the AKS default "
-               "because nothing declares its profile.";
-    return "A finding about the policy, the window or the resource itself "
-           "(warning).";
-}
-
-/* What each class of rule leads to, for --explain. */
-static const char *class_verdicts(enum ndp_rule_class class_,
-                                  const char *category)
-{
-    switch (class_) {
-    case NDP_CLASS_COVERED:
-        return "Verdicts: rejected (error) under Block; outside-window "
-               "(error) under AllowDuringMaintenanceWindow outside the "
-               "aksManagedNodeOSUpgradeSchedule window; allowed (note) "
-               "otherwise; bypassed (error) when the policy would refuse it "
-               "but the same change upgrades Kubernetes or the node image; "
-               "may-reimage (warning) when the new value is known only after "
-               "apply.";
-    case NDP_CLASS_VERSION_GATED:
-        return "Verdicts: manual-upgrade (warning) on Kubernetes 1.36 and "
-               "earlier; from 1.37 (or when the version is unknown) as a "
-               "covered change: rejected, outside-window, allowed, bypassed.";
-    case NDP_CLASS_ROTATE:
-        return "Verdict: rotate, which the node disruption policy never "
-               "gates: an error while the cluster is frozen now (Block, or "
-               "AllowDuringMaintenanceWindow outside the window), a warning "
-               "otherwise.";
-    case NDP_CLASS_UPGRADE:
-        return "No finding of its own: it marks covered changes in the same "
-               "resource change as bypassed.";
-    default:
-        return meta_verdicts(category);
-    }
-}
-
-/*
- * A verdict for --explain: what it means, its severities (architecture
- * §5: while the cluster is frozen now, and otherwise), what to do.  The
- * verdicts named like a category (replace, rotate, gate-open, ...) are
- * explained with it.
- */
-struct verdict_words {
-    enum ndp_verdict verdict;
-    const char *means, *frozen, *otherwise, *todo;
-};
-
-#define NDP_POLICY_FOR_CHANGE                                                 \
-    "change the policy for the change ('az aks update "                       \
-    "--node-disruption-policy Allow', apply, then restore)"
-
-static const struct verdict_words verdict_words[] = {
-    { NDP_VERDICT_REJECTED,
-      "a change that reimages nodes, on a cluster whose node disruption "
-      "policy is Block: AKS refuses the update and the apply fails.",
-      "error", "does not arise (Block is always frozen)",
-      "Leave the change out of this apply, or " NDP_POLICY_FOR_CHANGE
-      "; plan for every affected node to be drained and rebuilt." },
-    { NDP_VERDICT_OUTSIDE_WINDOW,
-      "a change that reimages nodes, under AllowDuringMaintenanceWindow "
-      "while the aksManagedNodeOSUpgradeSchedule window is closed: AKS "
-      "refuses the update and the apply fails.",
-      "error", "does not arise (inside the window the change is allowed)",
-      "Apply it inside the next window (the report names when it opens), or "
-      NDP_POLICY_FOR_CHANGE "; plan for every affected node to be drained "
-      "and rebuilt." },
-    { NDP_VERDICT_ALLOWED,
-      "a change that reimages nodes and that the policy lets through (Allow, "
-      "or inside the window): the apply rebuilds the affected node pools.",
-      "does not arise (a frozen cluster refuses it)", "note",
-      "Nothing blocks it; expect a rolling rebuild of the affected pools, "
-      "one surge batch at a time, and the loss of node-local data (emptyDir, "
-      "hostPath)." },
-    { NDP_VERDICT_MAY_REIMAGE,
-      "the new value is known only after apply and the old one can start a "
-      "reimaging change; or what-if did not show the change's properties.",
-      "warning", "warning",
-      "Find out the value the apply will set (or run what-if with full "
-      "properties) and run ndplint again." },
-    { NDP_VERDICT_BYPASSED,
-      "a change the policy would refuse, bundled with a Kubernetes version "
-      "or node image upgrade in the same resource change: the upgrade is "
-      "not gated, so the nodes are rebuilt anyway, freeze or not.",
-      "error", "does not arise (the change is allowed)",
-      "Split the change from the upgrade and apply it when the policy allows "
-      "it, or accept that the frozen cluster's nodes are rebuilt now." },
-    { NDP_VERDICT_MANUAL_UPGRADE,
-      "a change that on Kubernetes 1.36 and earlier takes effect only at the "
-      "next node-image upgrade, which the policy does not gate.",
-      "warning", "warning",
-      "Schedule the node-image upgrade ('az aks nodepool upgrade "
-      "--node-image-only') for when the rebuild is acceptable." },
-};
-
-/* --explain VERDICT: 0, or -1 when 'name' names no verdict in the table. */
-static int explain_verdict(const char *name)
-{
-    struct ndp_buf out = NDP_BUF_INIT;
-    int v = ndp_verdict_parse(name);
-    size_t i;
-
-    for (i = 0; v >= 0 && i < NDP_ARRAY_SIZE(verdict_words); i++) {
-        const struct verdict_words *w = &verdict_words[i];
-        if ((int)w->verdict != v)
-            continue;
-        ndp_buf_addf(&out, "%s (verdict): %s\n\n", name, w->means);
-        ndp_buf_addf(&out, "Severity while the cluster is frozen now (Block, "
-                     "or AllowDuringMaintenanceWindow outside the window): "
-                     "%s.\nOtherwise: %s.\n\n", w->frozen, w->otherwise);
-        ndp_buf_addf(&out, "What to do: %s\n", w->todo);
-        print_lines(&out);
-        ndp_buf_release(&out);
-        return 0;
-    }
-    return -1;
-}
-
-/*
- * --explain: a category or a rule, in words, else a verdict.  Exit 0, or 2
- * if unknown.
- */
-static int explain(const struct ndp_ruleset *rs, const char *name)
-{
-    const struct ndp_rule *by_id = ndp_ruleset_find(rs, name), *first = NULL;
-    struct ndp_buf out = NDP_BUF_INIT, scratch = NDP_BUF_INIT;
-    size_t i;
-
-    for (i = 0; i < ndp_ruleset_count(rs); i++) {
-        const struct ndp_rule *r = ndp_ruleset_get(rs, i);
-        if (by_id ? r != by_id : strcmp(r->category, name) != 0)
-            continue;
-        if (!first) {
-            first = r;
-            ndp_buf_addf(&out, "%s: ", safe(&scratch, r->category));
-            ndp_buf_addf(&out, "%s\n\n", safe(&scratch, by_id ? r->title
-                                                        : r->category_title));
-            ndp_buf_addf(&out, "Why AKS rebuilds nodes: %s\n\n",
-                         safe(&scratch, r->why));
-        }
-        ndp_rule_describe(&out, r);
-        ndp_buf_addf(&out, "    %s\n\n", class_verdicts(r->class_, r->category));
-    }
-    if (!first && explain_verdict(name) == 0) {
-        ndp_buf_release(&out);
-        return NDP_EXIT_CLEAN;
-    }
-    if (!first) {
+    if (ndp_explain(text, rs, name) != 0) {
         ndp_warn("--explain: no category, rule or verdict '%s' (see ndplint "
                  "--list-rules)", name);
-        ndp_buf_release(&out);
         return NDP_EXIT_ERROR;
     }
-    ndp_buf_addf(&out, "What to do: %s\n", safe(&scratch, first->advice));
-    print_lines(&out);
-    ndp_buf_release(&out);
-    ndp_buf_release(&scratch);
+    fwrite(text->buf, 1, text->len, stdout);
     return NDP_EXIT_CLEAN;
 }
 
@@ -371,7 +138,7 @@ static int write_reports(const struct ndp_options *o,
         const struct ndp_output *out = &o->outputs[i];
         struct ndp_buf text = NDP_BUF_INIT;
 
-        report->color = strcmp(out->format, "text") == 0 &&
+        report->options.color = strcmp(out->format, "text") == 0 &&
                         use_color(o, out->path);
         ndp_report_render(&text, ndp_reporter_find(out->format), report);
         if (emit(out->path, &text, &err) != 0)
@@ -381,51 +148,6 @@ static int write_reports(const struct ndp_options *o,
     if (append_step_summary(o, report, &err) != 0)
         status = fail(&err);
     return status;
-}
-
-static int read_inputs(struct ndp_changeset *set, const struct ndp_options *o)
-{
-    struct ndp_input_options in = { o->max_input_bytes, o->input_format,
-                                     false };
-    size_t i;
-    int status = 0;
-
-    for (i = 0; i < o->nr_inputs; i++) {
-        struct ndp_error err = NDP_ERROR_INIT;
-        if (ndp_input_read(set, o->inputs[i], &in, &err) != 0)
-            status = fail(&err);
-    }
-    return status;
-}
-
-static int read_states(struct ndp_states *states,
-                       const struct ndp_options *o)
-{
-    size_t i;
-    int status = 0;
-
-    for (i = 0; i < o->nr_cluster_states; i++) {
-        struct ndp_error err = NDP_ERROR_INIT;
-        if (ndp_state_read(states, o->cluster_states[i], o->max_input_bytes,
-                           &err) != 0)
-            status = fail(&err);
-    }
-    return status;
-}
-
-/* State that describes no cluster of the input is worth a word. */
-static void warn_unmatched_states(const struct ndp_states *states)
-{
-    size_t i;
-
-    for (i = 0; i < states->nr; i++)
-        if (!states->items[i].matched)
-            ndp_warn("warning: --cluster-state '%s' describes cluster '%s', "
-                     "which is not in the input", states->items[i].sources,
-                     states->items[i].id);
-    for (i = 0; i < states->nr_unmatched; i++)
-        ndp_warn("warning: --cluster-state '%s' is an empty list and "
-                 "describes no cluster", states->unmatched_files[i]);
 }
 
 /* --config FILE, else .ndplint.json found upward, unless --no-config. */
@@ -530,85 +252,70 @@ static int check_configs(const struct ndp_options *o)
     return status;
 }
 
-/* Waivers, then the baseline: which findings count. */
-static int triage(struct ndp_findings *findings, size_t *known_out,
-                  const struct ndp_clusters *clusters,
-                  const struct ndp_ruleset *rs, const struct ndp_options *o,
-                  const struct ndp_config *config, int64_t at)
+/*
+ * The run's options from the command line's: every input, the instant
+ * (--at, else now) and what decides which findings count.  'inputs' has
+ * room for every input.
+ */
+static void run_options(struct ndp_run_options *out,
+                        struct ndp_run_input *inputs,
+                        const struct ndp_options *o,
+                        const struct ndp_config *config)
 {
-    struct ndp_error err = NDP_ERROR_INIT;
-    size_t known = 0;
+    size_t i;
 
-    if (config && !o->no_waivers)
-        ndp_triage_waivers(findings, clusters, config, rs, at);
-    ndp_overrides_apply(findings, config);
-    if (o->baseline) {
-        if (ndp_baseline_apply(findings, o->baseline, &known, &err) != 0)
-            return fail(&err);
-        if (known)
-            ndp_warn("%zu finding%s listed in the baseline '%s' not "
-                     "reported", known, known == 1 ? "" : "s", o->baseline);
-        *known_out = known;
+    memset(out, 0, sizeof(*out));
+    for (i = 0; i < o->nr_inputs; i++) {
+        inputs[i].path = o->inputs[i];
+        inputs[i].bytes = NULL;
+        inputs[i].size = 0;
     }
-    if (o->write_baseline &&
-        ndp_baseline_write(o->write_baseline, findings, &err) != 0)
-        return fail(&err);
-    return 0;
+    out->inputs = inputs;
+    out->nr_inputs = o->nr_inputs;
+    out->cluster_states = o->cluster_states;
+    out->nr_cluster_states = o->nr_cluster_states;
+    out->input.max_bytes = o->max_input_bytes;
+    out->input.force_format = o->input_format;
+    out->at = o->have_at ? o->at : (int64_t)time(NULL);
+    out->have_profile = o->have_profile;
+    out->profile = (enum ndp_profile)o->profile;
+    out->config = config;
+    out->no_waivers = o->no_waivers;
+    out->source_root = o->source_root;
+    out->template_path = o->template_path;
+    out->baseline = o->baseline;
+    out->write_baseline = o->write_baseline;
 }
 
-static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
-               const struct ndp_config *config)
+/* The reports' options from the command line's. */
+static void report_options(struct ndp_report_options *out,
+                           const struct ndp_options *o,
+                           const struct ndp_ruleset *rs)
 {
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_clusters clusters = NDP_CLUSTERS_INIT;
-    struct ndp_resolutions resolved = NDP_RESOLUTIONS_INIT;
-    struct ndp_impacts impacts = NDP_IMPACTS_INIT;
-    struct ndp_findings findings = NDP_FINDINGS_INIT;
-    struct ndp_states states = NDP_STATES_INIT;
-    struct ndp_eval_options eo;
+    memset(out, 0, sizeof(*out));
+    out->rules = rs;
+    out->source_root = o->source_root;
+    out->fail_on = o->fail_on;
+    out->at_given = o->have_at;
+    out->quiet = o->quiet;
+    out->show_suppressed = o->show_suppressed;
+    out->baseline = o->baseline;
+}
+
+/* The reports of 'result', or the --window-check answer; exit status. */
+static int report(const struct ndp_options *o, const struct ndp_ruleset *rs,
+                  const struct ndp_result *result)
+{
+    struct ndp_report_options ro;
     struct ndp_report report;
     struct ndp_buf text = NDP_BUF_INIT;
     struct ndp_error err = NDP_ERROR_INIT;
-    size_t known = 0;
-    int status = read_inputs(&set, o);
+    int status;
 
-    if (!status)
-        status = read_states(&states, o);
-    if (status)
-        goto out;
-    memset(&eo, 0, sizeof(eo));
-    eo.states = &states;
-    eo.config = config;
-    eo.at = o->have_at ? o->at : (int64_t)time(NULL);
-    eo.have_profile = o->have_profile;
-    eo.profile = (enum ndp_profile)o->profile;
-    ndp_judge(&findings, &clusters, &resolved, &impacts, &set, rs, &eo);
-    warn_unmatched_states(&states);
-    /* Located first: an inline ignore suppresses before waivers and the
-     * baseline look. */
-    ndp_locate_sources(&findings, &set, o->source_root, o->template_path,
-                       rs);
-    status = triage(&findings, &known, &clusters, rs, o, config, eo.at);
-    if (status)
-        goto out;
-    memset(&report, 0, sizeof(report));
-    report.set = &set;
-    report.clusters = &clusters;
-    report.resolved = &resolved;
-    report.impacts = &impacts;
-    report.findings = &findings;
-    report.evaluated_at = eo.at;
-    report.at_given = o->have_at;
-    report.quiet = o->quiet;
-    report.rules = rs;
-    report.source_root = o->source_root;
-    report.fail_on = o->fail_on;
-    report.show_suppressed = o->show_suppressed;
-    report.baseline = o->baseline;
-    report.baseline_known = known;
-    ndp_report_count(&report);
+    report_options(&ro, o, rs);
+    ndp_report_init(&report, result, &ro);
     if (o->window_check) {
-        report.color = use_color(o, o->output);
+        report.options.color = use_color(o, o->output);
         ndp_report_window_check(&text, &report);
         status = emit(o->output, &text, &err) != 0 ? fail(&err)
                                                     : NDP_EXIT_CLEAN;
@@ -619,14 +326,30 @@ static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
             status = ndp_report_failing(&report) ? NDP_EXIT_FINDINGS
                                                  : NDP_EXIT_CLEAN;
     }
-out:
     ndp_buf_release(&text);
-    ndp_findings_release(&findings);
-    ndp_impacts_release(&impacts);
-    ndp_resolutions_release(&resolved);
-    ndp_clusters_release(&clusters);
-    ndp_states_release(&states);
-    ndp_changeset_release(&set);
+    return status;
+}
+
+static int run(const struct ndp_options *o, const struct ndp_ruleset *rs,
+               const struct ndp_config *config)
+{
+    struct ndp_run_input *inputs =
+        ndp_xcalloc(o->nr_inputs ? o->nr_inputs : 1, sizeof(*inputs));
+    struct ndp_result result = NDP_RESULT_INIT;
+    struct ndp_run_options ro;
+    size_t i;
+    int status;
+
+    run_options(&ro, inputs, o, config);
+    if (ndp_run(&result, &ro, rs) != 0) {
+        for (i = 0; i < result.nr_errors; i++)
+            fail(&result.errors[i]);
+        status = NDP_EXIT_ERROR;
+    } else {
+        status = report(o, rs, &result);
+    }
+    ndp_result_release(&result);
+    free(inputs);
     return status;
 }
 
@@ -636,6 +359,7 @@ int main(int argc, char **argv)
     struct ndp_error err = NDP_ERROR_INIT;
     struct ndp_ruleset *rs = NULL;
     struct ndp_config config;
+    struct ndp_buf text = NDP_BUF_INIT;
     bool have_config = false;
     int status;
 
@@ -662,14 +386,16 @@ int main(int argc, char **argv)
         goto out;
     }
     if (o.list_rules) {
-        list_rules(rs);
+        ndp_explain_list_rules(&text, rs);
+        fwrite(text.buf, 1, text.len, stdout);
         status = NDP_EXIT_CLEAN;
     } else if (o.explain) {
-        status = explain(rs, o.explain);
+        status = explain(&text, rs, o.explain);
     } else {
         status = run(&o, rs, have_config ? &config : NULL);
     }
 out:
+    ndp_buf_release(&text);
     ndp_ruleset_free(rs);
     if (have_config)
         ndp_config_release(&config);

@@ -17,7 +17,6 @@
 #include "strutil.h"
 
 /* Verdict table size: larger than the last enum ndp_verdict. */
-#define NR_VERDICTS 32
 
 static int compare_rules(const void *pa, const void *pb)
 {
@@ -58,7 +57,7 @@ static const struct ndp_override **sorted_rules(const struct ndp_config *c,
 int ndp_overrides_check(const struct ndp_config *config,
                         const struct ndp_ruleset *rs, struct ndp_error *err)
 {
-    const struct ndp_override *by_verdict[NR_VERDICTS] = { NULL };
+    const struct ndp_override *by_verdict[NDP_VERDICT_COUNT] = { NULL };
     const struct ndp_override **rules;
     size_t i, nr;
     int rc = 0;
@@ -97,41 +96,34 @@ int ndp_overrides_check(const struct ndp_config *config,
 static void apply(struct ndp_finding *f, const struct ndp_config *config,
                   const struct ndp_override *v)
 {
+    enum ndp_severity from = f->severity, to = v->severity;
     struct ndp_buf b = NDP_BUF_INIT;
 
-    f->override_reason = v->reason;
-    f->override_from = f->severity;
-    f->override_off = v->off;
-    f->override_index = v->index;
     if (v->off) {
-        if (f->suppression)
-            return; /* a waiver said it first */
+        /* A waiver that said it first stands (ndp_finding_suppress). */
         ndp_buf_addf(&b, "severity off by %s severity_overrides[%zu]: %s",
                      config->path, v->index, v->reason);
-        f->suppression = ndp_buf_detach(&b);
-        return;
+    } else {
+        /* Every report prints the message: the override is said there. */
+        ndp_buf_adds(&b, f->message);
+        ndp_buf_addf(&b, "%sseverity ", b.len ? "; " : "");
+        if (to == from)
+            ndp_buf_addf(&b, "kept at %s", ndp_severity_name(to));
+        else
+            ndp_buf_addf(&b, "%s from %s to %s",
+                         to < from ? "raised" : "lowered",
+                         ndp_severity_name(from), ndp_severity_name(to));
+        ndp_buf_addf(&b, " by %s severity_overrides[%zu]: %s", config->path,
+                     v->index, v->reason);
     }
-    f->severity = (enum ndp_severity)v->severity;
-    /* Every report prints the message: the override is said there. */
-    ndp_buf_adds(&b, f->message ? f->message : "");
-    ndp_buf_addf(&b, "%sseverity ", b.len ? "; " : "");
-    if (f->severity == f->override_from)
-        ndp_buf_addf(&b, "kept at %s", ndp_severity_name(f->severity));
-    else
-        ndp_buf_addf(&b, "%s from %s to %s",
-                     f->severity < f->override_from ? "raised" : "lowered",
-                     ndp_severity_name(f->override_from),
-                     ndp_severity_name(f->severity));
-    ndp_buf_addf(&b, " by %s severity_overrides[%zu]: %s", config->path,
-                 v->index, v->reason);
-    free(f->message);
-    f->message = ndp_buf_detach(&b);
+    ndp_finding_override(f, v->reason, v->index, v->off, to, b.buf);
+    ndp_buf_release(&b);
 }
 
 void ndp_overrides_apply(struct ndp_findings *findings,
                          const struct ndp_config *config)
 {
-    const struct ndp_override *by_verdict[NR_VERDICTS] = { NULL };
+    const struct ndp_override *by_verdict[NDP_VERDICT_COUNT] = { NULL };
     const struct ndp_override **rules, *pkey;
     struct ndp_override key;
     size_t i, nr;
@@ -140,7 +132,7 @@ void ndp_overrides_apply(struct ndp_findings *findings,
         return;
     for (i = config->nr_overrides; i-- > 0;)
         if (!config->overrides[i].rule &&
-            config->overrides[i].verdict < NR_VERDICTS)
+            config->overrides[i].verdict < NDP_VERDICT_COUNT)
             by_verdict[config->overrides[i].verdict] = &config->overrides[i];
     rules = sorted_rules(config, &nr);
     memset(&key, 0, sizeof(key));
@@ -154,7 +146,7 @@ void ndp_overrides_apply(struct ndp_findings *findings,
                  : NULL;
         if (hit)
             v = *hit;
-        else if ((unsigned)f->verdict < NR_VERDICTS)
+        else if ((unsigned)f->verdict < NDP_VERDICT_COUNT)
             v = by_verdict[f->verdict];
         if (v)
             apply(f, config, v);

@@ -17,36 +17,37 @@
 #endif
 
 struct ndp_buf;
-struct ndp_changeset;
-struct ndp_clusters;
-struct ndp_findings;
-struct ndp_impacts;
-struct ndp_resolutions;
+struct ndp_result;
 struct ndp_ruleset;
 
-/*
- * What every reporter is fed.  The report owns nothing: each pointer and
- * string is borrowed from the stage that made it (main.c keeps them all
- * until the last report is written), and a reporter only reads them.
- */
-struct ndp_report {
-    const struct ndp_changeset *set;    /* inputs */
-    const struct ndp_clusters *clusters;
-    const struct ndp_resolutions *resolved; /* per cluster, by index */
-    const struct ndp_impacts *impacts;      /* per cluster, by index */
-    const struct ndp_findings *findings;
+/* How the reports are to be written: the command line's say. */
+struct ndp_report_options {
     const struct ndp_ruleset *rules;    /* rule texts for SARIF; may be NULL */
     const char *source_root;            /* --source-root; NULL: current dir */
     int fail_on;                        /* enum ndp_severity (--fail-on) */
-    int64_t evaluated_at;
     bool at_given;                      /* --at: say "at <instant>", not "now" */
     bool quiet;                         /* text: summary and failing findings */
     bool color;                         /* ANSI colour in text output */
+    bool show_suppressed;               /* text: list them too */
+    const char *baseline;               /* --baseline FILE, or NULL */
+};
+
+/* The findings by severity, as ndp_report_init() counts them. */
+struct ndp_report_counts {
     int errors, warnings, notes;
     int suppressed;                     /* waived findings (not counted above) */
-    const char *baseline;               /* --baseline FILE, or NULL */
-    size_t baseline_known;              /* findings it listed, left out */
-    bool show_suppressed;               /* text: list them too */
+};
+
+/*
+ * What every reporter is fed: the run's result (run.h), the options and
+ * the counts.  The report owns nothing: the result and every string are
+ * borrowed (the caller keeps them until the last report is written), and
+ * a reporter only reads them.
+ */
+struct ndp_report {
+    const struct ndp_result *result;
+    struct ndp_report_options options;
+    struct ndp_report_counts counts;
 };
 
 struct ndp_reporter {
@@ -94,8 +95,12 @@ void ndp_report_markdown_summary(struct ndp_buf *out,
                                  const struct ndp_report *report,
                                  size_t budget);
 
-/* Counts findings by severity into the report. */
-void ndp_report_count(struct ndp_report *report);
+/*
+ * Sets 'out' up to report 'result' (borrowed) as 'options' (copied) say,
+ * and counts its findings.
+ */
+void ndp_report_init(struct ndp_report *out, const struct ndp_result *result,
+                     const struct ndp_report_options *options);
 
 /* How many findings of 'r' are at or above its --fail-on level. */
 size_t ndp_report_failing(const struct ndp_report *r);

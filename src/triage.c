@@ -28,7 +28,8 @@ static void suppress(struct ndp_finding *f, const struct ndp_config *config,
 
     ndp_buf_addf(&b, "waived by %s waivers[%zu] until %s: %s", config->path,
                  w->index, w->expires_text, w->reason);
-    f->suppression = ndp_buf_detach(&b);
+    ndp_finding_suppress(f, b.buf);
+    ndp_buf_release(&b);
 }
 
 /* An expired waiver: a warning, on the cluster of what it would cover. */
@@ -38,40 +39,34 @@ static void expired(struct ndp_findings *findings,
                     const struct ndp_ruleset *rs, const struct ndp_waiver *w,
                     size_t covered)
 {
-    const struct ndp_rule *rule = ndp_ruleset_meta(rs, "waiver-expired");
-    struct ndp_buf msg = NDP_BUF_INIT;
+    struct ndp_buf msg = NDP_BUF_INIT, path = NDP_BUF_INIT;
     const struct ndp_finding *model = covered < findings->nr
                                           ? &findings->items[covered] : NULL;
-    struct ndp_finding *f;
-    size_t cluster = model ? model->cluster_index : 0;
-    const char *input, *cluster_id;
+    struct ndp_finding_spec spec = {
+        .rule = ndp_verdict_meta_rule(rs, NDP_VERDICT_WAIVER_EXPIRED),
+        .verdict = NDP_VERDICT_WAIVER_EXPIRED,
+        .scope = NDP_SCOPE_CLUSTER,
+        .cluster_index = model ? model->cluster_index : 0,
+        .resource = config->path,
+    };
 
     if (!model && clusters->nr == 0) {
         ndp_warn("warning: %s waivers[%zu] (%s) expired on %s", config->path,
                  w->index, w->reason, w->expires_text);
         return;
     }
-    input = model ? model->input : clusters->items[0].input;
-    cluster_id = model ? model->cluster : clusters->items[0].id;
-    f = ndp_findings_add(findings);
-    f->rule_id = rule ? rule->id : "NDP005";
-    f->category = rule ? rule->category : "waiver-expired";
-    f->scope = NDP_SCOPE_CLUSTER;
-    f->verdict = NDP_VERDICT_WAIVER_EXPIRED;
-    f->severity = ndp_verdict_severity(f->verdict);
-    f->input = input;
-    f->cluster = ndp_xstrdup(cluster_id);
-    f->cluster_index = cluster;
-    f->resource = ndp_xstrdup(config->path);
-    ndp_buf_addf(&msg, "waivers[%zu]", w->index);
-    f->path = ndp_buf_detach(&msg);
-    f->before = ndp_xstrdup("null");
-    f->after = ndp_xstrdup("null");
+    spec.input = model ? model->input : clusters->items[0].input;
+    spec.cluster = model ? model->cluster : clusters->items[0].id;
+    ndp_buf_addf(&path, "waivers[%zu]", w->index);
+    spec.path = path.buf;
     ndp_buf_addf(&msg, "waiver %s waivers[%zu] (%s%s%s) expired on %s and "
                  "no longer suppresses: %s", config->path, w->index,
                  w->rule ? w->rule : "", w->rule && w->category ? ", " : "",
                  w->category ? w->category : "", w->expires_text, w->reason);
-    f->message = ndp_buf_detach(&msg);
+    spec.message = msg.buf;
+    ndp_findings_add(findings, &spec);
+    ndp_buf_release(&msg);
+    ndp_buf_release(&path);
 }
 
 void ndp_triage_waivers(struct ndp_findings *findings,
@@ -81,10 +76,8 @@ void ndp_triage_waivers(struct ndp_findings *findings,
 {
     size_t i, n = findings->nr, *waiver_of, *first_of;
 
-    if (!config) {
-        ndp_findings_sort(findings);
+    if (!config)
         return;
-    }
     waiver_of = ndp_xcalloc(n ? n : 1, sizeof(*waiver_of));
     first_of = ndp_xcalloc(config->nr_waivers ? config->nr_waivers : 1,
                            sizeof(*first_of));
@@ -100,7 +93,6 @@ void ndp_triage_waivers(struct ndp_findings *findings,
                     first_of[i]);
     free(waiver_of);
     free(first_of);
-    ndp_findings_sort(findings);
 }
 
 int ndp_baseline_write(const char *path, const struct ndp_findings *findings,

@@ -294,6 +294,7 @@ static void release(struct index *ix)
 
 /* What finding 'j' meets: the best waiver so far, the groups' firsts. */
 struct visit {
+    const struct ndp_findings *all;
     const struct ndp_finding *f;
     size_t j, best;
 };
@@ -318,7 +319,8 @@ static void meet(struct index *ix, struct visit *v, size_t g, bool checked)
     gr->stamp = v->j + 1;
     if (!checked && !covers(gr->w, v->f))
         return;
-    if (gr->first == SIZE_MAX)
+    if (gr->first == SIZE_MAX ||
+        ndp_finding_compare(v->f, &v->all->items[gr->first]) < 0)
         gr->first = v->j;
     if (gr->best < v->best)
         v->best = gr->best;
@@ -377,11 +379,13 @@ static void meet_globs(struct index *ix, struct visit *v, const char *id)
     }
 }
 
-static size_t visit(struct index *ix, const struct ndp_finding *f, size_t j)
+static size_t visit(struct index *ix, const struct ndp_findings *all,
+                    size_t j)
 {
     struct ndp_buf keys[4] = { NDP_BUF_INIT, NDP_BUF_INIT, NDP_BUF_INIT,
                                NDP_BUF_INIT };
-    struct visit v = { f, j, SIZE_MAX };
+    const struct ndp_finding *f = &all->items[j];
+    struct visit v = { all, f, j, SIZE_MAX };
     size_t k;
 
     rule_keys(keys, f);
@@ -410,7 +414,7 @@ void ndp_waivers_match(size_t *waiver_of, size_t *first_of,
 
     build(&ix, config, at);
     for (i = 0; i < findings->nr; i++)
-        waiver_of[i] = visit(&ix, &findings->items[i], i);
+        waiver_of[i] = visit(&ix, findings, i);
     for (i = 0; i < config->nr_waivers; i++)
         first_of[i] = ix.groups[ix.member_of[i]].first;
     release(&ix);

@@ -33,7 +33,8 @@ struct ndp_findings;
  * For findings 0..findings->nr-1: 'waiver_of[j]' receives the index (in
  * config->waivers) of the first waiver in file order that covers finding
  * j and has not expired at 'at', or SIZE_MAX; 'first_of[w]' receives the
- * first finding that waiver w covers, or SIZE_MAX.  Both arrays are
+ * first finding in report order (ndp_finding_compare) that waiver w
+ * covers, or SIZE_MAX.  Both arrays are
  * allocated by the caller.
  */
 void ndp_waivers_match(size_t *waiver_of, size_t *first_of,

@@ -9,54 +9,36 @@
  */
 #include "common.h"
 #include "buf.h"
-#include "change.h"
-#include "engine.h"
 #include "error.h"
-#include "evaluate.h"
-#include "finding.h"
-#include "impact.h"
 #include "input.h"
 #include "input/input_internal.h"
-#include "linker.h"
 #include "report.h"
 #include "rules.h"
+#include "run.h"
 
 /* The JSON report of 'path', or the error message; owned by the caller. */
 static char *judge(const char *path, const struct ndp_ruleset *rs,
                    bool whole_tree)
 {
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_clusters clusters = NDP_CLUSTERS_INIT;
-    struct ndp_resolutions resolved = NDP_RESOLUTIONS_INIT;
-    struct ndp_impacts impacts = NDP_IMPACTS_INIT;
-    struct ndp_findings findings = NDP_FINDINGS_INIT;
-    struct ndp_input_options in = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL,
-                                    whole_tree };
-    struct ndp_eval_options eo = { 1796472000, false, NDP_PROFILE_ALLOW,
-                                   NULL, NULL };
-    struct ndp_error err = NDP_ERROR_INIT;
+    struct ndp_result result = NDP_RESULT_INIT;
+    struct ndp_run_input input = { path, NULL, 0 };
+    struct ndp_run_options ro = {
+        .inputs = &input,
+        .nr_inputs = 1,
+        .input = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL, whole_tree },
+        .at = 1796472000,
+    };
+    struct ndp_report_options options = { .rules = NULL };
     struct ndp_buf out = NDP_BUF_INIT;
     struct ndp_report r;
 
-    if (ndp_input_read(&set, path, &in, &err) != 0) {
-        ndp_buf_addf(&out, "error: %s\n", err.msg);
+    if (ndp_run(&result, &ro, rs) != 0) {
+        ndp_buf_addf(&out, "error: %s\n", result.errors[0].msg);
     } else {
-        ndp_judge(&findings, &clusters, &resolved, &impacts, &set, rs, &eo);
-        memset(&r, 0, sizeof(r));
-        r.set = &set;
-        r.clusters = &clusters;
-        r.resolved = &resolved;
-        r.impacts = &impacts;
-        r.findings = &findings;
-        r.evaluated_at = eo.at;
-        ndp_report_count(&r);
+        ndp_report_init(&r, &result, &options);
         ndp_report_json.write(&out, &r);
     }
-    ndp_findings_release(&findings);
-    ndp_impacts_release(&impacts);
-    ndp_resolutions_release(&resolved);
-    ndp_clusters_release(&clusters);
-    ndp_changeset_release(&set);
+    ndp_result_release(&result);
     return ndp_buf_detach(&out);
 }
 

@@ -1,10 +1,10 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * evaluate.c - the middle of the pipeline, stage by stage: link the
- * changes under their clusters, run the rules, resolve what is in force
- * for each cluster (resolve.c, resolve_window.c), give every hit a verdict
- * (verdict.c), order the findings, size each cluster's disruption
- * (impact.c) and hold it against the window it starts in (overrun.c).
+ * evaluate.c - the evaluator, stage by stage, after the linker and the
+ * rule engine (run.c calls them in turn): resolve what is in force for
+ * each cluster (resolve.c, resolve_window.c), give every hit a verdict
+ * (verdict.c), size each cluster's disruption (impact.c) and hold it
+ * against the window it starts in (overrun.c).
  */
 #include "common.h"
 #include "evaluate.h"
@@ -51,12 +51,13 @@ static void index_changes(struct ndp_evaluator *ev)
                                    sizeof(*ev->pools_masked));
     for (i = 0; i < set->nr; i++) {
         cluster_of[i] = set->items[i]->cluster;
-        ev->pools_masked[i] = ndp_impact_pool_sensitive(set->items[i]);
+        ev->pools_masked[i] = set->items[i]->facts.pools_sensitive;
     }
     ndp_group_indexes(&ev->by_cluster, &ev->at, ev->clusters->nr, set->nr,
                       cluster_of);
     free(cluster_of);
     ev->upgrades = find_upgrades(set, ev->hits);
+    ndp_change_index_build(&ev->changes, set, true);
 }
 
 static void release_indexes(struct ndp_evaluator *ev)
@@ -65,37 +66,7 @@ static void release_indexes(struct ndp_evaluator *ev)
     free(ev->by_cluster);
     free(ev->at);
     free(ev->pools_masked);
-}
-
-/*
- * A finding without a line of its own (about a cluster or the window
- * that declares it) takes the line of its resource's change, found by
- * index: one lookup per finding, not a scan of the set.
- */
-static void fill_lines(struct ndp_findings *findings,
-                       const struct ndp_changeset *set)
-{
-    struct ndp_change_index ix;
-    size_t i;
-
-    ndp_change_index_build(&ix, set, true);
-    for (i = 0; i < findings->nr; i++) {
-        struct ndp_finding *f = &findings->items[i];
-        const struct ndp_change *ch =
-            f->line > 0 ? NULL
-                        : ndp_change_index_find(&ix, f->input, f->resource);
-        if (ch)
-            f->line = ch->line;
-    }
-    ndp_change_index_release(&ix);
-}
-
-/* Sorted first, so the impact lists its causes in report order. */
-static void order_findings(struct ndp_findings *findings,
-                           const struct ndp_changeset *set)
-{
-    ndp_findings_sort(findings);
-    fill_lines(findings, set);
+    ndp_change_index_release(&ev->changes);
 }
 
 /* Each cluster's rebuilt pools, from its findings and its live state. */
@@ -114,28 +85,27 @@ static void size_impact(struct ndp_impacts *impacts,
     free(states);
 }
 
-void ndp_judge(struct ndp_findings *out, struct ndp_clusters *clusters,
-               struct ndp_resolutions *resolved, struct ndp_impacts *impacts,
-               struct ndp_changeset *set, const struct ndp_ruleset *rs,
-               const struct ndp_eval_options *opt)
+void ndp_evaluate(struct ndp_findings *out, struct ndp_resolutions *resolved,
+                  struct ndp_impacts *impacts,
+                  const struct ndp_clusters *clusters,
+                  const struct ndp_changeset *set,
+                  const struct ndp_hits *hits, const struct ndp_ruleset *rs,
+                  const struct ndp_eval_options *opt)
 {
-    struct ndp_hits hits = NDP_HITS_INIT;
-    struct ndp_evaluator ev = { out, clusters, resolved, set, &hits, rs, opt,
-                                NULL, NULL, NULL, NULL };
+    struct ndp_evaluator ev;
 
-    size_t nr_judged;
-
-    ndp_link(clusters, set);
-    ndp_engine_run(&hits, rs, set);
+    memset(&ev, 0, sizeof(ev));
+    ev.out = out;
+    ev.clusters = clusters;
+    ev.resolved = resolved;
+    ev.set = set;
+    ev.hits = hits;
+    ev.rs = rs;
+    ev.opt = opt;
     index_changes(&ev);
     ndp_resolve_clusters(&ev);
     ndp_verdicts_add(&ev);
-    release_indexes(&ev);
-    order_findings(out, set);
     size_impact(impacts, resolved, set, out);
-    nr_judged = out->nr;
     ndp_overrun_findings(&ev, impacts);
-    if (out->nr != nr_judged)
-        order_findings(out, set);
-    ndp_hits_release(&hits);
+    release_indexes(&ev);
 }

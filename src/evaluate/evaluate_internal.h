@@ -42,6 +42,8 @@ struct ndp_evaluator {
     /* per change: its pools are under a sensitive mask (read once: a
      * mask can be as long as the input) */
     bool *pools_masked;
+    /* the changes by input and address: the line of a finding's resource */
+    struct ndp_change_index changes;
 };
 
 /* The 'k'th change of cluster 'c', or NULL past the last. */
@@ -59,12 +61,12 @@ ndp_evaluator_change(const struct ndp_evaluator *ev, size_t c, size_t k)
 void ndp_resolve_clusters(const struct ndp_evaluator *ev);
 
 /*
- * The Kubernetes version 'ch' declares (a pool's orchestrator version when
- * 'pool'), before the change, else the one it asks for; NULL when none.
- * '*sensitive' is set when a mask covers it.  Borrowed from 'ch'.
+ * The Kubernetes version 'ch' declares (a pool resource's orchestrator
+ * version), before the change, else the one it asks for; NULL when none.
+ * '*sensitive' says whether a mask covers it.  Borrowed from 'ch'.
  */
 const char *ndp_resolve_change_version(const struct ndp_change *ch,
-                                       bool pool, bool *sensitive);
+                                       bool *sensitive);
 
 /* resolve_window.c: the window in force for cluster 'index'. */
 void ndp_resolve_window(const struct ndp_evaluator *ev, size_t index);
@@ -76,17 +78,14 @@ void ndp_resolve_window(const struct ndp_evaluator *ev, size_t index);
 void ndp_verdicts_add(const struct ndp_evaluator *ev);
 
 /*
- * verdict.c: appends to ev->out a finding of 'rule' (NULL: a policy
- * finding "NDP000") with 'verdict' and its severity under the profile of
- * cluster 'cluster', about 'resource' (copied) of 'input' (borrowed); its
- * path is "", before and after null, its message the caller's to set.
- * The finding is borrowed from ev->out until the next one is added.
+ * verdict.c: appends to ev->out the finding 'spec' describes.  The evaluator
+ * fills in what it knows of cluster spec->cluster_index: its id, whether
+ * it is frozen now, the meta rule of the verdict when 'rule' is NULL, the
+ * line of the resource's change when 'line' is 0, and the advice for a
+ * change refused now when 'help' is NULL.
  */
-struct ndp_finding *ndp_verdict_finding_add(const struct ndp_evaluator *ev,
-                                            const struct ndp_rule *rule,
-                                            enum ndp_verdict verdict,
-                                            size_t cluster, const char *input,
-                                            const char *resource);
+void ndp_evaluator_add(const struct ndp_evaluator *ev,
+                       struct ndp_finding_spec *spec);
 
 /*
  * overrun.c: sets in each impact of 'impacts' (sized from ev->out) the

@@ -20,6 +20,7 @@
 #include "buf.h"
 #include "finding.h"
 #include "impact.h"
+#include "rollout.h"
 #include "linker.h"
 #include "policy.h"
 #include "window.h"
@@ -59,9 +60,9 @@ static long minutes_left(const struct ndp_resolution *c, int64_t at)
 }
 
 /*
- * Per cluster: does a covered change go through in its window (allowed
- * while the window is open)?  One pass over the findings.  Freed by the
- * caller.
+ * Per cluster: does a change go through because the policy lets it
+ * (allowed while the window is open)?  One pass over the findings.  Freed
+ * by the caller.
  */
 static bool *allowed_in_window(const struct ndp_findings *findings,
                                size_t nr_clusters)
@@ -71,7 +72,7 @@ static bool *allowed_in_window(const struct ndp_findings *findings,
     size_t i;
 
     for (i = 0; i < findings->nr; i++)
-        if (findings->items[i].verdict == NDP_VERDICT_ALLOWED)
+        if (ndp_verdict_row(findings->items[i].verdict)->lets_through)
             allowed[findings->items[i].cluster_index] = true;
     return allowed;
 }
@@ -79,13 +80,13 @@ static bool *allowed_in_window(const struct ndp_findings *findings,
 static void overrun_message(struct ndp_buf *msg, const struct ndp_rollout *r,
                             const struct ndp_impact *impact)
 {
-    ndp_impact_rollout_words(msg, r);
+    ndp_rollout_words(msg, r);
     if (impact->window_sensitive) {
         ndp_buf_adds(msg, "; the window closes before that (when is not "
                      "shown: its settings are sensitive)");
     } else {
         ndp_buf_adds(msg, "; the window closes in ");
-        ndp_impact_duration_words(msg, impact->window_minutes_left);
+        ndp_rollout_duration_words(msg, impact->window_minutes_left);
     }
     ndp_buf_adds(msg, ", so nodes may still be rebuilding after it");
 }
@@ -120,19 +121,27 @@ static void overrun_finding(const struct ndp_evaluator *ev, size_t index,
 {
     const struct ndp_cluster *cluster = &ev->clusters->items[index];
     struct ndp_buf msg = NDP_BUF_INIT;
+    struct ndp_finding_spec spec = {
+        .verdict = NDP_VERDICT_WINDOW_OVERRUN,
+        .scope = NDP_SCOPE_CLUSTER,
+        .input = cluster->input,
+        .cluster_index = index,
+        .resource = cluster->id,
+    };
     struct ndp_rollout r;
-    struct ndp_finding *f;
+    char *help;
 
-    ndp_impact_rollout(&r, impact, false);
+    ndp_rollout_size(&r, impact, false);
     if (!r.known || r.minutes <= impact->window_minutes_left)
         return;
     overrun_message(&msg, &r, impact);
-    f = ndp_verdict_finding_add(ev, ndp_ruleset_meta(ev->rs, "window-overrun"),
-                                NDP_VERDICT_WINDOW_OVERRUN, index,
-                                cluster->input, cluster->id);
-    f->message = ndp_buf_detach(&msg);
-    f->help = overrun_help(ev->resolved->items[index].window,
-                           impact->window_sensitive, ev->opt->at, r.minutes);
+    help = overrun_help(ev->resolved->items[index].window,
+                        impact->window_sensitive, ev->opt->at, r.minutes);
+    spec.message = msg.buf;
+    spec.help = help;
+    ndp_evaluator_add(ev, &spec);
+    free(help);
+    ndp_buf_release(&msg);
 }
 
 void ndp_overrun_findings(const struct ndp_evaluator *ev,

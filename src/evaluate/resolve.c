@@ -67,9 +67,6 @@ static void match_state(const struct ndp_evaluator *ev, size_t index)
 
 /* ---- profile ---- */
 
-#define NDP_POLICY_PATH \
-    "properties.nodeDisruptionProfile.nodeDisruptionPolicy"
-
 struct profile_votes {
     int before;  /* strictest value declared before the change, -1 none */
     int after;   /* strictest value declared after it, -1 none */
@@ -78,11 +75,10 @@ struct profile_votes {
     bool expression; /* a template expression stood where a value would */
 };
 
-/* The policy 'doc' declares, under sensitive mask 'mask', as a vote. */
-static void vote(int *slot, const struct json_object *doc,
-                 const struct json_object *mask, struct profile_votes *v)
+/* The policy value 'at' (sensitive when 'sensitive') as a vote. */
+static void vote(int *slot, const struct json_object *at, bool sensitive,
+                 struct profile_votes *v)
 {
-    const struct json_object *at = ndp_json_path(doc, NDP_POLICY_PATH);
     const char *value;
     int p;
 
@@ -97,7 +93,7 @@ static void vote(int *slot, const struct json_object *doc,
     p = ndp_profile_parse(value);
     if (p < 0) {
         /* Never quote what the plan marks sensitive. */
-        if (ndp_json_mask_covers(mask, NDP_POLICY_PATH))
+        if (sensitive)
             v->unrecognised_sensitive = true;
         else if (!v->unrecognised)
             v->unrecognised = ndp_xstrdup(value);
@@ -107,6 +103,7 @@ static void vote(int *slot, const struct json_object *doc,
         *slot = p;
 }
 
+/* What the cluster's bodies and setters declare, before and after. */
 static void collect_profile_votes(const struct ndp_evaluator *ev,
                                   size_t cluster,
                                   struct profile_votes *v)
@@ -115,12 +112,10 @@ static void collect_profile_votes(const struct ndp_evaluator *ev,
     size_t i;
 
     for (i = 0; (ch = ndp_evaluator_change(ev, cluster, i)) != NULL; i++) {
-        if (ch->notation != NDP_NOTATION_ARM ||
-            (ch->kind != NDP_KIND_CLUSTER && ch->kind != NDP_KIND_SETTER))
-            continue;
-        vote(&v->before, ch->before, ch->before_sensitive, v);
+        const struct ndp_facts *f = &ch->facts;
+        vote(&v->before, f->profile_before, f->profile_before_sensitive, v);
         if (ch->action != NDP_ACTION_DELETE)
-            vote(&v->after, ch->after, ch->after_sensitive, v);
+            vote(&v->after, f->profile_after, f->profile_after_sensitive, v);
     }
 }
 
@@ -229,53 +224,15 @@ static void resolve_profile(const struct ndp_evaluator *ev, size_t index)
 
 /* ---- Kubernetes version in force ---- */
 
-/* The version 'doc' declares; '*sensitive' set when 'mask' marks it. */
-static const char *version_in(const struct json_object *doc,
-                              const struct json_object *mask,
-                              enum ndp_notation notation, bool pool,
-                              bool *sensitive)
-{
-    static const char *const azurerm_keys[] = {
-        "kubernetes_version", "current_kubernetes_version"
-    };
-    static const char *const azurerm_pool_keys[] = {
-        "orchestrator_version", "current_orchestrator_version"
-    };
-    static const char *const arm_keys[] = {
-        "properties.kubernetesVersion", "properties.currentKubernetesVersion"
-    };
-    static const char *const arm_pool_keys[] = {
-        "properties.orchestratorVersion",
-        "properties.currentOrchestratorVersion"
-    };
-    const char *const *keys = notation == NDP_NOTATION_ARM
-                                  ? (pool ? arm_pool_keys : arm_keys)
-                                  : (pool ? azurerm_pool_keys : azurerm_keys);
-    size_t i;
-
-    for (i = 0; i < 2; i++) {
-        const struct json_object *v = notation == NDP_NOTATION_ARM
-                                          ? ndp_json_path(doc, keys[i])
-                                          : ndp_json_get(doc, keys[i]);
-        if (v && json_object_is_type(v, json_type_string) &&
-            ndp_k8s_minor(json_object_get_string(
-                ndp_json_unconst(v))) >= 0) {
-            *sensitive = ndp_json_mask_covers(mask, keys[i]);
-            return json_object_get_string(ndp_json_unconst(v));
-        }
-    }
-    return NULL;
-}
-
 /* The version before the change, else the one it asks for. */
 const char *ndp_resolve_change_version(const struct ndp_change *ch,
-                                       bool pool, bool *sensitive)
+                                       bool *sensitive)
 {
-    const char *v = version_in(ch->before, ch->before_sensitive, ch->notation,
-                               pool, sensitive);
+    const struct ndp_facts *f = &ch->facts;
 
-    return v ? v : version_in(ch->after, ch->after_sensitive, ch->notation,
-                              pool, sensitive);
+    *sensitive = f->version_before ? f->version_before_sensitive
+                                   : f->version_after_sensitive;
+    return f->version_before ? f->version_before : f->version_after;
 }
 
 static void resolve_version(const struct ndp_evaluator *ev, size_t index)
@@ -286,7 +243,6 @@ static void resolve_version(const struct ndp_evaluator *ev, size_t index)
 
     v = own == SIZE_MAX ? NULL
                         : ndp_resolve_change_version(ev->set->items[own],
-                                                     false,
                                                      &c->version_sensitive);
     if (!v && c->state)
         v = c->state->version;

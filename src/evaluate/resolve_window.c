@@ -189,34 +189,6 @@ static bool same_json(const struct json_object *a,
     return same;
 }
 
-/*
- * Does an update send the startDate of its new window?  azurerm sends
- * start_date only when it differs from the value AKS holds
- * (terraform-provider-azurerm#23985, the fix of #22762); what-if's after
- * is the resource as predicted, not the request, so only a startDate it
- * shows changing is known to be sent.
- */
-static bool start_date_changes(const struct window_decl *d,
-                               const struct json_object *before,
-                               const struct json_object *after)
-{
-    const char *key = d->arm ? "startDate" : "start_date";
-    const char *b = ndp_json_get_string(before, key);
-    const char *a = ndp_json_get_string(after, key);
-
-    return a && *a && (!b || strcmp(a, b) != 0);
-}
-
-/*
- * azapi (a Terraform address, not an ARM id) sends the whole body on
- * every update, the window with it, changed or not.
- */
-static bool sends_whole_body(const struct window_decl *d,
-                             const struct ndp_change *ch)
-{
-    return d->arm && ch->address && ch->address[0] != '/';
-}
-
 /* Does the change send its 'after' to AKS? */
 static bool sends(const struct ndp_change *ch)
 {
@@ -225,7 +197,27 @@ static bool sends(const struct ndp_change *ch)
            ch->action == NDP_ACTION_REPLACE;
 }
 
+/*
+ * Does the change set a startDate it did not have?  What AKS sees of a
+ * startDate: azurerm sends it only when it changes
+ * (terraform-provider-azurerm#23985, the fix of #22762); azapi sends the
+ * whole body on every update, the window with it, changed or not
+ * (ch->facts.sends_whole_body); what-if's after is the resource as
+ * predicted, not the request, so only a startDate it shows changing is
+ * known to be sent.
+ */
+static bool start_date_changes(const struct ndp_window_facts *w,
+                               const struct json_object *before,
+                               const struct json_object *after)
+{
+    const char *b = ndp_json_get_string(before, w->start_date_key);
+    const char *a = ndp_json_get_string(after, w->start_date_key);
+
+    return a && *a && (!b || strcmp(a, b) != 0);
+}
+
 static void window_sides(struct window_decl *d, const struct ndp_change *ch,
+                         const struct ndp_window_facts *w,
                          const struct json_object *before,
                          const struct json_object *after,
                          const struct json_object *after_unknown)
@@ -247,24 +239,12 @@ static void window_sides(struct window_decl *d, const struct ndp_change *ch,
         d->has_planned = true;
         d->planned = after;
         d->planned_unknown = after_unknown;
-        d->planned_start_date_sent = replace || sends_whole_body(d, ch) ||
-                                     start_date_changes(d, before, after);
+        d->planned_start_date_sent = replace ||
+                                     ch->facts.sends_whole_body ||
+                                     start_date_changes(w, before, after);
     } else {
-        d->resent = replace || sends_whole_body(d, ch);
+        d->resent = replace || ch->facts.sends_whole_body;
     }
-}
-
-static const struct json_object *first_block(const struct json_object *doc,
-                                             const char *key)
-{
-    const struct json_object *b = ndp_json_index(ndp_json_get(doc, key), 0);
-
-    return ndp_json_is_unset(b) ? NULL : b;
-}
-
-static bool has_block(const struct ndp_change *ch, const char *key)
-{
-    return first_block(ch->before, key) || first_block(ch->after, key);
 }
 
 /* What every declaration of one cluster shares. */
@@ -275,51 +255,16 @@ struct window_context {
     const struct json_object *all;      /* a mask that marks everything */
 };
 
-/* The part of an after_unknown mask at 'dotted'; a true on the way covers. */
-static const struct json_object *mask_at(const struct json_object *mask,
-                                         const char *dotted)
+/* The azurerm node OS block of a cluster, as its facts give it. */
+static void azurerm_window(struct ndp_resolution *c,
+                           const struct ndp_change *ch,
+                           const struct ndp_window_facts *w,
+                           const struct window_context *ctx)
 {
-    char key[64];
+    struct window_decl d = { .resource = ch->address, .path = w->path,
+                             .sensitive = w->sensitive, .at = ctx->at };
 
-    while (mask && *dotted && !json_object_is_type(mask, json_type_boolean)) {
-        size_t len = strcspn(dotted, ".");
-        snprintf(key, sizeof(key), "%.*s", (int)len, dotted);
-        mask = ndp_json_get(mask, key);
-        dotted += len + (dotted[len] == '.');
-    }
-    return mask;
-}
-
-/* The mask of a block's first element (a true covers the whole list). */
-static const struct json_object *block_mask(const struct json_object *mask,
-                                            const char *key)
-{
-    const struct json_object *m = ndp_json_get(mask, key);
-
-    if (m && json_object_is_type(m, json_type_boolean))
-        return m;
-    return ndp_json_index(m, 0);
-}
-
-static void azurerm_windows(struct ndp_resolution *c,
-                            const struct ndp_change *ch,
-                            const struct window_context *ctx)
-{
-    struct window_decl d = { .resource = ch->address,
-                             .path = "maintenance_window_node_os[0]",
-                             .at = ctx->at };
-
-    if (has_block(ch, "maintenance_window_auto_upgrade"))
-        note_other_window(c, "maintenance_window_auto_upgrade");
-    if (has_block(ch, "maintenance_window"))
-        note_other_window(c, "maintenance_window");
-    d.sensitive = ndp_json_mask_covers(ch->before_sensitive,
-                                       "maintenance_window_node_os") ||
-                  ndp_json_mask_covers(ch->after_sensitive,
-                                       "maintenance_window_node_os");
-    window_sides(&d, ch, first_block(ch->before, "maintenance_window_node_os"),
-                 first_block(ch->after, "maintenance_window_node_os"),
-                 block_mask(ch->after_unknown, "maintenance_window_node_os"));
+    window_sides(&d, ch, w, w->before, w->after, w->after_unknown);
     if (d.has_in_force)
         set_window(c, &d);
 }
@@ -347,31 +292,21 @@ static const struct json_object *fill_delta(struct json_object **b,
     return NULL;
 }
 
+/* An ARM maintenance configuration that is the node OS window. */
 static void arm_window(struct ndp_resolution *c, const struct ndp_change *ch,
+                       const struct ndp_window_facts *w,
                        const struct window_context *ctx)
 {
-    struct window_decl d = { .resource = ch->address,
-                             .path = "properties.maintenanceWindow",
-                             .arm = true, .at = ctx->at };
-    const struct json_object *mask;
-    struct json_object *b, *a;
+    struct window_decl d = { .resource = ch->address, .path = w->path,
+                             .arm = true, .sensitive = w->sensitive,
+                             .at = ctx->at };
+    const struct json_object *mask = w->after_unknown;
+    struct json_object *b = json_object_get(ndp_json_unconst(w->before));
+    struct json_object *a = json_object_get(ndp_json_unconst(w->after));
 
-    if (!ch->name || ndp_strcasecmp(ch->name, NDP_NODE_OS_WINDOW) != 0) {
-        note_other_window(c, ch->name ? ch->name : ch->address);
-        return;
-    }
-    d.sensitive = ndp_json_mask_covers(ch->before_sensitive,
-                                       "properties.maintenanceWindow") ||
-                  ndp_json_mask_covers(ch->after_sensitive,
-                                       "properties.maintenanceWindow");
-    b = json_object_get(ndp_json_path(ch->before,
-                                      "properties.maintenanceWindow"));
-    a = json_object_get(ndp_json_path(ch->after,
-                                      "properties.maintenanceWindow"));
-    mask = mask_at(ch->after_unknown, "properties.maintenanceWindow");
     if (ch->delta_only)
         mask = fill_delta(&b, &a, ctx);
-    window_sides(&d, ch, ndp_json_is_unset(b) ? NULL : b,
+    window_sides(&d, ch, w, ndp_json_is_unset(b) ? NULL : b,
                  ndp_json_is_unset(a) ? NULL : a, mask);
     if (ch->delta_only && !ctx->known)
         d.in_force_unknown = mask;
@@ -379,6 +314,27 @@ static void arm_window(struct ndp_resolution *c, const struct ndp_change *ch,
         set_window(c, &d);
     json_object_put(b);
     json_object_put(a);
+}
+
+/*
+ * The windows 'ch' declares: the node OS window judged, the others only
+ * named, so that a report can say why they do not count.
+ */
+static void change_windows(struct ndp_resolution *c,
+                           const struct ndp_change *ch,
+                           const struct window_context *ctx)
+{
+    size_t i;
+
+    for (i = 0; i < ch->facts.nr_windows; i++) {
+        const struct ndp_window_facts *w = &ch->facts.windows[i];
+        if (!w->node_os)
+            note_other_window(c, w->name);
+        else if (w->arm)
+            arm_window(c, ch, w, ctx);
+        else
+            azurerm_window(c, ch, w, ctx);
+    }
 }
 
 /* The live window, when the input declares none. */
@@ -471,13 +427,8 @@ void ndp_resolve_window(const struct ndp_evaluator *ev, size_t index)
     ctx.known = c->state && c->state->window
                     ? c->state->window
                     : config_window_of(ev, &ev->clusters->items[index]);
-    for (i = 0; (ch = ndp_evaluator_change(ev, index, i)) != NULL; i++) {
-        if (ch->kind == NDP_KIND_CLUSTER &&
-            ch->notation == NDP_NOTATION_AZURERM)
-            azurerm_windows(c, ch, &ctx);
-        else if (ch->kind == NDP_KIND_MAINTENANCE)
-            arm_window(c, ch, &ctx);
-    }
+    for (i = 0; (ch = ndp_evaluator_change(ev, index, i)) != NULL; i++)
+        change_windows(c, ch, &ctx);
     json_object_put(all);
     state_window(c);
     config_window(ev, &ev->clusters->items[index], c);

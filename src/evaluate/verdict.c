@@ -73,7 +73,7 @@ static const char *hit_version(const struct ndp_evaluator *ev,
 
     *sensitive = false;
     if (h->rule->scope == NDP_SCOPE_NODEPOOL && ch->kind == NDP_KIND_NODEPOOL)
-        v = ndp_resolve_change_version(ch, true, sensitive);
+        v = ndp_resolve_change_version(ch, sensitive);
     if (!v && h->pool)
         v = state_pool_version(c->state, h->pool);
     if (!v)
@@ -145,28 +145,10 @@ static bool frozen_now(const struct ndp_resolution *c)
     return c->in_window != 1;
 }
 
-/*
- * Severity by intent (architecture §5): a change that disrupts nodes
- * whatever the policy says is an error while the operator has frozen the
- * cluster, and a warning otherwise.
- */
-static enum ndp_severity intent_severity(enum ndp_verdict verdict,
-                                         const struct ndp_resolution *c)
-{
-    switch (verdict) {
-    case NDP_VERDICT_BYPASSED:
-    case NDP_VERDICT_ROTATE:
-    case NDP_VERDICT_REPLACE:
-        return frozen_now(c) ? NDP_SEVERITY_ERROR : NDP_SEVERITY_WARNING;
-    default:
-        return ndp_verdict_severity(verdict);
-    }
-}
-
 /* "; the cluster is frozen now (...)" after a change the policy never sees. */
 static void describe_freeze(struct ndp_buf *msg, const struct ndp_resolution *c)
 {
-    if (!frozen_now(c))
+    if (!c->frozen_now)
         return;
     if (c->profile == NDP_PROFILE_BLOCK)
         ndp_buf_adds(msg, "; the cluster is frozen now (node disruption "
@@ -178,27 +160,71 @@ static void describe_freeze(struct ndp_buf *msg, const struct ndp_resolution *c)
                      "check stops it");
 }
 
-struct ndp_finding *ndp_verdict_finding_add(const struct ndp_evaluator *ev,
-                                            const struct ndp_rule *rule,
-                                            enum ndp_verdict verdict,
-                                            size_t cluster, const char *input,
-                                            const char *resource)
+/*
+ * Spec §10: what the user does about a change the cluster refuses now
+ * (ndp_verdict_refused_now()).  Under AllowDuringMaintenanceWindow that
+ * is to wait for the next window, named when it is known and not
+ * sensitive; otherwise (Block, or no window to wait for) to lift the
+ * policy for this change.
+ */
+static char *help_text(const struct ndp_resolution *c)
 {
-    struct ndp_finding *f = ndp_findings_add(ev->out);
+    struct ndp_buf b = NDP_BUF_INIT;
 
-    f->rule_id = rule ? rule->id : "NDP000";
-    f->category = rule ? rule->category : "policy";
-    f->scope = rule ? rule->scope : NDP_SCOPE_CLUSTER;
-    f->verdict = verdict;
-    f->severity = intent_severity(verdict, &ev->resolved->items[cluster]);
-    f->input = input;
-    f->cluster = ndp_xstrdup(ev->clusters->items[cluster].id);
-    f->cluster_index = cluster;
-    f->resource = ndp_xstrdup(resource);
-    f->path = ndp_xstrdup("");
-    f->before = ndp_xstrdup("null");
-    f->after = ndp_xstrdup("null");
-    return f;
+    if (c->profile == NDP_PROFILE_WINDOW && c->window &&
+        c->window_sensitive) {
+        ndp_buf_adds(&b, "wait for the window");
+    } else if (c->profile == NDP_PROFILE_WINDOW && c->window &&
+               c->has_next_window) {
+        ndp_buf_adds(&b, ndp_window_phase_unknown(c->window)
+                             ? "wait for the window, which may open at "
+                             : "wait for the window at ");
+        ndp_time_format_utc(&b, c->next_window_start);
+    } else {
+        ndp_buf_adds(&b, "lift the policy for this change: az aks update "
+                     "--node-disruption-policy Allow, then restore it");
+    }
+    return ndp_buf_detach(&b);
+}
+
+void ndp_evaluator_add(const struct ndp_evaluator *ev,
+                       struct ndp_finding_spec *spec)
+{
+    const struct ndp_resolution *c = &ev->resolved->items[spec->cluster_index];
+    const struct ndp_change *ch;
+    char *help = NULL;
+
+    if (!spec->rule)
+        spec->rule = ndp_verdict_meta_rule(ev->rs, spec->verdict);
+    spec->cluster = ev->clusters->items[spec->cluster_index].id;
+    spec->frozen_now = c->frozen_now;
+    if (!spec->line &&
+        (ch = ndp_change_index_find(&ev->changes, spec->input,
+                                    spec->resource)) != NULL)
+        spec->line = ch->line;
+    if (!spec->help && ndp_verdict_refused_now(spec->verdict, c->frozen_now))
+        spec->help = help = help_text(c);
+    ndp_findings_add(ev->out, spec);
+    free(help);
+}
+
+/* A finding about cluster 'index' as a whole: 'resource' at 'path'. */
+static void meta_finding(const struct ndp_evaluator *ev,
+                         enum ndp_verdict verdict, size_t index,
+                         const char *resource, const char *path,
+                         const char *message)
+{
+    struct ndp_finding_spec spec = {
+        .verdict = verdict,
+        .scope = NDP_SCOPE_CLUSTER,
+        .input = ev->clusters->items[index].input,
+        .cluster_index = index,
+        .resource = resource,
+        .path = path,
+        .message = message,
+    };
+
+    ndp_evaluator_add(ev, &spec);
 }
 
 /* A Block in .ndplint.json needs an end: the docs say never to freeze for good. */
@@ -208,7 +234,6 @@ static void freeze_finding(const struct ndp_evaluator *ev, size_t index)
     const struct ndp_resolution *r = &ev->resolved->items[index];
     const struct ndp_config_cluster *e;
     struct ndp_buf msg = NDP_BUF_INIT;
-    struct ndp_finding *f;
 
     if (!ev->opt->config || strcmp(r->profile_source, "config") != 0 ||
         r->profile != NDP_PROFILE_BLOCK)
@@ -216,10 +241,6 @@ static void freeze_finding(const struct ndp_evaluator *ev, size_t index)
     e = ndp_config_cluster_for(ev->opt->config, c->id);
     if (e && e->has_until && e->until >= ev->opt->at)
         return;
-    f = ndp_verdict_finding_add(ev, ndp_ruleset_meta(ev->rs,
-                                                     "freeze-without-end"),
-                                NDP_VERDICT_FREEZE_WITHOUT_END, index,
-                                c->input, ev->opt->config->path);
     if (e && e->has_until)
         ndp_buf_addf(&msg, "the freeze (Block) that %s declares for this "
                      "cluster ended on %s; it still applies it",
@@ -228,7 +249,9 @@ static void freeze_finding(const struct ndp_evaluator *ev, size_t index)
         ndp_buf_addf(&msg, "%s declares a freeze (Block) for this cluster "
                      "without an end date ('until'); freezes are meant to "
                      "be short", ev->opt->config->path);
-    f->message = ndp_buf_detach(&msg);
+    meta_finding(ev, NDP_VERDICT_FREEZE_WITHOUT_END, index,
+                 ev->opt->config->path, NULL, msg.buf);
+    ndp_buf_release(&msg);
 }
 
 static void cluster_findings(const struct ndp_evaluator *ev, size_t index)
@@ -236,33 +259,26 @@ static void cluster_findings(const struct ndp_evaluator *ev, size_t index)
     const struct ndp_cluster *cluster = &ev->clusters->items[index];
     const struct ndp_resolution *c = &ev->resolved->items[index];
     struct ndp_buf msg = NDP_BUF_INIT;
-    struct ndp_finding *f;
 
     freeze_finding(ev, index);
 
     if (c->window_problems) {
-        f = ndp_verdict_finding_add(ev, ndp_ruleset_meta(ev->rs,
-                                                         "window-invalid"),
-                                    NDP_VERDICT_WINDOW_INVALID, index,
-                                    cluster->input, c->window_resource);
-        free(f->path);
-        f->path = ndp_xstrdup(c->window_path);
         ndp_buf_addf(&msg, "the aksManagedNodeOSUpgradeSchedule window is "
                      "invalid: %s", c->window_problems);
-        f->message = ndp_buf_detach(&msg);
+        meta_finding(ev, NDP_VERDICT_WINDOW_INVALID, index,
+                     c->window_resource, c->window_path, msg.buf);
+        ndp_buf_reset(&msg);
     }
     if (c->profile == NDP_PROFILE_WINDOW && !c->window &&
         !c->window_problems && !c->window_expression) {
-        f = ndp_verdict_finding_add(ev, ndp_ruleset_meta(ev->rs, "gate-open"),
-                                    NDP_VERDICT_GATE_OPEN, index,
-                                    cluster->input, cluster->id);
         ndp_buf_adds(&msg, "profile AllowDuringMaintenanceWindow but no "
                      "aksManagedNodeOSUpgradeSchedule maintenance window: "
                      "AKS lets every disruptive change through at any time");
         if (c->other_windows)
             ndp_buf_addf(&msg, " (not the node OS window: %s)",
                          c->other_windows);
-        f->message = ndp_buf_detach(&msg);
+        meta_finding(ev, NDP_VERDICT_GATE_OPEN, index, cluster->id, NULL,
+                     msg.buf);
     }
     ndp_buf_release(&msg);
 }
@@ -281,25 +297,28 @@ static void add_deferred(struct ndp_buf *msg, const struct ndp_change *ch)
         ndp_buf_addf(msg, " (reason '%s')", ch->deferred_reason);
 }
 
+/* A finding about a whole cluster or pool resource, 'ch'. */
+static void about_change(struct ndp_finding_spec *spec,
+                         const struct ndp_change *ch)
+{
+    spec->scope = ch->kind == NDP_KIND_CLUSTER ? NDP_SCOPE_CLUSTER
+                                               : NDP_SCOPE_NODEPOOL;
+    spec->input = ch->input;
+    spec->cluster_index = ch->cluster;
+    spec->resource = ch->address;
+    spec->line = ch->line;
+    spec->pool = ch->kind == NDP_KIND_NODEPOOL ? ch->name : NULL;
+}
+
 static void replace_finding(const struct ndp_evaluator *ev,
                             const struct ndp_change *ch)
 {
-    struct ndp_finding *f;
     struct ndp_buf msg = NDP_BUF_INIT;
+    struct ndp_finding_spec spec = { .verdict = NDP_VERDICT_REPLACE };
 
     if (ch->action != NDP_ACTION_REPLACE ||
         (ch->kind != NDP_KIND_CLUSTER && ch->kind != NDP_KIND_NODEPOOL))
         return;
-    f = ndp_verdict_finding_add(ev, ndp_ruleset_meta(ev->rs, "replace"),
-                                NDP_VERDICT_REPLACE, ch->cluster, ch->input,
-                                ch->address);
-    f->scope = ch->kind == NDP_KIND_CLUSTER ? NDP_SCOPE_CLUSTER
-                                            : NDP_SCOPE_NODEPOOL;
-    f->line = ch->line;
-    f->pool = ch->kind == NDP_KIND_NODEPOOL && ch->name ? ndp_xstrdup(ch->name)
-                                                        : NULL;
-    free(f->path);
-    f->path = ndp_xstrdup(ch->replace_paths ? ch->replace_paths : "");
     ndp_buf_addf(&msg, "the %s is destroyed and recreated%s%s%s: every node "
                  "and all node-local data are lost, and the node disruption "
                  "policy does not gate it",
@@ -309,27 +328,34 @@ static void replace_finding(const struct ndp_evaluator *ev,
                  ch->replace_paths ? ")" : "");
     describe_freeze(&msg, &ev->resolved->items[ch->cluster]);
     add_deferred(&msg, ch);
-    f->message = ndp_buf_detach(&msg);
+    about_change(&spec, ch);
+    spec.pools = ch->kind == NDP_KIND_CLUSTER ? NDP_POOLS_ALL
+                                              : NDP_POOLS_NAMED;
+    spec.path = ch->replace_paths;
+    spec.message = msg.buf;
+    ndp_evaluator_add(ev, &spec);
+    ndp_buf_release(&msg);
 }
 
 /* A what-if change shown without properties (Deploy, Unsupported). */
 static void unseen_finding(const struct ndp_evaluator *ev,
                            const struct ndp_change *ch)
 {
-    struct ndp_finding *f;
+    /* Which pools it rebuilds is not known: it marks none. */
+    struct ndp_finding_spec spec = {
+        .verdict = NDP_VERDICT_MAY_REIMAGE,
+        .pools = NDP_POOLS_NONE,
+        .message = "what-if cannot show the properties of this change "
+                   "(changeType Deploy or Unsupported), so it may reimage "
+                   "nodes unseen; review it by hand",
+    };
 
     if (ch->action != NDP_ACTION_OTHER ||
         (ch->kind != NDP_KIND_CLUSTER && ch->kind != NDP_KIND_NODEPOOL))
         return;
-    f = ndp_verdict_finding_add(ev, ndp_ruleset_meta(ev->rs, "unseen-change"),
-                                NDP_VERDICT_MAY_REIMAGE, ch->cluster,
-                                ch->input, ch->address);
-    f->scope = ch->kind == NDP_KIND_CLUSTER ? NDP_SCOPE_CLUSTER
-                                            : NDP_SCOPE_NODEPOOL;
-    f->line = ch->line;
-    f->message = ndp_xstrdup("what-if cannot show the properties of this "
-                             "change (changeType Deploy or Unsupported), so "
-                             "it may reimage nodes unseen; review it by hand");
+    about_change(&spec, ch);
+    spec.pool = NULL;
+    ndp_evaluator_add(ev, &spec);
 }
 
 /*
@@ -562,54 +588,56 @@ static enum ndp_verdict hit_verdict(const struct ndp_evaluator *ev,
     return verdict;
 }
 
+/*
+ * The pools a hit of 'rule' rebuilds: its own pool for a pool setting,
+ * every pool for a cluster setting, and for gMSA the Windows pools.
+ */
+static enum ndp_finding_pools hit_pools(const struct ndp_rule *rule)
+{
+    if (strcmp(rule->category, "windows-gmsa") == 0)
+        return NDP_POOLS_WINDOWS;
+    return rule->scope == NDP_SCOPE_NODEPOOL ? NDP_POOLS_NAMED
+                                             : NDP_POOLS_ALL;
+}
+
 static void hit_finding(const struct ndp_evaluator *ev, const struct ndp_hit *h)
 {
     const struct ndp_change *ch = ev->set->items[h->change];
     const struct ndp_resolution *c = &ev->resolved->items[ch->cluster];
     struct ndp_buf msg = NDP_BUF_INIT;
-    enum ndp_verdict verdict;
-    struct ndp_finding *f;
+    struct ndp_finding_spec spec = {
+        .rule = h->rule,
+        .scope = h->rule->scope,
+        .pools = hit_pools(h->rule),
+        .input = ch->input,
+        .cluster_index = ch->cluster,
+        .resource = ch->address,
+        .path = h->path,
+        .pool = h->pool,
+        .line = ch->line,
+    };
+    char *before, *after;
 
     if (h->rule->class_ == NDP_CLASS_UPGRADE ||
         h->rule->class_ == NDP_CLASS_META)
         return;
     /* gMSA reimages Windows pools only: none, nothing is rebuilt. */
-    if (strcmp(h->rule->category, "windows-gmsa") == 0 &&
-        state_has_no_windows_pool(c->state))
+    if (spec.pools == NDP_POOLS_WINDOWS && state_has_no_windows_pool(c->state))
         return;
-    verdict = hit_verdict(ev, h, c, &msg);
+    spec.verdict = hit_verdict(ev, h, c, &msg);
     add_deferred(&msg, ch);
-    f = ndp_verdict_finding_add(ev, h->rule, verdict, ch->cluster, ch->input,
-                                ch->address);
-    f->line = ch->line;
-    f->pool = h->pool ? ndp_xstrdup(h->pool) : NULL;
-    free(f->path);
-    free(f->before);
-    free(f->after);
-    f->path = ndp_xstrdup(h->path);
-    f->before = h->before_unknown
-                    ? ndp_xstrdup("\"(current value not in the input)\"")
-                    : value_text(h->before, h->before_sensitive, false,
-                                 h->rule);
-    f->after = value_text(h->after, h->after_sensitive, h->after_unknown,
-                          h->rule);
-    f->message = ndp_buf_detach(&msg);
-}
-
-/* A finding about a change that rebuilds or may rebuild nodes. */
-static bool reimaging(enum ndp_verdict verdict)
-{
-    switch (verdict) {
-    case NDP_VERDICT_ALLOWED:
-    case NDP_VERDICT_BYPASSED:
-    case NDP_VERDICT_MAY_REIMAGE:
-    case NDP_VERDICT_MANUAL_UPGRADE:
-    case NDP_VERDICT_ROTATE:
-    case NDP_VERDICT_REPLACE:
-        return true;
-    default:
-        return false;
-    }
+    before = h->before_unknown
+                 ? ndp_xstrdup("\"(current value not in the input)\"")
+                 : value_text(h->before, h->before_sensitive, false, h->rule);
+    after = value_text(h->after, h->after_sensitive, h->after_unknown,
+                       h->rule);
+    spec.before = before;
+    spec.after = after;
+    spec.message = msg.buf;
+    ndp_evaluator_add(ev, &spec);
+    free(before);
+    free(after);
+    ndp_buf_release(&msg);
 }
 
 /*
@@ -621,25 +649,28 @@ static void undeclared_findings(const struct ndp_evaluator *ev)
 {
     size_t nr = ev->out->nr, i, k, *counts;
     struct ndp_buf msg = NDP_BUF_INIT;
-    struct ndp_finding *f;
 
     counts = ndp_xcalloc(ev->clusters->nr ? ev->clusters->nr : 1,
                          sizeof(*counts));
     for (i = 0; i < nr; i++)
-        if (reimaging(ev->out->items[i].verdict))
+        if (ndp_verdict_row(ev->out->items[i].verdict)->reimages)
             counts[ev->out->items[i].cluster_index]++;
     for (k = 0; k < ev->clusters->nr; k++) {
         const struct ndp_cluster *c = &ev->clusters->items[k];
         const struct ndp_resolution *r = &ev->resolved->items[k];
+        struct ndp_finding_spec spec = {
+            .verdict = NDP_VERDICT_PROFILE_UNDECLARED,
+            .scope = NDP_SCOPE_CLUSTER,
+            .input = c->input,
+            .cluster_index = k,
+            .resource = c->id,
+        };
 
         if (!counts[k] || strcmp(r->profile_source, "default") != 0)
             continue;
-        f = ndp_verdict_finding_add(ev, ndp_ruleset_meta(ev->rs,
-                                                         "profile-undeclared"),
-                                    NDP_VERDICT_PROFILE_UNDECLARED, k,
-                                    c->input, c->id);
         if (c->change < ev->set->nr)
-            f->line = ev->set->items[c->change]->line;
+            spec.line = ev->set->items[c->change]->line;
+        ndp_buf_reset(&msg);
         ndp_buf_addf(&msg, "nothing declares this cluster's node disruption "
                      "policy, so its %zu reimaging change%s %s judged under "
                      "the AKS default, %s, which refuses nothing; declare "
@@ -651,68 +682,11 @@ static void undeclared_findings(const struct ndp_evaluator *ev)
                      counts[k], counts[k] == 1 ? "" : "s",
                      counts[k] == 1 ? "is" : "are",
                      ndp_profile_name(r->profile));
-        f->message = ndp_buf_detach(&msg);
+        spec.message = msg.buf;
+        ndp_evaluator_add(ev, &spec);
     }
+    ndp_buf_release(&msg);
     free(counts);
-}
-
-/*
- * Spec §10: what the user does about a change the cluster refuses now.
- * A refused change is one AKS refuses (rejected, outside-window) or one
- * it lets through while the operator has frozen the cluster (bypassed,
- * rotate, replace while frozen now).  Under AllowDuringMaintenanceWindow
- * that is to wait for the next window, named when it is known and not
- * sensitive; otherwise (Block, or no window to wait for) to lift the
- * policy for this change.
- */
-static bool refused(const struct ndp_finding *f, const struct ndp_resolution *c)
-{
-    switch (f->verdict) {
-    case NDP_VERDICT_REJECTED:
-    case NDP_VERDICT_OUTSIDE_WINDOW:
-        return true;
-    case NDP_VERDICT_BYPASSED:
-    case NDP_VERDICT_ROTATE:
-    case NDP_VERDICT_REPLACE:
-        return c->frozen_now;
-    default:
-        return false;
-    }
-}
-
-static char *help_text(const struct ndp_resolution *c)
-{
-    struct ndp_buf b = NDP_BUF_INIT;
-
-    if (c->profile == NDP_PROFILE_WINDOW && c->window &&
-        c->window_sensitive) {
-        ndp_buf_adds(&b, "wait for the window");
-    } else if (c->profile == NDP_PROFILE_WINDOW && c->window &&
-               c->has_next_window) {
-        ndp_buf_adds(&b, ndp_window_phase_unknown(c->window)
-                             ? "wait for the window, which may open at "
-                             : "wait for the window at ");
-        ndp_time_format_utc(&b, c->next_window_start);
-    } else {
-        ndp_buf_adds(&b, "lift the policy for this change: az aks update "
-                     "--node-disruption-policy Allow, then restore it");
-    }
-    return ndp_buf_detach(&b);
-}
-
-static void help_findings(const struct ndp_evaluator *ev)
-{
-    size_t i;
-
-    for (i = 0; i < ev->out->nr; i++) {
-        struct ndp_finding *f = &ev->out->items[i];
-        const struct ndp_resolution *c =
-            &ev->resolved->items[f->cluster_index];
-
-        f->refused_now = refused(f, c);
-        if (!f->help && f->refused_now)
-            f->help = help_text(c);
-    }
 }
 
 void ndp_verdicts_add(const struct ndp_evaluator *ev)
@@ -731,5 +705,4 @@ void ndp_verdicts_add(const struct ndp_evaluator *ev)
     for (i = 0; i < ev->hits->nr; i++)
         hit_finding(ev, &ev->hits->items[i]);
     undeclared_findings(ev);
-    help_findings(ev);
 }

@@ -518,7 +518,10 @@ static int read_text(struct ndp_changeset *set, const char *path,
     set->inputs[index].format = reader->format;
     {
         struct ndp_document doc = { path, text->data, text->len, root, seen };
+        size_t first = set->nr;
         rc = reader->read(set, index, &doc, err);
+        if (!rc)
+            ndp_facts_fill_all(set, first);
     }
     /* The pruned lists hold only AKS entries: report what the file had. */
     if (seen != SIZE_MAX)

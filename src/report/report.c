@@ -4,6 +4,7 @@
  */
 #include "common.h"
 #include "report.h"
+#include "run.h"
 #include "finding.h"
 #include "buf.h"
 #include "safe.h"
@@ -44,21 +45,25 @@ const char *ndp_reporter_name(size_t i)
     return i < NDP_ARRAY_SIZE(reporters) - 1 ? reporters[i]->name : NULL;
 }
 
-void ndp_report_count(struct ndp_report *report)
+void ndp_report_init(struct ndp_report *out, const struct ndp_result *result,
+                     const struct ndp_report_options *options)
 {
+    struct ndp_report_counts *n = &out->counts;
     size_t i;
 
-    report->errors = report->warnings = report->notes = 0;
-    report->suppressed = 0;
-    for (i = 0; i < report->findings->nr; i++) {
-        if (report->findings->items[i].suppression) {
-            report->suppressed++;
+    memset(out, 0, sizeof(*out));
+    out->result = result;
+    out->options = *options;
+    for (i = 0; i < result->findings.nr; i++) {
+        const struct ndp_finding *f = &result->findings.items[i];
+        if (f->suppression) {
+            n->suppressed++;
             continue;
         }
-        switch (report->findings->items[i].severity) {
-        case NDP_SEVERITY_ERROR: report->errors++; break;
-        case NDP_SEVERITY_WARNING: report->warnings++; break;
-        default: report->notes++; break;
+        switch (f->severity) {
+        case NDP_SEVERITY_ERROR: n->errors++; break;
+        case NDP_SEVERITY_WARNING: n->warnings++; break;
+        default: n->notes++; break;
         }
     }
 }

@@ -10,6 +10,7 @@
  */
 #include "common.h"
 #include "report.h"
+#include "run.h"
 #include "apply_window.h"
 #include "buf.h"
 #include "evaluate.h"
@@ -28,15 +29,15 @@ static const char *const weekday_abbr[7] = { "Sun", "Mon", "Tue", "Wed",
 static void gate_of(struct ndp_apply_cluster *g, const struct ndp_report *r,
                     size_t index)
 {
-    const struct ndp_resolution *c = &r->resolved->items[index];
+    const struct ndp_resolution *c = &r->result->resolved.items[index];
     size_t i;
 
     memset(g, 0, sizeof(*g));
-    for (i = 0; i < r->findings->nr; i++)
-        if (r->findings->items[i].cluster_index == index &&
-            r->findings->items[i].refused_now)
+    for (i = 0; i < r->result->findings.nr; i++)
+        if (r->result->findings.items[i].cluster_index == index &&
+            r->result->findings.items[i].refused_now)
             break;
-    if (i == r->findings->nr)
+    if (i == r->result->findings.nr)
         return;
     if (c->profile == NDP_PROFILE_BLOCK) {
         g->gate = NDP_GATE_FROZEN;
@@ -65,7 +66,7 @@ struct plan {
 
 static void plan_start(struct plan *p, const struct ndp_report *r)
 {
-    size_t i, nr = r->clusters->nr;
+    size_t i, nr = r->result->clusters.nr;
 
     p->gates = ndp_xcalloc(nr ? nr : 1, sizeof(*p->gates));
     p->answers = ndp_xcalloc(nr ? nr : 1, sizeof(*p->answers));
@@ -73,12 +74,12 @@ static void plan_start(struct plan *p, const struct ndp_report *r)
     for (i = 0; i < nr; i++) {
         gate_of(&p->gates[i], r, i);
         ndp_apply_window_cluster(&p->answers[i], &p->gates[i],
-                                 r->evaluated_at);
+                                 r->result->at);
         if (p->gates[i].gate == NDP_GATE_WINDOWS &&
-            r->resolved->items[i].window_sensitive)
+            r->result->resolved.items[i].window_sensitive)
             p->sensitive = true;
     }
-    ndp_apply_window_plan(&p->answer, p->gates, nr, r->evaluated_at);
+    ndp_apply_window_plan(&p->answer, p->gates, nr, r->result->at);
 }
 
 static void plan_release(struct plan *p)
@@ -114,9 +115,9 @@ void ndp_report_apply_json(struct ndp_buf *out, const struct ndp_report *r,
         hidden = p.sensitive;
     } else {
         gate_of(&gate, r, index);
-        ndp_apply_window_cluster(&one, &gate, r->evaluated_at);
+        ndp_apply_window_cluster(&one, &gate, r->result->at);
         a = &one;
-        hidden = r->resolved->items[index].window_sensitive;
+        hidden = r->result->resolved.items[index].window_sensitive;
     }
     hidden = hidden && a->reason == NDP_APPLY_WINDOW;
     ndp_buf_adds(out, "{\"from\": ");
@@ -200,18 +201,18 @@ static size_t add_names(struct ndp_buf *out, const struct ndp_report *r,
 {
     size_t i, n = 0, total = 0, seen = 0;
 
-    for (i = 0; i < r->clusters->nr; i++)
+    for (i = 0; i < r->result->clusters.nr; i++)
         if (p->gates[i].gate == gate &&
             (reason < 0 || (int)p->answers[i].reason == reason))
             total++;
-    for (i = 0; i < r->clusters->nr; i++) {
+    for (i = 0; i < r->result->clusters.nr; i++) {
         if (p->gates[i].gate != gate ||
             (reason >= 0 && (int)p->answers[i].reason != reason))
             continue;
         seen++;
         if (n++)
             ndp_buf_adds(out, seen == total ? " and " : ", ");
-        add_name(out, r->clusters->items[i].id);
+        add_name(out, r->result->clusters.items[i].id);
     }
     return n;
 }
@@ -227,17 +228,17 @@ static void frozen_sentence(struct ndp_buf *out, const struct ndp_report *r,
     if (n) {
         ndp_buf_addf(out, " %s frozen (node disruption policy Block", n == 1
                      ? "is" : "are");
-        for (i = 0; i < r->clusters->nr; i++) {
-            const struct ndp_resolution *c = &r->resolved->items[i];
+        for (i = 0; i < r->result->clusters.nr; i++) {
+            const struct ndp_resolution *c = &r->result->resolved.items[i];
 
             if (p->gates[i].gate != NDP_GATE_FROZEN || !c->has_freeze_until)
                 continue;
             ndp_buf_adds(out, first ? "; " : ", ");
             if (n > 1) {
-                add_name(out, r->clusters->items[i].id);
+                add_name(out, r->result->clusters.items[i].id);
                 ndp_buf_adds(out, ": ");
             }
-            ndp_buf_adds(out, c->freeze_until < r->evaluated_at
+            ndp_buf_adds(out, c->freeze_until < r->result->at
                                   ? "the settings file's freeze ended "
                                   : "the settings file's freeze ends ");
             ndp_date_format(out, ndp_floor_div(c->freeze_until, 86400));
@@ -263,7 +264,7 @@ static const struct ndp_window *first_window(const struct ndp_report *r,
 {
     size_t i;
 
-    for (i = 0; i < r->clusters->nr; i++)
+    for (i = 0; i < r->result->clusters.nr; i++)
         if (p->gates[i].gate == NDP_GATE_WINDOWS)
             return p->gates[i].windows[0];
     return NULL;
@@ -291,14 +292,14 @@ static void no_common_sentence(struct ndp_buf *out,
     ndp_buf_adds(out, "No common window within 366 days: apply ");
     add_names(out, r, p, NDP_GATE_WINDOWS, -1, add_name);
     ndp_buf_adds(out, " separately (");
-    for (i = 0; i < r->clusters->nr; i++) {
+    for (i = 0; i < r->result->clusters.nr; i++) {
         if (p->gates[i].gate != NDP_GATE_WINDOWS)
             continue;
         if (!first)
             ndp_buf_adds(out, "; ");
         first = false;
-        add_name(out, r->clusters->items[i].id);
-        if (r->resolved->items[i].window_sensitive) {
+        add_name(out, r->result->clusters.items[i].id);
+        if (r->result->resolved.items[i].window_sensitive) {
             ndp_buf_adds(out, ": in its window, times not shown (sensitive)");
             continue;
         }
@@ -318,7 +319,7 @@ void ndp_report_apply_sentence(struct ndp_buf *out,
     switch (p.answer.reason) {
     case NDP_APPLY_NOW:
         ndp_buf_adds(out, "Apply now: no change is refused at ");
-        ndp_time_format_utc(out, r->evaluated_at);
+        ndp_time_format_utc(out, r->result->at);
         break;
     case NDP_APPLY_FROZEN:
         frozen_sentence(out, r, &p, add_name);

@@ -20,6 +20,7 @@
 #include "common.h"
 #include "report_azure.h"
 #include "report.h"
+#include "run.h"
 #include "report_apply.h"
 #include "report_util.h"
 #include "buf.h"
@@ -90,19 +91,19 @@ static void write_azure(struct ndp_buf *out, const struct ndp_report *r)
     const char *result = "Succeeded";
     size_t i;
 
-    for (i = 0; i < r->findings->nr; i++)
-        if (!r->findings->items[i].suppression &&
-            r->findings->items[i].severity < NDP_SEVERITY_NEVER)
-            write_finding(out, r, &r->findings->items[i]);
+    for (i = 0; i < r->result->findings.nr; i++)
+        if (!r->result->findings.items[i].suppression &&
+            r->result->findings.items[i].severity < NDP_SEVERITY_NEVER)
+            write_finding(out, r, &r->result->findings.items[i]);
     ndp_report_log_summary(out, r);
-    if (r->clusters->nr) {
+    if (r->result->clusters.nr) {
         ndp_buf_adds(out, "ndplint: ");
         ndp_report_apply_sentence(out, r, data);
         ndp_buf_addch(out, '\n');
     }
     if (ndp_report_failing(r))
         result = "Failed";
-    else if (r->errors + r->warnings + r->notes)
+    else if (r->counts.errors + r->counts.warnings + r->counts.notes)
         result = "SucceededWithIssues";
     ndp_buf_addf(out, "##vso[task.complete result=%s;]\n", result);
 }

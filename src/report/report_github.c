@@ -22,6 +22,7 @@
  */
 #include "common.h"
 #include "report.h"
+#include "run.h"
 #include "report_apply.h"
 #include "report_util.h"
 #include "buf.h"
@@ -132,8 +133,8 @@ static void write_group_title(struct ndp_buf *out,
                               const struct ndp_report *r, size_t index,
                               size_t findings, size_t waived)
 {
-    const struct ndp_cluster *c = &r->clusters->items[index];
-    const struct ndp_resolution *res = &r->resolved->items[index];
+    const struct ndp_cluster *c = &r->result->clusters.items[index];
+    const struct ndp_resolution *res = &r->result->resolved.items[index];
     struct ndp_buf title = NDP_BUF_INIT;
 
     ndp_buf_addf(&title, "ndplint: %s (%s): profile %s, ", c->id, c->input,
@@ -144,7 +145,7 @@ static void write_group_title(struct ndp_buf *out,
     else
         ndp_buf_addf(&title, "no %sreimaging change%s",
                      waived ? "unwaived " : "",
-                     r->baseline_known ? " outside the baseline" : "");
+                     r->result->baseline_known ? " outside the baseline" : "");
     if (waived)
         ndp_buf_addf(&title, ", %zu waived", waived);
     ndp_buf_adds(out, "::group::");
@@ -180,24 +181,24 @@ static void write_waived(struct ndp_buf *out, const struct ndp_finding *f)
 static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
                           struct gh_state *st, size_t index)
 {
-    const struct ndp_cluster *c = &r->clusters->items[index];
+    const struct ndp_cluster *c = &r->result->clusters.items[index];
     size_t i, n = 0, waived = 0;
 
-    for (i = 0; i < r->findings->nr; i++) {
-        const struct ndp_finding *f = &r->findings->items[i];
+    for (i = 0; i < r->result->findings.nr; i++) {
+        const struct ndp_finding *f = &r->result->findings.items[i];
         if (of_cluster(f, c)) {
             n += !f->suppression;
             waived += f->suppression != NULL;
         }
     }
     write_group_title(out, r, index, n, waived);
-    for (i = 0; i < r->findings->nr; i++) {
-        const struct ndp_finding *f = &r->findings->items[i];
+    for (i = 0; i < r->result->findings.nr; i++) {
+        const struct ndp_finding *f = &r->result->findings.items[i];
         if (of_cluster(f, c) && !f->suppression)
             write_finding(out, r, st, f);
     }
-    for (i = 0; waived && i < r->findings->nr; i++) {
-        const struct ndp_finding *f = &r->findings->items[i];
+    for (i = 0; waived && i < r->result->findings.nr; i++) {
+        const struct ndp_finding *f = &r->result->findings.items[i];
         if (of_cluster(f, c) && f->suppression)
             write_waived(out, f);
     }
@@ -248,14 +249,14 @@ static void write_github(struct ndp_buf *out, const struct ndp_report *r)
     size_t i;
 
     memset(&st, 0, sizeof(st));
-    for (i = 0; i < r->findings->nr; i++)
-        if (!r->findings->items[i].suppression)
-            st.total[r->findings->items[i].severity]++;
-    for (i = 0; i < r->clusters->nr; i++)
+    for (i = 0; i < r->result->findings.nr; i++)
+        if (!r->result->findings.items[i].suppression)
+            st.total[r->result->findings.items[i].severity]++;
+    for (i = 0; i < r->result->clusters.nr; i++)
         write_cluster(&text, r, &st, i);
     write_left_out(&text, &st);
     ndp_report_log_summary(&text, r);
-    if (r->clusters->nr) {
+    if (r->result->clusters.nr) {
         ndp_buf_adds(&text, "ndplint: ");
         ndp_report_apply_sentence(&text, r, data);
         ndp_buf_addch(&text, '\n');

@@ -22,6 +22,7 @@
  */
 #include "common.h"
 #include "report.h"
+#include "run.h"
 #include "report_util.h"
 #include "buf.h"
 #include "finding.h"
@@ -72,8 +73,8 @@ static void write_gitlab(struct ndp_buf *out, const struct ndp_report *r)
     size_t i, n = 0;
 
     ndp_buf_addch(out, '[');
-    for (i = 0; i < r->findings->nr; i++) {
-        const struct ndp_finding *f = &r->findings->items[i];
+    for (i = 0; i < r->result->findings.nr; i++) {
+        const struct ndp_finding *f = &r->result->findings.items[i];
 
         if (f->suppression)
             continue;

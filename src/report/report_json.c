@@ -6,11 +6,13 @@
  */
 #include "common.h"
 #include "report.h"
+#include "run.h"
 #include "buf.h"
 #include "change.h"
 #include "finding.h"
 #include "evaluate.h"
 #include "impact.h"
+#include "report_impact.h"
 #include "linker.h"
 #include "report_apply.h"
 #include "report_util.h"
@@ -43,9 +45,9 @@ static void write_inputs(struct ndp_buf *out, const struct ndp_changeset *set)
 static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
                           size_t index)
 {
-    const struct ndp_cluster *cluster = &r->clusters->items[index];
-    const struct ndp_resolution *c = &r->resolved->items[index];
-    const struct ndp_impact *impact = &r->impacts->items[index];
+    const struct ndp_cluster *cluster = &r->result->clusters.items[index];
+    const struct ndp_resolution *c = &r->result->resolved.items[index];
+    const struct ndp_impact *impact = &r->result->impacts.items[index];
 
     ndp_buf_adds(out, "{\n      \"id\": ");
     ndp_buf_add_json_string(out, cluster->id);
@@ -73,7 +75,7 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
         ndp_buf_adds(out, "null");
     }
     ndp_buf_adds(out, ",\n      \"impact\": ");
-    ndp_impact_to_json(out, impact);
+    ndp_report_impact_json(out, impact);
     ndp_buf_adds(out, ",\n      \"apply_window\": ");
     ndp_report_apply_json(out, r, index);
     ndp_buf_adds(out, "\n    }");
@@ -81,7 +83,7 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
 
 static void write_clusters(struct ndp_buf *out, const struct ndp_report *r)
 {
-    size_t i, nr = r->clusters->nr;
+    size_t i, nr = r->result->clusters.nr;
 
     ndp_buf_adds(out, "  \"clusters\": [");
     for (i = 0; i < nr; i++) {
@@ -171,21 +173,24 @@ static void write_json(struct ndp_buf *out, const struct ndp_report *r)
     ndp_buf_adds(out, "{\n  \"schema_version\": 1,\n");
     ndp_buf_adds(out, "  \"ndplint_version\": \"" NDP_VERSION "\",\n");
     ndp_buf_adds(out, "  \"evaluated_at\": \"");
-    ndp_time_format_utc(out, r->evaluated_at);
+    ndp_time_format_utc(out, r->result->at);
     ndp_buf_adds(out, "\",\n");
-    write_inputs(out, r->set);
+    write_inputs(out, &r->result->set);
     write_clusters(out, r);
     ndp_buf_adds(out, "  \"findings\": [");
-    for (i = 0; i < r->findings->nr; i++) {
+    for (i = 0; i < r->result->findings.nr; i++) {
         ndp_buf_adds(out, i ? ",\n    " : "\n    ");
-        write_finding(out, r, &r->findings->items[i]);
+        write_finding(out, r, &r->result->findings.items[i]);
     }
-    ndp_buf_adds(out, r->findings->nr ? "\n  ],\n" : "],\n");
-    ndp_buf_addf(out, "  \"summary\": {\"errors\": %d, \"warnings\": %d, "
-                 "\"notes\": %d, \"suppressed\": %d", r->errors,
-                 r->warnings, r->notes, r->suppressed);
-    if (r->baseline)
-        ndp_buf_addf(out, ", \"baseline_known\": %zu", r->baseline_known);
+    ndp_buf_adds(out, r->result->findings.nr ? "\n  ],\n" : "],\n");
+    ndp_buf_addf(out,
+                 "  \"summary\": {\"errors\": %d, \"warnings\": %d, "
+                 "\"notes\": %d, \"suppressed\": %d",
+                 r->counts.errors, r->counts.warnings, r->counts.notes,
+                 r->counts.suppressed);
+    if (r->options.baseline)
+        ndp_buf_addf(out, ", \"baseline_known\": %zu",
+                     r->result->baseline_known);
     ndp_buf_adds(out, ", \"apply_window\": ");
     ndp_report_apply_json(out, r, NDP_APPLY_PLAN);
     ndp_buf_adds(out, "}\n}\n");

@@ -19,6 +19,7 @@
  */
 #include "common.h"
 #include "report.h"
+#include "run.h"
 #include "report_util.h"
 #include "safe.h"
 #include "buf.h"
@@ -54,7 +55,8 @@ static void xml(struct ndp_buf *out, const char *s)
 
 static bool failing(const struct ndp_report *r, const struct ndp_finding *f)
 {
-    return r->fail_on != NDP_SEVERITY_NEVER && (int)f->severity <= r->fail_on;
+    return r->options.fail_on != NDP_SEVERITY_NEVER &&
+           (int)f->severity <= r->options.fail_on;
 }
 
 struct suite_counts {
@@ -64,8 +66,8 @@ struct suite_counts {
 /* The baseline's skipped testcase goes in the first input's suite. */
 static bool holds_baseline(const struct ndp_report *r, const char *path)
 {
-    return r->baseline_known && r->set->nr_inputs &&
-           strcmp(r->set->inputs[0].path, path) == 0;
+    return r->result->baseline_known && r->result->set.nr_inputs &&
+           strcmp(r->result->set.inputs[0].path, path) == 0;
 }
 
 /* Tests in input 'path': one per finding, one per clean cluster, and one
@@ -76,14 +78,14 @@ static struct suite_counts count_suite(const struct ndp_report *r,
     struct suite_counts n = { 0, 0, 0 };
     size_t i, j, clusters = 0;
 
-    for (i = 0; i < r->clusters->nr; i++) {
-        const struct ndp_cluster *c = &r->clusters->items[i];
+    for (i = 0; i < r->result->clusters.nr; i++) {
+        const struct ndp_cluster *c = &r->result->clusters.items[i];
         size_t found = 0;
         if (strcmp(c->input, path) != 0)
             continue;
         clusters++;
-        for (j = 0; j < r->findings->nr; j++) {
-            const struct ndp_finding *f = &r->findings->items[j];
+        for (j = 0; j < r->result->findings.nr; j++) {
+            const struct ndp_finding *f = &r->result->findings.items[j];
             if (strcmp(f->input, path) == 0 &&
                 strcmp(f->cluster, c->id) == 0) {
                 found++;
@@ -166,9 +168,10 @@ static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
     } else {
         ndp_buf_adds(out, ">\n      <system-out>");
         write_body(out, r, f);
-        ndp_buf_addf(out, "(below --fail-on %s)</system-out>\n"
+        ndp_buf_addf(out,
+                     "(below --fail-on %s)</system-out>\n"
                      "    </testcase>\n",
-                     ndp_severity_name((enum ndp_severity)r->fail_on));
+                     ndp_severity_name((enum ndp_severity)r->options.fail_on));
     }
     ndp_buf_release(&name);
 }
@@ -192,11 +195,12 @@ static void write_baseline_case(struct ndp_buf *out,
     struct ndp_buf text = NDP_BUF_INIT;
 
     ndp_buf_addf(&text, "%zu finding%s known from the baseline",
-                 r->baseline_known, r->baseline_known == 1 ? "" : "s");
+                 r->result->baseline_known,
+                 r->result->baseline_known == 1 ? "" : "s");
     write_case_open(out, "ndplint", text.buf);
     ndp_buf_reset(&text);
     ndp_buf_addf(&text, "listed in the baseline '%s', so not reported",
-                 r->baseline);
+                 r->options.baseline);
     ndp_buf_adds(out, ">\n      <skipped type=\"baseline\" message=\"");
     xml(out, text.buf);
     ndp_buf_adds(out, "\"/>\n    </testcase>\n");
@@ -211,10 +215,11 @@ static void write_properties(struct ndp_buf *out, const struct ndp_report *r,
                       "name=\"input_format\" value=\"");
     xml(out, in->format);
     ndp_buf_adds(out, "\"/>\n      <property name=\"evaluated_at\" value=\"");
-    ndp_time_format_utc(out, r->evaluated_at);
-    ndp_buf_addf(out, "\"/>\n      <property name=\"fail_on\" value=\"%s\"/>"
+    ndp_time_format_utc(out, r->result->at);
+    ndp_buf_addf(out,
+                 "\"/>\n      <property name=\"fail_on\" value=\"%s\"/>"
                  "\n    </properties>\n",
-                 ndp_severity_name((enum ndp_severity)r->fail_on));
+                 ndp_severity_name((enum ndp_severity)r->options.fail_on));
 }
 
 static void write_suite(struct ndp_buf *out, const struct ndp_report *r,
@@ -229,14 +234,14 @@ static void write_suite(struct ndp_buf *out, const struct ndp_report *r,
                  "skipped=\"%zu\" time=\"0\">\n", n.tests, n.failures,
                  n.skipped);
     write_properties(out, r, in);
-    for (i = 0; i < r->clusters->nr; i++) {
-        const struct ndp_cluster *c = &r->clusters->items[i];
+    for (i = 0; i < r->result->clusters.nr; i++) {
+        const struct ndp_cluster *c = &r->result->clusters.items[i];
         size_t found = 0;
         if (strcmp(c->input, in->path) != 0)
             continue;
         clusters++;
-        for (j = 0; j < r->findings->nr; j++) {
-            const struct ndp_finding *f = &r->findings->items[j];
+        for (j = 0; j < r->result->findings.nr; j++) {
+            const struct ndp_finding *f = &r->result->findings.items[j];
             if (strcmp(f->input, in->path) == 0 &&
                 strcmp(f->cluster, c->id) == 0) {
                 write_finding(out, r, f);
@@ -244,7 +249,7 @@ static void write_suite(struct ndp_buf *out, const struct ndp_report *r,
             }
         }
         if (!found)
-            write_clean_cluster(out, c, &r->resolved->items[i]);
+            write_clean_cluster(out, c, &r->result->resolved.items[i]);
     }
     if (!clusters)
         ndp_buf_adds(out, "    <testcase classname=\"ndplint\" name=\"no AKS "
@@ -260,16 +265,16 @@ static void write_junit(struct ndp_buf *out, const struct ndp_report *r)
     struct suite_counts total = { 0, 0, 0 };
     size_t i;
 
-    for (i = 0; i < r->set->nr_inputs; i++) {
-        struct suite_counts n = count_suite(r, r->set->inputs[i].path);
+    for (i = 0; i < r->result->set.nr_inputs; i++) {
+        struct suite_counts n = count_suite(r, r->result->set.inputs[i].path);
         total.tests += n.tests;
         total.failures += n.failures;
     }
     ndp_buf_addf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                  "<testsuites name=\"ndplint\" tests=\"%zu\" failures=\"%zu\" "
                  "errors=\"0\" time=\"0\">\n", total.tests, total.failures);
-    for (i = 0; i < r->set->nr_inputs; i++)
-        write_suite(out, r, &r->set->inputs[i]);
+    for (i = 0; i < r->result->set.nr_inputs; i++)
+        write_suite(out, r, &r->result->set.inputs[i]);
     ndp_buf_adds(out, "</testsuites>\n");
 }
 

@@ -23,12 +23,14 @@
  */
 #include "common.h"
 #include "report.h"
+#include "run.h"
 #include "report_util.h"
 #include "buf.h"
 #include "change.h"
 #include "finding.h"
 #include "evaluate.h"
 #include "impact.h"
+#include "report_impact.h"
 #include "linker.h"
 #include "report_apply.h"
 #include "report_window.h"
@@ -177,42 +179,48 @@ static void write_heading(struct ndp_buf *out, const struct ndp_report *r,
     size_t failing = ndp_report_failing(r), i;
 
     ndp_buf_addf(out, "## ndplint: %d error%s, %d warning%s, %d note%s",
-                 r->errors, r->errors == 1 ? "" : "s", r->warnings,
-                 r->warnings == 1 ? "" : "s", r->notes,
-                 r->notes == 1 ? "" : "s");
-    if (r->suppressed)
-        ndp_buf_addf(out, ", %d waived", r->suppressed);
+                 r->counts.errors, r->counts.errors == 1 ? "" : "s",
+                 r->counts.warnings, r->counts.warnings == 1 ? "" : "s",
+                 r->counts.notes, r->counts.notes == 1 ? "" : "s");
+    if (r->counts.suppressed)
+        ndp_buf_addf(out, ", %d waived", r->counts.suppressed);
     ndp_buf_adds(out, "\n\n");
-    if (r->fail_on == NDP_SEVERITY_NEVER)
+    if (r->options.fail_on == NDP_SEVERITY_NEVER)
         ndp_buf_adds(out, "**Passes**: `--fail-on never`.");
     else if (failing)
-        ndp_buf_addf(out, "**Fails**: %zu finding%s at or above "
-                     "`--fail-on %s`.", failing, failing == 1 ? "" : "s",
-                     ndp_severity_name((enum ndp_severity)r->fail_on));
-    else
-        ndp_buf_addf(out, "**Passes**: no finding at or above "
+        ndp_buf_addf(out,
+                     "**Fails**: %zu finding%s at or above "
                      "`--fail-on %s`.",
-                     ndp_severity_name((enum ndp_severity)r->fail_on));
-    if (r->suppressed)
-        ndp_buf_addf(out, " %d finding%s waived by the settings file (listed "
-                     "under %s cluster).", r->suppressed,
-                     r->suppressed == 1 ? "" : "s",
-                     r->suppressed == 1 ? "its" : "each");
-    if (r->baseline_known)
-        ndp_buf_addf(out, " %zu finding%s known from the baseline (not "
-                     "listed).", r->baseline_known,
-                     r->baseline_known == 1 ? "" : "s");
+                     failing, failing == 1 ? "" : "s",
+                     ndp_severity_name((enum ndp_severity)r->options.fail_on));
+    else
+        ndp_buf_addf(out,
+                     "**Passes**: no finding at or above "
+                     "`--fail-on %s`.",
+                     ndp_severity_name((enum ndp_severity)r->options.fail_on));
+    if (r->counts.suppressed)
+        ndp_buf_addf(out,
+                     " %d finding%s waived by the settings file (listed "
+                     "under %s cluster).",
+                     r->counts.suppressed, r->counts.suppressed == 1 ? "" : "s",
+                     r->counts.suppressed == 1 ? "its" : "each");
+    if (r->result->baseline_known)
+        ndp_buf_addf(out,
+                     " %zu finding%s known from the baseline (not "
+                     "listed).",
+                     r->result->baseline_known,
+                     r->result->baseline_known == 1 ? "" : "s");
     ndp_buf_adds(out, " Maintenance windows judged at ");
-    ndp_time_format_utc(out, r->evaluated_at);
+    ndp_time_format_utc(out, r->result->at);
     ndp_buf_adds(out, ".\n\nInputs:");
-    for (i = 0; i < r->set->nr_inputs; i++) {
+    for (i = 0; i < r->result->set.nr_inputs; i++) {
         if (out->len > budget / 4) {
-            ndp_buf_addf(out, ", and %zu more", r->set->nr_inputs - i);
+            ndp_buf_addf(out, ", and %zu more", r->result->set.nr_inputs - i);
             break;
         }
         ndp_buf_adds(out, i ? ", " : " ");
-        md_code(out, r->set->inputs[i].path);
-        ndp_buf_addf(out, " (%s)", r->set->inputs[i].format);
+        md_code(out, r->result->set.inputs[i].path);
+        ndp_buf_addf(out, " (%s)", r->result->set.inputs[i].format);
     }
     ndp_buf_adds(out, "\n\n");
 }
@@ -241,7 +249,7 @@ static void write_window(struct ndp_buf *out, const struct ndp_report *r,
     ndp_buf_addch(out, '\n');
     if (c->in_window == 1) {
         ndp_buf_adds(out, "- Open at ");
-        ndp_time_format_utc(out, r->evaluated_at);
+        ndp_time_format_utc(out, r->result->at);
         if (!c->window_sensitive) { /* its times would tell its settings */
             ndp_buf_adds(out, "; closes ");
             ndp_time_format_utc(out, c->window_closes_at);
@@ -249,7 +257,7 @@ static void write_window(struct ndp_buf *out, const struct ndp_report *r,
         ndp_buf_addch(out, '\n');
     } else if (c->in_window == 0) {
         ndp_buf_adds(out, "- Closed at ");
-        ndp_time_format_utc(out, r->evaluated_at);
+        ndp_time_format_utc(out, r->result->at);
         if (c->has_next_window && !c->window_sensitive) {
             ndp_buf_adds(out, "; next opening ");
             ndp_report_window_opening(out, c, c->next_window_start);
@@ -264,7 +272,7 @@ static void write_impact(struct ndp_buf *out, const struct ndp_impact *impact)
 
     if (!impact->rebuilds)
         return;
-    ndp_impact_describe(&words, impact);
+    ndp_report_impact_words(&words, impact);
     ndp_buf_adds(out, "- Impact: ");
     md_prose(out, words.buf, MAX_PROSE_WIDTH);
     ndp_buf_addch(out, '\n');
@@ -274,8 +282,8 @@ static void write_impact(struct ndp_buf *out, const struct ndp_impact *impact)
 static void write_cluster_header(struct ndp_buf *out,
                                  const struct ndp_report *r, size_t index)
 {
-    const struct ndp_cluster *cluster = &r->clusters->items[index];
-    const struct ndp_resolution *c = &r->resolved->items[index];
+    const struct ndp_cluster *cluster = &r->result->clusters.items[index];
+    const struct ndp_resolution *c = &r->result->resolved.items[index];
 
     struct ndp_buf names = NDP_BUF_INIT;
 
@@ -299,7 +307,7 @@ static void write_cluster_header(struct ndp_buf *out,
         ndp_buf_addch(out, '\n');
     }
     write_window(out, r, c);
-    write_impact(out, &r->impacts->items[index]);
+    write_impact(out, &r->result->impacts.items[index]);
     ndp_buf_addch(out, '\n');
 }
 
@@ -359,8 +367,8 @@ static size_t write_waived_list(struct ndp_buf *out,
     struct ndp_buf line = NDP_BUF_INIT;
     size_t i, shown = 0, left_out = 0;
 
-    for (i = 0; i < r->findings->nr; i++) {
-        const struct ndp_finding *f = &r->findings->items[i];
+    for (i = 0; i < r->result->findings.nr; i++) {
+        const struct ndp_finding *f = &r->result->findings.items[i];
         if (!f->suppression || strcmp(f->input, c->input) != 0 ||
             strcmp(f->cluster, c->id) != 0)
             continue;
@@ -383,8 +391,8 @@ static size_t count_waived(const struct ndp_report *r,
 {
     size_t i, n = 0;
 
-    for (i = 0; i < r->findings->nr; i++) {
-        const struct ndp_finding *f = &r->findings->items[i];
+    for (i = 0; i < r->result->findings.nr; i++) {
+        const struct ndp_finding *f = &r->result->findings.items[i];
         n += f->suppression && strcmp(f->input, c->input) == 0 &&
              strcmp(f->cluster, c->id) == 0;
     }
@@ -396,8 +404,8 @@ static size_t count_findings(const struct ndp_report *r,
 {
     size_t i, n = 0;
 
-    for (i = 0; i < r->findings->nr; i++)
-        n += belongs(&r->findings->items[i], c);
+    for (i = 0; i < r->result->findings.nr; i++)
+        n += belongs(&r->result->findings.items[i], c);
     return n;
 }
 
@@ -408,7 +416,7 @@ static size_t count_findings(const struct ndp_report *r,
 static size_t write_cluster(struct ndp_buf *out, const struct ndp_report *r,
                             size_t index, size_t budget, bool *cluster_out)
 {
-    const struct ndp_cluster *c = &r->clusters->items[index];
+    const struct ndp_cluster *c = &r->result->clusters.items[index];
     struct ndp_buf row = NDP_BUF_INIT;
     size_t i, shown = 0, left_out = 0;
 
@@ -419,8 +427,8 @@ static size_t write_cluster(struct ndp_buf *out, const struct ndp_report *r,
         return count_findings(r, c) + count_waived(r, c);
     }
     ndp_buf_add(out, row.buf, row.len);
-    for (i = 0; i < r->findings->nr; i++) {
-        const struct ndp_finding *f = &r->findings->items[i];
+    for (i = 0; i < r->result->findings.nr; i++) {
+        const struct ndp_finding *f = &r->result->findings.items[i];
         if (!belongs(f, c))
             continue;
         ndp_buf_reset(&row);
@@ -438,7 +446,7 @@ static size_t write_cluster(struct ndp_buf *out, const struct ndp_report *r,
     if (!shown && !left_out)
         ndp_buf_addf(out, "No %sreimaging change%s.\n",
                      count_waived(r, c) ? "unwaived " : "",
-                     r->baseline_known ? " outside the baseline" : "");
+                     r->result->baseline_known ? " outside the baseline" : "");
     left_out += write_waived_list(out, r, c, budget);
     ndp_buf_adds(out, "\n");
     ndp_buf_release(&row);
@@ -471,7 +479,7 @@ static void write_apply(struct ndp_buf *out, const struct ndp_report *r)
 {
     struct ndp_buf sentence = NDP_BUF_INIT;
 
-    if (r->clusters->nr == 0)
+    if (r->result->clusters.nr == 0)
         return;
     ndp_report_apply_sentence(&sentence, r, add_raw);
     if (out->len && (out->len < 2 || out->buf[out->len - 2] != '\n'))
@@ -489,10 +497,10 @@ static void write_summary(struct ndp_buf *out, const struct ndp_report *r,
 
     budget = budget > TRAILER_RESERVE ? budget - TRAILER_RESERVE : 0;
     write_heading(out, r, budget);
-    if (r->clusters->nr == 0)
+    if (r->result->clusters.nr == 0)
         ndp_buf_adds(out, "No AKS cluster, node pool or maintenance "
                           "configuration in the input: nothing to judge.\n");
-    for (i = 0; i < r->clusters->nr; i++) {
+    for (i = 0; i < r->result->clusters.nr; i++) {
         left_out += write_cluster(out, r, i, budget, &cluster_out);
         clusters_out += cluster_out;
     }

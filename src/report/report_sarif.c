@@ -15,11 +15,13 @@
  */
 #include "common.h"
 #include "report.h"
+#include "run.h"
 #include "report_util.h"
 #include "buf.h"
 #include "change.h"
 #include "finding.h"
 #include "impact.h"
+#include "report_impact.h"
 #include "rules.h"
 #include "timeutil.h"
 
@@ -51,14 +53,15 @@ static void rule_table_init(struct rule_table *t, const struct ndp_report *r)
     size_t i;
 
     memset(t, 0, sizeof(*t));
-    for (i = 0; i < r->findings->nr; i++) {
-        const char *id = r->findings->items[i].rule_id;
+    for (i = 0; i < r->result->findings.nr; i++) {
+        const char *id = r->result->findings.items[i].rule_id;
         if (find_rule(t, id) >= 0)
             continue;
         NDP_GROW(t->ids, t->alloc_ids, t->nr + 1);
         NDP_GROW(t->rules, t->alloc_rules, t->nr + 1);
         t->ids[t->nr] = id;
-        t->rules[t->nr++] = r->rules ? ndp_ruleset_find(r->rules, id) : NULL;
+        t->rules[t->nr++] =
+            r->options.rules ? ndp_ruleset_find(r->options.rules, id) : NULL;
     }
 }
 
@@ -83,10 +86,19 @@ static void add_string_max(struct ndp_buf *out, const char *s, size_t max)
     free(cut);
 }
 
+/*
+ * A rule's default level: error for the changes the policy gates; for a
+ * meta rule its verdict's severity (profile-undeclared only informs);
+ * warning for the rest.
+ */
 static const char *rule_level(const struct ndp_rule *rule)
 {
-    if (rule && strcmp(rule->category, "profile-undeclared") == 0)
-        return "note"; /* NDP007 only informs */
+    int v = rule && rule->class_ == NDP_CLASS_META
+                ? ndp_verdict_of_meta(rule->category) : -1;
+
+    if (v >= 0)
+        return ndp_severity_name(ndp_verdict_severity((enum ndp_verdict)v,
+                                                      false));
     return rule && (rule->class_ == NDP_CLASS_COVERED ||
                     rule->class_ == NDP_CLASS_VERSION_GATED)
                ? "error"
@@ -244,7 +256,7 @@ static void write_location(struct ndp_buf *out, const struct ndp_report *r,
     int kind = ndp_report_location(&path, &line, r, f);
 
     /* The fingerprint keeps to the input, located or not. */
-    ndp_report_relative_path(&where, f->input, r->source_root);
+    ndp_report_relative_path(&where, f->input, r->options.source_root);
 
     if (kind < 0)
         ndp_buf_adds(&uri, STDIN_URI);
@@ -283,14 +295,14 @@ static void write_location(struct ndp_buf *out, const struct ndp_report *r,
  */
 static char **impacts_json(const struct ndp_report *r)
 {
-    size_t i, nr = r->impacts->nr;
+    size_t i, nr = r->result->impacts.nr;
     char **json = ndp_xcalloc(nr ? nr : 1, sizeof(*json));
 
     for (i = 0; i < nr; i++) {
         struct ndp_buf b = NDP_BUF_INIT;
-        if (!r->impacts->items[i].rebuilds)
+        if (!r->result->impacts.items[i].rebuilds)
             continue;
-        ndp_impact_to_json(&b, &r->impacts->items[i]);
+        ndp_report_impact_json(&b, &r->result->impacts.items[i]);
         json[i] = ndp_buf_detach(&b);
     }
     return json;
@@ -363,21 +375,23 @@ static void write_sarif(struct ndp_buf *out, const struct ndp_report *r)
                       "      \"informationUri\": \"" NDP_HOMEPAGE "\",\n");
     write_rules(out, &t);
     ndp_buf_adds(out, "    }},\n    \"properties\": {\"evaluatedAt\": \"");
-    ndp_time_format_utc(out, r->evaluated_at);
+    ndp_time_format_utc(out, r->result->at);
     ndp_buf_addch(out, '"');
-    if (r->suppressed)
-        ndp_buf_addf(out, ", \"waived\": %d", r->suppressed);
-    if (r->baseline)
-        ndp_buf_addf(out, ", \"baselineKnown\": %zu", r->baseline_known);
+    if (r->counts.suppressed)
+        ndp_buf_addf(out, ", \"waived\": %d", r->counts.suppressed);
+    if (r->options.baseline)
+        ndp_buf_addf(out, ", \"baselineKnown\": %zu",
+                     r->result->baseline_known);
     ndp_buf_adds(out, "},\n    \"results\": [");
-    for (i = 0; i < r->findings->nr; i++) {
+    for (i = 0; i < r->result->findings.nr; i++) {
         ndp_buf_adds(out, i ? ",\n    " : "\n    ");
-        write_result(out, r, &t, impacts, &r->findings->items[i]);
+        write_result(out, r, &t, impacts, &r->result->findings.items[i]);
     }
-    ndp_buf_adds(out, r->findings->nr ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n");
+    ndp_buf_adds(out, r->result->findings.nr ? "\n    ]\n  }]\n}\n"
+                                             : "]\n  }]\n}\n");
     free(t.ids);
     free(t.rules);
-    free_impacts(impacts, r->impacts->nr);
+    free_impacts(impacts, r->result->impacts.nr);
 }
 
 const struct ndp_reporter ndp_report_sarif = { "sarif", write_sarif, 0 };

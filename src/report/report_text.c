@@ -9,11 +9,13 @@
  */
 #include "common.h"
 #include "report.h"
+#include "run.h"
 #include "buf.h"
 #include "change.h"
 #include "evaluate.h"
 #include "finding.h"
 #include "impact.h"
+#include "report_impact.h"
 #include "linker.h"
 #include "report_apply.h"
 #include "report_util.h"
@@ -57,7 +59,7 @@ static void add_severity(struct ndp_buf *out, const struct ndp_report *r,
     char word[16];
 
     snprintf(word, sizeof(word), "%-7s", ndp_severity_name(sev));
-    if (r->color)
+    if (r->options.color)
         ndp_buf_addf(out, "%s%s\033[0m", colors[sev], word);
     else
         ndp_buf_adds(out, word);
@@ -118,11 +120,11 @@ static void write_window_state(struct ndp_buf *out, const struct ndp_report *r,
                                bool open)
 {
     ndp_buf_adds(out, open ? "; open " : "; closed ");
-    if (r->at_given) {
+    if (r->options.at_given) {
         size_t start = out->len;
 
         ndp_buf_adds(out, "at ");
-        ndp_time_format_utc(out, r->evaluated_at);
+        ndp_time_format_utc(out, r->result->at);
         if (out->len - start > 4 &&
             memcmp(out->buf + out->len - 4, ":00Z", 4) == 0) {
             ndp_buf_setlen(out, out->len - 4);
@@ -200,7 +202,7 @@ static void write_impact_line(struct ndp_buf *out,
 
     if (!impact->rebuilds)
         return;
-    ndp_impact_describe(&words, impact);
+    ndp_report_impact_words(&words, impact);
     ndp_buf_adds(out, "    impact: ");
     add_safe(out, words.buf);
     ndp_buf_addch(out, '\n');
@@ -219,17 +221,17 @@ struct by_cluster {
 
 static void group_by_cluster(struct by_cluster *g, const struct ndp_report *r)
 {
-    size_t nc = r->clusters->nr, nf = r->findings->nr, i;
+    size_t nc = r->result->clusters.nr, nf = r->result->findings.nr, i;
     size_t *fill = ndp_xcalloc(nc + 1, sizeof(*fill));
 
     g->order = ndp_xcalloc(nf ? nf : 1, sizeof(*g->order));
     g->start = ndp_xcalloc(nc + 1, sizeof(*g->start));
     for (i = 0; i < nf; i++)
-        g->start[r->findings->items[i].cluster_index + 1]++;
+        g->start[r->result->findings.items[i].cluster_index + 1]++;
     for (i = 0; i < nc; i++)
         g->start[i + 1] += g->start[i];
     for (i = 0; i < nf; i++) {
-        size_t c = r->findings->items[i].cluster_index;
+        size_t c = r->result->findings.items[i].cluster_index;
         g->order[g->start[c] + fill[c]++] = i;
     }
     free(fill);
@@ -240,11 +242,11 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
 {
     size_t i;
 
-    write_cluster_header(out, r, &r->clusters->items[index],
-                         &r->resolved->items[index]);
+    write_cluster_header(out, r, &r->result->clusters.items[index],
+                         &r->result->resolved.items[index]);
     for (i = g->start[index]; i < g->start[index + 1]; i++) {
-        const struct ndp_finding *f = &r->findings->items[g->order[i]];
-        if (f->suppression && !r->show_suppressed)
+        const struct ndp_finding *f = &r->result->findings.items[g->order[i]];
+        if (f->suppression && !r->options.show_suppressed)
             continue;
         write_finding(out, r, f);
         if (f->suppression) {
@@ -255,7 +257,7 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
     }
     if (g->start[index] == g->start[index + 1])
         ndp_buf_adds(out, "    no reimaging change\n");
-    write_impact_line(out, &r->impacts->items[index]);
+    write_impact_line(out, &r->result->impacts.items[index]);
 }
 
 /*
@@ -267,34 +269,39 @@ static void write_summary(struct ndp_buf *out, const struct ndp_report *r)
 {
     size_t resources = 0, i;
 
-    for (i = 0; i < r->set->nr_inputs; i++)
-        resources += r->set->inputs[i].resources_seen;
+    for (i = 0; i < r->result->set.nr_inputs; i++)
+        resources += r->result->set.inputs[i].resources_seen;
     ndp_buf_adds(out, ndp_report_failing(r) ? "FAIL " : "PASS ");
-    if (r->clusters->nr == 0) {
-        ndp_buf_addf(out, "ndplint: no AKS cluster, node pool or maintenance "
+    if (r->result->clusters.nr == 0) {
+        ndp_buf_addf(out,
+                     "ndplint: no AKS cluster, node pool or maintenance "
                      "configuration in %zu input%s (%zu resource%s read): "
-                     "nothing to judge\n", r->set->nr_inputs,
-                     r->set->nr_inputs == 1 ? "" : "s", resources,
+                     "nothing to judge\n",
+                     r->result->set.nr_inputs,
+                     r->result->set.nr_inputs == 1 ? "" : "s", resources,
                      resources == 1 ? "" : "s");
         return;
     }
-    ndp_buf_addf(out, "ndplint: %d error%s, %d warning%s, %d note%s in %zu "
+    ndp_buf_addf(out,
+                 "ndplint: %d error%s, %d warning%s, %d note%s in %zu "
                  "cluster%s (%zu input%s, %zu resource%s read)",
-                 r->errors, r->errors == 1 ? "" : "s",
-                 r->warnings, r->warnings == 1 ? "" : "s",
-                 r->notes, r->notes == 1 ? "" : "s",
-                 r->clusters->nr, r->clusters->nr == 1 ? "" : "s",
-                 r->set->nr_inputs, r->set->nr_inputs == 1 ? "" : "s",
-                 resources, resources == 1 ? "" : "s");
-    if (r->suppressed)
-        ndp_buf_addf(out, "; %d waived%s", r->suppressed,
-                     r->show_suppressed ? "" : " (--show-suppressed lists "
-                                               "them)");
-    if (r->baseline_known)
+                 r->counts.errors, r->counts.errors == 1 ? "" : "s",
+                 r->counts.warnings, r->counts.warnings == 1 ? "" : "s",
+                 r->counts.notes, r->counts.notes == 1 ? "" : "s",
+                 r->result->clusters.nr, r->result->clusters.nr == 1 ? "" : "s",
+                 r->result->set.nr_inputs,
+                 r->result->set.nr_inputs == 1 ? "" : "s", resources,
+                 resources == 1 ? "" : "s");
+    if (r->counts.suppressed)
+        ndp_buf_addf(out, "; %d waived%s", r->counts.suppressed,
+                     r->options.show_suppressed ? ""
+                                                : " (--show-suppressed lists "
+                                                  "them)");
+    if (r->result->baseline_known)
         ndp_buf_addf(out, "; %zu known from the baseline (not listed)",
-                     r->baseline_known);
+                     r->result->baseline_known);
     ndp_buf_adds(out, "; judged at ");
-    ndp_time_format_utc(out, r->evaluated_at);
+    ndp_time_format_utc(out, r->result->at);
     ndp_buf_addch(out, '\n');
 }
 
@@ -306,18 +313,19 @@ static void write_quiet(struct ndp_buf *out, const struct ndp_report *r)
 {
     size_t i, last = (size_t)-1;
 
-    for (i = 0; i < r->findings->nr; i++) {
-        const struct ndp_finding *f = &r->findings->items[i];
+    for (i = 0; i < r->result->findings.nr; i++) {
+        const struct ndp_finding *f = &r->result->findings.items[i];
 
-        if (f->suppression || r->fail_on == NDP_SEVERITY_NEVER ||
-            (int)f->severity > r->fail_on)
+        if (f->suppression || r->options.fail_on == NDP_SEVERITY_NEVER ||
+            (int)f->severity > r->options.fail_on)
             continue;
         if (f->cluster_index != last) {
-            const struct ndp_cluster *c = &r->clusters->items[f->cluster_index];
+            const struct ndp_cluster *c =
+                &r->result->clusters.items[f->cluster_index];
 
             ndp_buf_adds(out, "  ");
             write_cluster_name(out, c);
-            if (r->set->nr_inputs > 1) {
+            if (r->result->set.nr_inputs > 1) {
                 ndp_buf_adds(out, " (");
                 add_safe(out, c->input);
                 ndp_buf_addch(out, ')');
@@ -335,17 +343,17 @@ static void write_text(struct ndp_buf *out, const struct ndp_report *r)
     struct by_cluster g;
     size_t i, j;
 
-    if (r->quiet) {
+    if (r->options.quiet) {
         write_quiet(out, r);
         return;
     }
     group_by_cluster(&g, r);
-    for (i = 0; i < r->set->nr_inputs; i++) {
-        const char *input = r->set->inputs[i].path;
+    for (i = 0; i < r->result->set.nr_inputs; i++) {
+        const char *input = r->result->set.inputs[i].path;
         bool any = false;
 
-        for (j = 0; j < r->clusters->nr; j++) {
-            if (strcmp(r->clusters->items[j].input, input) != 0)
+        for (j = 0; j < r->result->clusters.nr; j++) {
+            if (strcmp(r->result->clusters.items[j].input, input) != 0)
                 continue;
             if (!any) {
                 add_safe(out, input);
@@ -358,7 +366,7 @@ static void write_text(struct ndp_buf *out, const struct ndp_report *r)
     free(g.order);
     free(g.start);
     write_summary(out, r);
-    if (r->clusters->nr) {
+    if (r->result->clusters.nr) {
         ndp_report_apply_sentence(out, r, add_safe);
         ndp_buf_addch(out, '\n');
     }

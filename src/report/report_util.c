@@ -11,6 +11,7 @@
 #include "finding.h"
 #include "linker.h"
 #include "report.h"
+#include "run.h"
 #include "timeutil.h"
 
 /* ---- paths ---- */
@@ -113,9 +114,9 @@ int ndp_report_location(struct ndp_buf *file, long *line,
     *line = f->source_file ? f->source_line : f->line;
     if (*line < 0)
         *line = 0;
-    return ndp_report_relative_path(file, f->source_file ? f->source_file
-                                                         : f->input,
-                                    r->source_root);
+    return ndp_report_relative_path(file,
+                                    f->source_file ? f->source_file : f->input,
+                                    r->options.source_root);
 }
 
 void ndp_report_cluster_names(struct ndp_buf *out,
@@ -169,23 +170,24 @@ void ndp_report_describe_all(struct ndp_buf *out, const struct ndp_finding *f,
 
 void ndp_report_log_summary(struct ndp_buf *out, const struct ndp_report *r)
 {
-    ndp_buf_addf(out, "ndplint: %d error%s, %d warning%s, %d note%s in %zu "
-                 "cluster%s (%zu input%s)", r->errors,
-                 r->errors == 1 ? "" : "s", r->warnings,
-                 r->warnings == 1 ? "" : "s", r->notes,
-                 r->notes == 1 ? "" : "s", r->clusters->nr,
-                 r->clusters->nr == 1 ? "" : "s", r->set->nr_inputs,
-                 r->set->nr_inputs == 1 ? "" : "s");
-    ndp_buf_addf(out, "; %zu at or above --fail-on %s",
-                 ndp_report_failing(r),
-                 ndp_severity_name((enum ndp_severity)r->fail_on));
-    if (r->suppressed)
-        ndp_buf_addf(out, "; %d waived", r->suppressed);
-    if (r->baseline_known)
+    ndp_buf_addf(out,
+                 "ndplint: %d error%s, %d warning%s, %d note%s in %zu "
+                 "cluster%s (%zu input%s)",
+                 r->counts.errors, r->counts.errors == 1 ? "" : "s",
+                 r->counts.warnings, r->counts.warnings == 1 ? "" : "s",
+                 r->counts.notes, r->counts.notes == 1 ? "" : "s",
+                 r->result->clusters.nr, r->result->clusters.nr == 1 ? "" : "s",
+                 r->result->set.nr_inputs,
+                 r->result->set.nr_inputs == 1 ? "" : "s");
+    ndp_buf_addf(out, "; %zu at or above --fail-on %s", ndp_report_failing(r),
+                 ndp_severity_name((enum ndp_severity)r->options.fail_on));
+    if (r->counts.suppressed)
+        ndp_buf_addf(out, "; %d waived", r->counts.suppressed);
+    if (r->result->baseline_known)
         ndp_buf_addf(out, "; %zu known from the baseline (not listed)",
-                     r->baseline_known);
+                     r->result->baseline_known);
     ndp_buf_adds(out, "; judged at ");
-    ndp_time_format_utc(out, r->evaluated_at);
+    ndp_time_format_utc(out, r->result->at);
     ndp_buf_addch(out, '\n');
 }
 
@@ -193,11 +195,11 @@ size_t ndp_report_failing(const struct ndp_report *r)
 {
     size_t i, n = 0;
 
-    if (r->fail_on == NDP_SEVERITY_NEVER)
+    if (r->options.fail_on == NDP_SEVERITY_NEVER)
         return 0;
-    for (i = 0; i < r->findings->nr; i++)
-        if ((int)r->findings->items[i].severity <= r->fail_on &&
-            !r->findings->items[i].suppression)
+    for (i = 0; i < r->result->findings.nr; i++)
+        if ((int)r->result->findings.items[i].severity <= r->options.fail_on &&
+            !r->result->findings.items[i].suppression)
             n++;
     return n;
 }

@@ -11,12 +11,14 @@
  */
 #include "common.h"
 #include "report.h"
+#include "run.h"
 #include "report_apply.h"
 #include "report_window.h"
 #include "buf.h"
 #include "change.h"
 #include "evaluate.h"
 #include "impact.h"
+#include "rollout.h"
 #include "linker.h"
 #include "safe.h"
 #include "timeutil.h"
@@ -134,12 +136,12 @@ static void write_fit(struct ndp_buf *out, long minutes, long room,
 {
     if (minutes <= room) {
         ndp_buf_adds(out, "; it fits in the ");
-        ndp_impact_duration_words(out, room);
+        ndp_rollout_duration_words(out, room);
         ndp_buf_addf(out, " %s", fits_in);
         return;
     }
     ndp_buf_addf(out, "; %s", too_short);
-    ndp_impact_duration_words(out, room);
+    ndp_rollout_duration_words(out, room);
     ndp_buf_addf(out, ", so nodes may still be rebuilding after it%s", even);
 }
 
@@ -154,11 +156,11 @@ static void write_rollout(struct ndp_buf *out, const struct ndp_resolution *c,
     struct ndp_rollout r;
     int64_t closes = 0, start, end;
 
-    ndp_impact_rollout(&r, impact, true);
+    ndp_rollout_size(&r, impact, true);
     if (!r.pools)
         return;
     ndp_buf_adds(out, "  rollout: ");
-    ndp_impact_rollout_words(out, &r);
+    ndp_rollout_words(out, &r);
     if (r.known && c->window && c->window_sensitive)
         ndp_buf_adds(out, "; not held against the window, whose times are "
                           "sensitive");
@@ -226,15 +228,16 @@ void ndp_report_window_check(struct ndp_buf *out, const struct ndp_report *r)
 {
     size_t i, start = out->len;
 
-    if (r->clusters->nr == 0)
+    if (r->result->clusters.nr == 0)
         ndp_buf_adds(out, "no AKS cluster in the input\n");
-    for (i = 0; i < r->clusters->nr; i++) {
+    for (i = 0; i < r->result->clusters.nr; i++) {
         if (i)
             ndp_buf_addch(out, '\n');
-        write_cluster(out, &r->clusters->items[i], &r->resolved->items[i],
-                      &r->impacts->items[i], r->evaluated_at);
+        write_cluster(out, &r->result->clusters.items[i],
+                      &r->result->resolved.items[i],
+                      &r->result->impacts.items[i], r->result->at);
     }
-    if (r->clusters->nr) {
+    if (r->result->clusters.nr) {
         ndp_buf_addch(out, '\n');
         ndp_report_apply_sentence(out, r, ndp_safe_line);
         ndp_buf_addch(out, '\n');

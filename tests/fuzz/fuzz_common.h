@@ -16,6 +16,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static inline struct ndp_ruleset *fuzz_rules(void)
 {
@@ -25,6 +26,31 @@ static inline struct ndp_ruleset *fuzz_rules(void)
     if (!rs && ndp_rules_load_embedded(&rs, &err) != 0)
         NDP_BUG("built-in rules do not load");
     return rs;
+}
+
+static char fuzz_dir_path[] = "/tmp/ndp-fuzz-root-XXXXXX";
+
+static void fuzz_dir_remove(void)
+{
+    rmdir(fuzz_dir_path);
+}
+
+/*
+ * An empty directory for the run's --source-root, made once per process
+ * and removed at exit: ndp_run() looks for .tf files there, and a fuzz
+ * target must read nothing but its input.
+ */
+static inline const char *fuzz_empty_dir(void)
+{
+    static const char *dir;
+
+    if (!dir) {
+        if (!mkdtemp(fuzz_dir_path))
+            NDP_BUG("no temporary directory");
+        atexit(fuzz_dir_remove);
+        dir = fuzz_dir_path;
+    }
+    return dir;
 }
 
 static inline void broken(const char *what, const struct ndp_buf *text)

@@ -13,16 +13,10 @@
  */
 #include "fuzz_common.h"
 #include "buf.h"
-#include "change.h"
-#include "engine.h"
 #include "error.h"
-#include "evaluate.h"
-#include "finding.h"
-#include "impact.h"
-#include "input.h"
-#include "linker.h"
 #include "report.h"
 #include "rules.h"
+#include "run.h"
 #include "safe.h"
 #include "../stream_pieces.h"
 
@@ -31,29 +25,18 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void report(const struct ndp_changeset *set,
-                   const struct ndp_clusters *clusters,
-                   const struct ndp_resolutions *resolved,
-                   const struct ndp_impacts *impacts,
-                   const struct ndp_findings *findings, int64_t at)
+static void report(const struct ndp_result *result)
 {
     static const struct ndp_reporter *const formats[] = {
         &ndp_report_text, &ndp_report_json, &ndp_report_sarif,
         &ndp_report_github, &ndp_report_junit, &ndp_report_markdown,
     };
+    struct ndp_report_options ro = { .fail_on = NDP_SEVERITY_WARNING };
     struct ndp_report r;
     struct ndp_buf out = NDP_BUF_INIT;
     size_t i;
 
-    memset(&r, 0, sizeof(r));
-    r.set = set;
-    r.clusters = clusters;
-    r.resolved = resolved;
-    r.impacts = impacts;
-    r.findings = findings;
-    r.evaluated_at = at;
-    r.fail_on = NDP_SEVERITY_WARNING;
-    ndp_report_count(&r);
+    ndp_report_init(&r, result, &ro);
     for (i = 0; i < NDP_ARRAY_SIZE(formats); i++) {
         ndp_buf_reset(&out);
         ndp_report_render(&out, formats[i], &r);
@@ -114,28 +97,23 @@ static void check_streaming(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_clusters clusters = NDP_CLUSTERS_INIT;
-    struct ndp_resolutions resolved = NDP_RESOLUTIONS_INIT;
-    struct ndp_impacts impacts = NDP_IMPACTS_INIT;
-    struct ndp_findings findings = NDP_FINDINGS_INIT;
-    struct ndp_input_options in = { 1 << 24, NULL, false };
-    struct ndp_eval_options eo = { 1796472000, true, NDP_PROFILE_WINDOW,
-                                   NULL, NULL };
-    struct ndp_error err = NDP_ERROR_INIT;
+    struct ndp_result result = NDP_RESULT_INIT;
+    struct ndp_run_input input = { "fuzz.json", data, size };
+    struct ndp_run_options ro = {
+        .inputs = &input,
+        .nr_inputs = 1,
+        .input = { 1 << 24, NULL, false },
+        .at = 1796472000,
+        .have_profile = true,
+        .profile = NDP_PROFILE_WINDOW,
+        .source_root = fuzz_empty_dir(),
+    };
 
-    if (ndp_input_read_bytes(&set, "fuzz.json", data, size, &in, &err) == 0) {
-        ndp_judge(&findings, &clusters, &resolved, &impacts, &set,
-                  fuzz_rules(), &eo);
-        report(&set, &clusters, &resolved, &impacts, &findings, eo.at);
-    } else {
-        check_message(&err);
-    }
-    ndp_findings_release(&findings);
-    ndp_impacts_release(&impacts);
-    ndp_resolutions_release(&resolved);
-    ndp_clusters_release(&clusters);
-    ndp_changeset_release(&set);
+    if (ndp_run(&result, &ro, fuzz_rules()) == 0)
+        report(&result);
+    else
+        check_message(&result.errors[0]);
+    ndp_result_release(&result);
     check_streaming(data, size);
     check_rule(data, size);
     return 0;

@@ -9,16 +9,11 @@
  */
 #include "fuzz_common.h"
 #include "buf.h"
-#include "change.h"
 #include "config.h"
-#include "engine.h"
 #include "error.h"
-#include "evaluate.h"
 #include "finding.h"
-#include "impact.h"
-#include "input.h"
-#include "linker.h"
 #include "rules.h"
+#include "run.h"
 #include "state.h"
 #include "triage.h"
 
@@ -36,29 +31,27 @@ static const char plan[] =
     "resourcegroups/rg/providers/Microsoft.ContainerService/managedClusters/"
     "aks\",\"network_profile\":[{\"network_policy\":\"azure\"}]}}}]}";
 
-static void judge(struct ndp_states *states, const struct ndp_config *config)
+/* The plan judged as the command does, with the state file 'path' (when
+ * it reads) and the settings 'config' (may be NULL). */
+static void judge(const char *path, const struct ndp_config *config)
 {
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_clusters clusters = NDP_CLUSTERS_INIT;
-    struct ndp_resolutions resolved = NDP_RESOLUTIONS_INIT;
-    struct ndp_impacts impacts = NDP_IMPACTS_INIT;
-    struct ndp_findings findings = NDP_FINDINGS_INIT;
-    struct ndp_input_options in = { 1 << 20, NULL, false };
-    struct ndp_eval_options eo = { 1796472000, false, NDP_PROFILE_ALLOW,
-                                   states, config };
-    struct ndp_error err = NDP_ERROR_INIT;
+    struct ndp_result result = NDP_RESULT_INIT;
+    struct ndp_run_input input = { "plan.json", plan, sizeof(plan) - 1 };
+    const char *const states[] = { path };
+    struct ndp_run_options ro = {
+        .inputs = &input,
+        .nr_inputs = 1,
+        .cluster_states = states,
+        .nr_cluster_states = path ? 1 : 0,
+        .input = { 1 << 20, NULL, false },
+        .at = 1796472000,
+        .config = config,
+        .source_root = fuzz_empty_dir(),
+    };
 
-    if (ndp_input_read_bytes(&set, "plan.json", plan, sizeof(plan) - 1, &in,
-                             &err) == 0) {
-        ndp_judge(&findings, &clusters, &resolved, &impacts, &set,
-                  fuzz_rules(), &eo);
-        ndp_triage_waivers(&findings, &clusters, config, fuzz_rules(), eo.at);
-    }
-    ndp_findings_release(&findings);
-    ndp_impacts_release(&impacts);
-    ndp_resolutions_release(&resolved);
-    ndp_clusters_release(&clusters);
-    ndp_changeset_release(&set);
+    if (ndp_run(&result, &ro, fuzz_rules()) != 0)
+        check_message(&result.errors[0]);
+    ndp_result_release(&result);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -66,6 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char path[] = "/tmp/ndp-fuzz-state-XXXXXX";
     int fd = mkstemp(path);
     struct ndp_states states = NDP_STATES_INIT;
+    bool have_states;
     struct ndp_config config;
     struct ndp_findings none = NDP_FINDINGS_INIT;
     struct ndp_error err = NDP_ERROR_INIT;
@@ -80,14 +74,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     close(fd);
-    if (ndp_state_read(&states, path, 1 << 20, &err) != 0)
+    have_states = ndp_state_read(&states, path, 1 << 20, &err) == 0;
+    if (!have_states)
         check_message(&err);
     ndp_error_clear(&err);
     have_config = ndp_config_load(&config, path, &err) == 0;
     if (!have_config)
         check_message(&err);
     ndp_error_clear(&err);
-    judge(&states, have_config ? &config : NULL);
+    judge(have_states ? path : NULL, have_config ? &config : NULL);
     if (ndp_baseline_apply(&none, path, &known, &err) != 0)
         check_message(&err);
     if (have_config)

@@ -8,6 +8,7 @@
  * report ([] for none).
  */
 #include "test_helpers.h"
+#include "input.h"
 #include "buf.h"
 #include "change.h"
 #include "engine.h"
@@ -162,6 +163,7 @@ static char *run_case(const struct engine_case *c)
 
     updated_resource(&set, c->notation, c->type, json_object_get(c->before),
                      json_object_get(c->after));
+    ndp_facts_fill_all(&set, 0);
     ndp_engine_run(&hits, test_ruleset, &set);
     for (i = 0; i < hits.nr; i++)
         ndp_buf_addf(&ids, "%s%s", i ? "," : "", hits.items[i].rule->id);
@@ -266,6 +268,7 @@ static void unknown_after__may_reimage_only_when_a_transition_can_start(void **s
                               test_json(rows[i].before),
                               test_json(rows[i].after));
         ch->after_unknown = test_json(rows[i].unknown);
+        ndp_facts_fill_all(&set, 0);
         ndp_engine_run(&hits, test_ruleset, &set);
         if (*rows[i].expect) {
             assert_int_equal(hits.nr, 1);
@@ -291,6 +294,7 @@ static void sensitive_mask__marks_the_hit(void **state)
                           test_json("{'http_proxy_config':[{'http_proxy':'http://b'}]}"));
     ch->before_sensitive = test_json("{'http_proxy_config':true}");
     ch->after_sensitive = test_json("{'http_proxy_config':[{'http_proxy':true}]}");
+    ndp_facts_fill_all(&set, 0);
     ndp_engine_run(&hits, test_ruleset, &set);
     assert_int_equal(hits.nr, 1);
     assert_true(hits.items[0].before_sensitive);
@@ -335,6 +339,7 @@ static void null_before_unknown_after__one_hit(void **state)
                           test_json(NP("'network_policy':null")));
     ch->after_unknown = test_json(NP("'network_policy':true"));
     ch->before_sensitive = test_json(NP("'network_policy':null"));
+    ndp_facts_fill_all(&set, 0);
     ndp_engine_run(&hits, test_ruleset, &set);
     assert_int_equal(hits.nr, 1);
     assert_string_equal(hits.items[0].rule->id, "NDP101");
@@ -379,6 +384,7 @@ static void unnamed_pool__printed_by_position(void **state)
     updated_resource(&set, ARM, MC,
                      test_json(POOLS("null,{'securityProfile':{'enableVTPM':false}}")),
                      test_json(POOLS("null,{'securityProfile':{'enableVTPM':true}}")));
+    ndp_facts_fill_all(&set, 0);
     ndp_engine_run(&hits, test_ruleset, &set);
     assert_int_equal(hits.nr, 1);
     assert_string_equal(hits.items[0].path,

@@ -16,9 +16,13 @@
 #include "evaluate.h"
 #include "finding.h"
 #include "impact.h"
+#include "input.h"
+#include "rollout.h"
+#include "report/report_impact.h"
 #include "linker.h"
 #include "policy.h"
 #include "rules.h"
+#include "run.h"
 #include "timeutil.h"
 
 #include <limits.h>
@@ -27,11 +31,7 @@
                    "Microsoft.ContainerService/managedClusters/aks"
 
 struct run {
-    struct ndp_changeset set;
-    struct ndp_clusters clusters;
-    struct ndp_resolutions resolved;
-    struct ndp_impacts impacts;
-    struct ndp_findings findings;
+    struct ndp_result result;
     char *impact_json, *impact_text; /* the first cluster's, or NULL */
 };
 
@@ -40,7 +40,7 @@ static struct ndp_change *add(struct run *r, enum ndp_notation notation,
                               const char *address, const char *before,
                               const char *after)
 {
-    return test_add_update(&r->set, notation, kind, type, address,
+    return test_add_update(&r->result.set, notation, kind, type, address,
                            test_json(before), test_json(after));
 }
 
@@ -80,13 +80,15 @@ static void evaluate(struct run *r, const char *at, int profile_option)
     assert_int_equal(ndp_time_parse_rfc3339(&opt.at, at), 0);
     opt.have_profile = profile_option >= 0;
     opt.profile = (enum ndp_profile)(profile_option < 0 ? 0 : profile_option);
-    ndp_judge(&r->findings, &r->clusters, &r->resolved, &r->impacts, &r->set,
-              test_ruleset, &opt);
-    if (r->impacts.nr && r->impacts.items[0].rebuilds) {
+    /* What ndp_run() does from the end of reading to the report order. */
+    ndp_facts_fill_all(&r->result.set, 0);
+    ndp_result_judge(&r->result, test_ruleset, &opt);
+    ndp_findings_sort(&r->result.findings);
+    if (r->result.impacts.nr && r->result.impacts.items[0].rebuilds) {
         struct ndp_buf b = NDP_BUF_INIT;
-        ndp_impact_to_json(&b, &r->impacts.items[0]);
+        ndp_report_impact_json(&b, &r->result.impacts.items[0]);
         r->impact_json = ndp_buf_detach(&b);
-        ndp_impact_describe(&b, &r->impacts.items[0]);
+        ndp_report_impact_words(&b, &r->result.impacts.items[0]);
         r->impact_text = ndp_buf_detach(&b);
     }
 }
@@ -95,11 +97,7 @@ static void release(struct run *r)
 {
     free(r->impact_json);
     free(r->impact_text);
-    ndp_findings_release(&r->findings);
-    ndp_impacts_release(&r->impacts);
-    ndp_resolutions_release(&r->resolved);
-    ndp_clusters_release(&r->clusters);
-    ndp_changeset_release(&r->set);
+    ndp_result_release(&r->result);
 }
 
 /* The single finding with rule 'id'; fails when not exactly one. */
@@ -108,14 +106,14 @@ static const struct ndp_finding *only(const struct run *r, const char *id)
     const struct ndp_finding *found = NULL;
     size_t i, n = 0;
 
-    for (i = 0; i < r->findings.nr; i++)
-        if (strcmp(r->findings.items[i].rule_id, id) == 0) {
-            found = &r->findings.items[i];
+    for (i = 0; i < r->result.findings.nr; i++)
+        if (strcmp(r->result.findings.items[i].rule_id, id) == 0) {
+            found = &r->result.findings.items[i];
             n++;
         }
     if (n != 1)
         fail_msg("expected one %s finding, found %zu (of %zu)", id, n,
-                 r->findings.nr);
+                 r->result.findings.nr);
     return found;
 }
 
@@ -132,8 +130,8 @@ static void block_setter__network_policy_rejected(void **state)
     azurerm_cluster(&r, NP_NONE, NP_AZURE);
     setter(&r, "Block", "Block");
     evaluate(&r, AT, -1);
-    assert_int_equal(r.clusters.nr, 1);
-    assert_string_equal(r.resolved.items[0].profile_source, "input");
+    assert_int_equal(r.result.clusters.nr, 1);
+    assert_string_equal(r.result.resolved.items[0].profile_source, "input");
     f = only(&r, "NDP101");
     assert_int_equal(f->verdict, NDP_VERDICT_REJECTED);
     assert_int_equal(f->severity, NDP_SEVERITY_ERROR);
@@ -152,9 +150,9 @@ static void profile_changed_in_plan__stricter_wins_and_is_said(void **state)
     setter(&r, "Block", "Allow");
     evaluate(&r, AT, -1);
     assert_int_equal(only(&r, "NDP101")->verdict, NDP_VERDICT_REJECTED);
-    assert_non_null(r.resolved.items[0].profile_note);
-    assert_non_null(strstr(r.resolved.items[0].profile_note,
-                           "from Block to Allow"));
+    assert_non_null(r.result.resolved.items[0].profile_note);
+    assert_non_null(
+        strstr(r.result.resolved.items[0].profile_note, "from Block to Allow"));
     release(&r);
 }
 
@@ -165,12 +163,12 @@ static void no_declaration__option_then_default(void **state)
     (void)state;
     azurerm_cluster(&r, NP_NONE, NP_AZURE);
     evaluate(&r, AT, NDP_PROFILE_BLOCK);
-    assert_string_equal(r.resolved.items[0].profile_source, "option");
+    assert_string_equal(r.result.resolved.items[0].profile_source, "option");
     assert_int_equal(only(&r, "NDP101")->verdict, NDP_VERDICT_REJECTED);
     release(&r);
     azurerm_cluster(&d, NP_NONE, NP_AZURE);
     evaluate(&d, AT, -1);
-    assert_string_equal(d.resolved.items[0].profile_source, "default");
+    assert_string_equal(d.result.resolved.items[0].profile_source, "default");
     assert_int_equal(only(&d, "NDP101")->verdict, NDP_VERDICT_ALLOWED);
     assert_int_equal(only(&d, "NDP101")->severity, NDP_SEVERITY_NOTE);
     release(&d);
@@ -359,23 +357,23 @@ static void undeclared_profile__one_note_per_cluster_with_reimaging(void **state
     /* Declared by an option or by the input: no note. */
     azurerm_cluster(&o, NP_NONE, NP_AZURE);
     evaluate(&o, AT, NDP_PROFILE_ALLOW);
-    assert_string_equal(o.resolved.items[0].profile_source, "option");
-    for (i = 0; i < o.findings.nr; i++)
-        assert_string_not_equal(o.findings.items[i].rule_id, "NDP007");
+    assert_string_equal(o.result.resolved.items[0].profile_source, "option");
+    for (i = 0; i < o.result.findings.nr; i++)
+        assert_string_not_equal(o.result.findings.items[i].rule_id, "NDP007");
     release(&o);
     azurerm_cluster(&d, NP_NONE, NP_AZURE);
     setter(&d, "Allow", "Allow");
     evaluate(&d, AT, -1);
-    for (i = 0; i < d.findings.nr; i++)
-        assert_string_not_equal(d.findings.items[i].rule_id, "NDP007");
+    for (i = 0; i < d.result.findings.nr; i++)
+        assert_string_not_equal(d.result.findings.items[i].rule_id, "NDP007");
     release(&d);
 
     /* Undeclared, but nothing reimages: no note. */
     azurerm_cluster(&n, "{'network_profile':[{'network_policy':'azure'}]}",
                     "{'network_profile':[{'network_policy':'calico'}]}");
     evaluate(&n, AT, -1);
-    assert_string_equal(n.resolved.items[0].profile_source, "default");
-    assert_int_equal(n.findings.nr, 0);
+    assert_string_equal(n.result.resolved.items[0].profile_source, "default");
+    assert_int_equal(n.result.findings.nr, 0);
     release(&n);
 }
 
@@ -454,9 +452,10 @@ static void secrets__never_in_findings(void **state)
         "'client_secret':'CANARY6'}]}");
     c->after_sensitive = test_json("{'http_proxy_config':[{'trusted_ca':true}]}");
     evaluate(&r, AT, -1);
-    assert_int_equal(r.findings.nr, 4); /* NDP106, NDP107, NDP111, NDP007 */
-    for (i = 0; i < r.findings.nr; i++) {
-        const struct ndp_finding *f = &r.findings.items[i];
+    assert_int_equal(r.result.findings.nr,
+                     4); /* NDP106, NDP107, NDP111, NDP007 */
+    for (i = 0; i < r.result.findings.nr; i++) {
+        const struct ndp_finding *f = &r.result.findings.items[i];
         if (strstr(f->before, "CANARY") || strstr(f->after, "CANARY") ||
             strstr(f->message, "CANARY"))
             fail_msg("secret printed: %s -> %s", f->before, f->after);
@@ -490,11 +489,11 @@ static void surge__integer_percentage_default_and_bounds(void **state)
 
     (void)state;
     for (i = 0; i < NDP_ARRAY_SIZE(rows); i++)
-        if (ndp_impact_surge_nodes(rows[i].surge, rows[i].nodes) !=
+        if (ndp_rollout_surge_nodes(rows[i].surge, rows[i].nodes) !=
             rows[i].want)
             fail_msg("surge '%s' of %ld nodes: %ld, want %ld",
                      rows[i].surge ? rows[i].surge : "(null)", rows[i].nodes,
-                     ndp_impact_surge_nodes(rows[i].surge, rows[i].nodes),
+                     ndp_rollout_surge_nodes(rows[i].surge, rows[i].nodes),
                      rows[i].want);
 }
 
@@ -512,10 +511,10 @@ static void batches__round_up_without_overflow(void **state)
 
     (void)state;
     for (i = 0; i < NDP_ARRAY_SIZE(rows); i++)
-        if (ndp_impact_batches(rows[i].nodes, rows[i].surge) != rows[i].want)
+        if (ndp_rollout_batches(rows[i].nodes, rows[i].surge) != rows[i].want)
             fail_msg("%ld nodes, surge %ld: %ld batches, want %ld",
                      rows[i].nodes, rows[i].surge,
-                     ndp_impact_batches(rows[i].nodes, rows[i].surge),
+                     ndp_rollout_batches(rows[i].nodes, rows[i].surge),
                      rows[i].want);
 }
 
@@ -627,9 +626,9 @@ static const struct ndp_finding *find_rule(const struct run *r,
 {
     size_t i;
 
-    for (i = 0; i < r->findings.nr; i++)
-        if (strcmp(r->findings.items[i].rule_id, id) == 0)
-            return &r->findings.items[i];
+    for (i = 0; i < r->result.findings.nr; i++)
+        if (strcmp(r->result.findings.items[i].rule_id, id) == 0)
+            return &r->result.findings.items[i];
     return NULL;
 }
 
@@ -739,17 +738,17 @@ static void rollout__pools_one_after_another_saturating(void **state)
     struct ndp_buf b = NDP_BUF_INIT;
 
     (void)state;
-    ndp_impact_rollout(&ro, &impact, false);
+    ndp_rollout_size(&ro, &impact, false);
     assert_int_equal(ro.pools, 1);
     assert_int_equal(ro.batches, 3);
     assert_int_equal(ro.minutes, 180);
-    ndp_impact_rollout(&ro, &impact, true);
+    ndp_rollout_size(&ro, &impact, true);
     assert_int_equal(ro.pools, 2);
     assert_int_equal(ro.batches, 5);
     assert_int_equal(ro.minutes, 220);
     assert_int_equal(ro.batch_min, 20);
     assert_int_equal(ro.batch_max, 60);
-    ndp_impact_rollout_words(&b, &ro);
+    ndp_rollout_words(&b, &ro);
     assert_string_equal(b.buf, "the rebuild of 2 pools can take up to "
                         "3 h 40 min (5 batches of 20 to 60 min, the pools "
                         "one after another: a worst case)");
@@ -758,15 +757,15 @@ static void rollout__pools_one_after_another_saturating(void **state)
     pools[0].nodes = pools[1].nodes = LONG_MAX;
     pools[0].surge = pools[1].surge = "1";
     pools[0].drain_minutes = LONG_MAX;
-    ndp_impact_rollout(&ro, &impact, true);
+    ndp_rollout_size(&ro, &impact, true);
     assert_int_equal(ro.batches, LONG_MAX);
     assert_int_equal(ro.minutes, LONG_MAX);
     /* A sensitive or unknown count: not sized, and said so. */
     pools[1].sensitive = true;
-    ndp_impact_rollout(&ro, &impact, true);
+    ndp_rollout_size(&ro, &impact, true);
     assert_false(ro.known);
     assert_int_equal(ro.minutes, -1);
-    ndp_impact_rollout_words(&b, &ro);
+    ndp_rollout_words(&b, &ro);
     assert_string_equal(b.buf, "the rebuild of 2 pools cannot be sized: a "
                         "node count is unknown or sensitive "
                         "(--cluster-state gives the counts)");
@@ -787,7 +786,7 @@ static void duration_words__hours_and_minutes(void **state)
     (void)state;
     for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
         struct ndp_buf b = NDP_BUF_INIT;
-        ndp_impact_duration_words(&b, rows[i].minutes);
+        ndp_rollout_duration_words(&b, rows[i].minutes);
         if (strcmp(b.buf, rows[i].want) != 0)
             fail_msg("%ld minutes: '%s', want '%s'", rows[i].minutes, b.buf,
                      rows[i].want);

@@ -114,13 +114,17 @@ static void row_test(void **state)
 static struct ndp_finding *add(struct ndp_findings *fs, const char *rule,
                                enum ndp_verdict verdict)
 {
-    struct ndp_finding *f = ndp_findings_add(fs);
+    struct ndp_rule r = { .id = rule, .category = "c" };
+    struct ndp_finding_spec spec = {
+        .rule = &r,
+        .verdict = verdict,
+        .input = "plan.json",
+        .cluster = "c",
+        .resource = "r",
+        .message = "it reimages",
+    };
 
-    f->rule_id = rule;
-    f->verdict = verdict;
-    f->severity = ndp_verdict_severity(verdict);
-    f->message = ndp_xstrdup("it reimages");
-    return f;
+    return ndp_findings_add(fs, &spec);
 }
 
 /* A rule's override wins over its verdict's; off suppresses. */

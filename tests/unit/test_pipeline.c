@@ -7,6 +7,7 @@
  * agentPools child resources alike.
  */
 #include "test_helpers.h"
+#include "run.h"
 #include "buf.h"
 #include "change.h"
 #include "engine.h"
@@ -16,6 +17,7 @@
 #include "input.h"
 #include "jsonutil.h"
 #include "impact.h"
+#include "report/report_impact.h"
 #include "linker.h"
 #include "rules.h"
 #include "timeutil.h"
@@ -224,38 +226,31 @@ static char *judge_impact(const char *text, char **impact)
 {
     char path[] = "/tmp/ndp-pipeline-XXXXXX";
     int fd = mkstemp(path);
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_clusters clusters = NDP_CLUSTERS_INIT;
-    struct ndp_resolutions resolved = NDP_RESOLUTIONS_INIT;
-    struct ndp_impacts impacts = NDP_IMPACTS_INIT;
-    struct ndp_findings findings = NDP_FINDINGS_INIT;
-    struct ndp_input_options in = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL, false };
-    struct ndp_eval_options eo = { 0, false, NDP_PROFILE_ALLOW, NULL, NULL };
-    struct ndp_error err = NDP_ERROR_INIT;
+    struct ndp_result result = NDP_RESULT_INIT;
+    struct ndp_run_input input = { path, NULL, 0 };
+    struct ndp_run_options ro;
     struct ndp_buf out = NDP_BUF_INIT;
 
     assert_true(fd >= 0);
     assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
     close(fd);
-    assert_int_equal(ndp_time_parse_rfc3339(&eo.at, "2026-12-05T12:00:00Z"), 0);
-    if (ndp_input_read(&set, path, &in, &err) != 0)
-        fail_msg("%s\n%s", err.msg, text);
-    ndp_judge(&findings, &clusters, &resolved, &impacts, &set, test_ruleset,
-              &eo);
-    describe(&out, &findings);
+    memset(&ro, 0, sizeof(ro));
+    ro.inputs = &input;
+    ro.nr_inputs = 1;
+    ro.input.max_bytes = NDP_DEFAULT_MAX_INPUT_BYTES;
+    assert_int_equal(ndp_time_parse_rfc3339(&ro.at, "2026-12-05T12:00:00Z"), 0);
+    if (ndp_run(&result, &ro, test_ruleset) != 0)
+        fail_msg("%s\n%s", result.errors[0].msg, text);
+    describe(&out, &result.findings);
     if (impact) {
         struct ndp_buf json = NDP_BUF_INIT;
-        if (impacts.nr)
-            ndp_impact_to_json(&json, &impacts.items[0]);
+        if (result.impacts.nr)
+            ndp_report_impact_json(&json, &result.impacts.items[0]);
         else
             ndp_buf_adds(&json, "null");
         *impact = ndp_buf_detach(&json);
     }
-    ndp_findings_release(&findings);
-    ndp_impacts_release(&impacts);
-    ndp_resolutions_release(&resolved);
-    ndp_clusters_release(&clusters);
-    ndp_changeset_release(&set);
+    ndp_result_release(&result);
     unlink(path);
     return ndp_buf_detach(&out);
 }

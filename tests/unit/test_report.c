@@ -14,6 +14,7 @@
 #include "impact.h"
 #include "linker.h"
 #include "report.h"
+#include "run.h"
 #include "report/report_azure.h"
 #include "report/report_util.h"
 #include "safe.h"
@@ -53,70 +54,61 @@ static void sha256_vectors(void **state)
 
 /* One input, one cluster named 'cluster', 'n' findings of 'sev'. */
 struct fixture {
-    struct ndp_changeset set;
-    struct ndp_clusters clusters;
-    struct ndp_resolutions resolved;
-    struct ndp_impacts impacts;
-    struct ndp_findings findings;
+    struct ndp_result result;
     struct ndp_report report;
 };
 
 static void fixture_init(struct fixture *fx, const char *cluster,
                          enum ndp_severity sev, size_t n)
 {
+    struct ndp_report_options options = { .fail_on = NDP_SEVERITY_ERROR };
     struct ndp_cluster *c;
     struct ndp_resolution *res;
     size_t i;
 
     memset(fx, 0, sizeof(*fx));
-    ndp_changeset_add_input(&fx->set, "-");
-    fx->set.inputs[0].format = "terraform-plan";
-    NDP_GROW(fx->clusters.items, fx->clusters.alloc, 1);
-    c = &fx->clusters.items[fx->clusters.nr++];
+    ndp_changeset_add_input(&fx->result.set, "-");
+    fx->result.set.inputs[0].format = "terraform-plan";
+    NDP_GROW(fx->result.clusters.items, fx->result.clusters.alloc, 1);
+    c = &fx->result.clusters.items[fx->result.clusters.nr++];
     memset(c, 0, sizeof(*c));
     c->id = ndp_xstrdup(cluster);
-    c->input = fx->set.inputs[0].path;
-    fx->resolved.items = ndp_xcalloc(1, sizeof(*fx->resolved.items));
-    fx->resolved.nr = 1;
-    res = &fx->resolved.items[0];
+    c->input = fx->result.set.inputs[0].path;
+    fx->result.resolved.items =
+        ndp_xcalloc(1, sizeof(*fx->result.resolved.items));
+    fx->result.resolved.nr = 1;
+    res = &fx->result.resolved.items[0];
     res->profile = NDP_PROFILE_BLOCK;
     res->profile_source = "input";
     res->in_window = -1;
-    fx->impacts.items = ndp_xcalloc(1, sizeof(*fx->impacts.items));
-    fx->impacts.nr = 1;
+    fx->result.impacts.items =
+        ndp_xcalloc(1, sizeof(*fx->result.impacts.items));
+    fx->result.impacts.nr = 1;
     for (i = 0; i < n; i++) {
-        struct ndp_finding *f = ndp_findings_add(&fx->findings);
+        static const struct ndp_rule rule = { .id = "NDP101",
+                                              .category = "network-policy" };
         char path[32];
+        struct ndp_finding_spec spec = {
+            .rule = &rule,
+            .verdict = NDP_VERDICT_REJECTED,
+            .input = c->input,
+            .cluster = cluster,
+            .resource = cluster,
+            .path = path,
+            .after = "\"azure\"",
+            .message = "refused",
+            .line = (long)i + 1,
+        };
         snprintf(path, sizeof(path), "p%02zu", i);
-        f->rule_id = "NDP101";
-        f->category = "network-policy";
-        f->verdict = NDP_VERDICT_REJECTED;
-        f->severity = sev;
-        f->input = c->input;
-        f->resource = ndp_xstrdup(cluster);
-        f->cluster = ndp_xstrdup(cluster);
-        f->path = ndp_xstrdup(path);
-        f->before = ndp_xstrdup("null");
-        f->after = ndp_xstrdup("\"azure\"");
-        f->message = ndp_xstrdup("refused");
-        f->line = (long)i + 1;
+        /* The severity under test, whatever the verdict's. */
+        ndp_findings_add(&fx->result.findings, &spec)->severity = sev;
     }
-    fx->report.set = &fx->set;
-    fx->report.clusters = &fx->clusters;
-    fx->report.resolved = &fx->resolved;
-    fx->report.impacts = &fx->impacts;
-    fx->report.findings = &fx->findings;
-    fx->report.fail_on = NDP_SEVERITY_ERROR;
-    ndp_report_count(&fx->report);
+    ndp_report_init(&fx->report, &fx->result, &options);
 }
 
 static void fixture_release(struct fixture *fx)
 {
-    ndp_findings_release(&fx->findings);
-    ndp_impacts_release(&fx->impacts);
-    ndp_resolutions_release(&fx->resolved);
-    ndp_clusters_release(&fx->clusters);
-    ndp_changeset_release(&fx->set);
+    ndp_result_release(&fx->result);
 }
 
 static char *render(const struct ndp_reporter *rep, struct fixture *fx)
@@ -277,8 +269,8 @@ static void markdown_input_cannot_make_markup(void **state)
 
     (void)state;
     fixture_init(&fx, "a|b`c`@team <img>\nx", NDP_SEVERITY_ERROR, 1);
-    free(fx.findings.items[0].message);
-    fx.findings.items[0].message = ndp_xstrdup("see @team [x](y) <b>|");
+    free(fx.result.findings.items[0].message);
+    fx.result.findings.items[0].message = ndp_xstrdup("see @team [x](y) <b>|");
     out = render(&ndp_report_markdown, &fx);
     /* In a table cell the pipe is escaped inside the code span. */
     assert_non_null(strstr(out, "| ``a\\|b`c`@team <img>\\x0ax`` |"));
@@ -330,8 +322,8 @@ static void gitlab_maps_escapes_and_skips_waived(void **state)
     }
 
     fixture_init(&fx, "a\"b\\c\n\x01]", NDP_SEVERITY_ERROR, 3);
-    fx.findings.items[1].suppression = ndp_xstrdup("waived: reason");
-    fx.findings.items[2].line = 0;
+    fx.result.findings.items[1].suppression = ndp_xstrdup("waived: reason");
+    fx.result.findings.items[2].line = 0;
     out = render(&ndp_report_gitlab, &fx);
     assert_non_null(strstr(out, "in cluster a\\\"b\\\\c\\n\\u0001]."));
     assert_null(strchr(out, '\x01'));
@@ -340,7 +332,7 @@ static void gitlab_maps_escapes_and_skips_waived(void **state)
     /* Standard input has no file: path "-"; no line: line 1. */
     assert_non_null(strstr(out, "\"location\": {\"path\": \"-\", "
                                 "\"lines\": {\"begin\": 1}}"));
-    ndp_finding_fingerprint(&fp, &fx.findings.items[0]);
+    ndp_finding_fingerprint(&fp, &fx.result.findings.items[0]);
     assert_int_equal(fp.len, 64);
     assert_non_null(strstr(out, fp.buf));
     assert_int_equal(out[0], '[');
@@ -374,15 +366,15 @@ static void every_format_is_valid_utf8(void **state)
     (void)state;
     fixture_init(&fx, "aks" BAD_UTF8 "\xef\xbf\xbe\x01", NDP_SEVERITY_ERROR,
                  1);
-    f = &fx.findings.items[0];
+    f = &fx.result.findings.items[0];
     free(f->message);
     f->message = ndp_xstrdup("why " BAD_UTF8);
     free(f->after);
     f->after = ndp_xstrdup("\"" BAD_UTF8 "\"");
-    free(fx.set.inputs[0].path);
-    fx.set.inputs[0].path = ndp_xstrdup("plan" BAD_UTF8 ".json");
-    fx.clusters.items[0].input = fx.set.inputs[0].path;
-    f->input = fx.set.inputs[0].path;
+    free(fx.result.set.inputs[0].path);
+    fx.result.set.inputs[0].path = ndp_xstrdup("plan" BAD_UTF8 ".json");
+    fx.result.clusters.items[0].input = fx.result.set.inputs[0].path;
+    f->input = fx.result.set.inputs[0].path;
     for (i = 0; i < NDP_ARRAY_SIZE(formats); i++) {
         struct ndp_buf out = NDP_BUF_INIT, xml = NDP_BUF_INIT;
 
@@ -406,9 +398,9 @@ static void markdown_bare_urls_do_not_autolink(void **state)
 
     (void)state;
     fixture_init(&fx, "aks", NDP_SEVERITY_ERROR, 1);
-    free(fx.findings.items[0].message);
-    fx.findings.items[0].message = ndp_xstrdup(
-        "see https://a.example WWW.b.example mailto:c ok: 20:00");
+    free(fx.result.findings.items[0].message);
+    fx.result.findings.items[0].message =
+        ndp_xstrdup("see https://a.example WWW.b.example mailto:c ok: 20:00");
     out = render(&ndp_report_markdown, &fx);
     assert_non_null(strstr(out, "see https\\://a.example WWW\\.b.example "
                                 "mailto\\:c ok: 20:00"));
@@ -427,7 +419,7 @@ static void markdown_budget_counts_cluster_headers(void **state)
     for (i = 0; i < 5000; i++)
         ndp_buf_adds(&note, "a long note ");
     fixture_init(&fx, "aks", NDP_SEVERITY_ERROR, 3);
-    fx.resolved.items[0].profile_note = ndp_buf_detach(&note);
+    fx.result.resolved.items[0].profile_note = ndp_buf_detach(&note);
     ndp_report_markdown_summary(&out, &fx.report, 6000);
     assert_true(out.len <= 6000);
     assert_non_null(strstr(out.buf, "a long note a long"));
@@ -449,7 +441,7 @@ static void fingerprint_ignores_line_and_message(void **state)
 
     (void)state;
     fixture_init(&fx, "aks", NDP_SEVERITY_ERROR, 1);
-    f = &fx.findings.items[0];
+    f = &fx.result.findings.items[0];
     ndp_report_fingerprint(&a, f, "plan.json");
     f->line = 999;
     free(f->message);

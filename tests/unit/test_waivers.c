@@ -2,12 +2,13 @@
  * SPDX-License-Identifier: Apache-2.0
  * test_waivers.c - the waiver index (waivers.c): which waiver of the
  * settings file each finding gets and which finding each waiver covers
- * first, by table: rule (any case), category, both, literal 'match' on
- * the resource or the cluster id, globs (prefix, leading wildcard, '?',
- * brackets of every kind fnmatch reads, escapes, an unclosed '['), ARM
- * ids in another case, file order, expiry to the second, equal
- * conditions, hostile text; then every bracket form against
- * ndp_glob_match, and 10,000 for_each waivers over 10,000 findings.
+ * first in report order, by table: rule (any case), category, both,
+ * literal 'match' on the resource or the cluster id, globs (prefix,
+ * leading wildcard, '?', brackets of every kind fnmatch reads, escapes,
+ * an unclosed '['), ARM ids in another case, file order, expiry to the
+ * second, equal conditions, hostile text; then every bracket form
+ * against ndp_glob_match, and 10,000 for_each waivers over 10,000
+ * findings.
  */
 #include "test_common.h"
 #include "config.h"
@@ -37,7 +38,8 @@ struct row {
     struct wv w[MAXN];      /* ends at the first with no rule or category */
     struct fd f[MAXN];      /* ends at the first with no rule */
     size_t waiver_of[MAXN]; /* per finding */
-    size_t first_of[MAXN];  /* per waiver */
+    size_t first_of[MAXN];  /* per waiver: its first finding in report
+                               order (cluster, then resource, ...) */
 };
 
 #define ARM "/subscriptions/s/resourceGroups/g/providers/" \
@@ -95,7 +97,7 @@ static const struct row rows[] = {
       { { "NDP101", NULL, "azurerm_kubernetes_cluster.*", LIVE } },
       { { "NDP101", NP, MAIN, "c" }, { "NDP101", NP, POOL, "c" },
         { "NDP101", NP, "x", "azurerm_kubernetes_cluster.b" } },
-      { 0, NO, 0 }, { 0 } },
+      { 0, NO, 0 }, { 2 } },
     { "glob: a leading star and '?'",
       { { "NDP502", NULL, "*pool?\"p?\"?", LIVE } },
       { { "NDP502", "rotate", POOL "[\"p1\"]", "c" },
@@ -151,7 +153,7 @@ static const struct row rows[] = {
       { { "NDP101", NULL, "x[\\]y]z", LIVE } },
       { { "NDP101", NP, "xyz", "c" }, { "NDP101", NP, "x]z", "c" },
         { "NDP101", NP, "xy]z", "c" } },
-      { 0, 0, NO }, { 0 } },
+      { 0, 0, NO }, { 1 } },
     { "expiry: in force through its last second, not after",
       { { "NDP101", NULL, NULL, DEAD }, { "NDP101", NULL, NULL, EDGE } },
       { { "NDP101", NP, MAIN, MAIN } },
@@ -192,12 +194,16 @@ static void add_finding(struct ndp_findings *fs, const char *rule,
                         const char *category, const char *resource,
                         const char *cluster)
 {
-    struct ndp_finding *f = ndp_findings_add(fs);
+    struct ndp_rule r = { .id = rule, .category = category };
+    struct ndp_finding_spec spec = {
+        .rule = &r,
+        .verdict = NDP_VERDICT_ALLOWED,
+        .input = "plan.json",
+        .resource = resource,
+        .cluster = cluster,
+    };
 
-    f->rule_id = rule;
-    f->category = category;
-    f->resource = ndp_xstrdup(resource);
-    f->cluster = ndp_xstrdup(cluster);
+    ndp_findings_add(fs, &spec);
 }
 
 static size_t count_waivers(const struct row *row)

@@ -1,0 +1,164 @@
+/*
+ * SPDX-License-Identifier: Apache-2.0
+ * explain.c - --list-rules and --explain (see explain.h).  A rule is told
+ * from its rule file: title, why AKS rebuilds nodes, what it watches, and
+ * which verdicts its class of rule leads to; a verdict from its row of the
+ * verdict table.
+ */
+#include "common.h"
+#include "explain.h"
+#include "buf.h"
+#include "rules.h"
+#include "safe.h"
+#include "verdicts.h"
+
+/*
+ * Appends 'text' to 'out' line by line, each line escaped as a message
+ * is.  The callers escape each field first, so that a newline in a
+ * rule's text cannot start a line; escaping twice changes nothing.
+ */
+static void add_lines(struct ndp_buf *out, const struct ndp_buf *text)
+{
+    struct ndp_buf line = NDP_BUF_INIT;
+    const char *p = text->buf, *nl;
+
+    for (; *p; p = nl + 1) {
+        nl = strchr(p, '\n');
+        if (!nl)
+            nl = p + strlen(p);
+        ndp_buf_reset(&line);
+        ndp_buf_add(&line, p, (size_t)(nl - p));
+        ndp_safe_line(out, line.buf);
+        ndp_buf_addch(out, '\n');
+        if (!*nl)
+            break;
+    }
+    ndp_buf_release(&line);
+}
+
+/* 's' escaped for one line (safe.h), in 'scratch'; valid until the next
+ * call with the same 'scratch'. */
+static const char *safe(struct ndp_buf *scratch, const char *s)
+{
+    ndp_buf_reset(scratch);
+    ndp_safe_line(scratch, s);
+    return scratch->buf;
+}
+
+void ndp_explain_list_rules(struct ndp_buf *out, const struct ndp_ruleset *rs)
+{
+    struct ndp_buf text = NDP_BUF_INIT, id = NDP_BUF_INIT,
+                   cat = NDP_BUF_INIT, sum = NDP_BUF_INIT;
+    size_t i;
+
+    ndp_buf_addf(&text, "%-7s %-28s %-9s %-14s %s\n", "RULE", "CATEGORY",
+                 "SCOPE", "CLASS", "SUMMARY");
+    for (i = 0; i < ndp_ruleset_count(rs); i++) {
+        const struct ndp_rule *r = ndp_ruleset_get(rs, i);
+        ndp_buf_addf(&text, "%-7s %-28s %-9s %-14s %s\n", safe(&id, r->id),
+                     safe(&cat, r->category), ndp_scope_name(r->scope),
+                     ndp_class_name(r->class_), safe(&sum, r->summary));
+    }
+    add_lines(out, &text);
+    ndp_buf_release(&text);
+    ndp_buf_release(&id);
+    ndp_buf_release(&cat);
+    ndp_buf_release(&sum);
+}
+
+/* What a meta rule leads to: its verdict's words, when the table has them. */
+static const char *meta_verdicts(const char *category)
+{
+    int v = ndp_verdict_of_meta(category);
+
+    if (v >= 0 && ndp_verdict_row((enum ndp_verdict)v)->rule_words)
+        return ndp_verdict_row((enum ndp_verdict)v)->rule_words;
+    return "A finding about the policy, the window or the resource itself "
+           "(warning).";
+}
+
+/* What each class of rule leads to. */
+static const char *class_verdicts(enum ndp_rule_class class_,
+                                  const char *category)
+{
+    switch (class_) {
+    case NDP_CLASS_COVERED:
+        return "Verdicts: rejected (error) under Block; outside-window "
+               "(error) under AllowDuringMaintenanceWindow outside the "
+               "aksManagedNodeOSUpgradeSchedule window; allowed (note) "
+               "otherwise; bypassed (error) when the policy would refuse it "
+               "but the same change upgrades Kubernetes or the node image; "
+               "may-reimage (warning) when the new value is known only after "
+               "apply.";
+    case NDP_CLASS_VERSION_GATED:
+        return "Verdicts: manual-upgrade (warning) on Kubernetes 1.36 and "
+               "earlier; from 1.37 (or when the version is unknown) as a "
+               "covered change: rejected, outside-window, allowed, bypassed.";
+    case NDP_CLASS_ROTATE:
+        return ndp_verdict_row(NDP_VERDICT_ROTATE)->rule_words;
+    case NDP_CLASS_UPGRADE:
+        return "No finding of its own: it marks covered changes in the same "
+               "resource change as bypassed.";
+    default:
+        return meta_verdicts(category);
+    }
+}
+
+/*
+ * A verdict: what it means, its severities (architecture §5: while the
+ * cluster is frozen now, and otherwise), what to do.  -1 when 'name'
+ * names no verdict with words of its own (those named like a category,
+ * replace, rotate, gate-open, ..., are explained with it).
+ */
+static int explain_verdict(struct ndp_buf *out, const char *name)
+{
+    struct ndp_buf text = NDP_BUF_INIT;
+    int v = ndp_verdict_parse(name);
+    const struct ndp_verdict_row *row =
+        v >= 0 ? ndp_verdict_row((enum ndp_verdict)v) : NULL;
+
+    if (!row || !row->means)
+        return -1;
+    ndp_buf_addf(&text, "%s (verdict): %s\n\n", name, row->means);
+    ndp_buf_addf(&text, "Severity while the cluster is frozen now (Block, "
+                 "or AllowDuringMaintenanceWindow outside the window): "
+                 "%s.\nOtherwise: %s.\n\n", row->when_frozen,
+                 row->otherwise);
+    ndp_buf_addf(&text, "What to do: %s\n", row->todo);
+    add_lines(out, &text);
+    ndp_buf_release(&text);
+    return 0;
+}
+
+int ndp_explain(struct ndp_buf *out, const struct ndp_ruleset *rs,
+                const char *name)
+{
+    const struct ndp_rule *by_id = ndp_ruleset_find(rs, name), *first = NULL;
+    struct ndp_buf text = NDP_BUF_INIT, scratch = NDP_BUF_INIT;
+    size_t i;
+
+    for (i = 0; i < ndp_ruleset_count(rs); i++) {
+        const struct ndp_rule *r = ndp_ruleset_get(rs, i);
+        if (by_id ? r != by_id : strcmp(r->category, name) != 0)
+            continue;
+        if (!first) {
+            first = r;
+            ndp_buf_addf(&text, "%s: ", safe(&scratch, r->category));
+            ndp_buf_addf(&text, "%s\n\n", safe(&scratch, by_id ? r->title
+                                                         : r->category_title));
+            ndp_buf_addf(&text, "Why AKS rebuilds nodes: %s\n\n",
+                         safe(&scratch, r->why));
+        }
+        ndp_rule_describe(&text, r);
+        ndp_buf_addf(&text, "    %s\n\n",
+                     class_verdicts(r->class_, r->category));
+    }
+    if (first) {
+        ndp_buf_addf(&text, "What to do: %s\n", safe(&scratch,
+                                                      first->advice));
+        add_lines(out, &text);
+    }
+    ndp_buf_release(&text);
+    ndp_buf_release(&scratch);
+    return first ? 0 : explain_verdict(out, name);
+}

@@ -1,0 +1,517 @@
+/*
+ * SPDX-License-Identifier: Apache-2.0
+ * input_facts.c - what a change declares, read from its documents into
+ * struct ndp_facts (change.h): its node pools and how they are sized, its
+ * Kubernetes version, its node disruption policy and its maintenance
+ * windows.  The last step of the input stage: every reader's changes pass
+ * through ndp_facts_fill_all(), and after it only the rule engine's walk
+ * reads a document by path.  A provider or API that renames a key is a
+ * change of the tables below.
+ *
+ * Two notations: azurerm attributes (default_node_pool[0], node pool
+ * resources, maintenance_window_* blocks) and ARM bodies (azapi, what-if
+ * and templates: properties.agentPoolProfiles[], agentPools, the
+ * maintenanceConfigurations child).
+ */
+#include "common.h"
+#include "input.h"
+#include "buf.h"
+#include "change.h"
+#include "jsonutil.h"
+#include "policy.h"
+#include "strmap.h"
+
+#include <json-c/json.h>
+
+/* Where a notation keeps each setting of a pool, below the pool's path. */
+struct pool_layout {
+    const char *count, *min_count, *max_count, *autoscale, *autoscale_old;
+    const char *os_type, *mode, *priority;
+    const char *upgrade;        /* the upgrade settings object */
+    bool upgrade_is_block;      /* azurerm: a list of one block */
+    const char *max_surge, *max_unavailable, *drain, *soak, *undrainable;
+    const char *rotation_name, *version, *current_version;
+    const char *const *fields;  /* printed paths, by enum ndp_pool_field */
+};
+
+static const char *const azurerm_fields[NDP_POOL_FIELDS] = {
+    [NDP_POOL_COUNT] = "node_count",
+    [NDP_POOL_MIN_COUNT] = "min_count",
+    [NDP_POOL_MAX_COUNT] = "max_count",
+    [NDP_POOL_MAX_SURGE] = "upgrade_settings[0].max_surge",
+    [NDP_POOL_MAX_UNAVAILABLE] = "upgrade_settings[0].max_unavailable",
+    [NDP_POOL_DRAIN_TIMEOUT] = "upgrade_settings[0].drain_timeout_in_minutes",
+    [NDP_POOL_SOAK_DURATION] =
+        "upgrade_settings[0].node_soak_duration_in_minutes",
+    [NDP_POOL_UNDRAINABLE] = "upgrade_settings[0].undrainable_node_behavior",
+    [NDP_POOL_ROTATION_NAME] = "temporary_name_for_rotation",
+    [NDP_POOL_VERSION] = "orchestrator_version",
+};
+
+static const char *const arm_fields[NDP_POOL_FIELDS] = {
+    [NDP_POOL_COUNT] = "count",
+    [NDP_POOL_MIN_COUNT] = "minCount",
+    [NDP_POOL_MAX_COUNT] = "maxCount",
+    [NDP_POOL_MAX_SURGE] = "upgradeSettings.maxSurge",
+    [NDP_POOL_MAX_UNAVAILABLE] = "upgradeSettings.maxUnavailable",
+    [NDP_POOL_DRAIN_TIMEOUT] = "upgradeSettings.drainTimeoutInMinutes",
+    [NDP_POOL_SOAK_DURATION] = "upgradeSettings.nodeSoakDurationInMinutes",
+    [NDP_POOL_UNDRAINABLE] = "upgradeSettings.undrainableNodeBehavior",
+    [NDP_POOL_ROTATION_NAME] = NULL,
+    [NDP_POOL_VERSION] = "orchestratorVersion",
+};
+
+static const struct pool_layout azurerm_pool = {
+    "node_count", "min_count", "max_count", "auto_scaling_enabled",
+    "enable_auto_scaling", "os_type", "mode", "priority",
+    "upgrade_settings", true, "max_surge", "max_unavailable",
+    "drain_timeout_in_minutes", "node_soak_duration_in_minutes",
+    "undrainable_node_behavior", "temporary_name_for_rotation",
+    "orchestrator_version", "current_orchestrator_version", azurerm_fields,
+};
+
+static const struct pool_layout arm_pool = {
+    "count", "minCount", "maxCount", "enableAutoScaling", NULL, "osType",
+    "mode", "scaleSetPriority", "upgradeSettings", false, "maxSurge",
+    "maxUnavailable", "drainTimeoutInMinutes", "nodeSoakDurationInMinutes",
+    "undrainableNodeBehavior", NULL, "orchestratorVersion",
+    "currentOrchestratorVersion", arm_fields,
+};
+
+/* What the masks may cover of a pool resource: its name and sizes. */
+static const char *const azurerm_pool_masked[] = {
+    "name", "node_count", "min_count", "max_count", "upgrade_settings",
+    "os_type", "auto_scaling_enabled", "enable_auto_scaling"
+};
+static const char *const arm_pool_masked[] = {
+    "properties.count", "properties.minCount", "properties.maxCount",
+    "properties.upgradeSettings", "properties.osType",
+    "properties.enableAutoScaling"
+};
+
+#define AZURERM_DEFAULT_POOL "default_node_pool"
+#define ARM_POOL_LIST "agentPoolProfiles"
+#define ARM_POLICY_PATH "properties.nodeDisruptionProfile.nodeDisruptionPolicy"
+
+static long number(const struct json_object *o, const char *key)
+{
+    const struct json_object *v = key ? ndp_json_get(o, key) : NULL;
+
+    return v && json_object_is_type(v, json_type_int)
+               ? (long)json_object_get_int64(v) : -1;
+}
+
+/* A string value, "" read as not declared. */
+static const char *string(const struct json_object *o, const char *key)
+{
+    const char *s = key ? ndp_json_get_string(o, key) : NULL;
+
+    return s && *s ? s : NULL;
+}
+
+static bool is_true(const struct json_object *o, const char *key)
+{
+    return key && ndp_json_is_true(ndp_json_get(o, key));
+}
+
+/* The version 'doc' declares at 'key', else at 'current_key'. */
+static const char *version_of(const struct json_object *doc,
+                              const char *key, const char *current_key,
+                              const char **at)
+{
+    const char *const keys[] = { key, current_key };
+    size_t i;
+
+    for (i = 0; i < 2; i++) {
+        const struct json_object *v =
+            strchr(keys[i], '.') ? ndp_json_path(doc, keys[i])
+                                 : ndp_json_get(doc, keys[i]);
+        if (v && json_object_is_type(v, json_type_string) &&
+            ndp_k8s_minor(json_object_get_string(ndp_json_unconst(v))) >=
+                0) {
+            *at = keys[i];
+            return json_object_get_string(ndp_json_unconst(v));
+        }
+    }
+    return NULL;
+}
+
+static const struct json_object *current(const struct ndp_change *ch)
+{
+    return ch->after ? ch->after : ch->before;
+}
+
+static struct ndp_pool_facts *add_pool(struct ndp_facts *f, const char *name,
+                                       const char *path)
+{
+    struct ndp_pool_facts *p;
+
+    f->pools = ndp_xrealloc(f->pools, (f->nr_pools + 1) * sizeof(*f->pools));
+    p = &f->pools[f->nr_pools++];
+    memset(p, 0, sizeof(*p));
+    p->name = name;
+    p->path = ndp_xstrdup(path);
+    return p;
+}
+
+/* The settings of pool 'o' (its own properties) as 'l' lays them out. */
+static void read_pool(struct ndp_pool_facts *p, const struct json_object *o,
+                      const struct pool_layout *l)
+{
+    const struct json_object *up = ndp_json_get(o, l->upgrade);
+    const char *at;
+
+    if (l->upgrade_is_block)
+        up = ndp_json_index(up, 0);
+    p->fields = l->fields;
+    p->count = number(o, l->count);
+    p->min_count = number(o, l->min_count);
+    p->max_count = number(o, l->max_count);
+    p->autoscale = is_true(o, l->autoscale) || is_true(o, l->autoscale_old);
+    p->os_type = string(o, l->os_type);
+    p->mode = string(o, l->mode);
+    p->priority = string(o, l->priority);
+    p->max_surge = string(up, l->max_surge);
+    p->max_unavailable = string(up, l->max_unavailable);
+    p->drain_minutes = number(up, l->drain);
+    p->soak_minutes = number(up, l->soak);
+    p->undrainable = string(up, l->undrainable);
+    p->rotation_name = string(o, l->rotation_name);
+    p->version_after = version_of(o, l->version, l->current_version, &at);
+}
+
+/* A pool resource: its name is the change's; created or deleted with it. */
+static void pool_resource(struct ndp_facts *f, const struct ndp_change *ch,
+                          const struct json_object *o, const char *path,
+                          const struct pool_layout *l,
+                          const struct json_object *before_props)
+{
+    struct ndp_pool_facts *p;
+    const char *at;
+
+    if (!o || !ch->name)
+        return;
+    p = add_pool(f, ch->name, path);
+    read_pool(p, o, l);
+    p->version_before = version_of(before_props, l->version,
+                                   l->current_version, &at);
+    p->created = ch->action == NDP_ACTION_CREATE;
+    p->deleted = ch->action == NDP_ACTION_DELETE;
+}
+
+/* The azurerm default pool block of a cluster (its OS is Linux). */
+static void azurerm_default_pool(struct ndp_facts *f,
+                                 const struct ndp_change *ch)
+{
+    const struct json_object *d =
+        ndp_json_index(ndp_json_get(current(ch), AZURERM_DEFAULT_POOL), 0);
+    const struct json_object *b =
+        ndp_json_index(ndp_json_get(ch->before, AZURERM_DEFAULT_POOL), 0);
+    const char *name = string(d, "name"), *at;
+    struct ndp_pool_facts *p;
+
+    if (!d || !name)
+        return;
+    p = add_pool(f, name, AZURERM_DEFAULT_POOL "[0]");
+    read_pool(p, d, &azurerm_pool);
+    p->os_type = "Linux";
+    p->version_before = version_of(b, azurerm_pool.version,
+                                   azurerm_pool.current_version, &at);
+}
+
+static const struct json_object *pool_list(const struct json_object *doc)
+{
+    const struct json_object *list =
+        ndp_json_path(doc, "properties." ARM_POOL_LIST);
+
+    return list && json_object_is_type(list, json_type_array) ? list : NULL;
+}
+
+/* The names in a pool list, folded, into 'out' (keys borrowed from it). */
+static void index_pool_names(struct ndp_strmap *out,
+                             const struct json_object *list)
+{
+    size_t i, n = list ? json_object_array_length(list) : 0;
+
+    for (i = 0; i < n; i++) {
+        const char *name = string(json_object_array_get_idx(list, i), "name");
+        if (name)
+            ndp_strmap_add(out, name, i);
+    }
+}
+
+static const struct json_object *element_named(const struct json_object *list,
+                                               const struct ndp_strmap *names,
+                                               const char *name)
+{
+    size_t i = ndp_strmap_find(names, name);
+
+    return i == SIZE_MAX ? NULL : json_object_array_get_idx(list, i);
+}
+
+static struct ndp_pool_facts *arm_list_pool(struct ndp_facts *f,
+                                            const struct json_object *e,
+                                            const char *name,
+                                            const struct json_object *before)
+{
+    struct ndp_buf path = NDP_BUF_INIT;
+    struct ndp_pool_facts *p;
+    const char *at;
+
+    ndp_buf_addf(&path, "properties." ARM_POOL_LIST "[name=%s]", name);
+    p = add_pool(f, name, path.buf);
+    ndp_buf_release(&path);
+    read_pool(p, e, &arm_pool);
+    p->version_before = version_of(before, arm_pool.version,
+                                   arm_pool.current_version, &at);
+    return p;
+}
+
+/*
+ * The pools of an ARM cluster body.  When both sides list pools, a name
+ * in after only is created by this apply and a name in before only is
+ * deleted (spec §11); without a before list every pool counts as kept.
+ */
+static void arm_cluster_pools(struct ndp_facts *f, const struct ndp_change *ch)
+{
+    const struct json_object *before = pool_list(ch->before);
+    const struct json_object *after = pool_list(ch->after);
+    const struct json_object *list = ch->after ? after : before;
+    struct ndp_strmap before_names = NDP_STRMAP_INIT(true);
+    struct ndp_strmap after_names = NDP_STRMAP_INIT(true);
+    size_t i, n = list ? json_object_array_length(list) : 0;
+
+    index_pool_names(&before_names, before);
+    index_pool_names(&after_names, after);
+    for (i = 0; i < n; i++) {
+        const struct json_object *e = json_object_array_get_idx(list, i);
+        const char *name = string(e, "name");
+        const struct json_object *b =
+            name ? element_named(before, &before_names, name) : NULL;
+        struct ndp_pool_facts *p;
+        if (!e || !name)
+            continue;
+        p = arm_list_pool(f, e, name, b);
+        if (list == after && before && !b)
+            p->created = true;
+    }
+    n = before && after ? json_object_array_length(before) : 0;
+    for (i = 0; i < n; i++) {
+        const struct json_object *e = json_object_array_get_idx(before, i);
+        const char *name = string(e, "name");
+        if (name && !element_named(after, &after_names, name))
+            arm_list_pool(f, e, name, e)->deleted = true;
+    }
+    ndp_strmap_release(&before_names);
+    ndp_strmap_release(&after_names);
+}
+
+static bool masked(const struct ndp_change *ch, const char *path)
+{
+    return ndp_json_mask_covers(ch->before_sensitive, path) ||
+           ndp_json_mask_covers(ch->after_sensitive, path);
+}
+
+/*
+ * Coarse on purpose: any marked value in a pool block, in the
+ * agentPoolProfiles of a cluster body, or in a pool resource's name,
+ * sizes, surge or OS counts.
+ */
+static bool pools_masked(const struct ndp_change *ch)
+{
+    const char *const *fields = ch->notation == NDP_NOTATION_AZURERM
+                                    ? azurerm_pool_masked : arm_pool_masked;
+    size_t i, n = ch->notation == NDP_NOTATION_AZURERM
+                      ? NDP_ARRAY_SIZE(azurerm_pool_masked)
+                      : NDP_ARRAY_SIZE(arm_pool_masked);
+
+    if (ch->kind == NDP_KIND_CLUSTER)
+        return masked(ch, ch->notation == NDP_NOTATION_AZURERM
+                              ? AZURERM_DEFAULT_POOL
+                              : "properties." ARM_POOL_LIST);
+    if (ch->kind != NDP_KIND_NODEPOOL)
+        return false;
+    for (i = 0; i < n; i++)
+        if (masked(ch, fields[i]))
+            return true;
+    return false;
+}
+
+static void pools(struct ndp_facts *f, const struct ndp_change *ch)
+{
+    f->pools_sensitive = pools_masked(ch);
+    if (ch->notation == NDP_NOTATION_AZURERM) {
+        if (ch->kind == NDP_KIND_CLUSTER)
+            azurerm_default_pool(f, ch);
+        else if (ch->kind == NDP_KIND_NODEPOOL)
+            pool_resource(f, ch, current(ch), "", &azurerm_pool, ch->before);
+        return;
+    }
+    if (ch->kind == NDP_KIND_NODEPOOL)
+        pool_resource(f, ch, ndp_json_get(current(ch), "properties"),
+                      "properties", &arm_pool,
+                      ndp_json_get(ch->before, "properties"));
+    else if (ch->kind == NDP_KIND_CLUSTER)
+        arm_cluster_pools(f, ch);
+}
+
+/* The cluster's version, or a pool resource's orchestrator version. */
+static void version(struct ndp_facts *f, const struct ndp_change *ch)
+{
+    bool arm = ch->notation == NDP_NOTATION_ARM;
+    bool pool = ch->kind == NDP_KIND_NODEPOOL;
+    const char *key = arm ? (pool ? "properties.orchestratorVersion"
+                                  : "properties.kubernetesVersion")
+                          : (pool ? "orchestrator_version"
+                                  : "kubernetes_version");
+    const char *current_key =
+        arm ? (pool ? "properties.currentOrchestratorVersion"
+                    : "properties.currentKubernetesVersion")
+            : (pool ? "current_orchestrator_version"
+                    : "current_kubernetes_version");
+    const char *at = NULL;
+
+    f->version_path = key;
+    f->version_before = version_of(ch->before, key, current_key, &at);
+    f->version_before_sensitive =
+        at && ndp_json_mask_covers(ch->before_sensitive, at);
+    at = NULL;
+    f->version_after = version_of(ch->after, key, current_key, &at);
+    f->version_after_sensitive =
+        at && ndp_json_mask_covers(ch->after_sensitive, at);
+}
+
+/* The policy a cluster body or a setter (ARM only) declares. */
+static void profile(struct ndp_facts *f, const struct ndp_change *ch)
+{
+    if (ch->notation != NDP_NOTATION_ARM ||
+        (ch->kind != NDP_KIND_CLUSTER && ch->kind != NDP_KIND_SETTER))
+        return;
+    f->profile_before = ndp_json_path(ch->before, ARM_POLICY_PATH);
+    f->profile_before_sensitive =
+        ndp_json_mask_covers(ch->before_sensitive, ARM_POLICY_PATH);
+    f->profile_after = ndp_json_path(ch->after, ARM_POLICY_PATH);
+    f->profile_after_sensitive =
+        ndp_json_mask_covers(ch->after_sensitive, ARM_POLICY_PATH);
+}
+
+static struct ndp_window_facts *add_window(struct ndp_facts *f)
+{
+    struct ndp_window_facts *w;
+
+    f->windows = ndp_xrealloc(f->windows,
+                              (f->nr_windows + 1) * sizeof(*f->windows));
+    w = &f->windows[f->nr_windows++];
+    memset(w, 0, sizeof(*w));
+    return w;
+}
+
+static const struct json_object *first_block(const struct json_object *doc,
+                                             const char *key)
+{
+    const struct json_object *b = ndp_json_index(ndp_json_get(doc, key), 0);
+
+    return ndp_json_is_unset(b) ? NULL : b;
+}
+
+/* The part of a mask at 'dotted'; a true on the way covers. */
+static const struct json_object *mask_at(const struct json_object *mask,
+                                         const char *dotted)
+{
+    char key[64];
+
+    while (mask && *dotted && !json_object_is_type(mask, json_type_boolean)) {
+        size_t len = strcspn(dotted, ".");
+        snprintf(key, sizeof(key), "%.*s", (int)len, dotted);
+        mask = ndp_json_get(mask, key);
+        dotted += len + (dotted[len] == '.');
+    }
+    return mask;
+}
+
+/* The mask of a block's first element (a true covers the whole list). */
+static const struct json_object *block_mask(const struct json_object *mask,
+                                            const char *key)
+{
+    const struct json_object *m = ndp_json_get(mask, key);
+
+    if (m && json_object_is_type(m, json_type_boolean))
+        return m;
+    return ndp_json_index(m, 0);
+}
+
+/*
+ * An azurerm cluster's maintenance blocks: the node OS window first, the
+ * other two only named (they never count), the auto-upgrade one first.
+ */
+static void azurerm_windows(struct ndp_facts *f, const struct ndp_change *ch)
+{
+    static const char *const others[] = { "maintenance_window_auto_upgrade",
+                                          "maintenance_window" };
+    static const char node_os[] = "maintenance_window_node_os";
+    struct ndp_window_facts *w;
+    size_t i;
+
+    for (i = 0; i < NDP_ARRAY_SIZE(others); i++) {
+        if (!first_block(ch->before, others[i]) &&
+            !first_block(ch->after, others[i]))
+            continue;
+        w = add_window(f);
+        w->name = others[i];
+    }
+    w = add_window(f);
+    w->name = node_os;
+    w->node_os = true;
+    w->path = "maintenance_window_node_os[0]";
+    w->sensitive = masked(ch, node_os);
+    w->before = first_block(ch->before, node_os);
+    w->after = first_block(ch->after, node_os);
+    w->after_unknown = block_mask(ch->after_unknown, node_os);
+    w->start_date_key = "start_date";
+}
+
+/* An ARM maintenance configuration: its properties.maintenanceWindow. */
+static void arm_window(struct ndp_facts *f, const struct ndp_change *ch)
+{
+    static const char path[] = "properties.maintenanceWindow";
+    struct ndp_window_facts *w = add_window(f);
+
+    w->name = ch->name ? ch->name : ch->address;
+    w->node_os = ch->name && ndp_strcasecmp(ch->name, NDP_NODE_OS_WINDOW) == 0;
+    w->arm = true;
+    w->path = path;
+    w->sensitive = masked(ch, path);
+    w->before = ndp_json_path(ch->before, path);
+    w->after = ndp_json_path(ch->after, path);
+    w->after_unknown = mask_at(ch->after_unknown, path);
+    w->start_date_key = "startDate";
+}
+
+static void fill(struct ndp_change *ch)
+{
+    struct ndp_facts *f = &ch->facts;
+
+    ndp_facts_release(f);
+    pools(f, ch);
+    version(f, ch);
+    profile(f, ch);
+    if (ch->kind == NDP_KIND_CLUSTER && ch->notation == NDP_NOTATION_AZURERM)
+        azurerm_windows(f, ch);
+    else if (ch->kind == NDP_KIND_MAINTENANCE)
+        arm_window(f, ch);
+    /* azapi (a Terraform address, not an ARM id) sends the whole body. */
+    f->sends_whole_body = ch->notation == NDP_NOTATION_ARM && ch->address &&
+                          ch->address[0] != '/';
+    f->pool_list_key = ch->notation == NDP_NOTATION_ARM ? ARM_POOL_LIST
+                                                        : NULL;
+    f->default_pool_key = ch->notation == NDP_NOTATION_AZURERM
+                              ? AZURERM_DEFAULT_POOL : NULL;
+}
+
+void ndp_facts_fill_all(struct ndp_changeset *set, size_t from)
+{
+    size_t i;
+
+    for (i = from; i < set->nr; i++)
+        fill(set->items[i]);
+}

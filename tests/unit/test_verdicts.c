@@ -1,0 +1,249 @@
+/*
+ * SPDX-License-Identifier: Apache-2.0
+ * test_verdicts.c - the verdict table (src/verdicts.c): architecture §5
+ * row by row (severity frozen now and otherwise, refused now), the flags
+ * the impact and the reports read, every row complete (a name, words for
+ * --explain, a meta rule that the rule files define with the id the row
+ * names), and the explain module reading it.
+ */
+#include "test_helpers.h"
+#include "buf.h"
+#include "explain.h"
+#include "verdicts.h"
+
+#define E NDP_SEVERITY_ERROR
+#define W NDP_SEVERITY_WARNING
+#define N NDP_SEVERITY_NOTE
+
+/* Architecture §5, one line per verdict. */
+static const struct severity_row {
+    const char *name;
+    enum ndp_verdict verdict;
+    enum ndp_severity frozen, otherwise;
+    bool refused_frozen, refused_otherwise;
+} severities[] = {
+    { "rejected", NDP_VERDICT_REJECTED, E, E, true, true },
+    { "outside-window", NDP_VERDICT_OUTSIDE_WINDOW, E, E, true, true },
+    { "allowed", NDP_VERDICT_ALLOWED, N, N, false, false },
+    { "may-reimage", NDP_VERDICT_MAY_REIMAGE, W, W, false, false },
+    { "bypassed", NDP_VERDICT_BYPASSED, E, W, true, false },
+    { "manual-upgrade", NDP_VERDICT_MANUAL_UPGRADE, W, W, false, false },
+    { "replace", NDP_VERDICT_REPLACE, E, W, true, false },
+    { "rotate", NDP_VERDICT_ROTATE, E, W, true, false },
+    { "gate-open", NDP_VERDICT_GATE_OPEN, W, W, false, false },
+    { "window-invalid", NDP_VERDICT_WINDOW_INVALID, W, W, false, false },
+    { "freeze-without-end", NDP_VERDICT_FREEZE_WITHOUT_END, W, W, false,
+      false },
+    { "waiver-expired", NDP_VERDICT_WAIVER_EXPIRED, W, W, false, false },
+    { "profile-undeclared", NDP_VERDICT_PROFILE_UNDECLARED, N, N, false,
+      false },
+    { "ignore-without-reason", NDP_VERDICT_IGNORE_WITHOUT_REASON, W, W, false,
+      false },
+    { "window-overrun", NDP_VERDICT_WINDOW_OVERRUN, W, W, false, false },
+};
+
+static void severity_test(void **state)
+{
+    const struct severity_row *row = *state;
+
+    assert_string_equal(ndp_verdict_name(row->verdict), row->name);
+    assert_int_equal(ndp_verdict_parse(row->name), row->verdict);
+    assert_int_equal(ndp_verdict_severity(row->verdict, true), row->frozen);
+    assert_int_equal(ndp_verdict_severity(row->verdict, false),
+                     row->otherwise);
+    assert_int_equal(ndp_verdict_refused_now(row->verdict, true),
+                     row->refused_frozen);
+    assert_int_equal(ndp_verdict_refused_now(row->verdict, false),
+                     row->refused_otherwise);
+}
+
+/* Every verdict has a row above, and no name is taken twice. */
+static void table__every_verdict_once(void **state)
+{
+    size_t v, k;
+
+    (void)state;
+    assert_int_equal(NDP_ARRAY_SIZE(severities), NDP_VERDICT_COUNT);
+    for (v = 0; v < NDP_VERDICT_COUNT; v++)
+        for (k = v + 1; k < NDP_VERDICT_COUNT; k++)
+            assert_string_not_equal(ndp_verdict_name(v), ndp_verdict_name(k));
+    assert_int_equal(ndp_verdict_parse("no-such-verdict"), -1);
+}
+
+/*
+ * What applying a change of each verdict does to nodes: the impact marks
+ * the pools of those that rebuild now and touches those refused; the
+ * profile-undeclared note counts those that reimage; window-overrun
+ * sizes only what the policy lets through.
+ */
+static void table__node_flags(void **state)
+{
+    static const struct {
+        enum ndp_verdict v;
+        bool reimages, now, refused, through;
+    } flags[] = {
+        { NDP_VERDICT_REJECTED, false, false, true, false },
+        { NDP_VERDICT_OUTSIDE_WINDOW, false, false, true, false },
+        { NDP_VERDICT_ALLOWED, true, true, false, true },
+        { NDP_VERDICT_MAY_REIMAGE, true, true, false, false },
+        { NDP_VERDICT_BYPASSED, true, true, false, false },
+        { NDP_VERDICT_MANUAL_UPGRADE, true, false, false, false },
+        { NDP_VERDICT_REPLACE, true, false, false, false },
+        { NDP_VERDICT_ROTATE, true, true, false, false },
+        { NDP_VERDICT_GATE_OPEN, false, false, false, false },
+        { NDP_VERDICT_WINDOW_OVERRUN, false, false, false, false },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(flags); i++) {
+        const struct ndp_verdict_row *row = ndp_verdict_row(flags[i].v);
+        assert_int_equal(row->reimages, flags[i].reimages);
+        assert_int_equal(row->rebuilds_now, flags[i].now);
+        assert_int_equal(row->refused, flags[i].refused);
+        assert_int_equal(row->lets_through, flags[i].through);
+    }
+}
+
+/*
+ * A row's meta rule is in the rule files, with the id the row names (the
+ * id a finding takes when a --rules directory lacks the file), and the
+ * category leads back to the row.
+ */
+static void table__meta_rules_exist(void **state)
+{
+    size_t v;
+
+    (void)state;
+    for (v = 0; v < NDP_VERDICT_COUNT; v++) {
+        const struct ndp_verdict_row *row = ndp_verdict_row(v);
+        const struct ndp_rule *rule = ndp_verdict_meta_rule(test_ruleset, v);
+        if (!row->meta_category) {
+            assert_null(rule);
+            continue;
+        }
+        if (!rule)
+            fail_msg("verdict %s: no meta rule '%s'", row->name,
+                     row->meta_category);
+        assert_string_equal(rule->id, row->meta_id);
+        assert_int_equal(ndp_verdict_of_meta(row->meta_category), v);
+    }
+    assert_null(ndp_verdict_meta_rule(NULL, NDP_VERDICT_REPLACE));
+}
+
+/*
+ * --explain has words for every verdict: its own, or those of the rules
+ * whose findings carry it, and explains a category's rules with them.
+ */
+static void explain__every_verdict_has_words(void **state)
+{
+    struct ndp_buf out = NDP_BUF_INIT;
+    size_t v;
+
+    (void)state;
+    for (v = 0; v < NDP_VERDICT_COUNT; v++) {
+        const struct ndp_verdict_row *row = ndp_verdict_row(v);
+        const char *name = row->meta_category ? row->meta_category
+                                              : row->name;
+        ndp_buf_reset(&out);
+        if (v == NDP_VERDICT_ROTATE)
+            name = "rotate";
+        if (ndp_explain(&out, test_ruleset, name) != 0)
+            fail_msg("--explain %s: nothing", name);
+        if (row->means)
+            assert_non_null(row->todo);
+        if (row->rule_words && !strstr(out.buf, row->rule_words))
+            fail_msg("--explain %s does not say: %s", name, row->rule_words);
+    }
+    ndp_buf_reset(&out);
+    assert_int_equal(ndp_explain(&out, test_ruleset, "bypassed"), 0);
+    assert_non_null(strstr(out.buf, "bypassed (verdict): "));
+    assert_non_null(strstr(out.buf, "Otherwise: does not arise"));
+    ndp_buf_reset(&out);
+    assert_int_equal(ndp_explain(&out, test_ruleset, "no-such-thing"), -1);
+    assert_int_equal(out.len, 0);
+    ndp_buf_release(&out);
+}
+
+/* The text of the document 'name' beside the rule files; owned. */
+static char *read_doc(const char *name)
+{
+    struct ndp_buf path = NDP_BUF_INIT, text = NDP_BUF_INIT;
+    char chunk[4096];
+    size_t n;
+    FILE *f;
+
+    ndp_buf_addf(&path, "%s/../%s", NDP_RULES_DIR, name);
+    f = fopen(path.buf, "rb");
+    if (!f)
+        fail_msg("cannot read %s", path.buf);
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        ndp_buf_add(&text, chunk, n);
+    fclose(f);
+    ndp_buf_release(&path);
+    return ndp_buf_detach(&text);
+}
+
+/*
+ * Adding a verdict is one row, its tests and its docs: the verdict table
+ * of docs/rules.md has a row for each, and the settings file's severity
+ * overrides list each (docs/settings.md), the README and the man page
+ * name each.
+ */
+static void docs__name_every_verdict(void **state)
+{
+    static const struct {
+        const char *file, *before, *after;
+    } docs[] = {
+        { "docs/rules.md", "| `", "` |" },
+        { "docs/settings.md", "`", "`" },
+        { "README.md", "`", "`" },
+        { "docs/man/ndplint.1", ".Cm ", "" },
+    };
+    struct ndp_buf want = NDP_BUF_INIT;
+    size_t d, v;
+
+    (void)state;
+    for (d = 0; d < NDP_ARRAY_SIZE(docs); d++) {
+        char *text = read_doc(docs[d].file);
+        for (v = 0; v < NDP_VERDICT_COUNT; v++) {
+            ndp_buf_reset(&want);
+            ndp_buf_addf(&want, "%s%s%s", docs[d].before, ndp_verdict_name(v),
+                         docs[d].after);
+            if (!strstr(text, want.buf))
+                fail_msg("%s does not name the verdict %s (as '%s')",
+                         docs[d].file, ndp_verdict_name(v), want.buf);
+        }
+        free(text);
+    }
+    ndp_buf_release(&want);
+}
+
+/* Rule text is the repository's: a control character never gets out. */
+static void explain__list_is_escaped(void **state)
+{
+    struct ndp_buf out = NDP_BUF_INIT;
+
+    (void)state;
+    ndp_explain_list_rules(&out, test_ruleset);
+    assert_non_null(strstr(out.buf, "RULE    CATEGORY"));
+    assert_non_null(strstr(out.buf, "NDP101 "));
+    assert_null(strchr(out.buf, '\033'));
+    ndp_buf_release(&out);
+}
+
+int main(void)
+{
+    static struct test_list list;
+
+    ADD_ROWS(&list, severities, severity_test);
+    ADD_TEST(&list, table__every_verdict_once);
+    ADD_TEST(&list, table__node_flags);
+    ADD_TEST(&list, table__meta_rules_exist);
+    ADD_TEST(&list, explain__every_verdict_has_words);
+    ADD_TEST(&list, explain__list_is_escaped);
+    ADD_TEST(&list, docs__name_every_verdict);
+    return cmocka_run_group_tests_name("verdicts", list.items,
+                                       test_rules_load_builtin,
+                                       test_rules_free);
+}
