@@ -76,6 +76,25 @@ bool ndp_glob_match(const char *pattern, const char *text)
     return match;
 }
 
+const char *ndp_glob_bracket_end(const char *open)
+{
+    const char *p = open + 1;
+
+    if (*p == '!' || *p == '^')
+        p++;
+    if (*p == ']')
+        p++;
+    for (; *p; p++) {
+        if (*p == ']')
+            return p + 1;
+        if (*p == '\\' && !*++p)
+            return NULL;
+        if (*p == '[' && (p[1] == ':' || p[1] == '=' || p[1] == '.'))
+            return NULL;
+    }
+    return NULL;
+}
+
 /* ---- checking ---- */
 
 struct checker {
@@ -114,16 +133,28 @@ static int check_keys(const struct checker *ck, const struct json_object *o,
     return problem ? bad(ck, at, problem) : 0;
 }
 
+/*
+ * Is 'key' in object 'o'?  A key written as null is there ('*v' NULL), so
+ * that it is refused as the wrong type, not taken for a key left out: a
+ * waiver's "match": null must not waive the rule everywhere.
+ */
+static bool member(const struct json_object *o, const char *key,
+                   struct json_object **v)
+{
+    *v = NULL;
+    return json_object_object_get_ex(o, key, v);
+}
+
 static int get_string(const struct checker *ck, const struct json_object *o,
                       const char *key, const char *where, bool required,
                       const char **out)
 {
-    struct json_object *v = ndp_json_get(o, key);
+    struct json_object *v;
     char at[256];
 
     snprintf(at, sizeof(at), "%s%s%s", where, *where ? "." : "", key);
     *out = NULL;
-    if (!v)
+    if (!member(o, key, &v))
         return required ? bad(ck, at, "is required") : 0;
     if (!json_object_is_type(v, json_type_string) ||
         json_object_get_string_len(v) == 0)
@@ -173,9 +204,9 @@ static int load_cluster(const struct checker *ck, struct json_object *o,
         rc = get_date(ck, c->until_text, at, &c->until);
         c->has_until = rc == 0;
     }
-    c->window = ndp_json_get(o, "window");
     snprintf(at, sizeof(at), "%s.window", where);
-    if (!rc && c->window && !json_object_is_type(c->window, json_type_object))
+    if (!rc && member(o, "window", &c->window) &&
+        !json_object_is_type(c->window, json_type_object))
         return bad(ck, at, "must be an ARM MaintenanceWindow object");
     return rc;
 }
@@ -260,10 +291,9 @@ static bool has_literal(const char *p)
         if (*p == '*' || *p == '?') {
             p++;
         } else if (*p == '[') {
-            const char *close = p[1] ? strchr(p + 2, ']') : NULL;
-            if (!close)
+            p = ndp_glob_bracket_end(p);
+            if (!p)
                 return false;
-            p = close + 1;
         } else {
             return true;
         }
@@ -292,11 +322,11 @@ static int check_literal_free(const struct checker *ck,
 static int load_list(const struct checker *ck, struct json_object *root,
                      const char *key, struct json_object **out, size_t *n)
 {
-    struct json_object *v = ndp_json_get(root, key);
+    struct json_object *v;
 
     *out = NULL;
     *n = 0;
-    if (!v)
+    if (!member(root, key, &v))
         return 0;
     if (!json_object_is_type(v, json_type_array))
         return bad(ck, key, "must be an array");

@@ -88,4 +88,15 @@ ndp_config_cluster_for(const struct ndp_config *config, const char *id);
 /* Glob match; ARM ids (starting with '/') compare case-insensitively. */
 bool ndp_glob_match(const char *pattern, const char *text);
 
+/*
+ * Where the bracket expression that opens at 'open' (a '[') ends, as
+ * ndp_glob_match() reads it: the character after its closing ']'.  A ']'
+ * right after '[', '[!' or '[^' is a member, and '\' escapes the next
+ * character.  NULL when there is no closing ']' (the '[' is then a
+ * literal), and also when the expression holds "[:", "[=" or "[." (a
+ * class, equivalence class or collating symbol), whose end this does not
+ * work out: callers then know nothing of what follows.
+ */
+const char *ndp_glob_bracket_end(const char *open);
+
 #endif

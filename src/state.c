@@ -100,6 +100,37 @@ static void index_cluster(struct ndp_states *st, size_t i)
     ix->name_count[slot]++;
 }
 
+/*
+ * Is 'item' one of the ", "-separated items of 'list' (NULL: none)?  The
+ * whole item: a file "show.json" is not in "show.json.old".
+ */
+static bool listed(const char *list, const char *item)
+{
+    size_t n = strlen(item);
+
+    while (list) {
+        if (strncmp(list, item, n) == 0 &&
+            (list[n] == '\0' || strncmp(list + n, ", ", 2) == 0))
+            return true;
+        list = strstr(list, ", ");
+        if (list)
+            list += 2;
+    }
+    return false;
+}
+
+/* Appends 'item' to the ", "-separated '*list' unless it is there. */
+static void add_listed(char **list, const char *item)
+{
+    struct ndp_buf b = NDP_BUF_INIT;
+
+    if (listed(*list, item))
+        return;
+    ndp_buf_addf(&b, "%s%s%s", *list ? *list : "", *list ? ", " : "", item);
+    free(*list);
+    *list = ndp_buf_detach(&b);
+}
+
 static struct ndp_state_cluster *cluster_for(struct ndp_states *st,
                                              const char *id,
                                              const char *path)
@@ -117,13 +148,7 @@ static struct ndp_state_cluster *cluster_for(struct ndp_states *st,
         c->profile = -1;
         index_cluster(st, st->nr - 1);
     }
-    if (!c->sources || !strstr(c->sources, path)) {
-        struct ndp_buf b = NDP_BUF_INIT;
-        ndp_buf_addf(&b, "%s%s%s", c->sources ? c->sources : "",
-                     c->sources ? ", " : "", path);
-        free(c->sources);
-        c->sources = ndp_buf_detach(&b);
-    }
+    add_listed(&c->sources, path);
     return c;
 }
 
@@ -209,18 +234,6 @@ static int read_cluster(struct ndp_states *st, const struct json_object *o,
     return 0;
 }
 
-static void note_other(struct ndp_state_cluster *c, const char *name)
-{
-    struct ndp_buf b = NDP_BUF_INIT;
-
-    if (c->other_windows && strstr(c->other_windows, name))
-        return;
-    ndp_buf_addf(&b, "%s%s%s", c->other_windows ? c->other_windows : "",
-                 c->other_windows ? ", " : "", name);
-    free(c->other_windows);
-    c->other_windows = ndp_buf_detach(&b);
-}
-
 static int read_window(struct ndp_states *st, const struct json_object *o,
                        const char *path, struct ndp_error *err)
 {
@@ -241,7 +254,7 @@ static int read_window(struct ndp_states *st, const struct json_object *o,
     free(cluster_id);
     c->has_window_list = true;
     if (ndp_strcasecmp(name, NDP_NODE_OS_WINDOW) != 0 || ndp_json_is_unset(mw)) {
-        note_other(c, name);
+        add_listed(&c->other_windows, name);
         return 0;
     }
     /* A later file replaces an earlier one's window.  deep_copy needs a

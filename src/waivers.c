@@ -96,8 +96,9 @@ static void fold_into(char *out, const char *s, size_t len, bool fold)
 /*
  * The literal runs of 'pattern' that every match must contain, cut to
  * RUN_MAX: the text between wildcards, brackets and escapes.  Stops at a
- * '[' with no closing ']', where what follows is not sure.  Returns how
- * many went into 'runs' (at most 'max'), as (start, length) pairs.
+ * '[' whose end ndp_glob_bracket_end() does not know, where what follows
+ * is not sure.  Returns how many went into 'runs' (at most 'max'), as
+ * (start, length) pairs.
  */
 static size_t literal_runs(size_t runs[][2], size_t max, const char *pattern)
 {
@@ -119,12 +120,10 @@ static size_t literal_runs(size_t runs[][2], size_t max, const char *pattern)
         if (c == '\\')
             i += pattern[i + 1] ? 2 : 1;
         else if (c == '[') {
-            /* A ']' right after '[' is a member, not the end. */
-            const char *close = pattern[i + 1]
-                                    ? strchr(pattern + i + 2, ']') : NULL;
-            if (!close)
+            const char *end = ndp_glob_bracket_end(pattern + i);
+            if (!end)
                 return n;
-            i = (size_t)(close - pattern) + 1;
+            i = (size_t)(end - pattern);
         } else {
             i++;
         }
