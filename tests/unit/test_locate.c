@@ -79,7 +79,7 @@ static const char main_tf[] =
     "    name    = \"sys\"\n"                                        /* 11 */
     "    vm_size = \"Standard_D4\" // ndplint:ignore NDP202\n"       /* 12 */
     "  }\n"                                                          /* 13 */
-    "  # a \"} brace\" in a comment\n"                               /* 14 */
+    "  # a } in a comment\n"                                         /* 14 */
     "  tags = { a = \"}\" }\n"                                       /* 15 */
     "  kubernetes_version = \"1.30\"\n"                              /* 16 */
     "}\n"                                                            /* 17 */
