@@ -136,7 +136,7 @@ static void describe_pools(struct ndp_buf *b, const struct ndp_facts *f)
     }
 }
 
-/* ---- pools ------------------------------------------------------------ */
+/* ---- pools --------------------------------------------------------------- */
 
 struct pool_row {
     const char *name;
@@ -530,7 +530,7 @@ static void fields__paths_lead_to_the_values_read(void **state)
     ndp_buf_release(&got);
 }
 
-/* ---- masks over the pools ----------------------------------------------- */
+/* ---- masks over the pools ------------------------------------------------ */
 
 struct mask_row {
     const char *name;
@@ -611,7 +611,7 @@ static void mask_test(void **state)
     ndp_changeset_release(&set);
 }
 
-/* ---- the Kubernetes version ------------------------------------------- */
+/* ---- the Kubernetes version ---------------------------------------------- */
 
 struct version_row {
     const char *name;
@@ -711,7 +711,7 @@ static void version_test(void **state)
     ndp_changeset_release(&set);
 }
 
-/* ---- the node disruption policy --------------------------------------- */
+/* ---- the node disruption policy ------------------------------------------ */
 
 struct profile_row {
     const char *name;
@@ -781,7 +781,7 @@ static void profile_test(void **state)
     ndp_changeset_release(&set);
 }
 
-/* ---- maintenance windows ---------------------------------------------- */
+/* ---- maintenance windows ------------------------------------------------- */
 
 struct window_row {
     const char *name;
@@ -937,7 +937,7 @@ static void window_test(void **state)
     ndp_changeset_release(&set);
 }
 
-/* ---- the whole body and the rule engine's keys ------------------------ */
+/* ---- the whole body and the rule engine's keys --------------------------- */
 
 static void body_and_keys__by_notation_and_address(void **state)
 {

@@ -17,7 +17,7 @@
 #include "input.h"
 #include "state.h"
 
-/* ---- the change set --------------------------------------------------- */
+/* ---- the change set ------------------------------------------------------ */
 
 static struct ndp_change *add_change(struct ndp_changeset *set,
                                      size_t cluster, enum ndp_notation n,
@@ -76,7 +76,7 @@ static void base_set(struct ndp_changeset *set)
     ndp_facts_fill_all(set, 0);
 }
 
-/* ---- findings ----------------------------------------------------------- */
+/* ---- findings ------------------------------------------------------------ */
 
 struct fspec {
     const char *rule;
@@ -295,7 +295,7 @@ static void impact_test(void **state)
     ndp_buf_release(&reversed);
 }
 
-/* ---- sizes, state, clusters, masks ------------------------------------ */
+/* ---- sizes, state, clusters, masks --------------------------------------- */
 
 static const struct ndp_impact_pool *pool_named(const struct ndp_impact *im,
                                                 const char *name)
@@ -557,7 +557,7 @@ static void sensitive__sticks_to_the_pool(void **state)
     ndp_changeset_release(&set);
 }
 
-/* ---- ndp_impact_finding_rebuilds() ------------------------------------ */
+/* ---- ndp_impact_finding_rebuilds() --------------------------------------- */
 
 /*
  * True for a verdict that reimages (now or at the next node image) and a

@@ -200,7 +200,7 @@ static int remove_tree(void **state)
     return nftw(base, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* ---- one finding, one change -------------------------------------------- */
+/* ---- one finding, one change --------------------------------------------- */
 
 #define NO_DIR ((const char *)1) /* not a local module: no source_dir */
 #define CLUSTER "azurerm_kubernetes_cluster"
@@ -425,7 +425,7 @@ static void row_test(void **state)
     ndp_changeset_release(&set);
 }
 
-/* ---- several findings ------------------------------------------------ */
+/* ---- several findings ---------------------------------------------------- */
 
 /*
  * One warning per comment however many findings look at it, made like

@@ -14,7 +14,7 @@
 
 #include <limits.h>
 
-/* ---- surge nodes -------------------------------------------------------- */
+/* ---- surge nodes --------------------------------------------------------- */
 
 static const struct surge_row {
     const char *name;
@@ -69,7 +69,7 @@ static void surge_test(void **state)
                      row->want);
 }
 
-/* ---- batches, nodes, drain and soak ------------------------------------ */
+/* ---- batches, nodes, drain and soak -------------------------------------- */
 
 static void batches__round_up_without_overflow(void **state)
 {
@@ -317,7 +317,7 @@ static void size_test(void **state)
     }
 }
 
-/* ---- durations in words ------------------------------------------------- */
+/* ---- durations in words -------------------------------------------------- */
 
 static void duration_words__hours_and_minutes(void **state)
 {
