@@ -149,4 +149,5 @@ void ndp_result_release(struct ndp_result *r)
     r->errors = NULL;
     r->nr_errors = 0;
     r->baseline_known = 0;
+    r->at = 0;
 }

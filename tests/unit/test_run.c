@@ -361,6 +361,7 @@ static void assert_empty(const struct ndp_result *r)
     assert_int_equal(r->impacts.nr, 0);
     assert_null(r->findings.items);
     assert_int_equal(r->findings.nr, 0);
+    assert_int_equal(r->at, 0);
     assert_int_equal(r->baseline_known, 0);
     assert_null(r->errors);
     assert_int_equal(r->nr_errors, 0);
