@@ -326,6 +326,53 @@ static void baseline__written_then_applied(void **state)
     ndp_buf_release(&two);
 }
 
+/*
+ * With both --baseline and --write-baseline the new baseline is written
+ * first (run.h): it lists every current finding, those the old one lists
+ * too, so a baseline refreshed in place keeps what it knew.
+ */
+static void baseline__written_before_the_old_one_applies(void **state)
+{
+    struct ndp_buf one = NDP_BUF_INIT, two = NDP_BUF_INIT;
+    struct ndp_result r = NDP_RESULT_INIT;
+    char *old = temp_path(), *fresh = temp_path();
+    size_t all;
+
+    (void)state;
+    plan(&one, "aks", false);
+    plan(&two, "aks", true);
+    assert_int_equal(run_with(&r, &one, NULL, old), 0);
+    ndp_result_release(&r);
+    assert_int_equal(run_with(&r, &two, NULL, NULL), 0);
+    all = r.findings.nr;
+    ndp_result_release(&r);
+
+    /* Into another file: all of the findings, reported or not. */
+    assert_int_equal(run_with(&r, &two, old, fresh), 0);
+    assert_int_equal(r.findings.nr, 1);
+    ndp_result_release(&r);
+    assert_int_equal(run_with(&r, &two, fresh, NULL), 0);
+    assert_int_equal(r.findings.nr, 0);
+    assert_int_equal(r.baseline_known, all);
+    ndp_result_release(&r);
+
+    /* In place: the fresh baseline is the one applied, so it lists all. */
+    assert_int_equal(run_with(&r, &two, old, old), 0);
+    assert_int_equal(r.findings.nr, 0);
+    assert_int_equal(r.baseline_known, all);
+    ndp_result_release(&r);
+    assert_int_equal(run_with(&r, &two, old, NULL), 0);
+    assert_int_equal(r.findings.nr, 0);
+    assert_int_equal(r.baseline_known, all);
+    ndp_result_release(&r);
+    unlink(old);
+    unlink(fresh);
+    free(old);
+    free(fresh);
+    ndp_buf_release(&one);
+    ndp_buf_release(&two);
+}
+
 /* A baseline that cannot be read stops the run, and is named. */
 static void baseline__unreadable_is_an_error(void **state)
 {
@@ -424,6 +471,7 @@ int main(void)
     ADD_TEST(&list, findings__report_order_whatever_the_input_order);
     ADD_TEST(&list, findings__located_under_the_source_root);
     ADD_TEST(&list, baseline__written_then_applied);
+    ADD_TEST(&list, baseline__written_before_the_old_one_applies);
     ADD_TEST(&list, baseline__unreadable_is_an_error);
     ADD_TEST(&list, release__leaves_the_result_as_init);
     return cmocka_run_group_tests_name("run", list.items,
