@@ -73,7 +73,6 @@ static void base_set(struct ndp_changeset *set)
                  "'node_count':4,'os_type':'Linux'");
     azurerm_pool(set, 0, "new", NDP_ACTION_CREATE, "'node_count':1");
     azurerm_pool(set, 0, "gone", NDP_ACTION_DELETE, "'node_count':1");
-    ndp_facts_fill_all(set, 0);
 }
 
 /* ---- findings ------------------------------------------------------------ */
@@ -253,49 +252,76 @@ static const struct impact_row impact_rows[] = {
     { "no findings: nothing", { { 0 } }, 0, "nothing" },
 };
 
-/* The impact of the base set under 'nr' findings made in the order given,
- * or the reverse. */
-static void impact_of(struct ndp_buf *out, const struct fspec *findings,
-                      size_t nr, bool reverse)
+/* A change set, findings over it and their impacts. */
+struct world {
+    struct ndp_changeset set;
+    struct ndp_findings fs;
+    struct ndp_impacts impacts;
+};
+
+#define WORLD_INIT { NDP_CHANGESET_INIT, NDP_FINDINGS_INIT, NDP_IMPACTS_INIT }
+
+/*
+ * Fills the facts of the set, adds the findings ('reverse': last first)
+ * and computes the impacts of 'nr_clusters' clusters.
+ */
+static void compute(struct world *w, size_t nr_clusters,
+                    const struct ndp_state_cluster *const *states,
+                    const struct fspec *findings, size_t nr, bool reverse)
 {
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_findings fs = NDP_FINDINGS_INIT;
-    struct ndp_impacts impacts = NDP_IMPACTS_INIT;
-    const struct ndp_state_cluster *states[1] = { NULL };
     size_t i;
 
-    base_set(&set);
+    ndp_facts_fill_all(&w->set, 0);
     for (i = 0; i < nr; i++)
-        add_finding(&fs, &findings[reverse ? nr - 1 - i : i]);
-    ndp_impact_compute_all(&impacts, 1, states, &set, &fs);
-    assert_int_equal(impacts.nr, 1);
-    assert_int_equal(impacts.items[0].window_minutes_left, -1);
-    assert_false(impacts.items[0].window_sensitive);
-    describe(out, &impacts.items[0]);
-    ndp_impacts_release(&impacts);
-    assert_null(impacts.items);
-    assert_int_equal(impacts.nr, 0);
-    ndp_findings_release(&fs);
-    ndp_changeset_release(&set);
+        add_finding(&w->fs, &findings[reverse ? nr - 1 - i : i]);
+    ndp_impact_compute_all(&w->impacts, nr_clusters, states, &w->set,
+                           &w->fs);
+    assert_int_equal(w->impacts.nr, nr_clusters);
+    for (i = 0; i < nr_clusters; i++) {
+        assert_int_equal(w->impacts.items[i].window_minutes_left, -1);
+        assert_false(w->impacts.items[i].window_sensitive);
+    }
+}
+
+/* Frees it all; the impacts are left empty. */
+static void release_world(struct world *w)
+{
+    ndp_impacts_release(&w->impacts);
+    assert_null(w->impacts.items);
+    assert_int_equal(w->impacts.nr, 0);
+    ndp_findings_release(&w->fs);
+    ndp_changeset_release(&w->set);
+}
+
+/* describe() of 'impact' is 'want'. */
+static void assert_described(const struct ndp_impact *impact,
+                             const char *want)
+{
+    struct ndp_buf got = NDP_BUF_INIT;
+
+    describe(&got, impact);
+    if (strcmp(got.buf, want) != 0)
+        fail_msg("impact\n  got  '%s'\n  want '%s'", got.buf, want);
+    ndp_buf_release(&got);
 }
 
 static void impact_test(void **state)
 {
     const struct impact_row *row = *state;
-    struct ndp_buf made = NDP_BUF_INIT, reversed = NDP_BUF_INIT;
+    const struct ndp_state_cluster *states[1] = { NULL };
+    size_t reverse;
 
-    impact_of(&made, row->findings, row->nr, false);
-    if (strcmp(made.buf, row->want) != 0)
-        fail_msg("impact\n  got  '%s'\n  want '%s'", made.buf, row->want);
-    impact_of(&reversed, row->findings, row->nr, true);
-    if (strcmp(reversed.buf, row->want) != 0)
-        fail_msg("findings made in reverse\n  got  '%s'\n  want '%s'",
-                 reversed.buf, row->want);
-    ndp_buf_release(&made);
-    ndp_buf_release(&reversed);
+    /* The findings made in the row's order, then in the reverse order. */
+    for (reverse = 0; reverse < 2; reverse++) {
+        struct world w = WORLD_INIT;
+        base_set(&w.set);
+        compute(&w, 1, states, row->findings, row->nr, reverse);
+        assert_described(&w.impacts.items[0], row->want);
+        release_world(&w);
+    }
 }
 
-/* ---- sizes, state, clusters, masks --------------------------------------- */
+/* ---- sizes, state, clusters, masks ------------------------------------ */
 
 static const struct ndp_impact_pool *pool_named(const struct ndp_impact *im,
                                                 const char *name)
@@ -309,6 +335,18 @@ static const struct ndp_impact_pool *pool_named(const struct ndp_impact *im,
     return NULL;
 }
 
+/* A pool of the cluster state: 'count' nodes, nothing else stated. */
+static struct ndp_state_pool state_pool(char *name, char *os_type,
+                                        long count)
+{
+    struct ndp_state_pool p = {
+        .name = name, .os_type = os_type, .count = count, .min_count = -1,
+        .max_count = -1, .drain_minutes = -1, .soak_minutes = -1,
+    };
+
+    return p;
+}
+
 /*
  * Each pool is sized by the last change that describes it (an ARM
  * cluster body, then the pool's own resource); 'created' from any of
@@ -316,15 +354,13 @@ static const struct ndp_impact_pool *pool_named(const struct ndp_impact *im,
  */
 static void sizes__from_facts_last_change_wins(void **state)
 {
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_findings fs = NDP_FINDINGS_INIT;
-    struct ndp_impacts impacts = NDP_IMPACTS_INIT;
+    struct world w = WORLD_INIT;
     const struct ndp_state_cluster *states[1] = { NULL };
     const struct ndp_impact_pool *user, *fresh, *body;
     const struct fspec all = ALL_OF("NDP101", NDP_VERDICT_ALLOWED);
 
     (void)state;
-    add_change(&set, 0, NDP_NOTATION_ARM, NDP_KIND_CLUSTER, NULL,
+    add_change(&w.set, 0, NDP_NOTATION_ARM, NDP_KIND_CLUSTER, NULL,
                NDP_ACTION_UPDATE,
                "{'properties':{'agentPoolProfiles':[{'name':'user'},"
                "{'name':'body'}]}}",
@@ -335,20 +371,18 @@ static void sizes__from_facts_last_change_wins(void **state)
                "'osType':'Linux','upgradeSettings':{'maxSurge':'2',"
                "'drainTimeoutInMinutes':12,"
                "'nodeSoakDurationInMinutes':4}}]}}");
-    add_change(&set, 0, NDP_NOTATION_ARM, NDP_KIND_NODEPOOL, "user",
+    add_change(&w.set, 0, NDP_NOTATION_ARM, NDP_KIND_NODEPOOL, "user",
                NDP_ACTION_UPDATE, NULL,
                "{'properties':{'count':5,'minCount':2,'maxCount':9,"
                "'enableAutoScaling':true,'osType':'Windows',"
                "'upgradeSettings':{'drainTimeoutInMinutes':20,"
                "'nodeSoakDurationInMinutes':3}}}");
-    add_change(&set, 0, NDP_NOTATION_ARM, NDP_KIND_NODEPOOL, "fresh",
+    add_change(&w.set, 0, NDP_NOTATION_ARM, NDP_KIND_NODEPOOL, "fresh",
                NDP_ACTION_UPDATE, NULL, "{'properties':{'count':2}}");
-    ndp_facts_fill_all(&set, 0);
-    add_finding(&fs, &all);
-    ndp_impact_compute_all(&impacts, 1, states, &set, &fs);
+    compute(&w, 1, states, &all, 1, false);
 
-    assert_int_equal(impacts.items[0].nr_pools, 3);
-    user = pool_named(&impacts.items[0], "user");
+    assert_int_equal(w.impacts.items[0].nr_pools, 3);
+    user = pool_named(&w.impacts.items[0], "user");
     assert_int_equal(user->nodes, 5);
     assert_int_equal(user->min_nodes, 2);
     assert_int_equal(user->max_nodes, 9);
@@ -358,13 +392,13 @@ static void sizes__from_facts_last_change_wins(void **state)
     assert_int_equal(user->drain_minutes, 20);
     assert_int_equal(user->soak_minutes, 3);
     assert_true(user->rebuilt);
-    fresh = pool_named(&impacts.items[0], "fresh");
+    fresh = pool_named(&w.impacts.items[0], "fresh");
     assert_true(fresh->created);
     assert_int_equal(fresh->nodes, 2);
     assert_false(fresh->rebuilt);
     assert_false(fresh->touched);
     assert_null(fresh->because);
-    body = pool_named(&impacts.items[0], "body");
+    body = pool_named(&w.impacts.items[0], "body");
     assert_int_equal(body->nodes, 6);
     assert_int_equal(body->min_nodes, 2);
     assert_int_equal(body->max_nodes, 8);
@@ -374,9 +408,7 @@ static void sizes__from_facts_last_change_wins(void **state)
     assert_int_equal(body->drain_minutes, 12);
     assert_int_equal(body->soak_minutes, 4);
     assert_string_equal(body->because, "NDP101");
-    ndp_impacts_release(&impacts);
-    ndp_findings_release(&fs);
-    ndp_changeset_release(&set);
+    release_world(&w);
 }
 
 /*
@@ -388,37 +420,34 @@ static void state__adds_pools_the_input_lacks(void **state)
 {
     char sys[] = "sys", spot[] = "spot", lin[] = "lin", windows[] = "windows",
          linux_os[] = "Linux", two[] = "2";
-    struct ndp_state_pool pools[] = {
-        { .name = sys, .os_type = windows, .count = 10, .min_count = -1,
-          .max_count = -1, .drain_minutes = -1, .soak_minutes = -1 },
-        { .name = spot, .os_type = windows, .count = 6, .min_count = 1,
-          .max_count = 8, .autoscale = true, .max_surge = two,
-          .drain_minutes = 15, .soak_minutes = 1 },
-        { .name = lin, .os_type = linux_os, .count = 2, .min_count = -1,
-          .max_count = -1, .drain_minutes = -1, .soak_minutes = -1 },
-    };
+    struct ndp_state_pool pools[3];
     struct ndp_state_cluster st = { .pools = pools, .nr_pools = 3,
                                     .has_pools = true };
     const struct ndp_state_cluster *states[1] = { &st };
     const struct fspec windows_only = WINDOWS("NDP204",
                                               NDP_VERDICT_ALLOWED);
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_findings fs = NDP_FINDINGS_INIT;
-    struct ndp_impacts impacts = NDP_IMPACTS_INIT;
-    struct ndp_buf got = NDP_BUF_INIT;
+    struct world w = WORLD_INIT;
     const struct ndp_impact_pool *p;
 
     (void)state;
-    base_set(&set);
-    add_finding(&fs, &windows_only);
-    ndp_impact_compute_all(&impacts, 1, states, &set, &fs);
-    describe(&got, &impacts.items[0]);
-    assert_string_equal(got.buf, "rebuilds touches | sys | win RT NDP204 | "
-                        "user" NEW_GONE " | spot RT NDP204 | lin");
-    p = pool_named(&impacts.items[0], "sys");
+    pools[0] = state_pool(sys, windows, 10);
+    pools[1] = state_pool(spot, windows, 6);
+    pools[1].min_count = 1;
+    pools[1].max_count = 8;
+    pools[1].autoscale = true;
+    pools[1].max_surge = two;
+    pools[1].drain_minutes = 15;
+    pools[1].soak_minutes = 1;
+    pools[2] = state_pool(lin, linux_os, 2);
+    base_set(&w.set);
+    compute(&w, 1, states, &windows_only, 1, false);
+    assert_described(&w.impacts.items[0], "rebuilds touches | sys | "
+                     "win RT NDP204 | user" NEW_GONE " | spot RT NDP204 | "
+                     "lin");
+    p = pool_named(&w.impacts.items[0], "sys");
     assert_int_equal(p->nodes, 3);
     assert_string_equal(p->os_type, "Linux");
-    p = pool_named(&impacts.items[0], "spot");
+    p = pool_named(&w.impacts.items[0], "spot");
     assert_int_equal(p->nodes, 6);
     assert_int_equal(p->min_nodes, 1);
     assert_int_equal(p->max_nodes, 8);
@@ -427,10 +456,7 @@ static void state__adds_pools_the_input_lacks(void **state)
     assert_int_equal(p->drain_minutes, 15);
     assert_int_equal(p->soak_minutes, 1);
     assert_false(p->sensitive);
-    ndp_buf_release(&got);
-    ndp_impacts_release(&impacts);
-    ndp_findings_release(&fs);
-    ndp_changeset_release(&set);
+    release_world(&w);
 }
 
 /*
@@ -441,70 +467,45 @@ static void state__adds_pools_the_input_lacks(void **state)
 static void clusters__kept_apart(void **state)
 {
     char other[] = "other";
-    struct ndp_state_pool pool = { .name = other, .count = 1,
-                                   .min_count = -1, .max_count = -1,
-                                   .drain_minutes = -1,
-                                   .soak_minutes = -1 };
+    struct ndp_state_pool pool = state_pool(other, NULL, 1);
     struct ndp_state_cluster st = { .pools = &pool, .nr_pools = 1 };
     const struct ndp_state_cluster *states[3] = { NULL, &st, NULL };
     const struct fspec findings[] = {
         { "NDP101", NDP_VERDICT_ALLOWED, NDP_POOLS_ALL, NULL, "r", 1 },
         { "NDP201", NDP_VERDICT_REJECTED, NDP_POOLS_NAMED, "sys", "r", 2 },
     };
-    const char *const want[] = {
-        "nothing",
-        "rebuilds touches | sys1 RT NDP101 | other RT NDP101",
-        "touches | sys T",
+    static const char *const default_pools[] = {
+        "{'default_node_pool':[{'name':'sys1','node_count':3}]}",
+        "{'default_node_pool':[{'name':'sys','node_count':7}]}",
+        "{'default_node_pool':[{'name':'lost','node_count':1}]}",
     };
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_findings fs = NDP_FINDINGS_INIT;
-    struct ndp_impacts impacts = NDP_IMPACTS_INIT;
+    struct world w = WORLD_INIT;
     size_t i;
 
     (void)state;
-    base_set(&set);
-    add_change(&set, 1, NDP_NOTATION_AZURERM, NDP_KIND_CLUSTER, NULL,
-               NDP_ACTION_UPDATE, NULL,
-               "{'default_node_pool':[{'name':'sys1','node_count':3}]}");
-    add_change(&set, 2, NDP_NOTATION_AZURERM, NDP_KIND_CLUSTER, NULL,
-               NDP_ACTION_UPDATE, NULL,
-               "{'default_node_pool':[{'name':'sys','node_count':7}]}");
-    add_change(&set, 3, NDP_NOTATION_AZURERM, NDP_KIND_CLUSTER, NULL,
-               NDP_ACTION_UPDATE, NULL,
-               "{'default_node_pool':[{'name':'lost','node_count':1}]}");
-    ndp_facts_fill_all(&set, 0);
-    for (i = 0; i < NDP_ARRAY_SIZE(findings); i++)
-        add_finding(&fs, &findings[i]);
-    ndp_impact_compute_all(&impacts, 3, states, &set, &fs);
-    assert_int_equal(impacts.nr, 3);
-    for (i = 0; i < 3; i++) {
-        struct ndp_buf got = NDP_BUF_INIT;
-        describe(&got, &impacts.items[i]);
-        if (strcmp(got.buf, want[i]) != 0)
-            fail_msg("cluster %zu: '%s', want '%s'", i, got.buf, want[i]);
-        assert_int_equal(impacts.items[i].window_minutes_left, -1);
-        ndp_buf_release(&got);
-    }
-    assert_int_equal(impacts.items[0].nr_pools, 0);
-    assert_null(impacts.items[0].pools);
-    assert_int_equal(pool_named(&impacts.items[2], "sys")->nodes, 7);
-    ndp_impacts_release(&impacts);
-    ndp_findings_release(&fs);
-    ndp_changeset_release(&set);
+    base_set(&w.set);
+    for (i = 0; i < NDP_ARRAY_SIZE(default_pools); i++)
+        add_change(&w.set, i + 1, NDP_NOTATION_AZURERM, NDP_KIND_CLUSTER,
+                   NULL, NDP_ACTION_UPDATE, NULL, default_pools[i]);
+    compute(&w, 3, states, findings, NDP_ARRAY_SIZE(findings), false);
+    assert_described(&w.impacts.items[0], "nothing");
+    assert_described(&w.impacts.items[1],
+                     "rebuilds touches | sys1 RT NDP101 | other RT NDP101");
+    assert_described(&w.impacts.items[2], "touches | sys T");
+    assert_int_equal(w.impacts.items[0].nr_pools, 0);
+    assert_null(w.impacts.items[0].pools);
+    assert_int_equal(pool_named(&w.impacts.items[2], "sys")->nodes, 7);
+    release_world(&w);
 }
 
 /* No clusters: no impacts, and nothing to free but the empty list. */
 static void clusters__none(void **state)
 {
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_findings fs = NDP_FINDINGS_INIT;
-    struct ndp_impacts impacts = NDP_IMPACTS_INIT;
+    struct world w = WORLD_INIT;
 
     (void)state;
-    ndp_impact_compute_all(&impacts, 0, NULL, &set, &fs);
-    assert_int_equal(impacts.nr, 0);
-    ndp_impacts_release(&impacts);
-    assert_null(impacts.items);
+    compute(&w, 0, NULL, NULL, 0, false);
+    release_world(&w);
 }
 
 /*
@@ -515,46 +516,32 @@ static void clusters__none(void **state)
 static void sensitive__sticks_to_the_pool(void **state)
 {
     char spare[] = "spare";
-    struct ndp_state_pool pool = { .name = spare, .count = 1,
-                                   .min_count = -1, .max_count = -1,
-                                   .drain_minutes = -1,
-                                   .soak_minutes = -1 };
+    struct ndp_state_pool pool = state_pool(spare, NULL, 1);
     struct ndp_state_cluster st = { .pools = &pool, .nr_pools = 1 };
     const struct ndp_state_cluster *states[1] = { &st };
     const struct fspec findings[] = {
         ALL_OF("NDP101", NDP_VERDICT_ALLOWED),
         NAMED("NDP201", NDP_VERDICT_ALLOWED, "ghost"),
     };
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_findings fs = NDP_FINDINGS_INIT;
-    struct ndp_impacts impacts = NDP_IMPACTS_INIT;
-    struct ndp_buf got = NDP_BUF_INIT;
+    struct world w = WORLD_INIT;
     struct ndp_change *c;
-    size_t i;
 
     (void)state;
-    c = add_change(&set, 0, NDP_NOTATION_ARM, NDP_KIND_CLUSTER, NULL,
+    c = add_change(&w.set, 0, NDP_NOTATION_ARM, NDP_KIND_CLUSTER, NULL,
                    NDP_ACTION_UPDATE, NULL,
                    "{'properties':{'agentPoolProfiles':[{'name':'a',"
                    "'count':1},{'name':'b','count':2}]}}");
     c->after_sensitive = test_json("{'properties':{'agentPoolProfiles':"
                                    "[{'count':true}]}}");
-    add_change(&set, 0, NDP_NOTATION_ARM, NDP_KIND_NODEPOOL, "a",
+    add_change(&w.set, 0, NDP_NOTATION_ARM, NDP_KIND_NODEPOOL, "a",
                NDP_ACTION_UPDATE, NULL, "{'properties':{'count':1}}");
-    add_change(&set, 0, NDP_NOTATION_ARM, NDP_KIND_NODEPOOL, "c",
+    add_change(&w.set, 0, NDP_NOTATION_ARM, NDP_KIND_NODEPOOL, "c",
                NDP_ACTION_UPDATE, NULL, "{'properties':{'count':1}}");
-    ndp_facts_fill_all(&set, 0);
-    for (i = 0; i < NDP_ARRAY_SIZE(findings); i++)
-        add_finding(&fs, &findings[i]);
-    ndp_impact_compute_all(&impacts, 1, states, &set, &fs);
-    describe(&got, &impacts.items[0]);
-    assert_string_equal(got.buf, "rebuilds touches | a RTS NDP101 | "
-                        "b RTS NDP101 | c RT NDP101 | spare RT NDP101 | "
-                        "ghost RT NDP201");
-    ndp_buf_release(&got);
-    ndp_impacts_release(&impacts);
-    ndp_findings_release(&fs);
-    ndp_changeset_release(&set);
+    compute(&w, 1, states, findings, NDP_ARRAY_SIZE(findings), false);
+    assert_described(&w.impacts.items[0], "rebuilds touches | a RTS NDP101 "
+                     "| b RTS NDP101 | c RT NDP101 | spare RT NDP101 | "
+                     "ghost RT NDP201");
+    release_world(&w);
 }
 
 /* ---- ndp_impact_finding_rebuilds() --------------------------------------- */

@@ -202,7 +202,6 @@ static int remove_tree(void **state)
 
 /* ---- one finding, one change --------------------------------------------- */
 
-#define NO_DIR ((const char *)1) /* not a local module: no source_dir */
 #define CLUSTER "azurerm_kubernetes_cluster"
 #define POOL "azurerm_kubernetes_cluster_node_pool"
 #define ARM_ID "/subscriptions/s/resourceGroups/rg/providers/" \
@@ -287,33 +286,33 @@ static const struct row rows[] = {
     { "tf: a file at the size limit is read", CLUSTER ".edge", "edge", NULL,
       "NDP101", "network_profile[0].network_policy", "root/edge/edge.tf", 3,
       NULL, NULL },
-    { "template: the attribute's line", ARM_ID "aks1", NO_DIR,
+    { "template: the attribute's line", ARM_ID "aks1", NULL,
       "outside/main.bicep", "NDP101", "properties.networkProfile."
       "networkPolicy", "outside/main.bicep", 8, NULL, NULL },
     { "template: ignored on the resource line above the name",
-      ARM_ID "aks1", NO_DIR, "outside/main.bicep", "NDP103",
+      ARM_ID "aks1", NULL, "outside/main.bicep", "NDP103",
       "properties.autoUpgradeProfile.nodeOSUpgradeChannel",
       "outside/main.bicep", 11, "ignored by 'ndplint:ignore NDP103' at "
       "%s/outside/main.bicep:3: the platform team owns it", NULL },
-    { "template: ignored on its own line", ARM_ID "aks2", NO_DIR,
+    { "template: ignored on its own line", ARM_ID "aks2", NULL,
       "outside/main.bicep", "NDP101", "properties.networkProfile."
       "networkPolicy", "outside/main.bicep", 20, "reviewed", NULL },
     { "template: the name's line for the whole resource", ARM_ID "aks2",
-      NO_DIR, "outside/main.bicep", "NDP003", "", "outside/main.bicep", 17,
+      NULL, "outside/main.bicep", "NDP003", "", "outside/main.bicep", 17,
       NULL, NULL },
-    { "template: not past the next resource", ARM_ID "aks1", NO_DIR,
+    { "template: not past the next resource", ARM_ID "aks1", NULL,
       "outside/main.bicep", "NDP115", "properties.apiServerAccessProfile."
       "enableVnetIntegration", "outside/main.bicep", 6, NULL, NULL },
-    { "template: a name it does not hold", ARM_ID "aks9", NO_DIR,
+    { "template: a name it does not hold", ARM_ID "aks9", NULL,
       "outside/main.bicep", "NDP101", "", NULL, 0, NULL, NULL },
-    { "template: ARM JSON, double quotes", ARM_ID "aks3", NO_DIR,
+    { "template: ARM JSON, double quotes", ARM_ID "aks3", NULL,
       "outside/template.json", "NDP101",
       "properties.networkProfile.networkPolicy", "outside/template.json", 8,
       NULL, NULL },
     { "template: a Terraform address is not looked for in it",
-      CLUSTER ".main", NO_DIR, "outside/main.bicep", "NDP101", "", NULL, 0,
+      CLUSTER ".main", NULL, "outside/main.bicep", "NDP101", "", NULL, 0,
       NULL, NULL },
-    { "template: one that cannot be read", ARM_ID "aks1", NO_DIR,
+    { "template: one that cannot be read", ARM_ID "aks1", NULL,
       "outside/missing.bicep", "NDP101", "", NULL, 0, NULL, NULL },
 };
 
@@ -332,22 +331,38 @@ static void expand(struct ndp_buf *out, const char *text)
     ndp_buf_adds(out, at + 2);
 }
 
-static struct ndp_change *add_change(struct ndp_changeset *set,
-                                     const char *address,
-                                     const char *source_dir)
-{
-    struct ndp_change *c = test_add_update(set, NDP_NOTATION_AZURERM,
-                                           NDP_KIND_CLUSTER, CLUSTER,
-                                           address, NULL, NULL);
+/* One case: its changes and findings, and the paths it hands over. */
+struct located {
+    struct ndp_changeset set;
+    struct ndp_findings fs;
+    struct ndp_buf root, tpl;
+};
 
-    if (source_dir != NO_DIR && source_dir)
+#define LOCATED_INIT \
+    { NDP_CHANGESET_INIT, NDP_FINDINGS_INIT, NDP_BUF_INIT, NDP_BUF_INIT }
+
+/* The change 'address' ('source_dir' NULL: none) unless it is in. */
+static void add_change(struct located *l, const char *address,
+                       const char *source_dir)
+{
+    struct ndp_change *c;
+    size_t i;
+
+    for (i = 0; i < l->set.nr; i++)
+        if (strcmp(l->set.items[i]->address, address) == 0)
+            return;
+    c = test_add_update(&l->set, NDP_NOTATION_AZURERM, NDP_KIND_CLUSTER,
+                        CLUSTER, address, NULL, NULL);
+    if (source_dir)
         c->source_dir = ndp_xstrdup(source_dir);
-    return c;
 }
 
-static struct ndp_finding *add_finding(struct ndp_findings *fs,
+/* A finding of 'rule_id' at 'path' of the change 'address'. */
+static struct ndp_finding *add_finding(struct located *l,
                                        const char *rule_id,
-                                       const char *resource, const char *path)
+                                       const char *address,
+                                       const char *source_dir,
+                                       const char *path)
 {
     struct ndp_rule rule = { .id = rule_id, .category = "c" };
     struct ndp_finding_spec spec = {
@@ -355,16 +370,17 @@ static struct ndp_finding *add_finding(struct ndp_findings *fs,
         .verdict = NDP_VERDICT_REJECTED,
         .input = "plan.json",
         .cluster = "aks",
-        .resource = resource,
+        .resource = address,
         .path = path,
         .line = 42,
         .message = "m",
     };
 
-    return ndp_findings_add(fs, &spec);
+    add_change(l, address, source_dir);
+    return ndp_findings_add(&l->fs, &spec);
 }
 
-/* The root, and 'rel' under the group's directory ('out' NULL for NULL). */
+/* 'rel' under the group's directory, or NULL for NULL. */
 static const char *under_base(struct ndp_buf *out, const char *rel)
 {
     if (!rel)
@@ -373,20 +389,32 @@ static const char *under_base(struct ndp_buf *out, const char *rel)
     return out->buf;
 }
 
+/* Locates with BASE/'root' (NULL: the current directory) and
+ * BASE/'template' (NULL: none). */
+static void locate(struct located *l, const char *root, const char *tpl)
+{
+    ndp_locate_sources(&l->fs, &l->set, under_base(&l->root, root),
+                       under_base(&l->tpl, tpl), test_ruleset);
+}
+
+static void release_located(struct located *l)
+{
+    ndp_findings_release(&l->fs);
+    ndp_changeset_release(&l->set);
+    ndp_buf_release(&l->root);
+    ndp_buf_release(&l->tpl);
+}
+
 static void row_test(void **state)
 {
     const struct row *row = *state;
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_findings fs = NDP_FINDINGS_INIT;
-    struct ndp_buf root = NDP_BUF_INIT, tpl = NDP_BUF_INIT,
-                   want = NDP_BUF_INIT;
+    struct located l = LOCATED_INIT;
+    struct ndp_buf want = NDP_BUF_INIT;
     const struct ndp_finding *f;
 
-    add_change(&set, row->address, row->source_dir);
-    add_finding(&fs, row->rule, row->address, row->path);
-    ndp_locate_sources(&fs, &set, under_base(&root, "root"),
-                       under_base(&tpl, row->template), test_ruleset);
-    f = &fs.items[0];
+    add_finding(&l, row->rule, row->address, row->source_dir, row->path);
+    locate(&l, "root", row->template);
+    f = &l.fs.items[0];
     if (row->file) {
         path_of(&want, row->file);
         if (!f->source_file)
@@ -405,9 +433,9 @@ static void row_test(void **state)
     } else if (f->suppression) {
         fail_msg("suppressed: %s", f->suppression);
     }
-    assert_int_equal(fs.nr, row->warning ? 2 : 1);
+    assert_int_equal(l.fs.nr, row->warning ? 2 : 1);
     if (row->warning) {
-        const struct ndp_finding *w = &fs.items[1];
+        const struct ndp_finding *w = &l.fs.items[1];
         expand(&want, row->warning);
         if (!strstr(w->message, want.buf))
             fail_msg("warning '%s' does not say '%s'", w->message, want.buf);
@@ -418,14 +446,11 @@ static void row_test(void **state)
         assert_string_equal(w->source_file, f->source_file);
         assert_null(w->suppression);
     }
-    ndp_buf_release(&root);
-    ndp_buf_release(&tpl);
     ndp_buf_release(&want);
-    ndp_findings_release(&fs);
-    ndp_changeset_release(&set);
+    release_located(&l);
 }
 
-/* ---- several findings ---------------------------------------------------- */
+/* ---- several findings ------------------------------------------------ */
 
 /*
  * One warning per comment however many findings look at it, made like
@@ -434,62 +459,47 @@ static void row_test(void **state)
  */
 static void bad_ignores__one_warning_per_comment(void **state)
 {
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_findings fs = NDP_FINDINGS_INIT;
-    struct ndp_buf root = NDP_BUF_INIT;
+    struct located l = LOCATED_INIT;
 
     (void)state;
-    add_change(&set, POOL ".bad", "");
-    add_change(&set, CLUSTER ".main", "");
-    add_finding(&fs, "NDP202", POOL ".bad", "vm_size");
-    add_finding(&fs, "NDP203", CLUSTER ".main",
+    add_finding(&l, "NDP202", POOL ".bad", "", "vm_size");
+    add_finding(&l, "NDP203", CLUSTER ".main", "",
                 "default_node_pool[0].vm_size");
-    add_finding(&fs, "NDP202", CLUSTER ".main",
+    add_finding(&l, "NDP202", CLUSTER ".main", "",
                 "default_node_pool[0].vm_size");
-    add_finding(&fs, "NDP201", POOL ".bad", "");
-    ndp_locate_sources(&fs, &set, under_base(&root, "root"), NULL,
-                       test_ruleset);
-    assert_int_equal(fs.nr, 6);
-    assert_int_equal(fs.items[4].source_line, 12);
-    assert_string_equal(fs.items[4].resource, CLUSTER ".main");
-    assert_non_null(strstr(fs.items[4].message, "gives no reason"));
-    assert_int_equal(fs.items[5].source_line, 26);
-    assert_string_equal(fs.items[5].resource, POOL ".bad");
-    assert_non_null(strstr(fs.items[5].message, "names no rule id"));
-    ndp_buf_release(&root);
-    ndp_findings_release(&fs);
-    ndp_changeset_release(&set);
+    add_finding(&l, "NDP201", POOL ".bad", "", "");
+    locate(&l, "root", NULL);
+    assert_int_equal(l.fs.nr, 6);
+    assert_int_equal(l.fs.items[4].source_line, 12);
+    assert_string_equal(l.fs.items[4].resource, CLUSTER ".main");
+    assert_non_null(strstr(l.fs.items[4].message, "gives no reason"));
+    assert_int_equal(l.fs.items[5].source_line, 26);
+    assert_string_equal(l.fs.items[5].resource, POOL ".bad");
+    assert_non_null(strstr(l.fs.items[5].message, "names no rule id"));
+    release_located(&l);
 }
 
 /* A finding suppressed before (a waiver) keeps its first suppression. */
 static void suppressed_before__first_suppression_stands(void **state)
 {
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_findings fs = NDP_FINDINGS_INIT;
-    struct ndp_buf root = NDP_BUF_INIT;
-    struct ndp_finding *f;
+    struct located l = LOCATED_INIT;
 
     (void)state;
-    add_change(&set, CLUSTER ".main", "");
-    f = add_finding(&fs, "NDP101", CLUSTER ".main",
-                    "network_profile[0].network_policy");
-    ndp_finding_suppress(f, "waived");
-    ndp_locate_sources(&fs, &set, under_base(&root, "root"), NULL,
-                       test_ruleset);
-    assert_int_equal(fs.nr, 1);
-    assert_string_equal(fs.items[0].suppression, "waived");
-    assert_int_equal(fs.items[0].source_line, 8);
-    ndp_buf_release(&root);
-    ndp_findings_release(&fs);
-    ndp_changeset_release(&set);
+    ndp_finding_suppress(add_finding(&l, "NDP101", CLUSTER ".main", "",
+                                     "network_profile[0].network_policy"),
+                         "waived");
+    locate(&l, "root", NULL);
+    assert_int_equal(l.fs.nr, 1);
+    assert_string_equal(l.fs.items[0].suppression, "waived");
+    assert_int_equal(l.fs.items[0].source_line, 8);
+    release_located(&l);
 }
 
 /* A reason over NDP_IGNORE_REASON_MAX bytes is cut, and says so. */
 static void long_reason__cut_and_marked(void **state)
 {
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_findings fs = NDP_FINDINGS_INIT;
-    struct ndp_buf text = NDP_BUF_INIT, root = NDP_BUF_INIT;
+    struct located l = LOCATED_INIT;
+    struct ndp_buf text = NDP_BUF_INIT;
     const char *s;
     size_t i;
 
@@ -501,11 +511,9 @@ static void long_reason__cut_and_marked(void **state)
     ndp_buf_adds(&text, "\n}\n");
     assert_int_equal(make_dir("root/long"), 0);
     assert_int_equal(write_file("root/long/long.tf", text.buf, 0), 0);
-    add_change(&set, CLUSTER ".long", "long");
-    add_finding(&fs, "NDP101", CLUSTER ".long", "");
-    ndp_locate_sources(&fs, &set, under_base(&root, "root"), NULL,
-                       test_ruleset);
-    s = fs.items[0].suppression;
+    add_finding(&l, "NDP101", CLUSTER ".long", "long", "");
+    locate(&l, "root", NULL);
+    s = l.fs.items[0].suppression;
     assert_non_null(s);
     s = strstr(s, "long.tf:1: ");
     assert_non_null(s);
@@ -514,55 +522,45 @@ static void long_reason__cut_and_marked(void **state)
     assert_string_equal(s + NDP_IGNORE_REASON_MAX, "...");
     assert_memory_equal(s, "abcdefghijklmnopqrstuvwxyz", 26);
     ndp_buf_release(&text);
-    ndp_buf_release(&root);
-    ndp_findings_release(&fs);
-    ndp_changeset_release(&set);
+    release_located(&l);
 }
 
 /* No source root: the current directory. */
 static void no_root__current_directory(void **state)
 {
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_findings fs = NDP_FINDINGS_INIT;
-    struct ndp_buf root = NDP_BUF_INIT;
+    struct located l = LOCATED_INIT;
+    struct ndp_buf dir = NDP_BUF_INIT;
     char *cwd = getcwd(NULL, 0);
 
     (void)state;
     assert_non_null(cwd);
-    assert_int_equal(chdir(under_base(&root, "root/modules")), 0);
-    add_change(&set, "module.aks." POOL ".user", "aks");
-    add_finding(&fs, "NDP201", "module.aks." POOL ".user", "node_count");
-    ndp_locate_sources(&fs, &set, NULL, NULL, test_ruleset);
+    assert_int_equal(chdir(under_base(&dir, "root/modules")), 0);
+    add_finding(&l, "NDP201", "module.aks." POOL ".user", "aks",
+                "node_count");
+    locate(&l, NULL, NULL);
     assert_int_equal(chdir(cwd), 0);
-    assert_string_equal(fs.items[0].source_file, "./aks/pool.tf");
-    assert_int_equal(fs.items[0].source_line, 4);
+    assert_string_equal(l.fs.items[0].source_file, "./aks/pool.tf");
+    assert_int_equal(l.fs.items[0].source_line, 4);
     free(cwd);
-    ndp_buf_release(&root);
-    ndp_findings_release(&fs);
-    ndp_changeset_release(&set);
+    ndp_buf_release(&dir);
+    release_located(&l);
 }
 
 /* No findings, or a root that does not exist: nothing happens. */
 static void nothing_to_locate(void **state)
 {
-    struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_findings fs = NDP_FINDINGS_INIT;
-    struct ndp_buf root = NDP_BUF_INIT;
+    struct located l = LOCATED_INIT;
 
     (void)state;
-    add_change(&set, CLUSTER ".main", "");
-    ndp_locate_sources(&fs, &set, under_base(&root, "root"), NULL,
-                       test_ruleset);
-    assert_int_equal(fs.nr, 0);
-    add_finding(&fs, "NDP102", CLUSTER ".main",
+    add_change(&l, CLUSTER ".main", "");
+    locate(&l, "root", NULL);
+    assert_int_equal(l.fs.nr, 0);
+    add_finding(&l, "NDP102", CLUSTER ".main", "",
                 "network_profile[0].network_plugin");
-    ndp_locate_sources(&fs, &set, under_base(&root, "no-such-root"), NULL,
-                       test_ruleset);
-    assert_int_equal(fs.nr, 1);
-    assert_null(fs.items[0].source_file);
-    ndp_buf_release(&root);
-    ndp_findings_release(&fs);
-    ndp_changeset_release(&set);
+    locate(&l, "no-such-root", NULL);
+    assert_int_equal(l.fs.nr, 1);
+    assert_null(l.fs.items[0].source_file);
+    release_located(&l);
 }
 
 int main(void)

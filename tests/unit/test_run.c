@@ -75,6 +75,25 @@ static void assert_errors_name(const struct ndp_result *r, int rc,
     }
 }
 
+/* fixtures/state-plan.json with the cluster-state files 'states'. */
+static int run_state_plan(struct ndp_result *r, const char *const *states,
+                          size_t nr)
+{
+    static const struct ndp_run_input input = {
+        FIXTURE("state-plan.json"), NULL, 0
+    };
+    struct ndp_run_options o;
+
+    options(&o, &input, 1);
+    o.cluster_states = states;
+    o.nr_cluster_states = nr;
+    return ndp_run(r, &o, test_ruleset);
+}
+
+static const char *const block_state[] = {
+    FIXTURE("state/aks-show-block.json"),
+};
+
 /* ---- errors -------------------------------------------------------------- */
 
 /* Every input is tried, so that every one that fails is named. */
@@ -130,9 +149,6 @@ static void inputs__a_missing_file_named(void **state)
 /* Every --cluster-state file is tried: each that fails is named. */
 static void cluster_state__every_failing_file_kept(void **state)
 {
-    static const struct ndp_run_input inputs[] = {
-        { FIXTURE("state-plan.json"), NULL, 0 },
-    };
     static const char *const states[] = {
         FIXTURE("state/not-aks.json"), FIXTURE("state/aks-show-block.json"),
         FIXTURE("state/no-such-state.json"), FIXTURE("state/az-error.json"),
@@ -141,14 +157,9 @@ static void cluster_state__every_failing_file_kept(void **state)
                                          "no-such-state.json",
                                          "az-error.json" };
     struct ndp_result r = NDP_RESULT_INIT;
-    struct ndp_run_options o;
-    int rc;
+    int rc = run_state_plan(&r, states, NDP_ARRAY_SIZE(states));
 
     (void)state;
-    options(&o, inputs, 1);
-    o.cluster_states = states;
-    o.nr_cluster_states = NDP_ARRAY_SIZE(states);
-    rc = ndp_run(&r, &o, test_ruleset);
     assert_errors_name(&r, rc, named, NDP_ARRAY_SIZE(named));
     assert_int_equal(r.states.nr, 1);
     assert_int_equal(r.findings.nr, 0);
@@ -158,21 +169,11 @@ static void cluster_state__every_failing_file_kept(void **state)
 /* The cluster state in force: read, matched, judged. */
 static void cluster_state__read_and_judged(void **state)
 {
-    static const struct ndp_run_input inputs[] = {
-        { FIXTURE("state-plan.json"), NULL, 0 },
-    };
-    static const char *const states[] = {
-        FIXTURE("state/aks-show-block.json"),
-    };
     struct ndp_result r = NDP_RESULT_INIT;
-    struct ndp_run_options o;
     size_t i, rejected = 0;
 
     (void)state;
-    options(&o, inputs, 1);
-    o.cluster_states = states;
-    o.nr_cluster_states = 1;
-    assert_int_equal(ndp_run(&r, &o, test_ruleset), 0);
+    assert_int_equal(run_state_plan(&r, block_state, 1), 0);
     assert_int_equal(r.nr_errors, 0);
     assert_true(r.states.items[0].matched);
     for (i = 0; i < r.findings.nr; i++)
@@ -421,22 +422,12 @@ static void assert_empty(const struct ndp_result *r)
  */
 static void release__leaves_the_result_as_init(void **state)
 {
-    static const struct ndp_run_input inputs[] = {
-        { FIXTURE("state-plan.json"), NULL, 0 },
-    };
-    static const char *const states[] = {
-        FIXTURE("state/aks-show-block.json"),
-    };
     struct ndp_buf one = NDP_BUF_INIT;
     struct ndp_result r = NDP_RESULT_INIT;
-    struct ndp_run_options o;
     char *path = temp_path();
 
     (void)state;
-    options(&o, inputs, 1);
-    o.cluster_states = states;
-    o.nr_cluster_states = 1;
-    assert_int_equal(ndp_run(&r, &o, test_ruleset), 0);
+    assert_int_equal(run_state_plan(&r, block_state, 1), 0);
     assert_true(r.findings.nr && r.clusters.nr && r.states.nr);
     ndp_result_release(&r);
     assert_empty(&r);
