@@ -152,8 +152,10 @@ static void mark(struct ndp_impact_pool *p, const char *rule)
     if (p->created || p->deleted)
         return;
     p->rebuilt = p->touched = true;
+    /* Listed already when it is a whole item: "DP101" is not in "NDP101". */
     while (b && (b = strstr(b, rule)) != NULL) {
-        if (b[n] == '\0' || b[n] == ',')
+        if ((b == p->because || b[-1] == ',') &&
+            (b[n] == '\0' || b[n] == ','))
             return;
         b += n;
     }

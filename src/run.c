@@ -93,6 +93,11 @@ static int baseline(struct ndp_result *r, const struct ndp_run_options *o)
     struct ndp_error err = NDP_ERROR_INIT;
     size_t known = 0;
 
+    /* Every current finding, those the old baseline lists too: a
+     * baseline refreshed in place keeps what it knew. */
+    if (o->write_baseline &&
+        ndp_baseline_write(o->write_baseline, &r->findings, &err) != 0)
+        return keep_error(r, &err);
     if (o->baseline) {
         if (ndp_baseline_apply(&r->findings, o->baseline, &known, &err) != 0)
             return keep_error(r, &err);
@@ -101,9 +106,6 @@ static int baseline(struct ndp_result *r, const struct ndp_run_options *o)
                      "reported", known, known == 1 ? "" : "s", o->baseline);
         r->baseline_known = known;
     }
-    if (o->write_baseline &&
-        ndp_baseline_write(o->write_baseline, &r->findings, &err) != 0)
-        return keep_error(r, &err);
     return 0;
 }
 
@@ -149,4 +151,5 @@ void ndp_result_release(struct ndp_result *r)
     r->errors = NULL;
     r->nr_errors = 0;
     r->baseline_known = 0;
+    r->at = 0;
 }

@@ -17,7 +17,6 @@
 #include "finding.h"
 #include "impact.h"
 #include "input.h"
-#include "rollout.h"
 #include "report/report_impact.h"
 #include "linker.h"
 #include "policy.h"
@@ -25,7 +24,6 @@
 #include "run.h"
 #include "timeutil.h"
 
-#include <limits.h>
 
 #define CLUSTER_ID "/subscriptions/s/resourceGroups/rg/providers/" \
                    "Microsoft.ContainerService/managedClusters/aks"
@@ -466,58 +464,6 @@ static void secrets__never_in_findings(void **state)
     release(&r);
 }
 
-static void surge__integer_percentage_default_and_bounds(void **state)
-{
-    static const struct {
-        const char *surge;
-        long nodes, want;
-    } rows[] = {
-        { NULL, 10, 1 }, { "", 10, 1 }, { "3", 10, 3 }, { "33%", 10, 4 },
-        { "33%", 3, 1 }, { "10%", 1, 1 }, { "100%", 7, 7 }, { "50", 5, 5 },
-        { "0", 5, 1 }, { "-2", 5, 1 }, { "x", 5, 1 }, { "33%", -1, 1 },
-        { "5", -1, 5 },
-        /* Counts and percentages near 2^63 clamp instead of overflowing. */
-        { "50%", LONG_MAX, LONG_MAX / 2 + 1 },
-        { "1%", LONG_MAX, 92233720368547759L },
-        { "99%", LONG_MAX, 9131138316486228049L },
-        { "9223372036854775807%", 10, 10 },
-        { "99999999999999999999%", LONG_MAX, LONG_MAX },
-        { "9223372036854775807%", LONG_MAX, LONG_MAX },
-        { "99999999999999999999", LONG_MAX, LONG_MAX },
-    };
-    size_t i;
-
-    (void)state;
-    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++)
-        if (ndp_rollout_surge_nodes(rows[i].surge, rows[i].nodes) !=
-            rows[i].want)
-            fail_msg("surge '%s' of %ld nodes: %ld, want %ld",
-                     rows[i].surge ? rows[i].surge : "(null)", rows[i].nodes,
-                     ndp_rollout_surge_nodes(rows[i].surge, rows[i].nodes),
-                     rows[i].want);
-}
-
-static void batches__round_up_without_overflow(void **state)
-{
-    static const struct {
-        long nodes, surge, want;
-    } rows[] = {
-        { 10, 3, 4 }, { 9, 3, 3 }, { 1, 1, 1 }, { -1, 1, -1 }, { 0, 1, -1 },
-        { LONG_MAX, 1, LONG_MAX }, { LONG_MAX, 2, LONG_MAX / 2 + 1 },
-        { LONG_MAX, LONG_MAX, 1 }, { LONG_MAX - 1, LONG_MAX, 1 },
-        { LONG_MAX, 5, 1844674407370955162L },
-    };
-    size_t i;
-
-    (void)state;
-    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++)
-        if (ndp_rollout_batches(rows[i].nodes, rows[i].surge) != rows[i].want)
-            fail_msg("%ld nodes, surge %ld: %ld batches, want %ld",
-                     rows[i].nodes, rows[i].surge,
-                     ndp_rollout_batches(rows[i].nodes, rows[i].surge),
-                     rows[i].want);
-}
-
 static void impact__pools_counts_batches_and_refused_changes(void **state)
 {
     struct run r = { 0 }, b = { 0 };
@@ -721,79 +667,6 @@ static void overrun__worst_case_rebuild_against_minutes_left(void **state)
     }
 }
 
-static void rollout__pools_one_after_another_saturating(void **state)
-{
-    char a[] = "a", b_name[] = "b", c[] = "c";
-    struct ndp_impact_pool pools[] = {
-        { .name = a, .nodes = 6, .max_nodes = -1, .surge = "2",
-          .drain_minutes = 50, .soak_minutes = 10, .rebuilt = true,
-          .touched = true },
-        { .name = b_name, .nodes = 4, .max_nodes = -1, .surge = "50%",
-          .drain_minutes = 15, .soak_minutes = 5, .touched = true },
-        { .name = c, .nodes = 5, .max_nodes = -1, .drain_minutes = -1,
-          .soak_minutes = -1 },
-    };
-    struct ndp_impact impact = { .pools = pools, .nr_pools = 3 };
-    struct ndp_rollout ro;
-    struct ndp_buf b = NDP_BUF_INIT;
-
-    (void)state;
-    ndp_rollout_size(&ro, &impact, false);
-    assert_int_equal(ro.pools, 1);
-    assert_int_equal(ro.batches, 3);
-    assert_int_equal(ro.minutes, 180);
-    ndp_rollout_size(&ro, &impact, true);
-    assert_int_equal(ro.pools, 2);
-    assert_int_equal(ro.batches, 5);
-    assert_int_equal(ro.minutes, 220);
-    assert_int_equal(ro.batch_min, 20);
-    assert_int_equal(ro.batch_max, 60);
-    ndp_rollout_words(&b, &ro);
-    assert_string_equal(b.buf, "the rebuild of 2 pools can take up to "
-                        "3 h 40 min (5 batches of 20 to 60 min, the pools "
-                        "one after another: a worst case)");
-    ndp_buf_reset(&b);
-    /* Counts near 2^63 saturate instead of overflowing. */
-    pools[0].nodes = pools[1].nodes = LONG_MAX;
-    pools[0].surge = pools[1].surge = "1";
-    pools[0].drain_minutes = LONG_MAX;
-    ndp_rollout_size(&ro, &impact, true);
-    assert_int_equal(ro.batches, LONG_MAX);
-    assert_int_equal(ro.minutes, LONG_MAX);
-    /* A sensitive or unknown count: not sized, and said so. */
-    pools[1].sensitive = true;
-    ndp_rollout_size(&ro, &impact, true);
-    assert_false(ro.known);
-    assert_int_equal(ro.minutes, -1);
-    ndp_rollout_words(&b, &ro);
-    assert_string_equal(b.buf, "the rebuild of 2 pools cannot be sized: a "
-                        "node count is unknown or sensitive "
-                        "(--cluster-state gives the counts)");
-    ndp_buf_release(&b);
-}
-
-static void duration_words__hours_and_minutes(void **state)
-{
-    static const struct {
-        long minutes;
-        const char *want;
-    } rows[] = {
-        { 0, "0 min" }, { 45, "45 min" }, { 60, "1 h" }, { 90, "1 h 30 min" },
-        { 450, "7 h 30 min" }, { 1440, "24 h" },
-    };
-    size_t i;
-
-    (void)state;
-    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
-        struct ndp_buf b = NDP_BUF_INIT;
-        ndp_rollout_duration_words(&b, rows[i].minutes);
-        if (strcmp(b.buf, rows[i].want) != 0)
-            fail_msg("%ld minutes: '%s', want '%s'", rows[i].minutes, b.buf,
-                     rows[i].want);
-        ndp_buf_release(&b);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -811,12 +684,8 @@ int main(void)
         cmocka_unit_test(secrets__never_in_findings),
         cmocka_unit_test(k8s_minor__parses_versions),
         cmocka_unit_test(profiles__parse_name_and_list),
-        cmocka_unit_test(surge__integer_percentage_default_and_bounds),
-        cmocka_unit_test(batches__round_up_without_overflow),
         cmocka_unit_test(impact__pools_counts_batches_and_refused_changes),
         cmocka_unit_test(overrun__worst_case_rebuild_against_minutes_left),
-        cmocka_unit_test(rollout__pools_one_after_another_saturating),
-        cmocka_unit_test(duration_words__hours_and_minutes),
     };
 
     return cmocka_run_group_tests(tests, test_rules_load_dir, test_rules_free);

@@ -1,9 +1,10 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  * test_helpers.h - setup shared by the unit tests that run the real rule
- * files over changes built by hand (test_engine.c, test_evaluate.c,
- * test_pipeline.c): the rule set as a cmocka group fixture, and one
- * updated resource added to a change set.
+ * files or build changes by hand (test_engine.c, test_evaluate.c,
+ * test_pipeline.c, test_facts.c, test_impact.c, test_locate.c,
+ * test_run.c): the rule set as a cmocka group fixture, and one updated
+ * resource added to a change set.
  */
 #ifndef NDP_TEST_HELPERS_H
 #define NDP_TEST_HELPERS_H

@@ -1,0 +1,361 @@
+/*
+ * SPDX-License-Identifier: Apache-2.0
+ * test_rollout.c - the worst case of a rolling rebuild (src/rollout.c):
+ * surge nodes from a count or a percentage (rounded up, bounded, garbage
+ * read as the AKS default), batches without overflow, the nodes of an
+ * autoscaled pool, the drain and soak defaults, ndp_rollout_size() over
+ * impacts (rebuilt or touched pools, unknown and sensitive counts,
+ * saturation) and the words the reports print, to the letter.
+ */
+#include "test_common.h"
+#include "buf.h"
+#include "impact.h"
+#include "rollout.h"
+
+#include <limits.h>
+
+/* ---- surge nodes --------------------------------------------------------- */
+
+static const struct surge_row {
+    const char *name;
+    const char *surge;
+    long nodes, want;
+} surge_rows[] = {
+    { "surge: none is the AKS default 1", NULL, 10, 1 },
+    { "surge: \"\" is the AKS default 1", "", 10, 1 },
+    { "surge: a count", "3", 10, 3 },
+    { "surge: a count above the pool is the pool", "50", 5, 5 },
+    { "surge: a count of an unknown pool is kept", "5", -1, 5 },
+    { "surge: a count of an empty pool is kept", "5", 0, 5 },
+    { "surge: 33% of 10 rounds up to 4", "33%", 10, 4 },
+    { "surge: 33% of 3 rounds up to 1", "33%", 3, 1 },
+    { "surge: 1% of 100 is 1", "1%", 100, 1 },
+    { "surge: 1% of 101 rounds up to 2", "1%", 101, 2 },
+    { "surge: 10% of 1 rounds up to 1", "10%", 1, 1 },
+    { "surge: 99% of 101 rounds up to 100", "99%", 101, 100 },
+    { "surge: 50% of 5 rounds up to 3", "50%", 5, 3 },
+    { "surge: 100% is every node", "100%", 7, 7 },
+    { "surge: over 100% is every node", "150%", 4, 4 },
+    { "surge: a percentage of an unknown pool is 1", "33%", -1, 1 },
+    { "surge: a percentage of an empty pool is 1", "50%", 0, 1 },
+    { "surge: 0 is at least 1", "0", 5, 1 },
+    { "surge: 0% is at least 1", "0%", 5, 1 },
+    { "surge: negative is 1", "-2", 5, 1 },
+    { "surge: a negative percentage is 1", "-10%", 5, 1 },
+    { "surge: not a number is 1", "x", 5, 1 },
+    { "surge: trailing garbage is 1", "3x", 5, 1 },
+    { "surge: a trailing blank is 1", "3 ", 5, 1 },
+    { "surge: a bare % is 1", "%", 5, 1 },
+    /* Counts and percentages near 2^63 clamp instead of overflowing. */
+    { "surge: 50% of LONG_MAX", "50%", LONG_MAX, LONG_MAX / 2 + 1 },
+    { "surge: 1% of LONG_MAX", "1%", LONG_MAX, 92233720368547759L },
+    { "surge: 99% of LONG_MAX", "99%", LONG_MAX, 9131138316486228049L },
+    { "surge: a huge percentage of 10", "9223372036854775807%", 10, 10 },
+    { "surge: a huge percentage of LONG_MAX", "9223372036854775807%",
+      LONG_MAX, LONG_MAX },
+    { "surge: a percentage past LONG_MAX", "99999999999999999999%",
+      LONG_MAX, LONG_MAX },
+    { "surge: a count past LONG_MAX of a huge pool",
+      "99999999999999999999", LONG_MAX, LONG_MAX },
+    { "surge: a count past LONG_MAX of a small pool",
+      "99999999999999999999", 3, 3 },
+    { "surge: a count past LONG_MAX of an unknown pool",
+      "99999999999999999999", -1, LONG_MAX },
+    { "surge: a count below LONG_MIN is 1", "-99999999999999999999", 5, 1 },
+};
+
+static void surge_test(void **state)
+{
+    const struct surge_row *row = *state;
+
+    assert_int_equal(ndp_rollout_surge_nodes(row->surge, row->nodes),
+                     row->want);
+}
+
+/* ---- batches, nodes, drain and soak -------------------------------------- */
+
+static void batches__round_up_without_overflow(void **state)
+{
+    static const struct {
+        long nodes, surge, want;
+    } rows[] = {
+        { 10, 3, 4 }, { 9, 3, 3 }, { 1, 1, 1 }, { 3, 5, 1 },
+        { 0, 1, -1 }, { -1, 1, -1 }, { 5, 0, -1 }, { 5, -1, -1 },
+        { LONG_MAX, 1, LONG_MAX }, { LONG_MAX, 2, LONG_MAX / 2 + 1 },
+        { LONG_MAX, LONG_MAX, 1 }, { LONG_MAX - 1, LONG_MAX, 1 },
+        { LONG_MAX, 5, 1844674407370955162L },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++)
+        if (ndp_rollout_batches(rows[i].nodes, rows[i].surge) != rows[i].want)
+            fail_msg("%ld nodes, surge %ld: %ld batches, want %ld",
+                     rows[i].nodes, rows[i].surge,
+                     ndp_rollout_batches(rows[i].nodes, rows[i].surge),
+                     rows[i].want);
+}
+
+/* An autoscaled pool is rebuilt at the autoscaler's maximum, at worst. */
+static void pool_nodes__autoscaler_maximum_at_worst(void **state)
+{
+    static const struct {
+        long nodes, max;
+        bool autoscale;
+        long want;
+    } rows[] = {
+        { 3, -1, false, 3 },   { 3, 10, false, 3 }, { 3, 10, true, 10 },
+        { 12, 10, true, 12 },  /* a count above the maximum */
+        { -1, 10, true, 10 },  { 3, -1, true, 3 },  { 3, 0, true, 3 },
+        { -1, -1, true, -1 },  { -1, -1, false, -1 }, { 0, 5, true, 5 },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        struct ndp_impact_pool p = { .nodes = rows[i].nodes,
+                                     .max_nodes = rows[i].max,
+                                     .autoscale = rows[i].autoscale };
+        if (ndp_rollout_pool_nodes(&p) != rows[i].want)
+            fail_msg("%ld nodes, max %ld%s: %ld, want %ld", rows[i].nodes,
+                     rows[i].max, rows[i].autoscale ? ", autoscaled" : "",
+                     ndp_rollout_pool_nodes(&p), rows[i].want);
+    }
+}
+
+/*
+ * The AKS defaults where nothing is declared (-1); azurerm writes an
+ * unset drain timeout as 0, which AKS would refuse, so 0 is the default
+ * too; a soak of 0 is no soak.
+ */
+static void drain_and_soak__defaults(void **state)
+{
+    static const struct {
+        long declared, drain, soak;
+    } rows[] = {
+        { -1, NDP_ROLLOUT_DEFAULT_DRAIN_MINUTES,
+          NDP_ROLLOUT_DEFAULT_SOAK_MINUTES },
+        { 0, NDP_ROLLOUT_DEFAULT_DRAIN_MINUTES, 0 },
+        { 1, 1, 1 }, { 45, 45, 45 }, { 1440, 1440, 1440 },
+    };
+    size_t i;
+
+    (void)state;
+    assert_int_equal(NDP_ROLLOUT_DEFAULT_DRAIN_MINUTES, 30);
+    assert_int_equal(NDP_ROLLOUT_DEFAULT_SOAK_MINUTES, 0);
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        struct ndp_impact_pool p = { .drain_minutes = rows[i].declared,
+                                     .soak_minutes = rows[i].declared };
+        assert_int_equal(ndp_rollout_drain_minutes(&p), rows[i].drain);
+        assert_int_equal(ndp_rollout_soak_minutes(&p), rows[i].soak);
+    }
+}
+
+/* ---- ndp_rollout_size() and its words ------------------------------------ */
+
+struct pool_spec {
+    long nodes, max;
+    bool autoscale;
+    const char *surge;
+    long drain, soak;
+    bool sensitive, rebuilt, touched;
+};
+
+/* What ndp_rollout_size() gives; batch_min and batch_max only if known. */
+struct sizes {
+    size_t pools;
+    bool known;
+    long batches, minutes, batch_min, batch_max;
+};
+
+#define POOLS_MAX 3
+
+struct size_row {
+    const char *name;
+    struct pool_spec pools[POOLS_MAX];
+    size_t nr;
+    struct sizes rebuilt, touched;
+    const char *words; /* of the rebuilt pools, or NULL */
+};
+
+/* A pool the findings rebuild (and so touch); one only touched. */
+#define REBUILT(n, surge, drain, soak) \
+    { n, -1, false, surge, drain, soak, false, true, true }
+#define TOUCHED(n, surge, drain, soak) \
+    { n, -1, false, surge, drain, soak, false, false, true }
+#define UNSIZED { 0, false, -1, -1, 0, 0 }
+#define X "\xc3\x97"
+#define WORST ", the pools one after another: a worst case)"
+
+static const struct size_row size_rows[] = {
+    { "size: no pools", { { 0 } }, 0, UNSIZED, UNSIZED, NULL },
+    { "size: one node, one batch",
+      { REBUILT(1, "1", 30, 0) }, 1,
+      { 1, true, 1, 30, 30, 30 }, { 1, true, 1, 30, 30, 30 },
+      "the rebuild of 1 pool can take up to 30 min (1 batch " X " 30 min)" },
+    { "size: 10 nodes, surge 1",
+      { REBUILT(10, "1", 30, 0) }, 1,
+      { 1, true, 10, 300, 30, 30 }, { 1, true, 10, 300, 30, 30 },
+      "the rebuild of 1 pool can take up to 5 h (10 batches " X " 30 min)" },
+    { "size: nothing declared, the AKS defaults",
+      { REBUILT(4, NULL, -1, -1) }, 1,
+      { 1, true, 4, 120, 30, 30 }, { 1, true, 4, 120, 30, 30 },
+      "the rebuild of 1 pool can take up to 2 h (4 batches " X " 30 min)" },
+    { "size: azurerm's drain of 0 is the default",
+      { REBUILT(3, "1", 0, 0) }, 1,
+      { 1, true, 3, 90, 30, 30 }, { 1, true, 3, 90, 30, 30 },
+      "the rebuild of 1 pool can take up to 1 h 30 min (3 batches " X
+      " 30 min)" },
+    { "size: drain and soak make a batch",
+      { REBUILT(2, "1", 60, 15) }, 1,
+      { 1, true, 2, 150, 75, 75 }, { 1, true, 2, 150, 75, 75 },
+      "the rebuild of 1 pool can take up to 2 h 30 min (2 batches " X
+      " 1 h 15 min)" },
+    { "size: a percentage surge rounds up",
+      { REBUILT(10, "33%", 20, 10) }, 1,
+      { 1, true, 3, 90, 30, 30 }, { 1, true, 3, 90, 30, 30 }, NULL },
+    { "size: an autoscaled pool at its maximum",
+      { { 2, 10, true, "3", -1, -1, false, true, true } }, 1,
+      { 1, true, 4, 120, 30, 30 }, { 1, true, 4, 120, 30, 30 },
+      "the rebuild of 1 pool can take up to 2 h (4 batches " X " 30 min)" },
+    { "size: two pools of different batches, one after another",
+      { REBUILT(6, "2", 50, 10), REBUILT(4, "50%", 15, 5) }, 2,
+      { 2, true, 5, 220, 20, 60 }, { 2, true, 5, 220, 20, 60 },
+      "the rebuild of 2 pools can take up to 3 h 40 min (5 batches of 20 "
+      "to 60 min" WORST },
+    { "size: two pools of the same batches",
+      { REBUILT(2, "1", 30, 0), REBUILT(3, "1", 30, 0) }, 2,
+      { 2, true, 5, 150, 30, 30 }, { 2, true, 5, 150, 30, 30 },
+      "the rebuild of 2 pools can take up to 2 h 30 min (5 batches " X
+      " 30 min" WORST },
+    { "size: a refused change's pool is only touched",
+      { TOUCHED(4, "1", 30, 0) }, 1,
+      UNSIZED, { 1, true, 4, 120, 30, 30 }, NULL },
+    { "size: rebuilt and touched pools",
+      { REBUILT(2, "1", 30, 0), TOUCHED(3, "1", 10, 0) }, 2,
+      { 1, true, 2, 60, 30, 30 }, { 2, true, 5, 90, 10, 30 },
+      "the rebuild of 1 pool can take up to 1 h (2 batches " X " 30 min)" },
+    { "size: a pool neither rebuilt nor touched is not counted",
+      { { 5, -1, false, "1", 30, 0, false, false, false },
+        REBUILT(1, "1", 30, 0) }, 2,
+      { 1, true, 1, 30, 30, 30 }, { 1, true, 1, 30, 30, 30 }, NULL },
+    { "size: an unknown count, not sized",
+      { REBUILT(2, "1", 30, 0), REBUILT(-1, "1", 30, 0) }, 2,
+      { 2, false, -1, -1, 0, 0 }, { 2, false, -1, -1, 0, 0 },
+      "the rebuild of 2 pools cannot be sized: a node count is unknown or "
+      "sensitive (--cluster-state gives the counts)" },
+    { "size: a sensitive count, not sized",
+      { { 3, -1, false, "1", 30, 0, true, true, true } }, 1,
+      { 1, false, -1, -1, 0, 0 }, { 1, false, -1, -1, 0, 0 },
+      "the rebuild of 1 pool cannot be sized: a node count is unknown or "
+      "sensitive (--cluster-state gives the counts)" },
+    { "size: a sensitive pool only touched leaves the rebuild sized",
+      { { 3, -1, false, "1", 30, 0, true, false, true },
+        REBUILT(2, "1", 30, 0) }, 2,
+      { 1, true, 2, 60, 30, 30 }, { 2, false, -1, -1, 0, 0 }, NULL },
+    { "size: a pool scaled to zero has no batch",
+      { REBUILT(0, "1", 45, 0), REBUILT(2, "1", 30, 0) }, 2,
+      { 2, true, 2, 60, 30, 30 }, { 2, true, 2, 60, 30, 30 },
+      "the rebuild of 2 pools can take up to 1 h (2 batches " X " 30 min"
+      WORST },
+    { "size: huge counts saturate",
+      { REBUILT(LONG_MAX, "1", 30, 0), REBUILT(LONG_MAX, "1", 30, 0) }, 2,
+      { 2, true, LONG_MAX, LONG_MAX, 30, 30 },
+      { 2, true, LONG_MAX, LONG_MAX, 30, 30 },
+      "the rebuild of 2 pools can take up to 153722867280912930 h 7 min "
+      "(9223372036854775807 batches " X " 30 min" WORST },
+    { "size: a huge drain saturates",
+      { REBUILT(2, "1", LONG_MAX, 5) }, 1,
+      { 1, true, 2, LONG_MAX, LONG_MAX, LONG_MAX },
+      { 1, true, 2, LONG_MAX, LONG_MAX, LONG_MAX }, NULL },
+};
+
+static void check_sizes(const char *name, bool touched,
+                        const struct ndp_rollout *got,
+                        const struct sizes *want)
+{
+    if (got->pools != want->pools || got->known != want->known ||
+        got->batches != want->batches || got->minutes != want->minutes ||
+        (want->known && (got->batch_min != want->batch_min ||
+                         got->batch_max != want->batch_max)))
+        fail_msg("%s (%s): %zu pools, known %d, %ld batches, %ld min, "
+                 "batches of %ld to %ld min", name,
+                 touched ? "touched" : "rebuilt", got->pools, got->known,
+                 got->batches, got->minutes, got->batch_min,
+                 got->batch_max);
+}
+
+static void size_test(void **state)
+{
+    const struct size_row *row = *state;
+    struct ndp_impact_pool pools[POOLS_MAX];
+    struct ndp_impact impact = { .pools = pools, .nr_pools = row->nr };
+    struct ndp_rollout ro;
+    size_t i;
+
+    memset(pools, 0, sizeof(pools));
+    for (i = 0; i < row->nr; i++) {
+        const struct pool_spec *s = &row->pools[i];
+        pools[i].nodes = s->nodes;
+        pools[i].min_nodes = -1;
+        pools[i].max_nodes = s->max;
+        pools[i].autoscale = s->autoscale;
+        pools[i].surge = s->surge;
+        pools[i].drain_minutes = s->drain;
+        pools[i].soak_minutes = s->soak;
+        pools[i].sensitive = s->sensitive;
+        pools[i].rebuilt = s->rebuilt;
+        pools[i].touched = s->touched;
+    }
+    ndp_rollout_size(&ro, &impact, true);
+    check_sizes(row->name, true, &ro, &row->touched);
+    ndp_rollout_size(&ro, &impact, false);
+    check_sizes(row->name, false, &ro, &row->rebuilt);
+    if (row->words) {
+        struct ndp_buf b = NDP_BUF_INIT;
+        ndp_rollout_words(&b, &ro);
+        if (strcmp(b.buf, row->words) != 0)
+            fail_msg("words\n  got  '%s'\n  want '%s'", b.buf, row->words);
+        ndp_buf_release(&b);
+    }
+}
+
+/* ---- durations in words -------------------------------------------------- */
+
+static void duration_words__hours_and_minutes(void **state)
+{
+    static const struct {
+        long minutes;
+        const char *want;
+    } rows[] = {
+        { 0, "0 min" }, { 1, "1 min" }, { 45, "45 min" }, { 59, "59 min" },
+        { 60, "1 h" }, { 61, "1 h 1 min" }, { 90, "1 h 30 min" },
+        { 450, "7 h 30 min" }, { 1440, "24 h" }, { 1441, "24 h 1 min" },
+        { LONG_MAX, "153722867280912930 h 7 min" },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        struct ndp_buf b = NDP_BUF_INIT;
+        ndp_buf_adds(&b, "up to ");
+        ndp_rollout_duration_words(&b, rows[i].minutes);
+        if (strcmp(b.buf + 6, rows[i].want) != 0)
+            fail_msg("%ld minutes: '%s', want '%s'", rows[i].minutes,
+                     b.buf + 6, rows[i].want);
+        ndp_buf_release(&b);
+    }
+}
+
+int main(void)
+{
+    static struct test_list list;
+
+    ADD_ROWS(&list, surge_rows, surge_test);
+    ADD_TEST(&list, batches__round_up_without_overflow);
+    ADD_TEST(&list, pool_nodes__autoscaler_maximum_at_worst);
+    ADD_TEST(&list, drain_and_soak__defaults);
+    ADD_ROWS(&list, size_rows, size_test);
+    ADD_TEST(&list, duration_words__hours_and_minutes);
+    return cmocka_run_group_tests_name("rollout", list.items, NULL, NULL);
+}
