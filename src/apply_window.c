@@ -22,6 +22,8 @@ const char *ndp_apply_reason_name(enum ndp_apply_reason reason)
         return "window";
     case NDP_APPLY_FROZEN:
         return "frozen";
+    case NDP_APPLY_NEVER:
+        return "never";
     case NDP_APPLY_NO_COMMON:
     default:
         return "no-common-window";
@@ -129,9 +131,15 @@ void ndp_apply_window_plan(struct ndp_apply_window *out,
     bool unknown = false;
     int64_t from, until;
 
+    for (i = 0; i < nr; i++)
+        if (clusters[i].gate == NDP_GATE_BROKEN) {
+            set(out, NDP_APPLY_NEVER, false, 0, 0);
+            return;
+        }
     for (i = 0; i < nr; i++) {
         switch (clusters[i].gate) {
         case NDP_GATE_NONE:
+        case NDP_GATE_BROKEN:
             break;
         case NDP_GATE_FROZEN:
             set(out, NDP_APPLY_FROZEN, false, 0, 0);

@@ -30,15 +30,19 @@ enum ndp_apply_reason {
     NDP_APPLY_NOW,              /* nothing refused: from = the instant */
     NDP_APPLY_WINDOW,           /* wait for [from, until) */
     NDP_APPLY_FROZEN,           /* no window lets it through */
-    NDP_APPLY_NO_COMMON         /* plan: clusters' windows never meet */
+    NDP_APPLY_NO_COMMON,        /* plan: clusters' windows never meet */
+    NDP_APPLY_NEVER             /* refused whatever the time: the change
+                                   must be fixed first */
 };
 
 enum ndp_apply_gate {
     NDP_GATE_NONE,              /* nothing refused now */
     NDP_GATE_FROZEN,            /* Block */
     NDP_GATE_WINDOWS,           /* allowed while every window is open */
-    NDP_GATE_UNKNOWN            /* refused by a window whose openings are
+    NDP_GATE_UNKNOWN,           /* refused by a window whose openings are
                                    not known (phase or settings unknown) */
+    NDP_GATE_BROKEN             /* a change AKS or azurerm refuses whatever
+                                   the time */
 };
 
 struct ndp_apply_cluster {
@@ -61,7 +65,7 @@ struct ndp_apply_window {
     int64_t from, until;
 };
 
-/* "now", "window", "frozen" or "no-common-window". */
+/* "now", "window", "frozen", "no-common-window" or "never". */
 const char *ndp_apply_reason_name(enum ndp_apply_reason reason);
 
 /*
@@ -79,8 +83,9 @@ void ndp_apply_window_cluster(struct ndp_apply_window *out,
                               int64_t at);
 
 /*
- * Every cluster of a plan at once: now when none has anything refused,
- * frozen when one is frozen (or its windows never open within the
+ * Every cluster of a plan at once: never when one has a change refused
+ * whatever the time, now when none has anything refused, frozen when one
+ * is frozen (or its windows never open within the
  * horizon), unknown (window, not 'known') when one's openings are not
  * known, else the first common stretch of every window of every cluster
  * with refused changes, or no-common-window.

@@ -88,6 +88,8 @@ struct ndp_pool_facts {
     long drain_minutes, soak_minutes;
     const char *rotation_name;          /* azurerm temporary_name_for_rotation */
     const char *version_before, *version_after; /* orchestrator version */
+    bool version_pinned;      /* the orchestrator version is declared, not
+                                 only the current one reported */
 };
 
 /* A maintenance window a change declares: its two sides and its mask. */

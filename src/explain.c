@@ -97,8 +97,13 @@ static const char *class_verdicts(enum ndp_rule_class class_,
     case NDP_CLASS_ROTATE:
         return ndp_verdict_row(NDP_VERDICT_ROTATE)->rule_words;
     case NDP_CLASS_UPGRADE:
-        return "No finding of its own: it marks covered changes in the same "
-               "resource change as bypassed.";
+        return ndp_verdict_row(NDP_VERDICT_ROLLOUT)->rule_words;
+    case NDP_CLASS_CHECK:
+        return "Verdicts: refused (error) when AKS or azurerm refuses the "
+               "change as the apply sends it, whatever the policy and the "
+               "time; may-refuse (warning) where the refusal is inferred or "
+               "unconfirmed; advisory (note) where it only says what AKS "
+               "will do.";
     default:
         return meta_verdicts(category);
     }

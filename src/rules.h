@@ -27,8 +27,20 @@ enum ndp_rule_class {
     NDP_CLASS_VERSION_GATED, /* gated from Kubernetes 1.37, manual before */
     NDP_CLASS_UPGRADE,       /* a version/image upgrade: bypasses the policy */
     NDP_CLASS_META,          /* findings about the policy or window itself */
-    NDP_CLASS_ROTATE         /* azurerm replaces the pool's nodes itself */
+    NDP_CLASS_ROTATE,        /* azurerm replaces the pool's nodes itself */
+    NDP_CLASS_CHECK          /* what AKS or azurerm refuses or does when
+                                the change is sent, judged by the
+                                evaluator from the changes' facts */
 };
+
+/*
+ * Does a rule of 'class_' watch attribute paths (the engine matches it),
+ * or is its finding made by the evaluator (meta, check)?
+ */
+static inline bool ndp_rule_class_watches(enum ndp_rule_class class_)
+{
+    return class_ != NDP_CLASS_META && class_ != NDP_CLASS_CHECK;
+}
 
 struct ndp_rule {
     const char *id;          /* "NDP101" */

@@ -192,6 +192,71 @@ static const struct ndp_verdict_row rows[NDP_VERDICT_COUNT] = {
                       "timeout (default 30 minutes) plus the node soak time "
                       "(default 0), the pools one after another.",
     },
+    [NDP_VERDICT_ROLLOUT] = {
+        .name = "rollout",
+        .severity = NDP_SEVERITY_NOTE,
+        .frozen_severity = NDP_SEVERITY_WARNING,
+        .reimages = true,
+        .rebuilds_now = true,
+        .lets_through = true,
+        .means = "a Kubernetes version or node image upgrade of a cluster "
+                 "or pool: the node disruption policy does not gate it, and "
+                 "AKS rolls every node of the pools it upgrades, one surge "
+                 "batch at a time.",
+        .when_frozen = "warning (the operator froze the cluster, and "
+                       "nothing but this check stops the upgrade)",
+        .otherwise = "note",
+        .todo = "Apply it when a rolling rebuild of the pools is acceptable "
+                "(inside the maintenance window, with the surge settings "
+                "sized for it), or leave the version unchanged.",
+        .rule_words = "Verdict: rollout, which the node disruption policy "
+                      "never gates: a note, a warning while the cluster is "
+                      "frozen now (Block, or AllowDuringMaintenanceWindow "
+                      "outside the window); covered changes in the same "
+                      "resource change are bypassed.",
+    },
+    [NDP_VERDICT_REFUSED] = {
+        .name = "refused",
+        .severity = NDP_SEVERITY_ERROR,
+        .frozen_severity = NDP_SEVERITY_ERROR,
+        .blocks_apply = true,
+        .means = "a change AKS or azurerm refuses when the apply sends it "
+                 "(a version path, an upgrade setting, a maintenance "
+                 "configuration, a rotation without its temporary name), "
+                 "whatever the node disruption policy and the time: the "
+                 "apply fails at that resource, possibly after earlier "
+                 "calls of the same resource went through.",
+        .when_frozen = "error",
+        .otherwise = "error",
+        .todo = "Change the plan as the message says (for example upgrade "
+                "one minor version at a time, set temporary_name_for_"
+                "rotation, widen the window) and run ndplint again.",
+    },
+    [NDP_VERDICT_MAY_REFUSE] = {
+        .name = "may-refuse",
+        .severity = NDP_SEVERITY_WARNING,
+        .frozen_severity = NDP_SEVERITY_WARNING,
+        .means = "a change AKS probably refuses when the apply sends it, "
+                 "where the refusal is inferred or unconfirmed (the "
+                 "message says which).",
+        .when_frozen = "warning",
+        .otherwise = "warning",
+        .todo = "Check the change against what the message names (az aks "
+                "get-upgrades, the AKS documents it cites), or change it as "
+                "it says.",
+    },
+    [NDP_VERDICT_ADVISORY] = {
+        .name = "advisory",
+        .severity = NDP_SEVERITY_NOTE,
+        .frozen_severity = NDP_SEVERITY_NOTE,
+        .means = "AKS accepts the change, but it does something a platform "
+                 "team may not expect (a window that no longer governs "
+                 "updates, an update cadence); nothing is refused.",
+        .when_frozen = "note",
+        .otherwise = "note",
+        .todo = "Read the message and decide whether the behaviour it "
+                "describes is the one you want.",
+    },
 };
 
 const struct ndp_verdict_row *ndp_verdict_row(enum ndp_verdict verdict)

@@ -35,6 +35,10 @@ enum ndp_verdict {
     NDP_VERDICT_PROFILE_UNDECLARED,
     NDP_VERDICT_IGNORE_WITHOUT_REASON,
     NDP_VERDICT_WINDOW_OVERRUN,
+    NDP_VERDICT_ROLLOUT,
+    NDP_VERDICT_REFUSED,
+    NDP_VERDICT_MAY_REFUSE,
+    NDP_VERDICT_ADVISORY,
     NDP_VERDICT_COUNT /* not a verdict: the number of rows */
 };
 
@@ -70,9 +74,13 @@ struct ndp_verdict_row {
     /* Nothing refuses it, but it disrupts nodes the operator froze: it
      * counts as refused while the cluster is frozen now. */
     bool refused_when_frozen;
-    /* The node disruption policy lets it through (inside the window, or
-     * under Allow): window-overrun holds its rollout against the window. */
+    /* It goes through now: the node disruption policy lets it (inside the
+     * window, or under Allow), or does not gate it (an upgrade):
+     * window-overrun holds its rollout against the window. */
     bool lets_through;
+    /* AKS or azurerm refuses the apply at this change whatever the time:
+     * no window helps, the plan must change. */
+    bool blocks_apply;
     /* The meta rule whose findings carry this verdict (its category, and
      * its id for a rule set that lacks it), or NULL. */
     const char *meta_category, *meta_id;

@@ -392,7 +392,10 @@ static const char *shown_pool(const struct ndp_evaluator *ev,
 static void describe_target(const struct ndp_evaluator *ev, struct ndp_buf *msg,
                             const struct ndp_hit *h)
 {
-    if (h->rule->target)
+    if (h->rule->class_ == NDP_CLASS_UPGRADE)
+        ndp_buf_adds(msg, "is an upgrade, which rolls the nodes of the pools "
+                     "it moves");
+    else if (h->rule->target)
         ndp_buf_addf(msg, "reimages %s", h->rule->target);
     else if (h->rule->scope == NDP_SCOPE_CLUSTER)
         ndp_buf_adds(msg, "reimages every node pool of the cluster");
@@ -524,6 +527,60 @@ static enum ndp_verdict may_reimage(const struct ndp_evaluator *ev,
     return NDP_VERDICT_MAY_REIMAGE;
 }
 
+/*
+ * Does the cluster's own Kubernetes version change 'ch' makes roll pools?
+ * azurerm sends kubernetes_version alone, a control-plane-only upgrade
+ * (put-time-limits PT-K8S-06); an ARM body moves every pool whose
+ * orchestratorVersion it leaves out (or that lists none).
+ */
+static bool cluster_upgrade_rolls_pools(const struct ndp_change *ch)
+{
+    size_t i;
+
+    if (ch->notation == NDP_NOTATION_AZURERM)
+        return false;
+    for (i = 0; i < ch->facts.nr_pools; i++)
+        if (!ch->facts.pools[i].deleted && !ch->facts.pools[i].version_pinned)
+            return true;
+    return ch->facts.nr_pools == 0;
+}
+
+/*
+ * An upgrade: never gated, it rolls the nodes of the pools it moves
+ * (spec: put-time-limits, settled readings); the impact sizes the
+ * rollout.  A cluster's version alone may move the control plane only.
+ */
+static enum ndp_verdict rollout_verdict(const struct ndp_evaluator *ev,
+                                        const struct ndp_hit *h,
+                                        const struct ndp_resolution *c,
+                                        struct ndp_buf *msg)
+{
+    const struct ndp_change *ch = ev->set->items[h->change];
+
+    ndp_buf_adds(msg, "an upgrade, which the node disruption policy never "
+                 "gates: ");
+    if (h->rule->scope == NDP_SCOPE_NODEPOOL && h->pool)
+        ndp_buf_addf(msg, "AKS rolls every node of node pool '%s', one "
+                     "surge batch at a time", shown_pool(ev, h));
+    else if (h->rule->scope == NDP_SCOPE_NODEPOOL)
+        ndp_buf_adds(msg, "AKS rolls every node of the node pool, one surge "
+                     "batch at a time");
+    else if (ch->notation == NDP_NOTATION_AZURERM)
+        ndp_buf_adds(msg, "azurerm sends kubernetes_version alone, so AKS "
+                     "upgrades the control plane only; a pool's nodes roll "
+                     "when its orchestrator_version changes");
+    else if (cluster_upgrade_rolls_pools(ch))
+        ndp_buf_adds(msg, "AKS upgrades the control plane, then rolls every "
+                     "node of the pools whose orchestratorVersion the body "
+                     "leaves out, one surge batch at a time");
+    else
+        ndp_buf_adds(msg, "AKS upgrades the control plane; every pool of "
+                     "the body names its orchestratorVersion, and a pool's "
+                     "nodes roll only when that changes");
+    describe_freeze(msg, c);
+    return NDP_VERDICT_ROLLOUT;
+}
+
 static enum ndp_verdict hit_verdict(const struct ndp_evaluator *ev,
                                     const struct ndp_hit *h,
                                     const struct ndp_resolution *c,
@@ -563,6 +620,8 @@ static enum ndp_verdict hit_verdict(const struct ndp_evaluator *ev,
         return may_reimage(ev, msg, h, "this setter is applied for the "
                            "first time and the cluster's current value is "
                            "not in the input; if it differs, the change ");
+    if (h->rule->class_ == NDP_CLASS_UPGRADE)
+        return rollout_verdict(ev, h, c, msg);
     describe_target(ev, msg, h);
     if (bundled_upgrade(ev, h))
         return bundled_verdict(ev, h, c, msg);
@@ -589,15 +648,23 @@ static enum ndp_verdict hit_verdict(const struct ndp_evaluator *ev,
 }
 
 /*
- * The pools a hit of 'rule' rebuilds: its own pool for a pool setting,
- * every pool for a cluster setting, and for gMSA the Windows pools.
+ * The pools a hit rebuilds: its own pool for a pool setting, every pool
+ * for a cluster setting, and for gMSA the Windows pools; a cluster's
+ * upgrade, the pools it moves (none for the control plane alone).
  */
-static enum ndp_finding_pools hit_pools(const struct ndp_rule *rule)
+static enum ndp_finding_pools hit_pools(const struct ndp_evaluator *ev,
+                                        const struct ndp_hit *h)
 {
+    const struct ndp_rule *rule = h->rule;
+
     if (strcmp(rule->category, "windows-gmsa") == 0)
         return NDP_POOLS_WINDOWS;
-    return rule->scope == NDP_SCOPE_NODEPOOL ? NDP_POOLS_NAMED
-                                             : NDP_POOLS_ALL;
+    if (rule->scope == NDP_SCOPE_NODEPOOL)
+        return NDP_POOLS_NAMED;
+    if (rule->class_ == NDP_CLASS_UPGRADE &&
+        !cluster_upgrade_rolls_pools(ev->set->items[h->change]))
+        return NDP_POOLS_NONE;
+    return NDP_POOLS_ALL;
 }
 
 static void hit_finding(const struct ndp_evaluator *ev, const struct ndp_hit *h)
@@ -608,7 +675,7 @@ static void hit_finding(const struct ndp_evaluator *ev, const struct ndp_hit *h)
     struct ndp_finding_spec spec = {
         .rule = h->rule,
         .scope = h->rule->scope,
-        .pools = hit_pools(h->rule),
+        .pools = hit_pools(ev, h),
         .input = ch->input,
         .cluster_index = ch->cluster,
         .resource = ch->address,
@@ -618,8 +685,7 @@ static void hit_finding(const struct ndp_evaluator *ev, const struct ndp_hit *h)
     };
     char *before, *after;
 
-    if (h->rule->class_ == NDP_CLASS_UPGRADE ||
-        h->rule->class_ == NDP_CLASS_META)
+    if (!ndp_rule_class_watches(h->rule->class_))
         return;
     /* gMSA reimages Windows pools only: none, nothing is rebuilt. */
     if (spec.pools == NDP_POOLS_WINDOWS && state_has_no_windows_pool(c->state))

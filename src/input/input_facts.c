@@ -178,6 +178,7 @@ static void read_pool(struct ndp_pool_facts *p, const struct json_object *o,
     p->undrainable = string(up, l->undrainable);
     p->rotation_name = string(o, l->rotation_name);
     p->version_after = version_of(o, l->version, l->current_version, &at);
+    p->version_pinned = string(o, l->version) != NULL;
 }
 
 /* A pool resource: its name is the change's; created or deleted with it. */

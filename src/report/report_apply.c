@@ -3,7 +3,8 @@
  * report_apply.c - "when can this apply?" for the reporters
  * (report_apply.h).  A cluster's refused changes are the findings the
  * evaluator marked refused_now, waived or not: a waiver silences ndplint,
- * not AKS.  What gates them: Block freezes them;
+ * not AKS.  A change AKS or azurerm refuses whatever the time (a verdict
+ * that blocks the apply) leaves no instant at all.  What gates them: Block freezes them;
  * AllowDuringMaintenanceWindow lets them through while its window (and
  * the window this apply replaces it with, spec section 11) is open; a window that cannot be evaluated or
  * whose phase is unknown gives no instant.
@@ -33,6 +34,14 @@ static void gate_of(struct ndp_apply_cluster *g, const struct ndp_report *r,
     size_t i;
 
     memset(g, 0, sizeof(*g));
+    for (i = 0; i < r->result->findings.nr; i++) {
+        const struct ndp_finding *f = &r->result->findings.items[i];
+        if (f->cluster_index == index &&
+            ndp_verdict_row(f->verdict)->blocks_apply) {
+            g->gate = NDP_GATE_BROKEN;
+            return;
+        }
+    }
     for (i = 0; i < r->result->findings.nr; i++)
         if (r->result->findings.items[i].cluster_index == index &&
             r->result->findings.items[i].refused_now)
@@ -260,6 +269,18 @@ static void frozen_sentence(struct ndp_buf *out, const struct ndp_report *r,
                  "restore it", n == 1 ? "has" : "each have");
 }
 
+static void never_sentence(struct ndp_buf *out, const struct ndp_report *r,
+                           const struct plan *p, add_name_fn add_name)
+{
+    size_t n;
+
+    ndp_buf_adds(out, "Cannot apply as planned: ");
+    n = add_names(out, r, p, NDP_GATE_BROKEN, -1, add_name);
+    ndp_buf_addf(out, " %s a change AKS or azurerm refuses whatever the "
+                 "time (the errors say what); fix the plan first",
+                 n == 1 ? "has" : "each have");
+}
+
 /* The window of the first cluster whose windows gate the plan. */
 static const struct ndp_window *first_window(const struct ndp_report *r,
                                              const struct plan *p)
@@ -325,6 +346,9 @@ void ndp_report_apply_sentence(struct ndp_buf *out,
         break;
     case NDP_APPLY_FROZEN:
         frozen_sentence(out, r, &p, add_name);
+        break;
+    case NDP_APPLY_NEVER:
+        never_sentence(out, r, &p, add_name);
         break;
     case NDP_APPLY_NO_COMMON:
         no_common_sentence(out, r, &p, add_name);

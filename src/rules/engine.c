@@ -455,7 +455,7 @@ static void walk_change(struct ndp_hits *out, const struct ndp_ruleset *rs,
     w.watches = ndp_xcalloc(n ? n : 1, sizeof(*w.watches));
     for (i = 0; i < n; i++) {
         const struct ndp_rule *rule = ndp_ruleset_get(rs, i);
-        uint32_t watches = rule->class_ == NDP_CLASS_META
+        uint32_t watches = !ndp_rule_class_watches(rule->class_)
                                ? 0
                                : ndp_rule_type_watches(rule, ch->notation,
                                                        ch->resource_type);

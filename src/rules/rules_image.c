@@ -114,7 +114,7 @@ static void put_enums(FILE *out, const struct ndp_rule *p)
 {
     static const char *const classes[] = {
         "NDP_CLASS_COVERED", "NDP_CLASS_VERSION_GATED", "NDP_CLASS_UPGRADE",
-        "NDP_CLASS_META", "NDP_CLASS_ROTATE"
+        "NDP_CLASS_META", "NDP_CLASS_ROTATE", "NDP_CLASS_CHECK"
     };
 
     fprintf(out, "        .scope = %s, .class_ = %s,\n"

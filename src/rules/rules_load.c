@@ -387,7 +387,7 @@ static int load_rule(const struct loader *ld, const struct json_object *file,
     r->pub.class_ = (enum ndp_rule_class)e;
     if (!rc)
         rc = load_rule_options(ld, r, o, where);
-    if (rc || r->pub.class_ == NDP_CLASS_META)
+    if (rc || !ndp_rule_class_watches(r->pub.class_))
         return rc;
     watch = ndp_json_get(o, "watch");
     at_path(at, "%s.watch", where);

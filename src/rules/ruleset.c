@@ -19,7 +19,7 @@
 const char *const ndp_rule_scope_names[] = { "cluster", "nodepool", NULL };
 const char *const ndp_rule_class_names[] = { "covered", "version-gated",
                                              "upgrade", "meta", "rotate",
-                                             NULL };
+                                             "check", NULL };
 
 struct ndp_ruleset *ndp_ruleset_new(void)
 {

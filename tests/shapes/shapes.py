@@ -86,12 +86,13 @@ MISSING = object()
 # The verdict a rule class has under --profile Block.  Version-gated rules
 # are judged as on 1.37 and later when the version is unknown, and every
 # version this test writes is 1.37, so they are refused like covered ones.
-# Upgrade rules are never findings by themselves (they mark bypasses).
+# An upgrade is a rollout of its own (and marks the covered changes of the
+# same resource change bypassed).
 VERDICT_BY_CLASS = {
     "covered": "rejected",
     "version-gated": "rejected",
     "rotate": "rotate",
-    "upgrade": None,
+    "upgrade": "rollout",
 }
 
 

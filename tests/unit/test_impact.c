@@ -556,6 +556,7 @@ static void finding_rebuilds__reimaging_verdicts_naming_pools(void **state)
     static const enum ndp_verdict reimaging[] = {
         NDP_VERDICT_ALLOWED, NDP_VERDICT_MAY_REIMAGE, NDP_VERDICT_BYPASSED,
         NDP_VERDICT_MANUAL_UPGRADE, NDP_VERDICT_REPLACE, NDP_VERDICT_ROTATE,
+        NDP_VERDICT_ROLLOUT,
     };
     static const enum ndp_finding_pools kinds[] = {
         NDP_POOLS_NONE, NDP_POOLS_NAMED, NDP_POOLS_ALL, NDP_POOLS_WINDOWS,

@@ -70,7 +70,7 @@ static const struct equiv_case cases[] = {
       BLOCK "'networkProfile':{'podLinkLocalAccess':'None'}", "NDP303/rejected" },
     { "outbound with upgrade", NULL, BLOCK "'networkProfile':{'outboundType':'loadBalancer'}",
       "'nodeDisruptionProfile':{'nodeDisruptionPolicy':'Block'},'kubernetesVersion':'1.38.0','networkProfile':{'outboundType':'managedNATGateway'}",
-      "NDP306/bypassed" },
+      "NDP401/rollout,NDP306/bypassed" },
     { "pool in body", NULL, BLOCK "'agentPoolProfiles':[{'name':'a','count':2},{'name':'b','count':2}]",
       BLOCK "'agentPoolProfiles':[{'name':'b','count':2},{'name':'a','count':2,'securityProfile':{'enableVTPM':true}}]",
       "NDP202/rejected" },

@@ -40,6 +40,10 @@ static const struct severity_row {
     { "ignore-without-reason", NDP_VERDICT_IGNORE_WITHOUT_REASON, W, W, false,
       false },
     { "window-overrun", NDP_VERDICT_WINDOW_OVERRUN, W, W, false, false },
+    { "rollout", NDP_VERDICT_ROLLOUT, W, N, false, false },
+    { "refused", NDP_VERDICT_REFUSED, E, E, false, false },
+    { "may-refuse", NDP_VERDICT_MAY_REFUSE, W, W, false, false },
+    { "advisory", NDP_VERDICT_ADVISORY, N, N, false, false },
 };
 
 static void severity_test(void **state)
@@ -80,18 +84,22 @@ static void table__node_flags(void **state)
 {
     static const struct {
         enum ndp_verdict v;
-        bool reimages, now, refused, through;
+        bool reimages, now, refused, through, blocks;
     } flags[] = {
-        { NDP_VERDICT_REJECTED, false, false, true, false },
-        { NDP_VERDICT_OUTSIDE_WINDOW, false, false, true, false },
-        { NDP_VERDICT_ALLOWED, true, true, false, true },
-        { NDP_VERDICT_MAY_REIMAGE, true, true, false, false },
-        { NDP_VERDICT_BYPASSED, true, true, false, false },
-        { NDP_VERDICT_MANUAL_UPGRADE, true, false, false, false },
-        { NDP_VERDICT_REPLACE, true, false, false, false },
-        { NDP_VERDICT_ROTATE, true, true, false, false },
-        { NDP_VERDICT_GATE_OPEN, false, false, false, false },
-        { NDP_VERDICT_WINDOW_OVERRUN, false, false, false, false },
+        { NDP_VERDICT_REJECTED, false, false, true, false, false },
+        { NDP_VERDICT_OUTSIDE_WINDOW, false, false, true, false, false },
+        { NDP_VERDICT_ALLOWED, true, true, false, true, false },
+        { NDP_VERDICT_MAY_REIMAGE, true, true, false, false, false },
+        { NDP_VERDICT_BYPASSED, true, true, false, false, false },
+        { NDP_VERDICT_MANUAL_UPGRADE, true, false, false, false, false },
+        { NDP_VERDICT_REPLACE, true, false, false, false, false },
+        { NDP_VERDICT_ROTATE, true, true, false, false, false },
+        { NDP_VERDICT_GATE_OPEN, false, false, false, false, false },
+        { NDP_VERDICT_WINDOW_OVERRUN, false, false, false, false, false },
+        { NDP_VERDICT_ROLLOUT, true, true, false, true, false },
+        { NDP_VERDICT_REFUSED, false, false, false, false, true },
+        { NDP_VERDICT_MAY_REFUSE, false, false, false, false, false },
+        { NDP_VERDICT_ADVISORY, false, false, false, false, false },
     };
     size_t i;
 
@@ -102,6 +110,7 @@ static void table__node_flags(void **state)
         assert_int_equal(row->rebuilds_now, flags[i].now);
         assert_int_equal(row->refused, flags[i].refused);
         assert_int_equal(row->lets_through, flags[i].through);
+        assert_int_equal(row->blocks_apply, flags[i].blocks);
     }
 }
 
@@ -148,6 +157,11 @@ static void explain__every_verdict_has_words(void **state)
         ndp_buf_reset(&out);
         if (v == NDP_VERDICT_ROTATE)
             name = "rotate";
+        if (row->means && ndp_explain(&out, test_ruleset, row->name) != 0)
+            fail_msg("--explain %s: nothing", row->name);
+        ndp_buf_reset(&out);
+        if (v == NDP_VERDICT_ROLLOUT)
+            name = "upgrade"; /* the rules whose findings carry it */
         if (ndp_explain(&out, test_ruleset, name) != 0)
             fail_msg("--explain %s: nothing", name);
         if (row->means)
