@@ -93,6 +93,7 @@ VERDICT_BY_CLASS = {
     "version-gated": "rejected",
     "rotate": "rotate",
     "upgrade": "rollout",
+    "check": None,   # a check's verdict varies: the row names it
 }
 
 
@@ -1181,12 +1182,19 @@ def load_rules(rules_dir):
 
 
 def expected_set(row, rules):
+    """The row's expected rule ids as (category, verdict, scope); a row
+    names the verdict of a rule in "verdicts" ({"NDP601": "refused"}),
+    which a check rule (class "check") must."""
     out = set()
+    named = row.get("verdicts", {})
     for rid in row["expect"]:
         if rid not in rules:
             raise SystemExit("row '%s': unknown rule %s" % (row["name"], rid))
         category, scope, cls = rules[rid]
-        verdict = VERDICT_BY_CLASS.get(cls)
+        verdict = named.get(rid, VERDICT_BY_CLASS.get(cls))
+        if cls == "check" and rid not in named:
+            raise SystemExit("row '%s': check rule %s needs its verdict in "
+                             "\"verdicts\"" % (row["name"], rid))
         if verdict:
             out.add((category, verdict, scope))
     return out
@@ -1275,8 +1283,10 @@ def fmt_set(s):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("ndplint")
-    ap.add_argument("--table", default=os.path.join(SOURCE, "tests",
-                                                    "transitions.json"))
+    ap.add_argument("--table", action="append",
+                    help="a transition table (repeatable); by default "
+                    "tests/transitions.json and every table in "
+                    "tests/shapes/tables/")
     ap.add_argument("--rules", default=os.path.join(SOURCE, "rules"))
     ap.add_argument("--keep", metavar="DIR",
                     help="write the documents and reports to DIR, keep them")
@@ -1289,8 +1299,15 @@ def main():
                     help="print every skipped row x shape and why")
     args = ap.parse_args()
 
-    with open(args.table, encoding="utf-8") as f:
-        table = json.load(f)
+    tables = args.table or (
+        [os.path.join(SOURCE, "tests", "transitions.json")] +
+        sorted(glob.glob(os.path.join(HERE, "tables", "*.json"))))
+    groups = []
+    for name in tables:
+        with open(name, encoding="utf-8") as f:
+            groups += json.load(f)["groups"]
+    table = {"groups": groups}
+    args.table = ", ".join(tables)
     rules = load_rules(args.rules)
     if not rules:
         print("shapes: no rules in %s" % args.rules, file=sys.stderr)
