@@ -46,6 +46,7 @@ static void change_free(struct ndp_change *c)
 {
     ndp_facts_release(&c->facts);
     free(c->address);
+    free(c->previous_address);
     free(c->resource_type);
     free(c->name);
     free(c->shown_name);

@@ -135,6 +135,8 @@ struct ndp_facts {
 struct ndp_change {
     const char *input;      /* input path as the user named it (borrowed from the set) */
     char *address;          /* Terraform address or ARM resource id */
+    char *previous_address; /* the address a moved block renamed it from
+                               (Terraform previous_address), or NULL */
     char *resource_type;    /* azurerm type, or the ARM type without @api-version */
     char *name;             /* resource name (azapi 'name', pool name), may be NULL */
     char *shown_name;       /* a cluster's Azure name as it may be printed:

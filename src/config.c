@@ -443,3 +443,19 @@ ndp_config_cluster_for(const struct ndp_config *config, const char *id)
             return &config->clusters[i];
     return NULL;
 }
+
+const struct ndp_config_cluster *
+ndp_config_cluster_strictest(const struct ndp_config *config,
+                             const char *const *ids, size_t nr)
+{
+    const struct ndp_config_cluster *best = NULL, *e;
+    size_t i;
+
+    for (i = 0; i < nr; i++) {
+        e = ids[i] ? ndp_config_cluster_for(config, ids[i]) : NULL;
+        if (e && (!best || e->profile > best->profile ||
+                  (e->profile == best->profile && e < best)))
+            best = e;
+    }
+    return best;
+}

@@ -85,6 +85,18 @@ void ndp_config_release(struct ndp_config *config);
 const struct ndp_config_cluster *
 ndp_config_cluster_for(const struct ndp_config *config, const char *id);
 
+/*
+ * The entry for a cluster known by 'nr' ids (its address, the address a
+ * rename moved it from, its ARM id; NULL ids are skipped): of the first
+ * entry each id matches, the one with the strictest profile (Block, then
+ * AllowDuringMaintenanceWindow, then Allow, then none), the earliest in
+ * the file on a tie.  A rename never loosens a declaration.  NULL when
+ * no id matches.
+ */
+const struct ndp_config_cluster *
+ndp_config_cluster_strictest(const struct ndp_config *config,
+                             const char *const *ids, size_t nr);
+
 /* Glob match; ARM ids (starting with '/') compare case-insensitively. */
 bool ndp_glob_match(const char *pattern, const char *text);
 

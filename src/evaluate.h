@@ -72,6 +72,11 @@ struct ndp_resolution {
     bool version_sensitive;     /* read under a sensitive mask: not printed */
     struct ndp_state_cluster *state; /* live state from --cluster-state,
                                         borrowed from the options' states */
+    const struct ndp_config_cluster *declared; /* the settings file's
+                                        clusters[] entry for it (under its
+                                        address, the address a rename moved
+                                        it from or its ARM id: the strictest),
+                                        borrowed, or NULL */
     bool has_freeze_until;      /* a Block from the settings file with an
                                    end ('until'), whether past or not */
     int64_t freeze_until;       /* its last instant, UTC */

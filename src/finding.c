@@ -14,6 +14,26 @@ static char *copy_or(const char *s, const char *fallback)
     return ndp_xstrdup(s ? s : fallback);
 }
 
+static char *copy_optional(const char *s)
+{
+    return s ? ndp_xstrdup(s) : NULL;
+}
+
+static struct ndp_finding_rename *copy_rename(
+    const struct ndp_finding_rename *r)
+{
+    struct ndp_finding_rename *c;
+
+    if (!r->resource_from && !r->cluster_from)
+        return NULL;
+    c = ndp_xcalloc(1, sizeof(*c));
+    c->resource_from = copy_optional(r->resource_from);
+    c->resource_arm_id = copy_optional(r->resource_arm_id);
+    c->cluster_from = copy_optional(r->cluster_from);
+    c->cluster_arm_id = copy_optional(r->cluster_arm_id);
+    return c;
+}
+
 struct ndp_finding *ndp_findings_add(struct ndp_findings *list,
                                      const struct ndp_finding_spec *spec)
 {
@@ -43,7 +63,30 @@ struct ndp_finding *ndp_findings_add(struct ndp_findings *list,
     f->line = spec->line;
     f->message = copy_or(spec->message, "");
     f->help = spec->help ? ndp_xstrdup(spec->help) : NULL;
+    f->rename = spec->rename ? copy_rename(spec->rename) : NULL;
     return f;
+}
+
+size_t ndp_finding_match_ids(const struct ndp_finding *f, const char *ids[4])
+{
+    const struct ndp_finding_rename *r = f->rename;
+    size_t n = 0;
+
+    if (r && r->resource_from) {
+        ids[n++] = r->resource_from;
+        if (r->resource_arm_id)
+            ids[n++] = r->resource_arm_id;
+    } else {
+        ids[n++] = f->resource;
+    }
+    if (r && r->cluster_from) {
+        ids[n++] = r->cluster_from;
+        if (r->cluster_arm_id)
+            ids[n++] = r->cluster_arm_id;
+    } else {
+        ids[n++] = f->cluster;
+    }
+    return n;
 }
 
 bool ndp_finding_suppress(struct ndp_finding *f, const char *why)
@@ -142,6 +185,13 @@ void ndp_findings_release_items(struct ndp_findings *list)
         free(f->pool);
         free(f->suppression);
         free(f->source_file);
+        if (f->rename) {
+            free(f->rename->resource_from);
+            free(f->rename->resource_arm_id);
+            free(f->rename->cluster_from);
+            free(f->rename->cluster_arm_id);
+            free(f->rename);
+        }
     }
 }
 

@@ -39,6 +39,18 @@ enum ndp_finding_pools {
     NDP_POOLS_WINDOWS  /* the cluster's Windows pools */
 };
 
+/*
+ * What a moved block renamed (Terraform previous_address): the old
+ * address of the finding's resource and of its cluster, and their ARM
+ * ids.  A waiver matches a renamed resource or cluster only under these,
+ * never under the new address alone, so renaming a resource into a
+ * waiver's glob waives nothing.  NULL fields: not renamed, or not known.
+ */
+struct ndp_finding_rename {
+    char *resource_from, *resource_arm_id;
+    char *cluster_from, *cluster_arm_id;
+};
+
 struct ndp_finding {
     const char *rule_id;
     const char *category;
@@ -69,6 +81,9 @@ struct ndp_finding {
     enum ndp_severity override_from;
     bool override_off;
     size_t override_index; /* severity_overrides[N] */
+    struct ndp_finding_rename *rename; /* owned; NULL when neither its
+                                          resource nor its cluster was
+                                          renamed */
 };
 
 struct ndp_findings {
@@ -101,6 +116,7 @@ struct ndp_finding_spec {
     long line;
     const char *message;
     const char *help;
+    const struct ndp_finding_rename *rename; /* copied; may be NULL */
 };
 
 /*
@@ -130,6 +146,13 @@ void ndp_finding_locate(struct ndp_finding *f, const char *file, long line);
 void ndp_finding_override(struct ndp_finding *f, const char *reason,
                           size_t index, bool off, enum ndp_severity severity,
                           const char *message);
+
+/*
+ * The ids a waiver is matched against, at most four, into 'ids': the
+ * resource's and the cluster's address, or for one a moved block renamed
+ * its old address and its ARM id instead.  Returns how many.
+ */
+size_t ndp_finding_match_ids(const struct ndp_finding *f, const char *ids[4]);
 
 /*
  * The report order: by input, cluster, resource, path, rule, then the

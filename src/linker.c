@@ -279,6 +279,9 @@ void ndp_link(struct ndp_clusters *out, struct ndp_changeset *set)
             ch->cluster = add_cluster(out, &ix, ch->address, ch->self_id,
                                       ch->input, i);
             shown_names(&out->items[ch->cluster], ch);
+            if (ch->previous_address)
+                out->items[ch->cluster].previous_id =
+                    ndp_xstrdup(ch->previous_address);
         }
     }
     index_own_clusters(&ix, out);
@@ -300,6 +303,7 @@ void ndp_clusters_release(struct ndp_clusters *clusters)
         struct ndp_cluster *c = &clusters->items[i];
         free(c->id);
         free(c->arm_id);
+        free(c->previous_id);
         free(c->name);
         free(c->resource_group);
     }

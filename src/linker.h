@@ -26,6 +26,8 @@ struct ndp_changeset;
 struct ndp_cluster {
     char *id;               /* Terraform address, or ARM id when only that is known */
     char *arm_id;           /* ARM id when known, else NULL */
+    char *previous_id;      /* the address a moved block renamed it from,
+                               or NULL */
     const char *input;      /* borrowed from the change set */
     size_t change;          /* its own change in the set, or SIZE_MAX */
     char *name;             /* its Azure name, or NULL when not known or

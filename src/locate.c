@@ -345,6 +345,10 @@ static bool ignored_on(struct ndp_finding *f, size_t index,
     }
     if (!ndp_ignore_names(&ig, f->rule_id))
         return false;
+    /* The comment sits at the new address: renaming a resource past an
+     * ignore must not waive it (its finding says so). */
+    if (f->rename && f->rename->resource_from)
+        return false;
     if (f->suppression)
         return true;
     ndp_buf_adds(&b, "ignored by 'ndplint:ignore ");
@@ -540,6 +544,7 @@ static void add_bad_ignores(struct ndp_findings *findings,
             .cluster_index = model->cluster_index,
             .resource = model->resource,
             .line = model->line,
+            .rename = model->rename,
         };
         ndp_buf_addf(&msg, "the ndplint:ignore comment at %s:%ld %s, so it "
                      "suppresses nothing; write 'ndplint:ignore RULE why "

@@ -305,8 +305,15 @@ static bool covers(const struct ndp_waiver *w, const struct ndp_finding *f)
         return false;
     if (w->category && strcmp(w->category, f->category) != 0)
         return false;
-    return !w->match || ndp_glob_match(w->match, f->resource) ||
-           ndp_glob_match(w->match, f->cluster);
+    const char *ids[4];
+    size_t i, n = ndp_finding_match_ids(f, ids);
+
+    if (!w->match)
+        return true;
+    for (i = 0; i < n; i++)
+        if (ndp_glob_match(w->match, ids[i]))
+            return true;
+    return false;
 }
 
 /* Group 'g' may cover the finding; 'checked' when it is known to. */
@@ -386,7 +393,8 @@ static size_t visit(struct index *ix, const struct ndp_findings *all,
                                NDP_BUF_INIT };
     const struct ndp_finding *f = &all->items[j];
     struct visit v = { all, f, j, SIZE_MAX };
-    size_t k;
+    const char *ids[4];
+    size_t k, nr_ids = ndp_finding_match_ids(f, ids);
 
     rule_keys(keys, f);
     for (k = 0; k < 4; k++) {
@@ -394,10 +402,10 @@ static size_t visit(struct index *ix, const struct ndp_findings *all,
         if (g != SIZE_MAX)
             meet(ix, &v, g, true);
     }
-    meet_literals(ix, &v, keys, f->resource);
-    meet_literals(ix, &v, keys, f->cluster);
-    meet_globs(ix, &v, f->resource);
-    meet_globs(ix, &v, f->cluster);
+    for (k = 0; k < nr_ids; k++) {
+        meet_literals(ix, &v, keys, ids[k]);
+        meet_globs(ix, &v, ids[k]);
+    }
     for (k = 0; k < ix->nr_unanchored; k++)
         meet(ix, &v, ix->unanchored[k], false);
     for (k = 0; k < 4; k++)

@@ -65,6 +65,35 @@ static void match_state(const struct ndp_evaluator *ev, size_t index)
         c->state->matched = true;
 }
 
+/*
+ * The settings file's entry for the cluster: under its address, the
+ * address a moved block renamed it from and its ARM id, the strictest, so
+ * that a rename never loosens a declaration; a rename is said in the
+ * cluster's note.
+ */
+static void match_declaration(const struct ndp_evaluator *ev, size_t index)
+{
+    const struct ndp_cluster *cluster = &ev->clusters->items[index];
+    struct ndp_resolution *c = &ev->resolved->items[index];
+    const char *ids[] = { cluster->id, cluster->previous_id,
+                          cluster->arm_id };
+    struct ndp_buf note = NDP_BUF_INIT;
+
+    if (ev->opt->config)
+        c->declared = ndp_config_cluster_strictest(ev->opt->config, ids,
+                                                   NDP_ARRAY_SIZE(ids));
+    if (!cluster->previous_id)
+        return;
+    ndp_buf_addf(&note, "%s%srenamed from %s by a moved block: the settings "
+                 "file's declarations are matched under both addresses and "
+                 "its ARM id, the strictest applies, and a waiver must name "
+                 "the old address or the ARM id", c->profile_note ?
+                 c->profile_note : "", c->profile_note ? "; " : "",
+                 cluster->previous_id);
+    free(c->profile_note);
+    c->profile_note = ndp_buf_detach(&note);
+}
+
 /* ---- profile ---- */
 
 struct profile_votes {
@@ -123,11 +152,11 @@ static void collect_profile_votes(const struct ndp_evaluator *ev,
 static int config_profile(const struct ndp_evaluator *ev,
                           const struct ndp_cluster *c)
 {
-    const struct ndp_config_cluster *e;
+    const struct ndp_config_cluster *e =
+        ev->resolved->items[c - ev->clusters->items].declared;
 
     if (!ev->opt->config)
         return -1;
-    e = ndp_config_cluster_for(ev->opt->config, c->id);
     if (e && e->profile >= 0)
         return e->profile;
     return ev->opt->config->profile;
@@ -288,7 +317,7 @@ static void resolve_freeze_end(const struct ndp_evaluator *ev, size_t index)
     if (!ev->opt->config || c->profile != NDP_PROFILE_BLOCK ||
         strcmp(c->profile_source, "config") != 0)
         return;
-    e = ndp_config_cluster_for(ev->opt->config, ev->clusters->items[index].id);
+    e = c->declared;
     if (e && e->has_until) {
         c->has_freeze_until = true;
         c->freeze_until = e->until;
@@ -302,6 +331,7 @@ void ndp_resolve_clusters(const struct ndp_evaluator *ev)
     start_resolutions(ev->resolved, ev->clusters->nr);
     for (i = 0; i < ev->clusters->nr; i++) {
         match_state(ev, i);
+        match_declaration(ev, i);
         resolve_profile(ev, i);
         resolve_freeze_end(ev, i);
         ndp_resolve_window(ev, i);

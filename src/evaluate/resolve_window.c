@@ -365,26 +365,20 @@ static void state_window(struct ndp_resolution *c)
 
 /* The window .ndplint.json declares for the cluster, or NULL. */
 static const struct json_object *config_window_of(
-    const struct ndp_evaluator *ev, const struct ndp_cluster *cluster)
+    const struct ndp_resolution *c)
 {
-    const struct ndp_config_cluster *e;
-
-    if (!ev->opt->config)
-        return NULL;
-    e = ndp_config_cluster_for(ev->opt->config, cluster->id);
-    return e ? e->window : NULL;
+    return c->declared ? c->declared->window : NULL;
 }
 
 /* The window .ndplint.json declares, when neither input nor state does. */
 static void config_window(const struct ndp_evaluator *ev,
-                          const struct ndp_cluster *cluster,
                           struct ndp_resolution *c)
 {
     struct window_decl d = { .path = "window", .arm = true };
 
     if (c->window || c->window_problems || c->window_expression)
         return;
-    d.in_force = config_window_of(ev, cluster);
+    d.in_force = config_window_of(c);
     if (!d.in_force)
         return;
     d.resource = ev->opt->config->path;
@@ -426,12 +420,12 @@ void ndp_resolve_window(const struct ndp_evaluator *ev, size_t index)
     ctx.all = all;
     ctx.known = c->state && c->state->window
                     ? c->state->window
-                    : config_window_of(ev, &ev->clusters->items[index]);
+                    : config_window_of(c);
     for (i = 0; (ch = ndp_evaluator_change(ev, index, i)) != NULL; i++)
         change_windows(c, ch, &ctx);
     json_object_put(all);
     state_window(c);
-    config_window(ev, &ev->clusters->items[index], c);
+    config_window(ev, c);
     if (c->profile != NDP_PROFILE_WINDOW || !c->window)
         return;
     if (c->new_window) {

@@ -187,25 +187,54 @@ static char *help_text(const struct ndp_resolution *c)
     return ndp_buf_detach(&b);
 }
 
+/*
+ * A finding about a resource a moved block renamed says so, unless it is
+ * the cluster's own resource (the cluster's note says it there).
+ */
+static void renamed_resource_note(struct ndp_buf *msg,
+                                  struct ndp_finding_spec *spec,
+                                  const struct ndp_change *ch,
+                                  const struct ndp_cluster *cluster)
+{
+    if (strcmp(ch->address, cluster->id) == 0)
+        return;
+    ndp_buf_addf(msg, "%s; the input renames this resource from %s (a moved "
+                 "block): a waiver or an inline ignore must name the old "
+                 "address or its ARM id", spec->message ? spec->message : "",
+                 ch->previous_address);
+    spec->message = msg->buf;
+}
+
 void ndp_evaluator_add(const struct ndp_evaluator *ev,
                        struct ndp_finding_spec *spec)
 {
     const struct ndp_resolution *c = &ev->resolved->items[spec->cluster_index];
-    const struct ndp_change *ch;
+    const struct ndp_cluster *cluster =
+        &ev->clusters->items[spec->cluster_index];
+    const struct ndp_change *ch =
+        ndp_change_index_find(&ev->changes, spec->input, spec->resource);
+    struct ndp_finding_rename rename = { NULL, NULL, cluster->previous_id,
+                                         cluster->arm_id };
+    struct ndp_buf msg = NDP_BUF_INIT;
     char *help = NULL;
 
     if (!spec->rule)
         spec->rule = ndp_verdict_meta_rule(ev->rs, spec->verdict);
-    spec->cluster = ev->clusters->items[spec->cluster_index].id;
+    spec->cluster = cluster->id;
     spec->frozen_now = c->frozen_now;
-    if (!spec->line &&
-        (ch = ndp_change_index_find(&ev->changes, spec->input,
-                                    spec->resource)) != NULL)
+    if (!spec->line && ch)
         spec->line = ch->line;
+    if (ch && ch->previous_address) {
+        rename.resource_from = ch->previous_address;
+        rename.resource_arm_id = ch->self_id;
+        renamed_resource_note(&msg, spec, ch, cluster);
+    }
+    spec->rename = &rename;
     if (!spec->help && ndp_verdict_refused_now(spec->verdict, c->frozen_now))
         spec->help = help = help_text(c);
     ndp_findings_add(ev->out, spec);
     free(help);
+    ndp_buf_release(&msg);
 }
 
 /* A finding about cluster 'index' as a whole: 'resource' at 'path'. */
@@ -230,7 +259,6 @@ static void meta_finding(const struct ndp_evaluator *ev,
 /* A Block in .ndplint.json needs an end: the docs say never to freeze for good. */
 static void freeze_finding(const struct ndp_evaluator *ev, size_t index)
 {
-    const struct ndp_cluster *c = &ev->clusters->items[index];
     const struct ndp_resolution *r = &ev->resolved->items[index];
     const struct ndp_config_cluster *e;
     struct ndp_buf msg = NDP_BUF_INIT;
@@ -238,7 +266,7 @@ static void freeze_finding(const struct ndp_evaluator *ev, size_t index)
     if (!ev->opt->config || strcmp(r->profile_source, "config") != 0 ||
         r->profile != NDP_PROFILE_BLOCK)
         return;
-    e = ndp_config_cluster_for(ev->opt->config, c->id);
+    e = r->declared;
     if (e && e->has_until && e->until >= ev->opt->at)
         return;
     if (e && e->has_until)

@@ -325,6 +325,7 @@ static int read_resource(struct plan_reader *r,
     const char *type = ndp_json_get_string(rc_entry, "type");
     const char *address = ndp_json_get_string(rc_entry, "address");
     const char *mode = ndp_json_get_string(rc_entry, "mode");
+    const char *previous;
     struct json_object *change = ndp_json_get(rc_entry, "change");
     enum ndp_kind kind = NDP_KIND_CLUSTER;
     char *arm_type = NULL;
@@ -355,6 +356,9 @@ static int read_resource(struct plan_reader *r,
     }
     c = ndp_changeset_add(r->set, r->input_index);
     c->address = ndp_xstrdup(address ? address : type);
+    previous = ndp_json_get_string(rc_entry, "previous_address");
+    if (previous && *previous && strcmp(previous, c->address) != 0)
+        c->previous_address = ndp_xstrdup(previous);
     c->kind = kind;
     c->action = parse_actions(ndp_json_get(change, "actions"));
     c->resource_type = arm_type ? arm_type : ndp_xstrdup(type);

@@ -706,6 +706,38 @@ static void cluster_for__first_match_wins(void **state)
     ndp_config_release(&c);
 }
 
+/*
+ * A cluster known by several ids (a rename: old address, new address,
+ * ARM id) gets the strictest entry any of them matches; a tie goes to the
+ * earliest entry; an id matching nothing, or NULL, changes nothing.
+ */
+static void cluster_strictest__a_rename_never_loosens(void **state)
+{
+    struct ndp_config c;
+    const char *renamed[] = { "azurerm_kubernetes_cluster.prod_v2",
+                              "azurerm_kubernetes_cluster.prod",
+                              "/s/managedClusters/aks1" };
+    const char *plain[] = { "azurerm_kubernetes_cluster.dev", NULL, NULL };
+    const char *both_window[] = { "module.a.x", "module.b.x", NULL };
+
+    (void)state;
+    load_text(&c, "{'clusters': [{'match': '*_v2', 'profile': 'Allow'}, "
+                  "{'match': 'azurerm_kubernetes_cluster.prod', 'profile': "
+                  "'Block'}, {'match': 'module.a.*', 'profile': "
+                  "'AllowDuringMaintenanceWindow'}, {'match': 'module.b.*', "
+                  "'profile': 'AllowDuringMaintenanceWindow'}, {'match': "
+                  "'*/managedClusters/aks1', 'profile': "
+                  "'AllowDuringMaintenanceWindow'}]}");
+    assert_ptr_equal(ndp_config_cluster_strictest(&c, renamed, 3),
+                     &c.clusters[1]);
+    assert_ptr_equal(ndp_config_cluster_strictest(&c, renamed, 1),
+                     &c.clusters[0]);
+    assert_null(ndp_config_cluster_strictest(&c, plain, 3));
+    assert_ptr_equal(ndp_config_cluster_strictest(&c, both_window, 3),
+                     &c.clusters[2]);
+    ndp_config_release(&c);
+}
+
 int main(void)
 {
     static struct test_list list;
@@ -722,6 +754,7 @@ int main(void)
     ADD_TEST(&list, glob_match__table);
     ADD_TEST(&list, bracket_end__as_fnmatch_reads_it);
     ADD_TEST(&list, cluster_for__first_match_wins);
+    ADD_TEST(&list, cluster_strictest__a_rename_never_loosens);
     return cmocka_run_group_tests_name("config", list.items, test_dir_make,
                                        test_dir_remove);
 }
