@@ -29,6 +29,9 @@
 #include "ignore.h"
 #include "rules.h"
 #include "compat.h"
+#include "source_scan.h"
+#include "error.h"
+#include "strmap.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -47,6 +50,7 @@ struct bad_ignore {
     long line;
     size_t finding;              /* the finding that looked */
     enum ndp_ignore_status status;
+    bool not_code;               /* in a block comment, string or heredoc */
 };
 
 struct bad_ignores {
@@ -54,14 +58,33 @@ struct bad_ignores {
     size_t nr, alloc;
 };
 
+/* A file read, and which of its bytes are code (built when first asked). */
 struct text_file {
     char *path;
     struct ndp_buf text;
+    struct ndp_source_map map;
+};
+
+/*
+ * Where a directory defines resource 'type' 'name': the one file and the
+ * offset of its block, found once per resource and kept in the cache.
+ * Defined twice (in two files, or twice in one), it is not looked up:
+ * which definition the plan comes from cannot be told, and an ignore
+ * comment must not be taken from the wrong one.
+ */
+struct block_site {
+    char *key;      /* "DIR\nTYPE\nNAME" */
+    char *file;     /* NULL: none, or more than one */
+    size_t offset;
+    size_t count;
 };
 
 struct file_cache {
     struct text_file *items;
     size_t nr, alloc;
+    struct block_site *sites;        /* resource blocks looked up */
+    size_t nr_sites, alloc_sites;
+    struct ndp_strmap sites_by_key;  /* their keys, borrowed */
     char *root;         /* real path of the source root, or NULL */
     size_t bytes_left;  /* of TOTAL_LIMIT */
     size_t files_left;  /* of FILES_LIMIT */
@@ -131,22 +154,31 @@ out:
  * The text of 'path', read once; empty when it cannot be read, is not a
  * regular file, is over a limit or ('confine') leaves the source root.
  */
-static const struct ndp_buf *load(struct file_cache *cache, const char *path,
-                                  bool confine)
+static struct text_file *load(struct file_cache *cache, const char *path,
+                              bool confine, enum ndp_source_lang lang)
 {
     struct text_file *f;
     size_t i;
 
     for (i = 0; i < cache->nr; i++)
         if (strcmp(cache->items[i].path, path) == 0)
-            return &cache->items[i].text;
+            return &cache->items[i];
     NDP_GROW(cache->items, cache->alloc, cache->nr + 1);
     f = &cache->items[cache->nr++];
+    memset(f, 0, sizeof(*f));
     f->path = ndp_xstrdup(path);
     ndp_buf_init(&f->text);
     if (!confine || confined(cache, path))
         read_regular(&f->text, path, cache);
-    return &f->text;
+    ndp_source_map_build(&f->map, f->text.buf, f->text.len, lang);
+    return f;
+}
+
+/* Is the byte at 'p' of 'f' code (not a comment, string or heredoc)? */
+static bool is_code(const struct text_file *f, const char *p)
+{
+    return ndp_source_kind_at(&f->map, (size_t)(p - f->text.buf)) ==
+           NDP_SOURCE_CODE;
 }
 
 static void release_cache(struct file_cache *cache)
@@ -156,8 +188,15 @@ static void release_cache(struct file_cache *cache)
     for (i = 0; i < cache->nr; i++) {
         free(cache->items[i].path);
         ndp_buf_release(&cache->items[i].text);
+        ndp_source_map_release(&cache->items[i].map);
+    }
+    for (i = 0; i < cache->nr_sites; i++) {
+        free(cache->sites[i].key);
+        free(cache->sites[i].file);
     }
     free(cache->items);
+    free(cache->sites);
+    ndp_strmap_release(&cache->sites_by_key);
     free(cache->root);
 }
 
@@ -171,13 +210,19 @@ static long line_at(const char *text, const char *at)
     return line;
 }
 
-/* 'resource "TYPE" "NAME"' at the start of a line, or NULL. */
-static const char *find_block(const char *text, const char *type,
-                              const char *name)
+/*
+ * 'resource "TYPE" "NAME"' at the start of a line of code in 'f' (not in
+ * a comment, string or heredoc): the first, or NULL; '*count' receives
+ * how many there are.
+ */
+static const char *find_block(const struct text_file *f, const char *type,
+                              const char *name, size_t *count)
 {
+    const char *text = f->text.buf;
     struct ndp_buf needle = NDP_BUF_INIT;
     const char *p = text, *hit = NULL;
 
+    *count = 0;
     ndp_buf_addf(&needle, "\"%s\" \"%s\"", type, name);
     while ((p = strstr(p, needle.buf)) != NULL) {
         const char *q = p;
@@ -187,9 +232,9 @@ static const char *find_block(const char *text, const char *type,
             const char *start = q - 8;
             while (start > text && (start[-1] == ' ' || start[-1] == '\t'))
                 start--;
-            if (start == text || start[-1] == '\n') {
-                hit = start;
-                break;
+            if ((start == text || start[-1] == '\n') && is_code(f, start)) {
+                hit = hit ? hit : start;
+                ++*count;
             }
         }
         p += needle.len;
@@ -198,37 +243,29 @@ static const char *find_block(const char *text, const char *type,
     return hit;
 }
 
-/* Where the block starting at 'start' ends (its closing brace). */
-static const char *block_end(const char *start)
+/* Where the block starting at 'start' ends (its closing brace in code). */
+static const char *block_end(const struct text_file *f, const char *start)
 {
-    const char *p = strchr(start, '{');
+    const char *p = start;
     int depth = 0;
-    bool quoted = false;
 
-    for (; p && *p; p++) {
-        if (quoted) {
-            if (*p == '\\' && p[1])
-                p++;
-            else if (*p == '"')
-                quoted = false;
-        } else if (*p == '"') {
-            quoted = true;
-        } else if (*p == '#' || (*p == '/' && p[1] == '/')) {
-            p += strcspn(p, "\n") - 1;
-        } else if (*p == '{') {
+    for (; *p; p++) {
+        if ((*p != '{' && *p != '}') || !is_code(f, p))
+            continue;
+        if (*p == '{')
             depth++;
-        } else if (*p == '}' && --depth == 0) {
+        else if (--depth == 0)
             return p;
-        }
     }
-    return start + strlen(start);
+    return p;
 }
 
 /*
  * First line in [from, to) whose first word is 'name' (quoted or not)
  * followed by '=' or '{' (HCL) or ':' (Bicep, JSON).
  */
-static const char *find_attribute(const char *from, const char *to,
+static const char *find_attribute(const struct text_file *f,
+                                  const char *from, const char *to,
                                   const char *name, size_t n)
 {
     const char *line = from;
@@ -240,7 +277,8 @@ static const char *find_attribute(const char *from, const char *to,
         if ((size_t)(to - w) > n && strncmp(w, name, n) == 0) {
             const char *q = w + n + (*p == '"' && w[n] == '"');
             q += strspn(q, " \t");
-            if (*q == '=' || *q == '{' || *q == ':')
+            if ((*q == '=' || *q == '{' || *q == ':') &&
+                ndp_source_token_at(&f->map, (size_t)(p - f->text.buf)))
                 return p;
         }
         if (!eol)
@@ -251,7 +289,8 @@ static const char *find_attribute(const char *from, const char *to,
 }
 
 /* Path segment names, deepest first: a.b[0].c -> "c", "b", "a". */
-static const char *attribute_in(const char *from, const char *to,
+static const char *attribute_in(const struct text_file *f,
+                                const char *from, const char *to,
                                 const char *path)
 {
     char names[16][128];
@@ -271,7 +310,7 @@ static const char *attribute_in(const char *from, const char *to,
             p++;
     }
     while (count--) {
-        const char *hit = find_attribute(from, to, names[count],
+        const char *hit = find_attribute(f, from, to, names[count],
                                          strlen(names[count]));
         if (hit)
             return hit;
@@ -320,26 +359,47 @@ static const char *line_start(const char *text, const char *p)
 }
 
 /*
+ * Is the "ndplint:ignore" on the line at 'line' of 'tf' in a comment of
+ * the code ('#' or '//'), not in a block comment, a string or a heredoc?
+ */
+static bool in_line_comment(const struct text_file *tf, const char *line)
+{
+    const char *end = line + strcspn(line, "\n"), *p = line;
+    size_t start, stop;
+
+    while ((p = ndp_memmem(p, (size_t)(end - p), "ndplint:ignore", 14)) !=
+           NULL) {
+        if (ndp_source_line_comment(&tf->map, (size_t)(p - tf->text.buf),
+                                    &start, &stop))
+            return true;
+        p += 14;
+    }
+    return false;
+}
+
+/*
  * Does the ignore comment on the line at 'line' (its start; line number
  * 'no' of 'file') suppress 'f'?  Sets its suppression if so; records a
  * comment without a rule or a reason in 'bad'.
  */
 static bool ignored_on(struct ndp_finding *f, size_t index,
-                       struct bad_ignores *bad, const char *file, long no,
-                       const char *line, bool hash)
+                       struct bad_ignores *bad, const struct text_file *tf,
+                       long no, const char *line, bool hash)
 {
     struct ndp_ignore ig;
     enum ndp_ignore_status st = ndp_ignore_parse(&ig, line,
                                                  NDP_IGNORE_SCAN_MAX, hash);
     struct ndp_buf b = NDP_BUF_INIT;
+    bool code = st != NDP_IGNORE_NONE && in_line_comment(tf, line);
 
     if (st == NDP_IGNORE_NONE)
         return false;
-    if (st != NDP_IGNORE_OK) {
+    if (st != NDP_IGNORE_OK || !code) {
         NDP_GROW(bad->items, bad->alloc, bad->nr + 1);
-        bad->items[bad->nr].file = ndp_xstrdup(file);
+        bad->items[bad->nr].file = ndp_xstrdup(tf->path);
         bad->items[bad->nr].line = no;
         bad->items[bad->nr].finding = index;
+        bad->items[bad->nr].not_code = !code;
         bad->items[bad->nr++].status = st;
         return false;
     }
@@ -353,7 +413,7 @@ static bool ignored_on(struct ndp_finding *f, size_t index,
         return true;
     ndp_buf_adds(&b, "ignored by 'ndplint:ignore ");
     ndp_buf_add(&b, ig.rules, ig.rules_len);
-    ndp_buf_addf(&b, "' at %s:%ld: ", file, no);
+    ndp_buf_addf(&b, "' at %s:%ld: ", tf->path, no);
     ndp_buf_add(&b, ig.reason, ig.reason_len);
     if (ig.truncated)
         ndp_buf_adds(&b, "...");
@@ -367,17 +427,68 @@ static bool ignored_on(struct ndp_finding *f, size_t index,
  * line, then on the line that opens its resource ('opening', or NULL).
  */
 static void check_ignores(struct ndp_finding *f, size_t index,
-                          struct bad_ignores *bad, const char *file,
-                          const char *text, const char *at,
-                          const char *opening, bool hash)
+                          struct bad_ignores *bad, const struct text_file *tf,
+                          const char *at, const char *opening, bool hash)
 {
+    const char *text = tf->text.buf;
     const char *own = line_start(text, at);
 
-    if (ignored_on(f, index, bad, file, f->source_line, own, hash))
+    if (ignored_on(f, index, bad, tf, f->source_line, own, hash))
         return;
     if (opening && line_start(text, opening) != own)
-        ignored_on(f, index, bad, file, line_at(text, opening),
+        ignored_on(f, index, bad, tf, line_at(text, opening),
                    line_start(text, opening), hash);
+}
+
+static const struct block_site *find_site(struct file_cache *cache,
+                                          const char *dir, const char *type,
+                                          const char *name)
+{
+    struct ndp_buf key = NDP_BUF_INIT, path = NDP_BUF_INIT;
+    struct block_site site = { NULL, NULL, 0, 0 };
+    size_t i;
+    DIR *d;
+    struct dirent *de;
+
+    ndp_buf_addf(&key, "%s\n%s\n%s", dir, type, name);
+    i = ndp_strmap_find(&cache->sites_by_key, key.buf);
+    if (i != SIZE_MAX) {
+        ndp_buf_release(&key);
+        return &cache->sites[i];
+    }
+    d = confined(cache, dir) ? opendir(dir) : NULL;
+    while (d && (de = readdir(d)) != NULL) {
+        size_t len = strlen(de->d_name), n;
+        const struct text_file *f;
+        const char *block;
+        if (len < 4 || strcmp(de->d_name + len - 3, ".tf") != 0)
+            continue;
+        ndp_buf_reset(&path);
+        ndp_buf_addf(&path, "%s/%s", dir, de->d_name);
+        f = load(cache, path.buf, true, NDP_SOURCE_HCL);
+        block = find_block(f, type, name, &n);
+        if (block && !site.count) {
+            site.file = ndp_xstrdup(path.buf);
+            site.offset = (size_t)(block - f->text.buf);
+        }
+        site.count += n;
+    }
+    if (d)
+        closedir(d);
+    if (site.count > 1) {
+        ndp_warn("warning: resource \"%s\" \"%s\" is defined %zu times in "
+                 "'%s'; its findings keep the plan's line and no "
+                 "ndplint:ignore comment applies to them", type, name,
+                 site.count, dir);
+        free(site.file);
+        site.file = NULL;
+    }
+    site.key = ndp_buf_detach(&key);
+    NDP_GROW(cache->sites, cache->alloc_sites, cache->nr_sites + 1);
+    cache->sites[cache->nr_sites] = site;
+    ndp_strmap_add(&cache->sites_by_key, site.key, cache->nr_sites);
+    ndp_buf_release(&path);
+    return &cache->sites[cache->nr_sites++];
 }
 
 static bool locate_terraform(struct ndp_finding *f, size_t index,
@@ -385,43 +496,30 @@ static bool locate_terraform(struct ndp_finding *f, size_t index,
                              const struct ndp_change *ch,
                              const char *root, struct file_cache *cache)
 {
-    struct ndp_buf dir = NDP_BUF_INIT, path = NDP_BUF_INIT;
+    struct ndp_buf dir = NDP_BUF_INIT;
     char type[128], name[128];
-    DIR *d;
-    struct dirent *de;
-    bool found = false;
+    const struct block_site *site;
+    const struct text_file *file;
+    const char *block, *attr;
 
     if (!ch->source_dir || !split_resource(ch->address, type, name,
                                            sizeof(type)))
         return false;
     ndp_buf_addf(&dir, "%s%s%s", root, *ch->source_dir ? "/" : "",
                  ch->source_dir);
-    d = confined(cache, dir.buf) ? opendir(dir.buf) : NULL;
-    while (d && !found && (de = readdir(d)) != NULL) {
-        size_t len = strlen(de->d_name);
-        const struct ndp_buf *text;
-        const char *block, *attr;
-        if (len < 4 || strcmp(de->d_name + len - 3, ".tf") != 0)
-            continue;
-        ndp_buf_reset(&path);
-        ndp_buf_addf(&path, "%s/%s", dir.buf, de->d_name);
-        text = load(cache, path.buf, true);
-        block = find_block(text->buf, type, name);
-        if (!block)
-            continue;
-        attr = *f->path ? attribute_in(block, block_end(block), f->path)
-                        : NULL;
-        ndp_finding_locate(f, path.buf,
-                           line_at(text->buf, attr ? attr : block));
-        check_ignores(f, index, bad, path.buf, text->buf,
-                      attr ? attr : block, block, true);
-        found = true;
-    }
-    if (d)
-        closedir(d);
+    site = find_site(cache, dir.buf, type, name);
     ndp_buf_release(&dir);
-    ndp_buf_release(&path);
-    return found;
+    if (!site->file)
+        return false;
+    file = load(cache, site->file, true, NDP_SOURCE_HCL);
+    block = file->text.buf + site->offset;
+    attr = *f->path ? attribute_in(file, block, block_end(file, block),
+                                   f->path)
+                    : NULL;
+    ndp_finding_locate(f, file->path,
+                       line_at(file->text.buf, attr ? attr : block));
+    check_ignores(f, index, bad, file, attr ? attr : block, block, true);
+    return true;
 }
 
 /*
@@ -442,48 +540,56 @@ static const char *opening_above(const char *text, const char *hit)
     return NULL;
 }
 
+/*
+ * The first string of code in 'tf' that quotes 'name' ('name' or
+ * "name"), not one in a comment, or NULL.
+ */
+static const char *find_quoted(const struct text_file *tf, const char *name)
+{
+    struct ndp_buf needle = NDP_BUF_INIT;
+    const char *hit = NULL, *p;
+    int quote;
+
+    for (quote = 0; quote < 2 && !hit; quote++) {
+        ndp_buf_reset(&needle);
+        ndp_buf_addf(&needle, "%c%s%c", quote ? '"' : '\'', name,
+                     quote ? '"' : '\'');
+        for (p = tf->text.buf; !hit && (p = strstr(p, needle.buf)); p++)
+            if (ndp_source_token_at(&tf->map, (size_t)(p - tf->text.buf)))
+                hit = p;
+    }
+    ndp_buf_release(&needle);
+    return hit;
+}
+
 static bool locate_template(struct ndp_finding *f, size_t index,
                             struct bad_ignores *bad,
                             const char *template_path,
                             struct file_cache *cache)
 {
-    const struct ndp_buf *text = load(cache, template_path, false);
+    const struct text_file *tf = load(cache, template_path, false,
+                                      NDP_SOURCE_TEMPLATE);
+    const char *text = tf->text.buf;
     const char *slash = strrchr(f->resource, '/');
-    struct ndp_buf needle = NDP_BUF_INIT;
-    const char *hit = NULL, *name_line, *opening;
-    int quote;
+    const char *hit, *name_line, *opening, *end, *attr;
 
-    if (!slash || !text->len)
-        return false;
-    for (quote = 0; quote < 2 && !hit; quote++) {
-        ndp_buf_reset(&needle);
-        ndp_buf_addf(&needle, "%c%s%c", quote ? '"' : '\'', slash + 1,
-                     quote ? '"' : '\'');
-        hit = strstr(text->buf, needle.buf);
-    }
-    ndp_buf_release(&needle);
-    if (!hit)
+    if (!slash || !tf->text.len || !(hit = find_quoted(tf, slash + 1)))
         return false;
     /* The attribute inside the resource: up to the next resource. */
     name_line = hit;
-    {
-        const char *end = strstr(hit, "\nresource ");
-        const char *attr = *f->path
-                               ? attribute_in(hit, end ? end
-                                                       : hit + strlen(hit),
-                                              f->path)
-                               : NULL;
-        if (attr)
-            hit = attr;
-    }
-    ndp_finding_locate(f, template_path, line_at(text->buf, hit));
+    end = strstr(hit, "\nresource ");
+    attr = *f->path ? attribute_in(tf, hit, end ? end : hit + strlen(hit),
+                                   f->path)
+                    : NULL;
+    if (attr)
+        hit = attr;
+    ndp_finding_locate(f, template_path, line_at(text, hit));
     /* The resource's lines: the one naming it, and 'resource' above. */
-    check_ignores(f, index, bad, template_path, text->buf, hit, name_line,
-                  false);
-    opening = opening_above(text->buf, name_line);
+    check_ignores(f, index, bad, tf, hit, name_line, false);
+    opening = opening_above(text, name_line);
     if (!f->suppression && opening)
-        ignored_on(f, index, bad, template_path, line_at(text->buf, opening),
-                   opening, false);
+        ignored_on(f, index, bad, tf, line_at(text, opening), opening,
+                   false);
     return true;
 }
 
@@ -546,11 +652,18 @@ static void add_bad_ignores(struct ndp_findings *findings,
             .line = model->line,
             .rename = model->rename,
         };
-        ndp_buf_addf(&msg, "the ndplint:ignore comment at %s:%ld %s, so it "
-                     "suppresses nothing; write 'ndplint:ignore RULE why "
-                     "the change is accepted'", b->file, b->line,
-                     b->status == NDP_IGNORE_NO_RULE ? "names no rule id"
-                                                     : "gives no reason");
+        if (b->not_code)
+            ndp_buf_addf(&msg, "the ndplint:ignore comment at %s:%ld stands "
+                         "inside a block comment, a string or a heredoc, not "
+                         "in a comment of the code, so it suppresses nothing; "
+                         "write it as a '#' or '//' comment on the resource's "
+                         "line", b->file, b->line);
+        else
+            ndp_buf_addf(&msg, "the ndplint:ignore comment at %s:%ld %s, so "
+                         "it suppresses nothing; write 'ndplint:ignore RULE "
+                         "why the change is accepted'", b->file, b->line,
+                         b->status == NDP_IGNORE_NO_RULE ? "names no rule id"
+                                                         : "gives no reason");
         spec.message = msg.buf;
         /* The model's strings stay where they are when the array grows. */
         ndp_finding_locate(ndp_findings_add(findings, &spec), b->file,
@@ -567,7 +680,9 @@ void ndp_locate_sources(struct ndp_findings *findings,
                         const char *source_root, const char *template_path,
                         const struct ndp_ruleset *rs)
 {
-    struct file_cache cache = { NULL, 0, 0, NULL, TOTAL_LIMIT, FILES_LIMIT };
+    struct file_cache cache = { .sites_by_key = NDP_STRMAP_INIT(false),
+                                .bytes_left = TOTAL_LIMIT,
+                                .files_left = FILES_LIMIT };
     struct bad_ignores bad = { NULL, 0, 0 };
     struct ndp_change_index changes;
     const char *root = source_root ? source_root : ".";
