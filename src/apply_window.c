@@ -24,6 +24,8 @@ const char *ndp_apply_reason_name(enum ndp_apply_reason reason)
         return "frozen";
     case NDP_APPLY_NEVER:
         return "never";
+    case NDP_APPLY_UNKNOWN_VALUES:
+        return "values-unknown";
     case NDP_APPLY_NO_COMMON:
     default:
         return "no-common-window";

@@ -31,8 +31,11 @@ enum ndp_apply_reason {
     NDP_APPLY_WINDOW,           /* wait for [from, until) */
     NDP_APPLY_FROZEN,           /* no window lets it through */
     NDP_APPLY_NO_COMMON,        /* plan: clusters' windows never meet */
-    NDP_APPLY_NEVER             /* refused whatever the time: the change
+    NDP_APPLY_NEVER,            /* refused whatever the time: the change
                                    must be fixed first */
+    NDP_APPLY_UNKNOWN_VALUES    /* nothing shown is refused, but a change
+                                   depends on values known only after
+                                   apply: no instant is promised */
 };
 
 enum ndp_apply_gate {

@@ -67,15 +67,19 @@ static const struct ndp_verdict_row rows[NDP_VERDICT_COUNT] = {
     [NDP_VERDICT_MAY_REIMAGE] = {
         .name = "may-reimage",
         .severity = NDP_SEVERITY_WARNING,
-        .frozen_severity = NDP_SEVERITY_WARNING,
+        .frozen_severity = NDP_SEVERITY_ERROR,
         .reimages = true,
         .rebuilds_now = true,
+        .refused_when_frozen = true,
+        .depends_on_unknown = true,
         .meta_category = "unseen-change",
         .meta_id = "NDP004",
         .means = "the new value is known only after apply and the old one "
                  "can start a reimaging change; or what-if did not show the "
                  "change's properties.",
-        .when_frozen = "warning",
+        .when_frozen = "error (AKS refuses it if the value turns out to "
+                       "change, and an unknown value is the cheapest way to "
+                       "hide one)",
         .otherwise = "warning",
         .todo = "Find out the value the apply will set (or run what-if with "
                 "full properties) and run ndplint again.",

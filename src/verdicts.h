@@ -81,6 +81,10 @@ struct ndp_verdict_row {
     /* AKS or azurerm refuses the apply at this change whatever the time:
      * no window helps, the plan must change. */
     bool blocks_apply;
+    /* It depends on a value known only after apply (or a change what-if
+     * does not show): whether it reimages is not known before the apply,
+     * so no "apply now" is promised while it stands. */
+    bool depends_on_unknown;
     /* The meta rule whose findings carry this verdict (its category, and
      * its id for a rule set that lacks it), or NULL. */
     const char *meta_category, *meta_id;

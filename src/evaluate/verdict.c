@@ -550,8 +550,13 @@ static enum ndp_verdict may_reimage(const struct ndp_evaluator *ev,
                                     const struct ndp_hit *h,
                                     const char *why)
 {
+    const struct ndp_change *ch = ev->set->items[h->change];
+
     ndp_buf_adds(msg, why);
     describe_target(ev, msg, h);
+    if (ev->resolved->items[ch->cluster].frozen_now)
+        ndp_buf_adds(msg, "; the cluster is frozen now, so AKS refuses the "
+                     "update if the value turns out to change");
     return NDP_VERDICT_MAY_REIMAGE;
 }
 

@@ -66,6 +66,36 @@ static void gate_of(struct ndp_apply_cluster *g, const struct ndp_report *r,
         g->windows[g->nr_windows++] = c->new_window;
 }
 
+/*
+ * How many findings of cluster 'index' (NDP_APPLY_PLAN: of every cluster)
+ * depend on a value known only after apply.
+ */
+static size_t unknown_dependents(const struct ndp_report *r, size_t index)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < r->result->findings.nr; i++) {
+        const struct ndp_finding *f = &r->result->findings.items[i];
+        if ((index == NDP_APPLY_PLAN || f->cluster_index == index) &&
+            ndp_verdict_row(f->verdict)->depends_on_unknown)
+            n++;
+    }
+    return n;
+}
+
+/*
+ * "Apply now" is never promised while a change depends on a value known
+ * only after apply (waived or not): whether AKS refuses it is not known.
+ */
+static void uncertain(struct ndp_apply_window *a, const struct ndp_report *r,
+                      size_t index)
+{
+    if (a->reason == NDP_APPLY_NOW && unknown_dependents(r, index)) {
+        a->reason = NDP_APPLY_UNKNOWN_VALUES;
+        a->known = false;
+    }
+}
+
 struct plan {
     struct ndp_apply_cluster *gates;    /* per cluster */
     struct ndp_apply_window *answers;   /* per cluster */
@@ -89,6 +119,7 @@ static void plan_start(struct plan *p, const struct ndp_report *r)
             p->sensitive = true;
     }
     ndp_apply_window_plan(&p->answer, p->gates, nr, r->result->at);
+    uncertain(&p->answer, r, NDP_APPLY_PLAN);
 }
 
 static void plan_release(struct plan *p)
@@ -125,6 +156,7 @@ void ndp_report_apply_json(struct ndp_buf *out, const struct ndp_report *r,
     } else {
         gate_of(&gate, r, index);
         ndp_apply_window_cluster(&one, &gate, r->result->at);
+        uncertain(&one, r, index);
         a = &one;
         hidden = r->result->resolved.items[index].window_sensitive;
     }
@@ -337,6 +369,7 @@ void ndp_report_apply_sentence(struct ndp_buf *out,
                                add_name_fn add_name)
 {
     struct plan p;
+    size_t n;
 
     plan_start(&p, r);
     switch (p.answer.reason) {
@@ -349,6 +382,16 @@ void ndp_report_apply_sentence(struct ndp_buf *out,
         break;
     case NDP_APPLY_NEVER:
         never_sentence(out, r, &p, add_name);
+        break;
+    case NDP_APPLY_UNKNOWN_VALUES:
+        n = unknown_dependents(r, NDP_APPLY_PLAN);
+        ndp_buf_addf(out, "No instant to promise: nothing the plan shows is "
+                     "refused at ");
+        ndp_time_format_utc(out, r->result->at);
+        ndp_buf_addf(out, ", but %zu change%s depend%s on values known only "
+                     "after apply (may-reimage); judge the plan again once "
+                     "they are known", n, n == 1 ? "" : "s", n == 1 ? "s"
+                                                                   : "");
         break;
     case NDP_APPLY_NO_COMMON:
         no_common_sentence(out, r, &p, add_name);

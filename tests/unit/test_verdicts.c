@@ -25,7 +25,7 @@ static const struct severity_row {
     { "rejected", NDP_VERDICT_REJECTED, E, E, true, true },
     { "outside-window", NDP_VERDICT_OUTSIDE_WINDOW, E, E, true, true },
     { "allowed", NDP_VERDICT_ALLOWED, N, N, false, false },
-    { "may-reimage", NDP_VERDICT_MAY_REIMAGE, W, W, false, false },
+    { "may-reimage", NDP_VERDICT_MAY_REIMAGE, E, W, true, false },
     { "bypassed", NDP_VERDICT_BYPASSED, E, W, true, false },
     { "manual-upgrade", NDP_VERDICT_MANUAL_UPGRADE, W, W, false, false },
     { "replace", NDP_VERDICT_REPLACE, E, W, true, false },
