@@ -90,6 +90,9 @@ struct ndp_pool_facts {
     const char *version_before, *version_after; /* orchestrator version */
     bool version_pinned;      /* the orchestrator version is declared, not
                                  only the current one reported */
+    const struct json_object *settings_before; /* the pool's own settings
+                                 before the change (an ARM pool's
+                                 properties, an azurerm block), or NULL */
 };
 
 /* A maintenance window a change declares: its two sides and its mask. */
@@ -155,10 +158,16 @@ struct ndp_change {
     char *source_dir;       /* directory of its module's .tf files, relative
                                to the root module ("" for the root); NULL
                                when the module is not local */
+    bool setter;            /* a partial update of a resource that exists
+                               (azapi_update_resource): its first apply
+                               creates nothing */
     bool delta_only;        /* before/after rebuilt from a what-if delta:
                                unchanged properties are not shown */
     bool before_unknown;    /* the values it replaces are not in the input
                                (first apply of a setter, spec §11) */
+    bool before_from_link;  /* 'before' was set by the linker from another
+                               change (first apply of a setter): its facts
+                               are read again after linking */
     long line;              /* 1-based line of the resource in the input, 0 if unknown */
     char *deferred_reason;  /* Terraform deferred the change to a later
                                round (deferred_changes): its "reason" as

@@ -52,6 +52,8 @@ int ndp_input_read_bytes(struct ndp_changeset *set, const char *name,
  * before they are judged; calling it again reads them again.
  */
 void ndp_facts_fill_all(struct ndp_changeset *set, size_t from);
+/* Reads again the facts of the changes whose 'before' the linker set. */
+void ndp_facts_fill_linked(struct ndp_changeset *set);
 
 /*
  * The input formats --input-format names, in the order help lists them:

@@ -247,6 +247,105 @@ static void first_apply_of_setter(struct ndp_change *ch,
         ch->before_unknown = true;
     if (!ch->before)
         ch->before = json_object_new_object();
+    ch->before_from_link = true;
+}
+
+/*
+ * The pool 'name' of cluster 'cluster' as another change of the input
+ * declares it before the change (ARM terms only: a pool resource, else an
+ * agentPoolProfiles entry of the cluster's own body), or NULL.  'pools'
+ * indexes the pool resources by cluster and folded name.
+ */
+static const struct json_object *pool_before(const struct ndp_change *setter,
+                                             const struct ndp_change *own,
+                                             const struct ndp_strmap *pools,
+                                             const struct ndp_changeset *set)
+{
+    struct ndp_buf key = NDP_BUF_INIT;
+    const struct ndp_change *other;
+    size_t i;
+
+    ndp_buf_addf(&key, "%zu\n%s", setter->cluster, setter->name);
+    i = ndp_strmap_find(pools, key.buf);
+    ndp_buf_release(&key);
+    other = i == SIZE_MAX ? NULL : set->items[i];
+    if (other && other->notation == NDP_NOTATION_ARM && other->before &&
+        other->facts.nr_pools && other->facts.pools[0].settings_before)
+        return other->facts.pools[0].settings_before;
+    for (i = 0; own && own->notation == NDP_NOTATION_ARM &&
+                i < own->facts.nr_pools; i++)
+        if (ndp_strcasecmp(own->facts.pools[i].name, setter->name) == 0)
+            return own->facts.pools[i].settings_before;
+    return NULL;
+}
+
+/*
+ * The same for an azapi_update_resource on an agentPools resource: the
+ * pool's current settings from the pool in the same input, else they are
+ * not known and the change may reimage.
+ */
+static void first_apply_of_pool_setter(struct ndp_change *ch,
+                                       const struct ndp_clusters *cl,
+                                       const struct ndp_strmap *pools,
+                                       const struct ndp_changeset *set)
+{
+    const struct ndp_cluster *c = &cl->items[ch->cluster];
+    const struct ndp_change *own = c->change != SIZE_MAX
+                                       ? set->items[c->change] : NULL;
+    const struct json_object *settings;
+
+    if (ch->kind != NDP_KIND_NODEPOOL || !ch->setter || !ch->name ||
+        ch->action != NDP_ACTION_CREATE || ch->before)
+        return;
+    settings = pool_before(ch, own, pools, set);
+    if (settings) {
+        struct json_object *part =
+            project(ndp_json_get(ch->after, "properties"), settings);
+        ch->before = json_object_new_object();
+        if (part)
+            json_object_object_add(ch->before, "properties", part);
+    } else {
+        ch->before_unknown = true;
+        ch->before = json_object_new_object();
+    }
+    ch->before_from_link = true;
+}
+
+/* The pool resources that are not setters, by cluster and folded name. */
+static void index_pools(struct ndp_strmap *out, char ***keys,
+                        const struct ndp_changeset *set)
+{
+    size_t i, n = 0;
+
+    *keys = ndp_xcalloc(set->nr ? set->nr : 1, sizeof(**keys));
+    for (i = 0; i < set->nr; i++) {
+        const struct ndp_change *ch = set->items[i];
+        struct ndp_buf key = NDP_BUF_INIT;
+        if (ch->kind != NDP_KIND_NODEPOOL || ch->setter || !ch->name)
+            continue;
+        ndp_buf_addf(&key, "%zu\n%s", ch->cluster, ch->name);
+        (*keys)[n] = ndp_buf_detach(&key);
+        ndp_strmap_add(out, (*keys)[n++], i);
+    }
+}
+
+/* Spec §11 for every setter of 'set' applied for the first time. */
+static void first_applies(const struct ndp_clusters *cl,
+                          struct ndp_changeset *set)
+{
+    struct ndp_strmap pools = NDP_STRMAP_INIT(true);
+    char **keys;
+    size_t i;
+
+    index_pools(&pools, &keys, set);
+    for (i = 0; i < set->nr; i++) {
+        first_apply_of_setter(set->items[i], cl, set);
+        first_apply_of_pool_setter(set->items[i], cl, &pools, set);
+    }
+    for (i = 0; i < set->nr && keys[i]; i++)
+        free(keys[i]);
+    free(keys);
+    ndp_strmap_release(&pools);
 }
 
 /*
@@ -291,8 +390,7 @@ void ndp_link(struct ndp_clusters *out, struct ndp_changeset *set)
             ch->cluster = link_one(out, &ix, ch);
     }
     release_index(&ix);
-    for (i = 0; i < set->nr; i++)
-        first_apply_of_setter(set->items[i], out, set);
+    first_applies(out, set);
 }
 
 void ndp_clusters_release(struct ndp_clusters *clusters)

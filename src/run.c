@@ -81,6 +81,7 @@ void ndp_result_judge(struct ndp_result *r, const struct ndp_ruleset *rs,
 
     r->at = eo->at;
     ndp_link(&r->clusters, &r->set);
+    ndp_facts_fill_linked(&r->set);
     ndp_engine_run(&hits, rs, &r->set);
     ndp_evaluate(&r->findings, &r->resolved, &r->impacts, &r->clusters,
                  &r->set, &hits, rs, eo);

@@ -326,6 +326,13 @@ static void change_windows(struct ndp_resolution *c,
 {
     size_t i;
 
+    /* A maintenance configuration what-if cannot show, that may be the
+     * node OS window: its window is not known, and counts as closed. */
+    if (ch->kind == NDP_KIND_MAINTENANCE && ch->action == NDP_ACTION_OTHER &&
+        (!ch->name || ndp_strcasecmp(ch->name, NDP_NODE_OS_WINDOW) == 0)) {
+        c->window_expression = true;
+        return;
+    }
     for (i = 0; i < ch->facts.nr_windows; i++) {
         const struct ndp_window_facts *w = &ch->facts.windows[i];
         if (!w->node_os)

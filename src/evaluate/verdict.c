@@ -650,9 +650,15 @@ static enum ndp_verdict hit_verdict(const struct ndp_evaluator *ev,
                            "this rule depends on; if they are what it "
                            "needs, the change ");
     if (h->before_unknown)
-        return may_reimage(ev, msg, h, "this setter is applied for the "
-                           "first time and the cluster's current value is "
-                           "not in the input; if it differs, the change ");
+        return may_reimage(ev, msg, h,
+                           ev->set->items[h->change]->kind ==
+                                   NDP_KIND_NODEPOOL
+                               ? "this setter is applied for the first time "
+                                 "and the pool's current value is not in the "
+                                 "input; if it differs, the change "
+                               : "this setter is applied for the first time "
+                                 "and the cluster's current value is not in "
+                                 "the input; if it differs, the change ");
     if (h->rule->class_ == NDP_CLASS_UPGRADE)
         return rollout_verdict(ev, h, c, msg);
     describe_target(ev, msg, h);

@@ -196,7 +196,9 @@ static void pool_resource(struct ndp_facts *f, const struct ndp_change *ch,
     read_pool(p, o, l);
     p->version_before = version_of(before_props, l->version,
                                    l->current_version, &at);
-    p->created = ch->action == NDP_ACTION_CREATE;
+    p->settings_before = before_props;
+    /* A setter's first apply updates a pool that exists. */
+    p->created = ch->action == NDP_ACTION_CREATE && !ch->setter;
     p->deleted = ch->action == NDP_ACTION_DELETE;
 }
 
@@ -215,6 +217,7 @@ static void azurerm_default_pool(struct ndp_facts *f,
         return;
     p = add_pool(f, name, AZURERM_DEFAULT_POOL "[0]");
     read_pool(p, d, &azurerm_pool);
+    p->settings_before = b;
     p->os_type = "Linux";
     p->version_before = version_of(b, azurerm_pool.version,
                                    azurerm_pool.current_version, &at);
@@ -265,6 +268,7 @@ static struct ndp_pool_facts *arm_list_pool(struct ndp_facts *f,
     read_pool(p, e, &arm_pool);
     p->version_before = version_of(before, arm_pool.version,
                                    arm_pool.current_version, &at);
+    p->settings_before = before;
     return p;
 }
 
@@ -507,6 +511,15 @@ static void fill(struct ndp_change *ch)
                                                         : NULL;
     f->default_pool_key = ch->notation == NDP_NOTATION_AZURERM
                               ? AZURERM_DEFAULT_POOL : NULL;
+}
+
+void ndp_facts_fill_linked(struct ndp_changeset *set)
+{
+    size_t i;
+
+    for (i = 0; i < set->nr; i++)
+        if (set->items[i]->before_from_link)
+            fill(set->items[i]);
 }
 
 void ndp_facts_fill_all(struct ndp_changeset *set, size_t from)

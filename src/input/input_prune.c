@@ -166,13 +166,18 @@ static bool keep_plan_type(const char *type)
     return false;
 }
 
+/*
+ * A resourceId that names a managedClusters type anywhere: an ARM id, or
+ * an expression ("[resourceId('Microsoft.ContainerService/...', ...)]"),
+ * which the reader keeps as a change it cannot see.
+ */
 static bool keep_whatif_id(const char *id)
 {
-    static const char needle[] = "/microsoft.containerservice/managedclusters";
+    static const char needle[] = "microsoft.containerservice/managedclusters";
     size_t n = sizeof(needle) - 1;
 
-    for (; (id = strchr(id, '/')) != NULL; id++)
-        if ((id[1] | 0x20) == 'm' && ndp_strncasecmp(id, needle, n) == 0)
+    for (; *id; id++)
+        if ((*id | 0x20) == 'm' && ndp_strncasecmp(id, needle, n) == 0)
             return true;
     return false;
 }

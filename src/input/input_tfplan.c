@@ -360,6 +360,7 @@ static int read_resource(struct plan_reader *r,
     if (previous && *previous && strcmp(previous, c->address) != 0)
         c->previous_address = ndp_xstrdup(previous);
     c->kind = kind;
+    c->setter = strcmp(type, "azapi_update_resource") == 0;
     c->action = parse_actions(ndp_json_get(change, "actions"));
     c->resource_type = arm_type ? arm_type : ndp_xstrdup(type);
     c->line = ndp_document_locate(r->doc, &r->locator, located, "address",

@@ -565,6 +565,42 @@ static void no_effect_in_object(struct json_object *b, struct json_object *a,
     }
 }
 
+/*
+ * The managedClusters type an ARM expression names ("[resourceId('Micro
+ * soft.ContainerService/managedClusters/agentPools', ...)]"), returned
+ * owned, or NULL.
+ */
+static char *expression_type(const char *id)
+{
+    static const char needle[] = "microsoft.containerservice/managedclusters";
+    size_t n = sizeof(needle) - 1;
+
+    if (*id != '[')
+        return NULL;
+    for (; *id; id++)
+        if (ndp_strncasecmp(id, needle, n) == 0)
+            return ndp_xstrndup(id, n + strspn(id + n, "abcdefghijklmnopq"
+                                                       "rstuvwxyzABCDEFGHIJ"
+                                                       "KLMNOPQRSTUVWXYZ/"));
+    return NULL;
+}
+
+/*
+ * A change whose resourceId is an expression what-if did not resolve
+ * (changeType Unsupported): which cluster, pool or configuration it is
+ * cannot be seen, so it is kept as a change that cannot be seen (action
+ * "other"), never dropped.
+ */
+static bool unresolved(const char *id, char **type, enum ndp_kind *kind)
+{
+    *type = expression_type(id);
+    if (*type && ndp_arm_type_kind(*type, kind))
+        return true;
+    free(*type);
+    *type = NULL;
+    return false;
+}
+
 static void read_change(struct whatif_reader *r, const struct json_object *ch)
 {
     const char *id = ndp_json_get_string(ch, "resourceId");
@@ -572,6 +608,7 @@ static void read_change(struct whatif_reader *r, const struct json_object *ch)
     char *type = NULL, *parent = NULL, *name = NULL;
     enum ndp_kind kind;
     struct ndp_change *c;
+    bool seen = true;
 
     r->set->inputs[r->input_index].resources_seen++;
     if (!id || !parse_resource_id(id, &type, &parent, &name) ||
@@ -579,7 +616,10 @@ static void read_change(struct whatif_reader *r, const struct json_object *ch)
         free(type);
         free(parent);
         free(name);
-        return;
+        type = parent = name = NULL;
+        if (!id || !unresolved(id, &type, &kind))
+            return;
+        seen = false;
     }
     c = ndp_changeset_add(r->set, r->input_index);
     c->address = ndp_xstrdup(id);
@@ -587,8 +627,10 @@ static void read_change(struct whatif_reader *r, const struct json_object *ch)
     c->name = name;
     c->kind = kind;
     c->notation = NDP_NOTATION_ARM;
-    c->action = parse_change_type(ndp_json_get_string(ch, "changeType"));
-    c->self_id = ndp_xstrdup(id);
+    c->action = seen ? parse_change_type(ndp_json_get_string(ch,
+                                                             "changeType"))
+                     : NDP_ACTION_OTHER;
+    c->self_id = seen ? ndp_xstrdup(id) : NULL;
     c->parent_id = parent;
     c->line = ndp_document_locate(r->doc, &r->locator, ch, "resourceId",
                                   id);

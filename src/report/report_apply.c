@@ -388,10 +388,11 @@ void ndp_report_apply_sentence(struct ndp_buf *out,
         ndp_buf_addf(out, "No instant to promise: nothing the plan shows is "
                      "refused at ");
         ndp_time_format_utc(out, r->result->at);
-        ndp_buf_addf(out, ", but %zu change%s depend%s on values known only "
-                     "after apply (may-reimage); judge the plan again once "
-                     "they are known", n, n == 1 ? "" : "s", n == 1 ? "s"
-                                                                   : "");
+        ndp_buf_addf(out, ", but %zu change%s depend%s on what is known "
+                     "only after apply or what-if cannot show (may-reimage); "
+                     "judge the plan again once %s known", n,
+                     n == 1 ? "" : "s", n == 1 ? "s" : "",
+                     n == 1 ? "it is" : "they are");
         break;
     case NDP_APPLY_NO_COMMON:
         no_common_sentence(out, r, &p, add_name);

@@ -476,7 +476,8 @@ static void walk_change(struct ndp_hits *out, const struct ndp_ruleset *rs,
 static bool is_judged(const struct ndp_change *ch)
 {
     return ch->action == NDP_ACTION_UPDATE ||
-           (ch->kind == NDP_KIND_SETTER && ch->action == NDP_ACTION_CREATE);
+           ((ch->kind == NDP_KIND_SETTER || ch->setter) &&
+            ch->action == NDP_ACTION_CREATE);
 }
 
 void ndp_engine_run(struct ndp_hits *out, const struct ndp_ruleset *rs,
