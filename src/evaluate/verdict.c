@@ -199,8 +199,9 @@ static void renamed_resource_note(struct ndp_buf *msg,
     if (strcmp(ch->address, cluster->id) == 0)
         return;
     ndp_buf_addf(msg, "%s; the input renames this resource from %s (a moved "
-                 "block): a waiver or an inline ignore must name the old "
-                 "address or its ARM id", spec->message ? spec->message : "",
+                 "block): a waiver must name the old address or its ARM id, "
+                 "and an inline ignore suppresses nothing until the rename "
+                 "has been applied", spec->message ? spec->message : "",
                  ch->previous_address);
     spec->message = msg->buf;
 }
