@@ -167,7 +167,8 @@ static void check_default_schedule(const struct ndp_evaluator *ev,
     const struct ndp_window_settings *s = ndp_window_get_settings(win);
     struct ndp_buf msg = NDP_BUF_INIT;
 
-    if (s->unknown & NDP_WINDOW_UNKNOWN_SCHEDULE)
+    /* An unknown type or interval is read as none, or as 1. */
+    if (s->kind == NDP_SCHEDULE_NONE)
         return;
     if (s->kind != NDP_SCHEDULE_WEEKLY)
         ndp_buf_addf(&msg, "the default maintenance configuration takes a "
@@ -243,13 +244,14 @@ static bool is_weekday(const char *s)
 
 /* The problems of one timeInWeek entry, appended to 'out'. */
 static void time_in_week_entry(struct ndp_buf *out,
-                               const struct json_object *e, size_t i)
+                               const struct json_object *e, size_t i,
+                               bool partial)
 {
     const char *day = ndp_json_get_string(e, "day");
     const struct json_object *slots = ndp_json_get(e, "hourSlots");
     size_t k, n;
 
-    if (!day || !is_weekday(day))
+    if (day ? !is_weekday(day) : !partial)
         ndp_buf_addf(out, "%stimeInWeek[%zu].day is not a day of the week "
                      "(Sunday..Saturday)", out->len ? "; " : "", i);
     if (!slots)
@@ -274,7 +276,8 @@ static void time_in_week_entry(struct ndp_buf *out,
 
 /* The problems of notAllowedTime[]: start and end date-times. */
 static void not_allowed_time_entry(struct ndp_buf *out,
-                                   const struct json_object *e, size_t i)
+                                   const struct json_object *e, size_t i,
+                                   bool partial)
 {
     static const char *const keys[] = { "start", "end" };
     size_t k;
@@ -282,16 +285,21 @@ static void not_allowed_time_entry(struct ndp_buf *out,
     for (k = 0; k < NDP_ARRAY_SIZE(keys); k++) {
         const char *s = ndp_json_get_string(e, keys[k]);
         int64_t at;
-        if (!s || ndp_time_parse_rfc3339(&at, s) < 0)
+        if (s ? ndp_time_parse_rfc3339(&at, s) < 0 : !partial)
             ndp_buf_addf(out, "%snotAllowedTime[%zu].%s is not a date-time",
                          out->len ? "; " : "", i, keys[k]);
     }
 }
 
+/*
+ * 'partial': a what-if delta shows only what changes, so a member it
+ * leaves out of an entry is not known, not missing.
+ */
 static void list_problems(struct ndp_buf *out, const struct json_object *list,
-                          const char *name,
+                          const char *name, bool partial,
                           void (*entry)(struct ndp_buf *,
-                                        const struct json_object *, size_t))
+                                        const struct json_object *, size_t,
+                                        bool))
 {
     size_t i, n;
 
@@ -303,7 +311,7 @@ static void list_problems(struct ndp_buf *out, const struct json_object *list,
     }
     n = json_object_array_length(list);
     for (i = 0; i < n; i++)
-        entry(out, json_object_array_get_idx(list, i), i);
+        entry(out, json_object_array_get_idx(list, i), i, partial);
 }
 
 /*
@@ -345,10 +353,10 @@ static void check_legacy(const struct ndp_evaluator *ev,
     }
     if (week)
         list_problems(&problems, w->time_in_week_after, "timeInWeek",
-                      time_in_week_entry);
+                      ch->delta_only, time_in_week_entry);
     if (times)
         list_problems(&problems, w->not_allowed_time_after, "notAllowedTime",
-                      not_allowed_time_entry);
+                      ch->delta_only, not_allowed_time_entry);
     if (problems.len) {
         ndp_buf_addf(&msg, "the default maintenance configuration this "
                      "change sends is outside AKS limits: %s; AKS refuses "

@@ -494,6 +494,17 @@ static void azurerm_windows(struct ndp_facts *f, const struct ndp_change *ch)
  * the legacy properties beside it.  Its name as AKS gets it: the last
  * segment of a template's "cluster/name", none for an expression.
  */
+static const char *config_of_id(const char *id)
+{
+    static const char segment[] = "/maintenanceConfigurations/";
+    size_t n = sizeof(segment) - 1;
+
+    for (; id && *id; id++)
+        if (ndp_strncasecmp(id, segment, n) == 0)
+            return strchr(id + n, '/') ? NULL : id + n;
+    return NULL;
+}
+
 static void arm_window(struct ndp_facts *f, const struct ndp_change *ch)
 {
     static const char path[] = "properties.maintenanceWindow";
@@ -501,10 +512,13 @@ static void arm_window(struct ndp_facts *f, const struct ndp_change *ch)
     const char *slash = ch->name ? strrchr(ch->name, '/') : NULL;
 
     w->name = ch->name ? ch->name : ch->address;
-    w->config = slash ? slash + 1 : ch->name;
+    /* azapi_update_resource names it only in its resource id. */
+    w->config = slash ? slash + 1
+                      : ch->name ? ch->name : config_of_id(ch->self_id);
     if (w->config && (w->config[0] == '[' || !w->config[0]))
         w->config = NULL;
-    w->node_os = ch->name && ndp_strcasecmp(ch->name, NDP_NODE_OS_WINDOW) == 0;
+    w->node_os = w->config &&
+                 ndp_strcasecmp(w->config, NDP_NODE_OS_WINDOW) == 0;
     w->arm = true;
     w->path = path;
     w->sensitive = masked(ch, path);
