@@ -99,15 +99,36 @@ struct ndp_pool_facts {
 struct ndp_window_facts {
     const char *name;         /* as printed: an azurerm block's key, an ARM
                                  configuration's name (else its address) */
+    const char *config;       /* the configuration name AKS gets: the one
+                                 an azurerm block stands for, an ARM
+                                 configuration's name; NULL when not known
+                                 (a name known only after apply) */
     bool node_os;             /* aksManagedNodeOSUpgradeSchedule: the one
                                  the node disruption policy reads */
     bool arm;                 /* an ARM MaintenanceWindow, else an azurerm
                                  block */
+    bool legacy;              /* azurerm maintenance_window: the hours form
+                                 (allowed[], not_allowed[]), no schedule */
     const char *path;         /* static: where the window is */
     const struct json_object *before, *after; /* NULL when not declared */
     const struct json_object *after_unknown;  /* its after_unknown mask */
     bool sensitive;           /* under a sensitive mask on either side */
     const char *start_date_key; /* static: the key of its startDate */
+    /* ARM only: the legacy properties beside maintenanceWindow
+     * (timeInWeek[], notAllowedTime[]) before and after, and where. */
+    const struct json_object *time_in_week_before, *time_in_week_after;
+    const struct json_object *not_allowed_time_before,
+        *not_allowed_time_after;
+    const char *time_in_week_path, *not_allowed_time_path;
+};
+
+/* A cluster setting as a change declares it: both sides, and where. */
+struct ndp_setting_facts {
+    const char *before, *after; /* NULL when not declared (or not a string) */
+    const char *path;           /* static: where it is ("" when the
+                                   notation has no such setting) */
+    bool sensitive;             /* under a sensitive mask on either side */
+    bool after_unknown;         /* the new value is known only after apply */
 };
 
 struct ndp_facts {
@@ -127,6 +148,9 @@ struct ndp_facts {
     bool profile_before_sensitive, profile_after_sensitive;
     struct ndp_window_facts *windows;   /* owned */
     size_t nr_windows;
+    /* A cluster body's or a setter's node OS upgrade channel and its
+     * automatic (Kubernetes) upgrade channel. */
+    struct ndp_setting_facts node_os_channel, upgrade_channel;
     bool sends_whole_body;    /* every update sends the whole resource
                                  again (azapi), unchanged parts with it */
     /* For the rule engine's walk: the key of a list of pools matched by

@@ -58,6 +58,8 @@ struct ndp_resolution {
                                       change is inside only where both are
                                       open (spec §11) */
     char *window_problems;      /* window-invalid reasons, or NULL */
+    bool window_refused;        /* some of them are in a window this change
+                                   sends: AKS refuses that PUT */
     bool window_expression;     /* declared with template expressions: not known */
     bool window_sensitive;      /* under a sensitive mask: see above */
     char *other_windows;        /* maintenance configurations that do not count */

@@ -223,6 +223,9 @@ static int read_cluster(struct ndp_states *st, const struct json_object *o,
     c->version = dup_string(p, "currentKubernetesVersion");
     if (!c->version)
         c->version = dup_string(p, "kubernetesVersion");
+    free(c->node_os_channel);
+    c->node_os_channel = dup_string(ndp_json_get(p, "autoUpgradeProfile"),
+                                    "nodeOSUpgradeChannel");
     n = pools && json_object_is_type(pools, json_type_array)
             ? json_object_array_length(pools) : 0;
     for (i = 0; i < n; i++) {
@@ -353,6 +356,7 @@ void ndp_states_release(struct ndp_states *st)
         free(c->name);
         free(c->sources);
         free(c->version);
+        free(c->node_os_channel);
         free(c->other_windows);
         json_object_put(c->window);
     }

@@ -45,6 +45,8 @@ struct ndp_state_cluster {
     char *sources;          /* the files that described it, ", "-separated */
     int profile;            /* enum ndp_profile, or -1 when not stated */
     char *version;          /* Kubernetes version, or NULL */
+    char *node_os_channel;  /* autoUpgradeProfile.nodeOSUpgradeChannel,
+                               or NULL */
     bool has_pools;         /* agentPoolProfiles or a node pool list was read */
     struct ndp_state_pool *pools;
     size_t nr_pools, alloc_pools;

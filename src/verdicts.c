@@ -148,6 +148,11 @@ static const struct ndp_verdict_row rows[NDP_VERDICT_COUNT] = {
         .frozen_severity = NDP_SEVERITY_WARNING,
         .meta_category = "window-invalid",
         .meta_id = "NDP002",
+        .rule_words = "Verdict: window-invalid (warning) for a window read "
+                      "from the plan's before side, live state or the "
+                      "settings file; refused (error) when the change sends "
+                      "the window (creates it, sets it, or sends it again in "
+                      "a whole azapi body): AKS refuses that PUT.",
     },
     [NDP_VERDICT_FREEZE_WITHOUT_END] = {
         .name = "freeze-without-end",

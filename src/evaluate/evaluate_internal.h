@@ -92,6 +92,13 @@ void ndp_evaluator_add(const struct ndp_evaluator *ev,
                        struct ndp_finding_spec *spec);
 
 /*
+ * check_maintenance.c: appends to ev->out the findings of the maintenance
+ * configurations the changes send (NDP801-805) and of the node OS upgrade
+ * channel (NDP820-823).
+ */
+void ndp_check_maintenance(const struct ndp_evaluator *ev);
+
+/*
  * overrun.c: sets in each impact of 'impacts' (sized from ev->out) the
  * minutes left of the window its changes go through in, and appends to
  * ev->out a window-overrun finding for each cluster whose rolling rebuild

@@ -15,7 +15,10 @@
  * the settings file; with neither, what the delta does not show is
  * unknown.  A window this change sends to AKS with a startDate already
  * past at --at is refused by AKS: a problem like any other value AKS
- * refuses.  A startDate is sent when the change creates the window, when
+ * refuses.  A problem in a window the change sends (creates, sets, or
+ * sends again in a whole azapi body) makes the window-invalid finding a
+ * refusal (window_refused); one read only from the plan's before side,
+ * the live state or the settings file stays a warning.  A startDate is sent when the change creates the window, when
  * it changes the startDate, and on every update of an azapi resource,
  * whose whole body is sent again.
  */
@@ -144,6 +147,8 @@ static void set_window(struct ndp_resolution *c, const struct window_decl *d)
 {
     struct ndp_buf problems = NDP_BUF_INIT;
     struct ndp_window *w = NULL;
+    size_t sent_from;
+    bool refused;
 
     if (c->window || c->window_problems || c->window_expression)
         return;
@@ -157,9 +162,14 @@ static void set_window(struct ndp_resolution *c, const struct window_decl *d)
         ndp_buf_adds(&problems, "the window cannot be evaluated");
     if (d->created)
         ndp_window_check_start_date(w, d->at, &problems);
+    /* What the change sends AKS refuses: the window it creates or sends
+     * again (a whole azapi body), or the one it sets. */
+    refused = problems.len && (d->created || d->resent);
+    sent_from = problems.len;
     c->new_window = read_planned(d, &problems);
     if (d->resent)
         check_resent(d, w, &problems);
+    c->window_refused = refused || problems.len > sent_from;
     c->window = w;
     c->window_resource = ndp_xstrdup(d->resource);
     c->window_path = ndp_xstrdup(d->path);

@@ -283,6 +283,41 @@ static void freeze_finding(const struct ndp_evaluator *ev, size_t index)
     ndp_buf_release(&msg);
 }
 
+/*
+ * NDP002.  A window the change sends that AKS refuses fails the apply at
+ * that PUT whatever the time: the finding's verdict is then refused
+ * (put-time-limits, settled readings: maintenance configurations); one
+ * read only from the before side, live state or settings stays a warning.
+ */
+static void window_invalid_finding(const struct ndp_evaluator *ev,
+                                   size_t index)
+{
+    const struct ndp_resolution *c = &ev->resolved->items[index];
+    struct ndp_buf msg = NDP_BUF_INIT;
+    struct ndp_finding_spec spec = {
+        .verdict = NDP_VERDICT_WINDOW_INVALID,
+        .scope = NDP_SCOPE_CLUSTER,
+        .input = ev->clusters->items[index].input,
+        .cluster_index = index,
+        .resource = c->window_resource,
+        .path = c->window_path,
+    };
+
+    ndp_buf_addf(&msg, "the aksManagedNodeOSUpgradeSchedule window is "
+                 "invalid: %s", c->window_problems);
+    /* The refusal needs the rule itself (a rule set without it gets the
+     * verdict table's NDP002, which only window-invalid names). */
+    spec.rule = ndp_verdict_meta_rule(ev->rs, spec.verdict);
+    if (c->window_refused && spec.rule) {
+        spec.verdict = NDP_VERDICT_REFUSED;
+        ndp_buf_adds(&msg, "; this change sends it, so AKS refuses that PUT "
+                     "and the apply fails there");
+    }
+    spec.message = msg.buf;
+    ndp_evaluator_add(ev, &spec);
+    ndp_buf_release(&msg);
+}
+
 static void cluster_findings(const struct ndp_evaluator *ev, size_t index)
 {
     const struct ndp_cluster *cluster = &ev->clusters->items[index];
@@ -291,13 +326,8 @@ static void cluster_findings(const struct ndp_evaluator *ev, size_t index)
 
     freeze_finding(ev, index);
 
-    if (c->window_problems) {
-        ndp_buf_addf(&msg, "the aksManagedNodeOSUpgradeSchedule window is "
-                     "invalid: %s", c->window_problems);
-        meta_finding(ev, NDP_VERDICT_WINDOW_INVALID, index,
-                     c->window_resource, c->window_path, msg.buf);
-        ndp_buf_reset(&msg);
-    }
+    if (c->window_problems)
+        window_invalid_finding(ev, index);
     if (c->profile == NDP_PROFILE_WINDOW && !c->window &&
         !c->window_problems && !c->window_expression) {
         ndp_buf_adds(&msg, "profile AllowDuringMaintenanceWindow but no "

@@ -445,44 +445,84 @@ static const struct json_object *block_mask(const struct json_object *mask,
     return ndp_json_index(m, 0);
 }
 
+/* An azurerm maintenance block and the configuration it stands for. */
+struct azurerm_block {
+    const char *key, *path, *config;
+    bool legacy;
+};
+
+static const struct azurerm_block azurerm_blocks[] = {
+    { "maintenance_window_auto_upgrade", "maintenance_window_auto_upgrade[0]",
+      "aksManagedAutoUpgradeSchedule", false },
+    { "maintenance_window", "maintenance_window[0]", "default", true },
+    { "maintenance_window_node_os", "maintenance_window_node_os[0]",
+      NDP_NODE_OS_WINDOW, false },
+};
+
 /*
- * An azurerm cluster's maintenance blocks: the node OS window first, the
- * other two only named (they never count), the auto-upgrade one first.
+ * An azurerm cluster's maintenance blocks with their sides: the
+ * auto-upgrade one, the legacy one (only when declared), then the node
+ * OS window, always.
  */
 static void azurerm_windows(struct ndp_facts *f, const struct ndp_change *ch)
 {
-    static const char *const others[] = { "maintenance_window_auto_upgrade",
-                                          "maintenance_window" };
-    static const char node_os[] = "maintenance_window_node_os";
     struct ndp_window_facts *w;
     size_t i;
 
-    for (i = 0; i < NDP_ARRAY_SIZE(others); i++) {
-        if (!first_block(ch->before, others[i]) &&
-            !first_block(ch->after, others[i]))
+    for (i = 0; i < NDP_ARRAY_SIZE(azurerm_blocks); i++) {
+        const struct azurerm_block *b = &azurerm_blocks[i];
+        bool node_os = i + 1 == NDP_ARRAY_SIZE(azurerm_blocks);
+        const struct json_object *before = first_block(ch->before, b->key);
+        const struct json_object *after = first_block(ch->after, b->key);
+        const struct json_object *unknown =
+            block_mask(ch->after_unknown, b->key);
+
+        if (!node_os && !before && !after)
             continue;
         w = add_window(f);
-        w->name = others[i];
+        w->name = b->key;
+        w->config = b->config;
+        w->node_os = node_os;
+        w->legacy = b->legacy;
+        w->path = b->path;
+        w->sensitive = masked(ch, b->key);
+        w->before = before;
+        w->after = after;
+        w->after_unknown = unknown;
+        w->start_date_key = b->legacy ? NULL : "start_date";
     }
-    w = add_window(f);
-    w->name = node_os;
-    w->node_os = true;
-    w->path = "maintenance_window_node_os[0]";
-    w->sensitive = masked(ch, node_os);
-    w->before = first_block(ch->before, node_os);
-    w->after = first_block(ch->after, node_os);
-    w->after_unknown = block_mask(ch->after_unknown, node_os);
-    w->start_date_key = "start_date";
 }
 
-/* An ARM maintenance configuration: its properties.maintenanceWindow. */
+/*
+ * An ARM maintenance configuration: its properties.maintenanceWindow, and
+ * the legacy properties beside it.  Its name as AKS gets it: the last
+ * segment of a template's "cluster/name", none for an expression.
+ */
+static const char *config_of_id(const char *id)
+{
+    static const char segment[] = "/maintenanceConfigurations/";
+    size_t n = sizeof(segment) - 1;
+
+    for (; id && *id; id++)
+        if (ndp_strncasecmp(id, segment, n) == 0)
+            return strchr(id + n, '/') ? NULL : id + n;
+    return NULL;
+}
+
 static void arm_window(struct ndp_facts *f, const struct ndp_change *ch)
 {
     static const char path[] = "properties.maintenanceWindow";
     struct ndp_window_facts *w = add_window(f);
+    const char *slash = ch->name ? strrchr(ch->name, '/') : NULL;
 
     w->name = ch->name ? ch->name : ch->address;
-    w->node_os = ch->name && ndp_strcasecmp(ch->name, NDP_NODE_OS_WINDOW) == 0;
+    /* azapi_update_resource names it only in its resource id. */
+    w->config = slash ? slash + 1
+                      : ch->name ? ch->name : config_of_id(ch->self_id);
+    if (w->config && (w->config[0] == '[' || !w->config[0]))
+        w->config = NULL;
+    w->node_os = w->config &&
+                 ndp_strcasecmp(w->config, NDP_NODE_OS_WINDOW) == 0;
     w->arm = true;
     w->path = path;
     w->sensitive = masked(ch, path);
@@ -490,6 +530,79 @@ static void arm_window(struct ndp_facts *f, const struct ndp_change *ch)
     w->after = ndp_json_path(ch->after, path);
     w->after_unknown = mask_at(ch->after_unknown, path);
     w->start_date_key = "startDate";
+    w->time_in_week_path = "properties.timeInWeek";
+    w->not_allowed_time_path = "properties.notAllowedTime";
+    w->time_in_week_before = ndp_json_path(ch->before, w->time_in_week_path);
+    w->time_in_week_after = ndp_json_path(ch->after, w->time_in_week_path);
+    w->not_allowed_time_before = ndp_json_path(ch->before,
+                                               w->not_allowed_time_path);
+    w->not_allowed_time_after = ndp_json_path(ch->after,
+                                              w->not_allowed_time_path);
+}
+
+/* Where each notation keeps the two channels of a cluster. */
+static const char *const azurerm_os_channel[] = {
+    "node_os_upgrade_channel", "node_os_channel_upgrade"
+};
+static const char *const azurerm_upgrade_channel[] = {
+    "automatic_upgrade_channel", "automatic_channel_upgrade"
+};
+static const char *const arm_os_channel[] = {
+    "properties.autoUpgradeProfile.nodeOSUpgradeChannel"
+};
+static const char *const arm_upgrade_channel[] = {
+    "properties.autoUpgradeProfile.upgradeChannel"
+};
+
+static const char *string_at(const struct json_object *doc, const char *key)
+{
+    const struct json_object *v =
+        strchr(key, '.') ? ndp_json_path(doc, key) : ndp_json_get(doc, key);
+
+    return v && json_object_is_type(v, json_type_string)
+               ? json_object_get_string(ndp_json_unconst(v)) : NULL;
+}
+
+/*
+ * A channel under the first of its names ('keys', newest provider
+ * generation first) that either side declares; an empty string is not
+ * declared (azurerm writes "" for unset).
+ */
+static void setting(struct ndp_setting_facts *s, const struct ndp_change *ch,
+                    const char *const *keys, size_t n)
+{
+    size_t i;
+
+    s->path = keys[0];
+    for (i = 0; i < n; i++) {
+        const char *b = string_at(ch->before, keys[i]);
+        const char *a = string_at(ch->after, keys[i]);
+        bool unknown = ndp_json_mask_covers(ch->after_unknown, keys[i]);
+        if (!(b && *b) && !(a && *a) && !unknown)
+            continue;
+        s->path = keys[i];
+        s->before = b && *b ? b : NULL;
+        s->after = a && *a ? a : NULL;
+        s->after_unknown = unknown && !s->after;
+        s->sensitive = masked(ch, keys[i]);
+        return;
+    }
+}
+
+static void channels(struct ndp_facts *f, const struct ndp_change *ch)
+{
+    bool arm = ch->notation == NDP_NOTATION_ARM;
+
+    if (ch->kind != NDP_KIND_CLUSTER &&
+        !(arm && ch->kind == NDP_KIND_SETTER))
+        return;
+    if (arm) {
+        setting(&f->node_os_channel, ch, arm_os_channel, 1);
+        setting(&f->upgrade_channel, ch, arm_upgrade_channel, 1);
+    } else {
+        setting(&f->node_os_channel, ch, azurerm_os_channel, 2);
+        setting(&f->upgrade_channel, ch, azurerm_upgrade_channel, 2);
+    }
 }
 
 static void fill(struct ndp_change *ch)
@@ -500,6 +613,7 @@ static void fill(struct ndp_change *ch)
     pools(f, ch);
     version(f, ch);
     profile(f, ch);
+    channels(f, ch);
     if (ch->kind == NDP_KIND_CLUSTER && ch->notation == NDP_NOTATION_AZURERM)
         azurerm_windows(f, ch);
     else if (ch->kind == NDP_KIND_MAINTENANCE)

@@ -45,6 +45,10 @@ struct ndp_window_names {
     const char *start_date;
     const char *not_allowed;
     bool date_times;              /* dates may be written as RFC 3339 */
+    bool provider_checks_duration; /* azurerm refuses a duration outside
+                                      4..24 in terraform plan, so no plan
+                                      of it holds one: not a problem */
+    bool empty_start_time_sent;   /* an omitted start time is sent as "" */
 };
 
 static inline bool ndp_window_instant_in_range(int64_t at)

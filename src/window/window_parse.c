@@ -59,13 +59,13 @@ enum field_status { FIELD_MISSING, FIELD_BAD, FIELD_OK };
 static const struct ndp_window_names arm_names = {
     { "intervalDays", "intervalWeeks", "intervalMonths", "intervalMonths" },
     "dayOfWeek", "dayOfMonth", "weekIndex", "durationHours", "startTime",
-    "utcOffset", "startDate", "notAllowedDates", false
+    "utcOffset", "startDate", "notAllowedDates", false, false, false
 };
 
 static const struct ndp_window_names azurerm_names = {
     { "interval", "interval", "interval", "interval" },
     "day_of_week", "day_of_month", "week_index", "duration", "start_time",
-    "utc_offset", "start_date", "not_allowed", true
+    "utc_offset", "start_date", "not_allowed", true, true, true
 };
 
 static const char *const arm_schedule_keys[4] = {
@@ -480,6 +480,11 @@ static void read_duration(struct ndp_window *w,
     case FIELD_OK:
         break;
     }
+    /* azurerm refuses these in terraform plan (put-time-limits PT-MW-02):
+     * no plan of it holds one, and what a hand-made one says is read as
+     * written. */
+    if (src->names->provider_checks_duration)
+        return;
     if (w->set.duration_hours < NDP_WINDOW_MIN_HOURS)
         add_problem(problems, "%s %lld is below the AKS minimum of %d",
                     name, w->set.duration_hours, NDP_WINDOW_MIN_HOURS);
@@ -501,7 +506,12 @@ static bool read_start_time(struct ndp_window *w,
     }
     switch (get_string(src->start_time, &s)) {
     case FIELD_MISSING:
-        add_problem(problems, "%s is missing", name);
+        if (src->names->empty_start_time_sent)
+            add_problem(problems, "%s is missing, and azurerm sends it as "
+                        "\"\", which AKS refuses (inferred: startTime is "
+                        "required, HH:mm)", name);
+        else
+            add_problem(problems, "%s is missing", name);
         return false;
     case FIELD_BAD:
         add_problem(problems, "%s is not a string", name);

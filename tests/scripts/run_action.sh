@@ -177,11 +177,11 @@ fixtures/allow-negative.json" INPUT_SARIF="$r/ndplint.sarif" \
     INPUT_JUNIT="$r/junit.xml" INPUT_MARKDOWN="$r/report.md" INPUT_JSON=
 has "$tmp/ws/output" '^errors=2$'
 has "$tmp/ws/output" '^warnings=0$'
-has "$tmp/ws/output" '^notes=0$'
+has "$tmp/ws/output" '^notes=2$'
 has "$tmp/ws/output" "^sarif=$r/ndplint.sarif\$"
 has "$tmp/ws/output" '^exit-code=1$'
 has "$tmp/ws/env" "^NDPLINT_SARIF=$r/ndplint.sarif\$"
-has "$tmp/ws/summary" '^## ndplint: 2 errors, 0 warnings, 0 notes'
+has "$tmp/ws/summary" '^## ndplint: 2 errors, 0 warnings, 2 notes'
 has "$tmp/ws/summary" 'next opening 2026-12-06T01:00:00Z'
 has "$tmp/ws/stdout" '^::error file=fixtures/example-plan.json,line=330,'
 has "$r/ndplint.sarif" '"ruleId": "NDP103"'

@@ -72,6 +72,7 @@ SUB = "6f1c2a3e-5b7d-4e21-9c0a-2d4b8e1f7a90"
 RG_ID = "/subscriptions/%s/resourceGroups/rg" % SUB
 MC_TYPE = "Microsoft.ContainerService/managedClusters"
 AP_TYPE = MC_TYPE + "/agentPools"
+MT_TYPE = MC_TYPE + "/maintenanceConfigurations"
 MC_ID = RG_ID + "/providers/" + MC_TYPE + "/aks"
 POOL = "np1"
 POOL_ID = MC_ID + "/agentPools/" + POOL
@@ -593,8 +594,11 @@ def whatif_text(changes, cli, raw=None):
 def arm_forms(row):
     """The row's ARM change as (arm_type, rid, before_body, after_body, why),
     first as written, then the same pool change written the other way."""
-    forms = [(row["type"], MC_ID if row["type"] == MC_TYPE else POOL_ID,
-              row["before"], row["after"], "")]
+    rid = MC_ID if row["type"] == MC_TYPE else POOL_ID
+    if row["type"] == MT_TYPE:
+        # A maintenance configuration is named by the row ("config").
+        rid = MC_ID + "/maintenanceConfigurations/" + row["config"]
+    forms = [(row["type"], rid, row["before"], row["after"], "")]
     if row["type"] == AP_TYPE:
         b = dict({"name": POOL}, **row["before"].get("properties", {}))
         a = dict({"name": POOL}, **row["after"].get("properties", {}))
@@ -704,6 +708,8 @@ def noeffect_entries(arm_type, b, a):
     taken for a change) and a covered change the row does not touch."""
     touched = changed_paths(b, a)
     out = []
+    if arm_type not in VERSION_PATH:
+        return out  # a maintenance configuration: neither to write
     vp = VERSION_PATH[arm_type]
     if get_path(b, vp) is MISSING and get_path(a, vp) is MISSING:
         out.append((vp, "1.37.0", "1.38.0"))
@@ -874,6 +880,11 @@ def tf_shapes(row):
             entries = [main]
             raw = None
             if noise == "pool-added":
+                if "Unmanaged" in (after.get("node_os_upgrade_channel"),
+                                   after.get("node_os_channel_upgrade")):
+                    # A Windows pool beside a channel moved to Unmanaged
+                    # gets no patches: NDP821, no noise.
+                    raise Skip("the added pool is a Windows one")
                 entries.append(tf_extra_pool("np9", ["create"], {
                     "capacity_reservation_group_id": CRG + "crg9",
                     "os_sku": "Windows2022", "os_type": "Windows",

@@ -834,8 +834,10 @@ static const struct window_row window_rows[] = {
         "{'maintenance_window_auto_upgrade':[{'frequency':'Weekly'}],"
         "'maintenance_window_node_os':[{'frequency':'Daily'}]}", NULL, NULL,
         NULL },
-      "maintenance_window_auto_upgrade; maintenance_window; " NODE_OS
-      " null>{\"frequency\":\"Daily\"}" AZ_START },
+      "maintenance_window_auto_upgrade at=maintenance_window_auto_upgrade[0]"
+      " null>{\"frequency\":\"Weekly\"}" AZ_START "; maintenance_window"
+      " at=maintenance_window[0] {\"allowed\":[{\"day\":\"Sunday\"}]}>null; "
+      NODE_OS " null>{\"frequency\":\"Daily\"}" AZ_START },
     { "azurerm cluster: empty blocks are not declared",
       { &az_cluster, 0, NULL,
         "{'maintenance_window':[{}],'maintenance_window_node_os':[{}]}",
@@ -933,6 +935,144 @@ static void window_test(void **state)
     describe_windows(&got, facts_of(&set, &row->change));
     if (strcmp(got.buf, row->want) != 0)
         fail_msg("windows\n  got  '%s'\n  want '%s'", got.buf, row->want);
+    ndp_buf_release(&got);
+    ndp_changeset_release(&set);
+}
+
+/*
+ * What AKS gets of each window: the configuration name, the legacy hours
+ * form, and an ARM configuration's legacy properties (after side).
+ */
+static void describe_configs(struct ndp_buf *b, const struct ndp_facts *f)
+{
+    size_t i;
+
+    for (i = 0; i < f->nr_windows; i++) {
+        const struct ndp_window_facts *w = &f->windows[i];
+        ndp_buf_addf(b, "%s%s", i ? "; " : "",
+                     w->config ? w->config : "(none)");
+        if (w->legacy)
+            ndp_buf_adds(b, " legacy");
+        if (w->time_in_week_after) {
+            ndp_buf_addf(b, " %s=", w->time_in_week_path);
+            ndp_json_to_buf(b, w->time_in_week_after);
+        }
+        if (w->not_allowed_time_before)
+            ndp_buf_addf(b, " %s<before", w->not_allowed_time_path);
+    }
+}
+
+static const struct window_row config_rows[] = {
+    { "azurerm blocks stand for the three configurations",
+      { &az_cluster, 0, NULL, NULL,
+        "{'maintenance_window':[{'allowed':[{'day':'Sunday'}]}],"
+        "'maintenance_window_auto_upgrade':[{'frequency':'Weekly'}]}",
+        NULL, NULL, NULL },
+      "aksManagedAutoUpgradeSchedule; default legacy; "
+      "aksManagedNodeOSUpgradeSchedule" },
+    { "ARM configuration: its name",
+      { &arm_maintenance, 0, "nightly", NULL, MW("{'durationHours':4}"),
+        NULL, NULL, NULL }, "nightly" },
+    { "ARM template configuration: the last segment of cluster/name",
+      { &arm_maintenance, 0, "aks/nightly", NULL, MW("{'durationHours':4}"),
+        NULL, NULL, NULL }, "nightly" },
+    { "ARM template configuration: an expression is no name",
+      { &arm_maintenance, 0, "[parameters('n')]", NULL,
+        MW("{'durationHours':4}"), NULL, NULL, NULL }, "(none)" },
+    { "ARM configuration: the legacy properties",
+      { &arm_maintenance, 0, "default",
+        "{'properties':{'notAllowedTime':[]}}",
+        "{'properties':{'timeInWeek':[{'day':'Monday','hourSlots':[1]}]}}",
+        NULL, NULL, NULL },
+      "default properties.timeInWeek=[{\"day\":\"Monday\",\"hourSlots\":[1]}]"
+      " properties.notAllowedTime<before" },
+};
+
+static void config_test(void **state)
+{
+    const struct window_row *row = *state;
+    struct ndp_changeset set = NDP_CHANGESET_INIT;
+    struct ndp_buf got = NDP_BUF_INIT;
+
+    describe_configs(&got, facts_of(&set, &row->change));
+    if (strcmp(got.buf, row->want) != 0)
+        fail_msg("configs\n  got  '%s'\n  want '%s'", got.buf, row->want);
+    ndp_buf_release(&got);
+    ndp_changeset_release(&set);
+}
+
+/* ---- the node OS and cluster upgrade channels ----------------------------- */
+
+struct channel_row {
+    const char *name;
+    struct doc change;
+    const char *want; /* "os PATH BEFORE>AFTER; up PATH BEFORE>AFTER" */
+};
+
+static void describe_setting(struct ndp_buf *b, const char *label,
+                             const struct ndp_setting_facts *s)
+{
+    ndp_buf_addf(b, "%s %s %s>%s%s%s", label, s->path ? s->path : "-",
+                 s->before ? s->before : "-", s->after ? s->after : "-",
+                 s->sensitive ? " sensitive" : "",
+                 s->after_unknown ? " unknown" : "");
+}
+
+static const struct channel_row channel_rows[] = {
+    { "azurerm v4 names",
+      { &az_cluster, 0, NULL, "{'node_os_upgrade_channel':'NodeImage'}",
+        "{'node_os_upgrade_channel':'Unmanaged',"
+        "'automatic_upgrade_channel':'patch'}", NULL, NULL, NULL },
+      "os node_os_upgrade_channel NodeImage>Unmanaged; "
+      "up automatic_upgrade_channel ->patch" },
+    { "azurerm v3 names",
+      { &az_cluster, 0, NULL, NULL,
+        "{'node_os_channel_upgrade':'None',"
+        "'automatic_channel_upgrade':'node-image'}", NULL, NULL, NULL },
+      "os node_os_channel_upgrade ->None; "
+      "up automatic_channel_upgrade ->node-image" },
+    { "azurerm: an empty string is not declared, an unknown is",
+      { &az_cluster, 0, NULL, "{'node_os_upgrade_channel':''}",
+        "{'automatic_upgrade_channel':''}",
+        "{'node_os_upgrade_channel':true}", NULL,
+        "{'automatic_upgrade_channel':true}" },
+      "os node_os_upgrade_channel ->- unknown; "
+      "up automatic_upgrade_channel ->-" },
+    { "azurerm: masked",
+      { &az_cluster, 0, NULL, NULL, "{'node_os_upgrade_channel':'None'}",
+        NULL, NULL, "{'node_os_upgrade_channel':true}" },
+      "os node_os_upgrade_channel ->None sensitive; "
+      "up automatic_upgrade_channel ->-" },
+    { "ARM cluster body",
+      { &arm_cluster, 0, NULL, NULL,
+        "{'properties':{'autoUpgradeProfile':{'nodeOSUpgradeChannel':"
+        "'SecurityPatch','upgradeChannel':'stable'}}}", NULL, NULL, NULL },
+      "os properties.autoUpgradeProfile.nodeOSUpgradeChannel ->SecurityPatch;"
+      " up properties.autoUpgradeProfile.upgradeChannel ->stable" },
+    { "azapi setter",
+      { &arm_setter, 0, NULL, NULL,
+        "{'properties':{'autoUpgradeProfile':{'nodeOSUpgradeChannel':"
+        "'None'}}}", NULL, NULL, NULL },
+      "os properties.autoUpgradeProfile.nodeOSUpgradeChannel ->None;"
+      " up properties.autoUpgradeProfile.upgradeChannel ->-" },
+    { "a pool resource declares no channel",
+      { &arm_pool, 0, "np", NULL,
+        "{'properties':{'autoUpgradeProfile':{'nodeOSUpgradeChannel':"
+        "'None'}}}", NULL, NULL, NULL }, "os - ->-; up - ->-" },
+};
+
+static void channel_test(void **state)
+{
+    const struct channel_row *row = *state;
+    struct ndp_changeset set = NDP_CHANGESET_INIT;
+    struct ndp_buf got = NDP_BUF_INIT;
+    const struct ndp_facts *f = facts_of(&set, &row->change);
+
+    describe_setting(&got, "os", &f->node_os_channel);
+    ndp_buf_adds(&got, "; ");
+    describe_setting(&got, "up", &f->upgrade_channel);
+    if (strcmp(got.buf, row->want) != 0)
+        fail_msg("channels\n  got  '%s'\n  want '%s'", got.buf, row->want);
     ndp_buf_release(&got);
     ndp_changeset_release(&set);
 }
@@ -1042,6 +1182,8 @@ int main(void)
     ADD_ROWS(&list, version_rows, version_test);
     ADD_ROWS(&list, profile_rows, profile_test);
     ADD_ROWS(&list, window_rows, window_test);
+    ADD_ROWS(&list, config_rows, config_test);
+    ADD_ROWS(&list, channel_rows, channel_test);
     ADD_TEST(&list, body_and_keys__by_notation_and_address);
     ADD_TEST(&list, fill_all__from_an_index_and_again);
     return cmocka_run_group_tests_name("facts", list.items, NULL, NULL);

@@ -532,10 +532,19 @@ static const struct problem_case problem_cases[] = {
       true },
     { "azurerm_valid_relative_monthly__no_problems", AZURERM, AZ_RELATIVE,
       true, "", true },
-    { "azurerm_duration_3__below_minimum", AZURERM,
+    /* azurerm refuses it in terraform plan: no plan of it holds one. */
+    { "azurerm_duration_3__left_to_terraform_plan", AZURERM,
       "{\"frequency\": \"Daily\", \"interval\": 1, \"duration\": 3, "
-      "\"start_time\": \"20:00\"}", true,
-      "duration 3 is below the AKS minimum of 4", true },
+      "\"start_time\": \"20:00\"}", true, "", true },
+    { "arm_duration_3__below_minimum", ARM,
+      "{\"schedule\": {\"daily\": {\"intervalDays\": 1}}, "
+      "\"durationHours\": 3, \"startTime\": \"20:00\"}", true,
+      "durationHours 3 is below the AKS minimum of 4", true },
+    { "azurerm_empty_start_time__sent_as_empty", AZURERM,
+      "{\"frequency\": \"Daily\", \"interval\": 1, \"duration\": 4, "
+      "\"start_time\": \"\"}", false,
+      "start_time is missing, and azurerm sends it as \"\", which AKS "
+      "refuses (inferred: startTime is required, HH:mm)", true },
     { "azurerm_frequency_hourly__not_evaluable", AZURERM,
       AZ_BLOCK("Hourly", "1", ""), false,
       "frequency 'Hourly' is not Daily, Weekly, AbsoluteMonthly or "
