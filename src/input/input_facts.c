@@ -309,7 +309,8 @@ static struct ndp_pool_facts *arm_list_pool(struct ndp_facts *f,
 }
 
 /*
- * The pools of an ARM cluster body.  When both sides list pools, a name
+ * The pools of an ARM cluster body (or of a setter's).  When both sides
+ * list pools, a name
  * in after only is created by this apply and a name in before only is
  * deleted (spec §11); without a before list every pool counts as kept.
  */
@@ -366,7 +367,7 @@ static bool pools_masked(const struct ndp_change *ch)
                       ? NDP_ARRAY_SIZE(azurerm_pool_masked)
                       : NDP_ARRAY_SIZE(arm_pool_masked);
 
-    if (ch->kind == NDP_KIND_CLUSTER)
+    if (ch->kind == NDP_KIND_CLUSTER || ch->kind == NDP_KIND_SETTER)
         return masked(ch, ch->notation == NDP_NOTATION_AZURERM
                               ? AZURERM_DEFAULT_POOL
                               : "properties." ARM_POOL_LIST);
@@ -419,7 +420,9 @@ static void pools(struct ndp_facts *f, const struct ndp_change *ch)
                       "properties", &arm_pool,
                       ndp_json_get(ch->before, "properties"),
                       ndp_json_get(ch->after, "properties"));
-    else if (ch->kind == NDP_KIND_CLUSTER)
+    else if (ch->kind == NDP_KIND_CLUSTER || ch->kind == NDP_KIND_SETTER)
+        /* A setter's body is merged into the cluster and sent whole: a
+         * pool list in it is the cluster's. */
         arm_cluster_pools(f, ch);
     pool_versions_masked(f, ch, "properties.", &arm_pool);
 }

@@ -365,8 +365,14 @@ static const struct pool_row pool_rows[] = {
     { "ARM maintenance configuration: no pools",
       { &arm_maintenance, 0, "default", NULL, APP("{'name':'a'}"), NULL,
         NULL, NULL }, "" },
-    { "azapi setter: no pools, whatever its body",
-      { &arm_setter, 0, NULL, NULL, APP("{'name':'a','count':1}"), NULL,
+    { "azapi setter: the pools of its body, as a cluster body's",
+      { &arm_setter, 0, NULL, APP("{'name':'a','count':1}"),
+        APP("{'name':'a','count':2},{'name':'b','count':1}"), NULL, NULL,
+        NULL },
+      P_A " n=2; b@properties.agentPoolProfiles[name=b] n=1 created" },
+    { "azapi setter: no pool list, no pools",
+      { &arm_setter, 0, NULL, NULL,
+        "{'properties':{'networkProfile':{'networkPolicy':'azure'}}}", NULL,
         NULL, NULL }, "" },
 };
 
@@ -594,9 +600,12 @@ static const struct mask_row mask_rows[] = {
     { "maintenance configuration: masked, no pools to cover",
       { &arm_maintenance, 0, "default", NULL, PROPS("'count':1"), NULL,
         NULL, "{'properties':true}" }, false },
-    { "setter: masked, no pools to cover",
+    { "setter: masked, its body's pools covered",
       { &arm_setter, 0, NULL, NULL, APP("{'name':'a'}"), NULL, NULL,
-        "{'properties':true}" }, false },
+        "{'properties':true}" }, true },
+    { "setter: masked elsewhere, its pools not covered",
+      { &arm_setter, 0, NULL, NULL, APP("{'name':'a'}"), NULL, NULL,
+        "{'properties':{'networkProfile':true}}" }, false },
 };
 
 static void mask_test(void **state)
