@@ -4,10 +4,10 @@
  * struct ndp_facts (change.h): its node pools and how they are sized, its
  * Kubernetes version (as declared and as reported, for the version
  * checks, with the auto-upgrade channel and the support plan), its node
- * disruption policy and its maintenance windows.  The last step of the input stage: every reader's changes pass
- * through ndp_facts_fill_all(), and after it only the rule engine's walk
- * reads a document by path.  A provider or API that renames a key is a
- * change of the tables below.
+ * disruption policy and its maintenance windows.  The last step of the
+ * input stage: every reader's changes pass through ndp_facts_fill_all(),
+ * and after it only the rule engine's walk reads a document by path.  A
+ * provider or API that renames a key is a change of the tables below.
  *
  * Two notations: azurerm attributes (default_node_pool[0], node pool
  * resources, maintenance_window_* blocks) and ARM bodies (azapi, what-if

@@ -711,7 +711,10 @@ def noeffect_entries(arm_type, b, a):
     touched = changed_paths(b, a)
     out = []
     vp = VERSION_PATH[arm_type]
-    if get_path(b, vp) is MISSING and get_path(a, vp) is MISSING:
+    # A control plane's version decides how AKS reads the versions the
+    # body's pools name: not unrelated to a row that names one.
+    if get_path(b, vp) is MISSING and get_path(a, vp) is MISSING and \
+            not pins_pool_version(b) and not pins_pool_version(a):
         out.append((vp, "1.37.0", "1.38.0"))
     for path, pb, pa in NOEFFECT_CANDIDATES[arm_type]:
         if not any(t == path or path.startswith(t + ".") or
