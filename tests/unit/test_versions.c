@@ -158,6 +158,17 @@ static const struct row rows[] = {
       { CH(AZ_CLUSTER, 0, NULL, KV("1.26.3"), KV("1.27")),
         CH(AZ_POOL, 0, "old", OV("1.24.9"), OV("1.24.9")) }, NULL,
       "NDP603/refused", "at most 2 minor versions", "still says 2", NULL },
+    { "cp: at 1.28 the skew is three",
+      { CH(AZ_CLUSTER, 0, NULL, KV("1.27.9"), KV("1.28.3")),
+        CH(AZ_POOL, 0, "old", OV("1.25.4"), OV("1.25.4")) }, NULL, "", NULL,
+      NULL, NULL },
+    { "cp: a pool the body removes does not lag",
+      { CH(ARM_CLUSTER, 0, NULL,
+           P("'agentPoolProfiles':[{'name':'a'},{'name':'old',"
+             "'orchestratorVersion':'1.26.1'}]"),
+           P("'agentPoolProfiles':[{'name':'a'}]")),
+        CH(ARM_SETTER, 0, NULL, P("'kubernetesVersion':'1.30.4'"),
+           P("'kubernetesVersion':'1.31.2'")) }, NULL, "", NULL, NULL, NULL },
     { "cp: a pool upgraded after the control plane still lags at its step",
       { CH(AZ_CLUSTER, 0, NULL,
            "{'kubernetes_version':'1.30.4','default_node_pool':[{'name':"
