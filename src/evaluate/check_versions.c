@@ -28,9 +28,10 @@
  * confirms the refusal, may-refuse where it is inferred (a control-plane-only
  * upgrade under an auto-upgrade channel) or unconfirmed (a pool skipping
  * minors within the skew, a control plane skipping minors on the LTS plan,
- * where only AKS's list of LTS targets decides).  Which versions AKS
- * offers is service data: no version is named here but the 1.28 of the
- * skew rule.
+ * where only AKS's list of LTS targets decides), advisory where only the
+ * order of a deployment, which what-if does not show, decides.  Which
+ * versions AKS offers is service data: no version is named here but the
+ * 1.28 of the skew rule.
  */
 #include "common.h"
 #include "evaluate_internal.h"
@@ -728,6 +729,53 @@ static void plane_channel(const struct ndp_evaluator *ev,
     finish(&f, ev);
 }
 
+/*
+ * PT-K8S-06, Spot: AKS does not upgrade the control plane and the node
+ * pools in one request while the cluster has a Spot pool (documented; the
+ * error AKS answers with is unconfirmed).  An ARM body that raises the
+ * control plane and lets a pool move with it (or lists none, so that all
+ * move) is such a request; azurerm never sends one.
+ */
+static void plane_spot(const struct ndp_evaluator *ev, const struct plane *cp,
+                       const struct cluster_pools *pools)
+{
+    const struct pool *spot = NULL;
+    bool listed = false, full = false;
+    size_t i;
+    struct check_finding f;
+
+    if (!cp->up || !is_arm_body(cp->ch) || cp->ch->delta_only)
+        return;
+    for (i = 0; i < pools->nr; i++) {
+        const struct pool *p = &pools->items[i];
+        if (p->p && p->p->priority && !spot &&
+            ndp_strcasecmp(p->p->priority, "Spot") == 0)
+            spot = p;
+        if (p->ch == cp->ch) {
+            listed = true;
+            full |= p->with_plane;
+        }
+    }
+    if (!spot || (listed && !full) || !start(&f, ev, "NDP611", cp->ch))
+        return;
+    at_plane(&f, cp);
+    f.verdict = NDP_VERDICT_REFUSED;
+    ndp_buf_adds(&f.msg, "the body upgrades the control plane to ");
+    add_version(&f.msg, &cp->target);
+    ndp_buf_addf(&f.msg, " and, in the same request, %s, and node pool "
+                 "'%s' is a Spot pool; AKS does not upgrade the control "
+                 "plane and the node pools together while a Spot pool "
+                 "exists (the AKS Spot node pool documentation; the error "
+                 "it answers with is unconfirmed)",
+                 listed ? "the pools it lists without a version of their own"
+                        : "every node pool", shown_name(spot));
+    ndp_buf_adds(&f.help, "upgrade the control plane alone first (name "
+                 "every pool's current orchestratorVersion in the body), "
+                 "then the pools through their agentPools resources, or "
+                 "remove the Spot pool");
+    finish(&f, ev);
+}
+
 /* ---- a managed cluster body (PT-K8S-07 trigger 1) ---- */
 
 struct body_survey {
@@ -977,6 +1025,49 @@ static void pool_skip(const struct ndp_evaluator *ev, const struct pool *p,
     finish(&f, ev);
 }
 
+/* A change a what-if result shows: its address is the ARM id. */
+static bool from_whatif(const struct ndp_change *ch)
+{
+    return ch->notation == NDP_NOTATION_ARM && ch->address &&
+           ch->address[0] == '/';
+}
+
+/*
+ * PT-K8S-06: an agentPools resource a deployment upgrades to a version
+ * only the control plane's upgrade in the same deployment allows.  A
+ * what-if result does not show whether the template orders it after the
+ * cluster (dependsOn): a note.
+ */
+static void pool_order(const struct ndp_evaluator *ev, const struct pool *p,
+                       const struct plane *cp)
+{
+    struct check_finding f;
+
+    if (!cp->up || p->ch == cp->ch || p->ch->kind != NDP_KIND_NODEPOOL ||
+        !from_whatif(p->ch) ||
+        ndp_k8s_version_order(&p->target.v, &cp->running.v) !=
+            NDP_K8S_HIGHER ||
+        !start(&f, ev, "NDP610", p->ch))
+        return;
+    at_pool(&f, p);
+    f.verdict = NDP_VERDICT_ADVISORY;
+    add_pool_name(&f.msg, p);
+    ndp_buf_adds(&f.msg, " goes to ");
+    add_version(&f.msg, &p->target);
+    ndp_buf_adds(&f.msg, ", above the control plane's ");
+    add_version(&f.msg, &cp->running);
+    ndp_buf_adds(&f.msg, ", in the deployment that upgrades the control "
+                 "plane to ");
+    add_version(&f.msg, &cp->target);
+    ndp_buf_adds(&f.msg, "; what-if does not show whether the template "
+                 "orders it after the cluster, and if AKS receives it "
+                 "first it refuses it with NodePoolMcVersionIncompatible");
+    ndp_buf_adds(&f.help, "make the agentPools resource depend on the "
+                 "cluster (dependsOn), or upgrade the pool in a later "
+                 "deployment");
+    finish(&f, ev);
+}
+
 static void pool_checks(const struct ndp_evaluator *ev, const struct pool *p,
                         const struct plane *cp)
 {
@@ -989,6 +1080,8 @@ static void pool_checks(const struct ndp_evaluator *ev, const struct pool *p,
         skew = pool_above_plane(ev, p, cp) || pool_below_skew(ev, p, cp);
     if (!skew)
         pool_skip(ev, p, cp);
+    if (!skew && known(&cp->running))
+        pool_order(ev, p, cp);
 }
 
 /* ---- one cluster ---- */
@@ -1013,6 +1106,7 @@ static void check_cluster(const struct ndp_evaluator *ev, size_t c)
         plane_downgrade(ev, &cp);
         plane_skew(ev, &cp, &pools);
         plane_channel(ev, &cp, &pools);
+        plane_spot(ev, &cp, &pools);
     }
     for (i = 0; i < pools.nr_ranges; i++)
         body_versions(ev, &pools.ranges[i], &cp, &pools);

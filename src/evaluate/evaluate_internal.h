@@ -103,7 +103,7 @@ void ndp_evaluator_add_deferred(struct ndp_buf *msg,
 /*
  * check_versions.c: appends to ev->out a finding for each Kubernetes
  * version the apply sends off AKS's paths (put-time-limits PT-K8S-01..09):
- * rules NDP601..NDP609, each skipped when the rule set lacks it.
+ * rules NDP601..NDP611, each skipped when the rule set lacks it.
  */
 void ndp_check_versions(const struct ndp_evaluator *ev);
 

@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  * test_versions.c - the version paths (src/evaluate/check_versions.c,
- * rules NDP601..NDP609): each check with its near-miss, in both notations,
+ * rules NDP601..NDP611): each check with its near-miss, in both notations,
  * across changes of one cluster (a pool resource held against its
  * cluster's control plane), with live state for the side the input does
  * not show; unknown versions (not in the input, not a version, known only
@@ -27,7 +27,10 @@
 #define CLUSTER_ID "/subscriptions/s/resourceGroups/rg/providers/" \
                    "Microsoft.ContainerService/managedClusters/aks"
 
-enum kind_code { END, AZ_CLUSTER, AZ_POOL, ARM_CLUSTER, ARM_POOL, ARM_SETTER };
+enum kind_code {
+    END, AZ_CLUSTER, AZ_POOL, ARM_CLUSTER, ARM_POOL, ARM_SETTER,
+    WI_CLUSTER, WI_POOL /* what-if: the address is the ARM id */
+};
 
 struct change_spec {
     enum kind_code kind;
@@ -434,6 +437,55 @@ static const struct row rows[] = {
             "'orchestratorVersion':'1.30.5'},{'name':'b'}]")) }, NULL,
       "NDP609/refused", NULL, NULL, NULL },
 
+    /* PT-K8S-06: the order of a deployment, a Spot pool */
+    { "order: a what-if pool upgraded beside its control plane",
+      { CH(WI_CLUSTER, 0, NULL, P("'kubernetesVersion':'1.30.5'"),
+           P("'kubernetesVersion':'1.31.2'")),
+        CH(WI_POOL, 0, "np1", ARM_OV("1.30.5"), ARM_OV("1.31.2")) }, NULL,
+      "NDP610/advisory", "what-if does not show whether the template orders "
+      "it after the cluster", "dependsOn", NULL },
+    { "order: an azapi pool, which Terraform orders after its cluster",
+      { CH(ARM_CLUSTER, 0, NULL, P("'kubernetesVersion':'1.30.5'"),
+           P("'kubernetesVersion':'1.31.2'")),
+        CH(ARM_POOL, 0, "np1", ARM_OV("1.30.5"), ARM_OV("1.31.2")) }, NULL,
+      "", NULL, NULL, NULL },
+    { "order: a what-if pool within the running control plane",
+      { CH(WI_CLUSTER, 0, NULL, P("'kubernetesVersion':'1.30.5'"),
+           P("'kubernetesVersion':'1.31.2'")),
+        CH(WI_POOL, 0, "np1", ARM_OV("1.30.2"), ARM_OV("1.30.5")) }, NULL,
+      "", NULL, NULL, NULL },
+    { "spot: a full upgrade in a body with a Spot pool is refused",
+      { CH(ARM_CLUSTER, 0, NULL,
+           P("'kubernetesVersion':'1.30.5','agentPoolProfiles':[{'name':"
+             "'sys'},{'name':'cheap','scaleSetPriority':'Spot'}]"),
+           P("'kubernetesVersion':'1.31.2','agentPoolProfiles':[{'name':"
+             "'sys'},{'name':'cheap','scaleSetPriority':'Spot'}]")) }, NULL,
+      "NDP611/refused", "node pool 'cheap' is a Spot pool",
+      "the error it answers with is unconfirmed", NULL },
+    { "spot: a body without pools beside a Spot agentPools resource",
+      { CH(ARM_CLUSTER, 0, NULL, P("'kubernetesVersion':'1.30.5'"),
+           P("'kubernetesVersion':'1.31.2'")),
+        CH(ARM_POOL, 0, "cheap", P("'scaleSetPriority':'Spot'"),
+           P("'scaleSetPriority':'Spot'")) }, NULL, "NDP611/refused",
+      "in the same request, every node pool", NULL, NULL },
+    { "spot: a control-plane-only body",
+      { CH(ARM_CLUSTER, 0, NULL,
+           P("'kubernetesVersion':'1.30.5','agentPoolProfiles':[{'name':"
+             "'cheap','scaleSetPriority':'Spot','orchestratorVersion':"
+             "'1.30.5'}]"),
+           P("'kubernetesVersion':'1.31.2','agentPoolProfiles':[{'name':"
+             "'cheap','scaleSetPriority':'Spot','orchestratorVersion':"
+             "'1.30.5'}]")) }, NULL, "", NULL, NULL, NULL },
+    { "spot: azurerm upgrades the control plane alone",
+      { CH(AZ_CLUSTER, 0, NULL, KV("1.30.5"), KV("1.31")),
+        CH(AZ_POOL, 0, "cheap", "{'priority':'Spot'}",
+           "{'priority':'Spot'}") }, NULL, "", NULL, NULL, NULL },
+    { "spot: a delta does not show the body's pools",
+      { { ARM_CLUSTER, 0, NULL, P("'kubernetesVersion':'1.30.5'"),
+          P("'kubernetesVersion':'1.31.2'"), NULL, NULL, NULL, true },
+        CH(ARM_POOL, 0, "cheap", P("'scaleSetPriority':'Spot'"),
+           P("'scaleSetPriority':'Spot'")) }, NULL, "", NULL, NULL, NULL },
+
     /* values under a mask are judged, never printed */
     { "sensitive: the control plane's versions",
       { { AZ_CLUSTER, 0, NULL, KV("1.29.4"), KV("1.31.7"), NULL, NULL,
@@ -482,6 +534,12 @@ static struct ndp_change *add_change(struct ndp_changeset *set,
         [ARM_SETTER] = { NDP_NOTATION_ARM, NDP_KIND_SETTER,
                          "Microsoft.ContainerService/managedClusters",
                          "azapi_update_resource.s" },
+        [WI_CLUSTER] = { NDP_NOTATION_ARM, NDP_KIND_CLUSTER,
+                         "Microsoft.ContainerService/managedClusters",
+                         CLUSTER_ID },
+        [WI_POOL] = { NDP_NOTATION_ARM, NDP_KIND_NODEPOOL,
+                      "Microsoft.ContainerService/managedClusters/"
+                      "agentPools", CLUSTER_ID "/agentPools/" },
     };
     struct ndp_buf address = NDP_BUF_INIT;
     struct ndp_change *ch;
