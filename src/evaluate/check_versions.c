@@ -396,6 +396,15 @@ static void add_version(struct ndp_buf *b, const struct version *v)
     ndp_buf_adds(b, v->sensitive ? "(sensitive)" : v->text);
 }
 
+/* "FROM<between>TO", each version as add_version() writes it. */
+static void add_pair(struct ndp_buf *b, const struct version *from,
+                     const char *between, const struct version *to)
+{
+    add_version(b, from);
+    ndp_buf_adds(b, between);
+    add_version(b, to);
+}
+
 static const char *shown_name(const struct pool *p)
 {
     return p->name_sensitive ? "(sensitive)" : p->name;
@@ -499,6 +508,30 @@ static void at_pool(struct check_finding *f, const struct pool *p)
     f->pool = p->name_sensitive ? NULL : p->name;
 }
 
+/* Starts finding 'id' about the control plane's version in 'cp->ch'. */
+static bool start_plane(struct check_finding *f,
+                        const struct ndp_evaluator *ev, const char *id,
+                        const struct plane *cp)
+{
+    if (!start(f, ev, id, cp->ch))
+        return false;
+    at_plane(f, cp);
+    return true;
+}
+
+/* Starts finding 'id' of 'verdict' about pool 'p''s version, by name. */
+static bool start_pool(struct check_finding *f,
+                       const struct ndp_evaluator *ev, const char *id,
+                       const struct pool *p, enum ndp_verdict verdict)
+{
+    if (!start(f, ev, id, p->ch))
+        return false;
+    at_pool(f, p);
+    f->verdict = verdict;
+    ndp_buf_addf(&f->msg, "node pool '%s'", shown_name(p));
+    return true;
+}
+
 #define SKEW_WORDS                                                            \
     " (3 from Kubernetes 1.28, 2 before; the API reference still says 2)"
 
@@ -525,13 +558,10 @@ static void plane_skip(const struct ndp_evaluator *ev, const struct plane *cp)
     long n;
 
     if (!cp->up || !minors(&n, &cp->running, &cp->declared) || n <= 1 ||
-        !start(&f, ev, "NDP601", cp->ch))
+        !start_plane(&f, ev, "NDP601", cp))
         return;
-    at_plane(&f, cp);
     ndp_buf_adds(&f.msg, "the control plane would go from ");
-    add_version(&f.msg, &cp->running);
-    ndp_buf_adds(&f.msg, " to ");
-    add_version(&f.msg, &cp->declared);
+    add_pair(&f.msg, &cp->running, " to ", &cp->declared);
     ndp_buf_addf(&f.msg, ", %ld minor versions at once; ", n);
     if (cp->lts)
         ndp_buf_adds(&f.msg, "the cluster is on the long-term support plan "
@@ -543,9 +573,7 @@ static void plane_skip(const struct ndp_evaluator *ev, const struct plane *cp)
                      "at a time and refuses this with ");
     ndp_buf_adds(&f.msg, "OperationNotAllowed (\"Upgrading Kubernetes "
                  "version ");
-    add_version(&f.msg, &cp->running);
-    ndp_buf_adds(&f.msg, " to ");
-    add_version(&f.msg, &cp->declared);
+    add_pair(&f.msg, &cp->running, " to ", &cp->declared);
     ndp_buf_adds(&f.msg, " is not allowed. Available upgrades: ...\")");
     if (cp->running.from_state)
         ndp_buf_adds(&f.msg, "; the running version is --cluster-state's");
@@ -564,6 +592,24 @@ static void plane_skip(const struct ndp_evaluator *ev, const struct plane *cp)
     finish(&f, ev);
 }
 
+/*
+ * The end of a downgrade's finding: the auto-upgrade channel, when one is
+ * set, moves 'what' past a pinned version; the help: declare 'running' or
+ * later, or with a channel the minor version alone, 'alone' added.
+ */
+static void downgrade_advice(struct check_finding *f, const struct plane *cp,
+                             const struct version *running, const char *what,
+                             const char *alone)
+{
+    if (cp->channel)
+        ndp_buf_addf(&f->msg, "; an auto-upgrade channel is set, and it "
+                     "moves %s past a pinned version", what);
+    ndp_buf_adds(&f->help, "declare ");
+    add_version(&f->help, running);
+    ndp_buf_addf(&f->help, " or a later version; with an auto-upgrade "
+                 "channel, declare the minor version alone (x.y)%s", alone);
+}
+
 /* PT-K8S-02 (and PT-K8S-09): any lower version, patch or minor. */
 static void plane_downgrade(const struct ndp_evaluator *ev,
                             const struct plane *cp)
@@ -572,9 +618,8 @@ static void plane_downgrade(const struct ndp_evaluator *ev,
 
     if (!cp->moves || ndp_k8s_version_order(&cp->declared.v,
                                             &cp->running.v) != NDP_K8S_LOWER ||
-        !start(&f, ev, "NDP602", cp->ch))
+        !start_plane(&f, ev, "NDP602", cp))
         return;
-    at_plane(&f, cp);
     f.verdict = NDP_VERDICT_REFUSED;
     ndp_buf_adds(&f.msg, "the control plane runs ");
     add_version(&f.msg, &cp->running);
@@ -584,19 +629,11 @@ static void plane_downgrade(const struct ndp_evaluator *ev,
     add_version(&f.msg, &cp->declared);
     ndp_buf_adds(&f.msg, ", a lower version; AKS refuses downgrades with "
                  "OperationNotAllowed (\"Downgrading Kubernetes version ");
-    add_version(&f.msg, &cp->running);
-    ndp_buf_adds(&f.msg, " to ");
-    add_version(&f.msg, &cp->declared);
+    add_pair(&f.msg, &cp->running, " to ", &cp->declared);
     ndp_buf_adds(&f.msg, " is not allowed. Available upgrades: ...\"; a "
                  "lower value was once ignored instead, Azure/AKS#3476)");
-    if (cp->channel)
-        ndp_buf_adds(&f.msg, "; an auto-upgrade channel is set, and it moves "
-                     "the cluster past a pinned version");
-    ndp_buf_adds(&f.help, "declare ");
-    add_version(&f.help, &cp->running);
-    ndp_buf_adds(&f.help, " or a later version; with an auto-upgrade "
-                 "channel, declare the minor version alone (x.y), which the "
-                 "channel's patches never fall below");
+    downgrade_advice(&f, cp, &cp->running, "the cluster",
+                     ", which the channel's patches never fall below");
     finish(&f, ev);
 }
 
@@ -643,14 +680,11 @@ static void plane_skew(const struct ndp_evaluator *ev, const struct plane *cp,
     if (!cp->up)
         return;
     worst = lagging_pool(cp, pools, &worst_lag, &more);
-    if (!worst || !start(&f, ev, "NDP603", cp->ch))
+    if (!worst || !start_plane(&f, ev, "NDP603", cp))
         return;
-    at_plane(&f, cp);
     f.verdict = NDP_VERDICT_REFUSED;
     ndp_buf_adds(&f.msg, "the control plane would go from ");
-    add_version(&f.msg, &cp->running);
-    ndp_buf_adds(&f.msg, " to ");
-    add_version(&f.msg, &cp->target);
+    add_pair(&f.msg, &cp->running, " to ", &cp->target);
     ndp_buf_addf(&f.msg, " while node pool '%s' stays on ", shown_name(worst));
     add_version(&f.msg, &worst->running);
     ndp_buf_addf(&f.msg, ", %ld minor versions behind", worst_lag);
@@ -662,9 +696,7 @@ static void plane_skew(const struct ndp_evaluator *ev, const struct plane *cp,
                  "refuses the control plane's upgrade with "
                  "NodePoolMcVersionIncompatible (\"Node pool version ",
                  limit);
-    add_version(&f.msg, &worst->running);
-    ndp_buf_adds(&f.msg, " and control plane version ");
-    add_version(&f.msg, &cp->target);
+    add_pair(&f.msg, &worst->running, " and control plane version ", &cp->target);
     ndp_buf_addf(&f.msg, " is incompatible. Minor version of node pool "
                  "cannot be more than %ld versions less than control "
                  "plane's version.\")", limit);
@@ -704,9 +736,8 @@ static void plane_channel(const struct ndp_evaluator *ev,
         if (!listed)
             return;
     }
-    if (!start(&f, ev, "NDP608", cp->ch))
+    if (!start_plane(&f, ev, "NDP608", cp))
         return;
-    at_plane(&f, cp);
     f.verdict = NDP_VERDICT_MAY_REFUSE;
     ndp_buf_adds(&f.msg, azurerm
                  ? "azurerm sends kubernetes_version on its own, a "
@@ -756,9 +787,8 @@ static void plane_spot(const struct ndp_evaluator *ev, const struct plane *cp,
             full |= p->with_plane;
         }
     }
-    if (!spot || (listed && !full) || !start(&f, ev, "NDP611", cp->ch))
+    if (!spot || (listed && !full) || !start_plane(&f, ev, "NDP611", cp))
         return;
-    at_plane(&f, cp);
     f.verdict = NDP_VERDICT_REFUSED;
     ndp_buf_adds(&f.msg, "the body upgrades the control plane to ");
     add_version(&f.msg, &cp->target);
@@ -869,10 +899,6 @@ static void body_versions(const struct ndp_evaluator *ev,
 
 /* ---- a pool's own version (PT-K8S-03, -04, -05) ---- */
 
-static void add_pool_name(struct ndp_buf *b, const struct pool *p)
-{
-    ndp_buf_addf(b, "node pool '%s'", shown_name(p));
-}
 
 static void pool_downgrade(const struct ndp_evaluator *ev,
                            const struct pool *p, const struct plane *cp)
@@ -882,11 +908,8 @@ static void pool_downgrade(const struct ndp_evaluator *ev,
     if (!known(&p->running) ||
         ndp_k8s_version_order(&p->target.v, &p->running.v) !=
             NDP_K8S_LOWER ||
-        !start(&f, ev, "NDP606", p->ch))
+        !start_pool(&f, ev, "NDP606", p, NDP_VERDICT_REFUSED))
         return;
-    at_pool(&f, p);
-    f.verdict = NDP_VERDICT_REFUSED;
-    add_pool_name(&f.msg, p);
     ndp_buf_adds(&f.msg, " runs ");
     add_version(&f.msg, &p->running);
     if (p->running.from_state)
@@ -896,18 +919,10 @@ static void pool_downgrade(const struct ndp_evaluator *ev,
     ndp_buf_adds(&f.msg, ", a lower version; AKS refuses it with "
                  "AgentPoolUpgradeVersionNotAllowed (\"Upgrade agent pool "
                  "version from ");
-    add_version(&f.msg, &p->running);
-    ndp_buf_adds(&f.msg, " to ");
-    add_version(&f.msg, &p->target);
+    add_pair(&f.msg, &p->running, " to ", &p->target);
     ndp_buf_adds(&f.msg, " is not allowed...\")");
-    if (cp->channel)
-        ndp_buf_adds(&f.msg, "; an auto-upgrade channel is set, and it "
-                     "upgrades the pools past a pinned version");
-    ndp_buf_adds(&f.help, "declare ");
-    add_version(&f.help, &p->running);
-    ndp_buf_adds(&f.help, " or a later version; with an auto-upgrade "
-                 "channel, declare the minor version alone (x.y), or no "
-                 "orchestrator version");
+    downgrade_advice(&f, cp, &p->running, "the pools",
+                     ", or no orchestrator version");
     finish(&f, ev);
 }
 
@@ -920,11 +935,8 @@ static bool pool_above_plane(const struct ndp_evaluator *ev,
     if (ndp_k8s_version_order(&p->target.v, &cp->target.v) !=
         NDP_K8S_HIGHER)
         return false;
-    if (!start(&f, ev, "NDP604", p->ch))
+    if (!start_pool(&f, ev, "NDP604", p, NDP_VERDICT_REFUSED))
         return true;
-    at_pool(&f, p);
-    f.verdict = NDP_VERDICT_REFUSED;
-    add_pool_name(&f.msg, p);
     ndp_buf_adds(&f.msg, " would run ");
     add_version(&f.msg, &p->target);
     ndp_buf_adds(&f.msg, ", above the control plane's ");
@@ -933,9 +945,7 @@ static bool pool_above_plane(const struct ndp_evaluator *ev,
                  ? " (--cluster-state)" : " after the apply");
     ndp_buf_adds(&f.msg, "; AKS refuses it with "
                  "NodePoolMcVersionIncompatible (\"Node pool version ");
-    add_version(&f.msg, &p->target);
-    ndp_buf_adds(&f.msg, " and control plane version ");
-    add_version(&f.msg, &cp->target);
+    add_pair(&f.msg, &p->target, " and control plane version ", &cp->target);
     ndp_buf_adds(&f.msg, " are incompatible...\")");
     if (p->ch->notation == NDP_NOTATION_AZURERM)
         ndp_buf_adds(&f.msg, ", and azurerm stops before sending it (\"The "
@@ -957,11 +967,8 @@ static bool pool_below_skew(const struct ndp_evaluator *ev,
 
     if (!minors(&lag, &p->target, &cp->target) || lag <= limit)
         return false;
-    if (!start(&f, ev, "NDP605", p->ch))
+    if (!start_pool(&f, ev, "NDP605", p, NDP_VERDICT_REFUSED))
         return true;
-    at_pool(&f, p);
-    f.verdict = NDP_VERDICT_REFUSED;
-    add_pool_name(&f.msg, p);
     ndp_buf_adds(&f.msg, " would run ");
     add_version(&f.msg, &p->target);
     ndp_buf_addf(&f.msg, ", %ld minor versions behind the control plane's ",
@@ -972,9 +979,7 @@ static bool pool_below_skew(const struct ndp_evaluator *ev,
     ndp_buf_addf(&f.msg, "; AKS allows at most %ld" SKEW_WORDS " and refuses "
                  "it with NodePoolMcVersionIncompatible (\"Node pool version ",
                  limit);
-    add_version(&f.msg, &p->target);
-    ndp_buf_adds(&f.msg, " and control plane version ");
-    add_version(&f.msg, &cp->target);
+    add_pair(&f.msg, &p->target, " and control plane version ", &cp->target);
     ndp_buf_addf(&f.msg, " is incompatible. Minor version of node pool "
                  "cannot be more than %ld versions less than control "
                  "plane's version.\")", limit);
@@ -997,21 +1002,14 @@ static void pool_skip(const struct ndp_evaluator *ev, const struct pool *p,
         ndp_k8s_version_order(&p->target.v, &p->running.v) !=
             NDP_K8S_HIGHER ||
         !minors(&n, &p->running, &p->target) || n <= 1 ||
-        !start(&f, ev, "NDP607", p->ch))
+        !start_pool(&f, ev, "NDP607", p, NDP_VERDICT_MAY_REFUSE))
         return;
-    at_pool(&f, p);
-    f.verdict = NDP_VERDICT_MAY_REFUSE;
-    add_pool_name(&f.msg, p);
     ndp_buf_adds(&f.msg, " would go from ");
-    add_version(&f.msg, &p->running);
-    ndp_buf_adds(&f.msg, " to ");
-    add_version(&f.msg, &p->target);
+    add_pair(&f.msg, &p->running, " to ", &p->target);
     ndp_buf_addf(&f.msg, ", %ld minor versions at once; AKS refused this "
                  "with AgentPoolUpgradeVersionNotAllowed (\"Upgrade agent "
                  "pool version from ", n);
-    add_version(&f.msg, &p->running);
-    ndp_buf_adds(&f.msg, " to ");
-    add_version(&f.msg, &p->target);
+    add_pair(&f.msg, &p->running, " to ", &p->target);
     ndp_buf_adds(&f.msg, " is not allowed, you can only upgrade one minor "
                  "version at a time\") before Kubernetes 1.28, and whether it "
                  "still does within the allowed skew is unconfirmed");
@@ -1047,11 +1045,8 @@ static void pool_order(const struct ndp_evaluator *ev, const struct pool *p,
         !from_whatif(p->ch) ||
         ndp_k8s_version_order(&p->target.v, &cp->running.v) !=
             NDP_K8S_HIGHER ||
-        !start(&f, ev, "NDP610", p->ch))
+        !start_pool(&f, ev, "NDP610", p, NDP_VERDICT_ADVISORY))
         return;
-    at_pool(&f, p);
-    f.verdict = NDP_VERDICT_ADVISORY;
-    add_pool_name(&f.msg, p);
     ndp_buf_adds(&f.msg, " goes to ");
     add_version(&f.msg, &p->target);
     ndp_buf_adds(&f.msg, ", above the control plane's ");

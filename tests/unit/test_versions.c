@@ -55,6 +55,18 @@ struct row {
 #define CH(k, action, name, before, after) \
     { k, action, name, before, after, NULL, NULL, NULL, false }
 
+/* An ARM cluster body: its version and pools ("," between them). */
+#define BODY(kv, pools) \
+    P("'kubernetesVersion':'" kv "','agentPoolProfiles':[" pools "]")
+#define CHANNEL_BODY(kv, pools) \
+    P("'kubernetesVersion':'" kv "','autoUpgradeProfile':" \
+      "{'upgradeChannel':'patch'},'agentPoolProfiles':[" pools "]")
+#define PIN(name, v) "{'name':'" name "','orchestratorVersion':'" v "'}"
+#define NAMED(name) "{'name':'" name "'}"
+#define SPOT(name) "{'name':'" name "','scaleSetPriority':'Spot'}"
+#define SPOT_PIN(name, v) "{'name':'" name "','scaleSetPriority':'Spot'," \
+    "'orchestratorVersion':'" v "'}"
+
 #define KV(v) "{'kubernetes_version':'" v "'}"
 #define KV_CUR(v, cur) "{'kubernetes_version':'" v "'," \
     "'current_kubernetes_version':'" cur "'}"
@@ -194,23 +206,17 @@ static const struct row rows[] = {
       NULL, NULL, NULL },
     { "cp: an ARM body pool left without a version moves with it",
       { CH(ARM_CLUSTER, 0, NULL,
-          P("'kubernetesVersion':'1.30.4','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.27.1'}]"),
-          P("'kubernetesVersion':'1.31.2','agentPoolProfiles':[{'name':"
-            "'a'}]")) }, NULL, "", NULL, NULL, NULL },
+          BODY("1.30.4", PIN("a", "1.27.1")),
+          BODY("1.31.2", NAMED("a"))) }, NULL, "", NULL, NULL, NULL },
     { "cp: an ARM body pool set to the new version moves with it",
       { CH(ARM_CLUSTER, 0, NULL,
-          P("'kubernetesVersion':'1.30.4','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.27.1'}]"),
-          P("'kubernetesVersion':'1.31.2','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.31'}]")) }, NULL, "", NULL, NULL,
+          BODY("1.30.4", PIN("a", "1.27.1")),
+          BODY("1.31.2", PIN("a", "1.31"))) }, NULL, "", NULL, NULL,
       NULL },
     { "cp: an ARM body pool that keeps its version lags",
       { CH(ARM_CLUSTER, 0, NULL,
-          P("'kubernetesVersion':'1.30.4','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.27.1'}]"),
-          P("'kubernetesVersion':'1.31.2','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.27.1'}]")) }, NULL, "NDP603/refused",
+          BODY("1.30.4", PIN("a", "1.27.1")),
+          BODY("1.31.2", PIN("a", "1.27.1"))) }, NULL, "NDP603/refused",
       NULL, NULL, NULL },
 
     /* PT-K8S-03, -04: a pool after the apply */
@@ -333,21 +339,13 @@ static const struct row rows[] = {
           "'patch'}") }, NULL, "", NULL, NULL, NULL },
     { "channel: an ARM body whose pools keep their versions",
       { CH(ARM_CLUSTER, 0, NULL,
-          P("'kubernetesVersion':'1.30.5','autoUpgradeProfile':"
-            "{'upgradeChannel':'patch'},'agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.30.5'}]"),
-          P("'kubernetesVersion':'1.31.1','autoUpgradeProfile':"
-            "{'upgradeChannel':'patch'},'agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.30.5'}]")) }, NULL,
+          CHANNEL_BODY("1.30.5", PIN("a", "1.30.5")),
+          CHANNEL_BODY("1.31.1", PIN("a", "1.30.5"))) }, NULL,
       "NDP608/may-refuse", "every pool it lists keeps", NULL, NULL },
     { "channel: an ARM body that upgrades its pools with it",
       { CH(ARM_CLUSTER, 0, NULL,
-          P("'kubernetesVersion':'1.30.5','autoUpgradeProfile':"
-            "{'upgradeChannel':'patch'},'agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.30.5'}]"),
-          P("'kubernetesVersion':'1.31.1','autoUpgradeProfile':"
-            "{'upgradeChannel':'patch'},'agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.31.1'}]")) }, NULL, "", NULL, NULL,
+          CHANNEL_BODY("1.30.5", PIN("a", "1.30.5")),
+          CHANNEL_BODY("1.31.1", PIN("a", "1.31.1"))) }, NULL, "", NULL, NULL,
       NULL },
     { "channel: an ARM body without pools upgrades them all",
       { CH(ARM_CLUSTER, 0, NULL,
@@ -359,82 +357,62 @@ static const struct row rows[] = {
     /* PT-K8S-07 trigger 1: a managed cluster body's pool versions */
     { "body: some named, some not, with a version change",
       { CH(ARM_CLUSTER, 0, NULL,
-          P("'kubernetesVersion':'1.30.5','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.30.5'},{'name':'b'}]"),
-          P("'kubernetesVersion':'1.31.1','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.30.5'},{'name':'b'}]")) }, NULL,
+          BODY("1.30.5", PIN("a", "1.30.5") "," NAMED("b")),
+          BODY("1.31.1", PIN("a", "1.30.5") "," NAMED("b"))) }, NULL,
       "NDP609/refused", "names the orchestratorVersion of node pool 'a' but "
       "not of 'b'", "must be all specified or all unspecified", NULL },
     { "body: some named, some not, no version change",
       { CH(ARM_CLUSTER, 0, NULL,
-          P("'kubernetesVersion':'1.30.5','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.30.5'},{'name':'b','count':1}]"),
-          P("'kubernetesVersion':'1.30.5','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.30.5'},{'name':'b','count':2}]")) },
+          BODY("1.30.5", PIN("a", "1.30.5") "," "{'name':'b','count':1}"),
+          BODY("1.30.5", PIN("a", "1.30.5") "," "{'name':'b','count':2}")) },
       NULL, "", NULL, NULL, NULL },
     { "body: all named, and an agentPools resource beside it",
       { CH(ARM_CLUSTER, 0, NULL,
-          P("'kubernetesVersion':'1.30.5','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.30.5'}]"),
-          P("'kubernetesVersion':'1.31.1','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.30.5'}]")),
+          BODY("1.30.5", PIN("a", "1.30.5")),
+          BODY("1.31.1", PIN("a", "1.30.5"))),
         CH(ARM_POOL, 0, "user", ARM_OV("1.30.5"), ARM_OV("1.30.5")) }, NULL,
       "NDP609/refused", "1 more pool it does not list", NULL, NULL },
     { "body: all named, and a pool live state shows",
       { CH(ARM_CLUSTER, 0, NULL,
-          P("'kubernetesVersion':'1.30.5','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.30.5'}]"),
-          P("'kubernetesVersion':'1.31.1','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.31.1'}]")) },
+          BODY("1.30.5", PIN("a", "1.30.5")),
+          BODY("1.31.1", PIN("a", "1.31.1"))) },
       STATE("1.30.5", "{'name':'A','orchestratorVersion':'1.30.5'},"
             "{'name':'user','orchestratorVersion':'1.30.5'},"
             "{'name':'user2','orchestratorVersion':'1.30.5'}"),
       "NDP609/refused", "2 more pools it does not list", NULL, NULL },
     { "body: all named, all unchanged or the control plane's",
       { CH(ARM_CLUSTER, 0, NULL,
-          P("'kubernetesVersion':'1.30.5','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.30.5'},{'name':'b',"
-            "'orchestratorVersion':'1.30.5'}]"),
-          P("'kubernetesVersion':'1.31.1','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.31.1'},{'name':'b',"
-            "'orchestratorVersion':'1.30.5'}]")) }, NULL, "", NULL, NULL,
+          BODY("1.30.5", PIN("a", "1.30.5") "," PIN("b", "1.30.5")),
+          BODY("1.31.1", PIN("a", "1.31.1") ","
+               PIN("b", "1.30.5"))) }, NULL, "", NULL, NULL,
       NULL },
     { "body: none named",
       { CH(ARM_CLUSTER, 0, NULL,
-          P("'kubernetesVersion':'1.30.5','agentPoolProfiles':[{'name':'a'},"
-            "{'name':'b'}]"),
-          P("'kubernetesVersion':'1.31.1','agentPoolProfiles':[{'name':'a'},"
-            "{'name':'b'}]")),
+          BODY("1.30.5", NAMED("a") "," NAMED("b")),
+          BODY("1.31.1", NAMED("a") "," NAMED("b"))),
         CH(ARM_POOL, 0, "user", ARM_OV("1.30.5"), ARM_OV("1.30.5")) }, NULL,
       "", NULL, NULL, NULL },
     { "body: a pool changed to other than the control plane's",
       { CH(ARM_CLUSTER, 0, NULL,
-          P("'kubernetesVersion':'1.31.1','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.29.5'},{'name':'b',"
-            "'orchestratorVersion':'1.31.1'}]"),
-          P("'kubernetesVersion':'1.31.1','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.30.2'},{'name':'b',"
-            "'orchestratorVersion':'1.31.1'}]")) }, NULL, "NDP609/refused",
+          BODY("1.31.1", PIN("a", "1.29.5") "," PIN("b", "1.31.1")),
+          BODY("1.31.1", PIN("a", "1.30.2") ","
+               PIN("b", "1.31.1"))) }, NULL, "NDP609/refused",
       "changes the orchestratorVersion of node pool 'a' to 1.30.2, which is "
       "not the control plane's 1.31.1", NULL, NULL },
     { "body: a pool created beside them changes no version",
       { CH(ARM_CLUSTER, 0, NULL,
-          P("'kubernetesVersion':'1.31.1','agentPoolProfiles':[{'name':'a'}]"),
-          P("'kubernetesVersion':'1.31.1','agentPoolProfiles':[{'name':'a'},"
-            "{'name':'new','orchestratorVersion':'1.30.2'}]")) }, NULL, "",
+          BODY("1.31.1", NAMED("a")),
+          BODY("1.31.1", NAMED("a") "," PIN("new", "1.30.2"))) }, NULL, "",
       NULL, NULL, NULL },
     { "body: a delta does not show who names a version",
       { { ARM_CLUSTER, 0, NULL, P("'kubernetesVersion':'1.30.5'"),
-          P("'kubernetesVersion':'1.31.1','agentPoolProfiles':[{'name':'a',"
-            "'count':3}]"), NULL, NULL, NULL, true },
+          BODY("1.31.1", "{'name':'a','count':3}"), NULL, NULL, NULL, true },
         CH(ARM_POOL, 0, "user", ARM_OV("1.30.5"), ARM_OV("1.30.5")) }, NULL,
       "", NULL, NULL, NULL },
     { "body: a setter's body likewise",
       { CH(ARM_SETTER, 0, NULL,
-          P("'kubernetesVersion':'1.30.5','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.30.5'},{'name':'b'}]"),
-          P("'kubernetesVersion':'1.31.1','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.30.5'},{'name':'b'}]")) }, NULL,
+          BODY("1.30.5", PIN("a", "1.30.5") "," NAMED("b")),
+          BODY("1.31.1", PIN("a", "1.30.5") "," NAMED("b"))) }, NULL,
       "NDP609/refused", NULL, NULL, NULL },
 
     /* PT-K8S-06: the order of a deployment, a Spot pool */
@@ -456,10 +434,8 @@ static const struct row rows[] = {
       "", NULL, NULL, NULL },
     { "spot: a full upgrade in a body with a Spot pool is refused",
       { CH(ARM_CLUSTER, 0, NULL,
-           P("'kubernetesVersion':'1.30.5','agentPoolProfiles':[{'name':"
-             "'sys'},{'name':'cheap','scaleSetPriority':'Spot'}]"),
-           P("'kubernetesVersion':'1.31.2','agentPoolProfiles':[{'name':"
-             "'sys'},{'name':'cheap','scaleSetPriority':'Spot'}]")) }, NULL,
+           BODY("1.30.5", NAMED("sys") "," SPOT("cheap")),
+           BODY("1.31.2", NAMED("sys") "," SPOT("cheap"))) }, NULL,
       "NDP611/refused", "node pool 'cheap' is a Spot pool",
       "the error it answers with is unconfirmed", NULL },
     { "spot: a body without pools beside a Spot agentPools resource",
@@ -470,12 +446,9 @@ static const struct row rows[] = {
       "in the same request, every node pool", NULL, NULL },
     { "spot: a control-plane-only body",
       { CH(ARM_CLUSTER, 0, NULL,
-           P("'kubernetesVersion':'1.30.5','agentPoolProfiles':[{'name':"
-             "'cheap','scaleSetPriority':'Spot','orchestratorVersion':"
-             "'1.30.5'}]"),
-           P("'kubernetesVersion':'1.31.2','agentPoolProfiles':[{'name':"
-             "'cheap','scaleSetPriority':'Spot','orchestratorVersion':"
-             "'1.30.5'}]")) }, NULL, "", NULL, NULL, NULL },
+           BODY("1.30.5", SPOT_PIN("cheap", "1.30.5")),
+           BODY("1.31.2", SPOT_PIN("cheap", "1.30.5"))) }, NULL, "", NULL,
+      NULL, NULL },
     { "spot: azurerm upgrades the control plane alone",
       { CH(AZ_CLUSTER, 0, NULL, KV("1.30.5"), KV("1.31")),
         CH(AZ_POOL, 0, "cheap", "{'priority':'Spot'}",
@@ -652,6 +625,15 @@ static const struct ndp_finding *only(const struct ndp_result *r,
     return found;
 }
 
+/* Judges 'changes' and returns the one finding of 'id' (borrowed from 'r'). */
+static const struct ndp_finding *judge_only(struct ndp_result *r,
+                                            const struct change_spec *changes,
+                                            size_t nr, const char *id)
+{
+    judge(r, changes, nr, NULL, test_ruleset);
+    return only(r, id);
+}
+
 /* Severity, scope, resource, path, values and line of a control plane's. */
 static void plane_finding__where_and_what(void **state)
 {
@@ -662,8 +644,7 @@ static void plane_finding__where_and_what(void **state)
     const struct ndp_finding *f;
 
     (void)state;
-    judge(&r, changes, NDP_ARRAY_SIZE(changes), NULL, test_ruleset);
-    f = only(&r, "NDP601");
+    f = judge_only(&r, changes, NDP_ARRAY_SIZE(changes), "NDP601");
     assert_int_equal(f->severity, NDP_SEVERITY_ERROR);
     assert_int_equal(f->scope, NDP_SCOPE_CLUSTER);
     assert_string_equal(f->resource, "azurerm_kubernetes_cluster.main");
@@ -682,10 +663,8 @@ static void pool_finding__where_and_what(void **state)
 {
     static const struct change_spec changes[] = {
         CH(ARM_CLUSTER, 0, NULL,
-          P("'kubernetesVersion':'1.30.5','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.30.5'}]"),
-          P("'kubernetesVersion':'1.30.5','agentPoolProfiles':[{'name':'a',"
-            "'orchestratorVersion':'1.30.1'}]")),
+          BODY("1.30.5", PIN("a", "1.30.5")),
+          BODY("1.30.5", PIN("a", "1.30.1"))),
         CH(AZ_POOL, 0, "np1", OV("1.30.5"), OV("1.28.5")),
     };
     struct ndp_result r;
@@ -731,8 +710,7 @@ static void may_refuse__a_warning_under_block(void **state)
     const struct ndp_finding *f;
 
     (void)state;
-    judge(&r, changes, NDP_ARRAY_SIZE(changes), NULL, test_ruleset);
-    f = only(&r, "NDP607");
+    f = judge_only(&r, changes, NDP_ARRAY_SIZE(changes), "NDP607");
     assert_int_equal(f->verdict, NDP_VERDICT_MAY_REFUSE);
     assert_int_equal(f->severity, NDP_SEVERITY_WARNING);
     ndp_result_release(&r);
