@@ -405,6 +405,28 @@ static void add_pair(struct ndp_buf *b, const struct version *from,
     add_version(b, to);
 }
 
+/*
+ * "N minor versions" then 'words'; a count read from a version under a
+ * mask is not printed either ("several").
+ */
+static void add_minors(struct ndp_buf *b, long n, const struct version *x,
+                       const struct version *y, const char *words)
+{
+    if (x->sensitive || y->sensitive)
+        ndp_buf_addf(b, "several minor versions%s", words);
+    else
+        ndp_buf_addf(b, "%ld minor versions%s", n, words);
+}
+
+/* The skew allowed behind control plane 'cp', as it may be printed. */
+static void add_limit(struct ndp_buf *b, const struct version *cp)
+{
+    if (cp->sensitive)
+        ndp_buf_adds(b, "3 (2 below 1.28)");
+    else
+        ndp_buf_addf(b, "%ld", skew_limit(cp));
+}
+
 static const char *shown_name(const struct pool *p)
 {
     return p->name_sensitive ? "(sensitive)" : p->name;
@@ -562,7 +584,8 @@ static void plane_skip(const struct ndp_evaluator *ev, const struct plane *cp)
         return;
     ndp_buf_adds(&f.msg, "the control plane would go from ");
     add_pair(&f.msg, &cp->running, " to ", &cp->declared);
-    ndp_buf_addf(&f.msg, ", %ld minor versions at once; ", n);
+    ndp_buf_adds(&f.msg, ", ");
+    add_minors(&f.msg, n, &cp->running, &cp->declared, " at once; ");
     if (cp->lts)
         ndp_buf_adds(&f.msg, "the cluster is on the long-term support plan "
                      "(AKSLongTermSupport), where AKS accepts such a jump "
@@ -673,7 +696,7 @@ static void plane_skew(const struct ndp_evaluator *ev, const struct plane *cp,
                        const struct cluster_pools *pools)
 {
     const struct pool *worst;
-    long worst_lag, limit = skew_limit(&cp->target);
+    long worst_lag;
     size_t more;
     struct check_finding f;
 
@@ -687,19 +710,22 @@ static void plane_skew(const struct ndp_evaluator *ev, const struct plane *cp,
     add_pair(&f.msg, &cp->running, " to ", &cp->target);
     ndp_buf_addf(&f.msg, " while node pool '%s' stays on ", shown_name(worst));
     add_version(&f.msg, &worst->running);
-    ndp_buf_addf(&f.msg, ", %ld minor versions behind", worst_lag);
+    ndp_buf_adds(&f.msg, ", ");
+    add_minors(&f.msg, worst_lag, &worst->running, &cp->target, " behind");
     if (more)
         ndp_buf_addf(&f.msg, " (and %zu more pool%s too far behind)", more,
                      more == 1 ? "" : "s");
-    ndp_buf_addf(&f.msg, "; AKS allows a node pool at most %ld minor "
-                 "versions behind the control plane" SKEW_WORDS " and "
-                 "refuses the control plane's upgrade with "
-                 "NodePoolMcVersionIncompatible (\"Node pool version ",
-                 limit);
-    add_pair(&f.msg, &worst->running, " and control plane version ", &cp->target);
-    ndp_buf_addf(&f.msg, " is incompatible. Minor version of node pool "
-                 "cannot be more than %ld versions less than control "
-                 "plane's version.\")", limit);
+    ndp_buf_adds(&f.msg, "; AKS allows a node pool at most ");
+    add_limit(&f.msg, &cp->target);
+    ndp_buf_adds(&f.msg, " minor versions behind the control plane"
+                 SKEW_WORDS " and refuses the control plane's upgrade with "
+                 "NodePoolMcVersionIncompatible (\"Node pool version ");
+    add_pair(&f.msg, &worst->running, " and control plane version ",
+             &cp->target);
+    ndp_buf_adds(&f.msg, " is incompatible. Minor version of node pool "
+                 "cannot be more than ");
+    add_limit(&f.msg, &cp->target);
+    ndp_buf_adds(&f.msg, " versions less than control plane's version.\")");
     ndp_buf_adds(&f.help, "upgrade the pools that lag behind first (az aks "
                  "nodepool upgrade, one minor version at a time), or raise "
                  "the control plane fewer minor versions");
@@ -971,20 +997,25 @@ static bool pool_below_skew(const struct ndp_evaluator *ev,
         return true;
     ndp_buf_adds(&f.msg, " would run ");
     add_version(&f.msg, &p->target);
-    ndp_buf_addf(&f.msg, ", %ld minor versions behind the control plane's ",
-                 lag);
+    ndp_buf_adds(&f.msg, ", ");
+    add_minors(&f.msg, lag, &p->target, &cp->target,
+               " behind the control plane's ");
     add_version(&f.msg, &cp->target);
     ndp_buf_adds(&f.msg, cp->target.from_state
                  ? " (--cluster-state)" : " after the apply");
-    ndp_buf_addf(&f.msg, "; AKS allows at most %ld" SKEW_WORDS " and refuses "
-                 "it with NodePoolMcVersionIncompatible (\"Node pool version ",
-                 limit);
+    ndp_buf_adds(&f.msg, "; AKS allows at most ");
+    add_limit(&f.msg, &cp->target);
+    ndp_buf_adds(&f.msg, SKEW_WORDS " and refuses it with "
+                 "NodePoolMcVersionIncompatible (\"Node pool version ");
     add_pair(&f.msg, &p->target, " and control plane version ", &cp->target);
-    ndp_buf_addf(&f.msg, " is incompatible. Minor version of node pool "
-                 "cannot be more than %ld versions less than control "
-                 "plane's version.\")", limit);
-    ndp_buf_addf(&f.help, "keep the pool within %ld minor versions of the "
-                 "control plane: upgrade it towards ", limit);
+    ndp_buf_adds(&f.msg, " is incompatible. Minor version of node pool "
+                 "cannot be more than ");
+    add_limit(&f.msg, &cp->target);
+    ndp_buf_adds(&f.msg, " versions less than control plane's version.\")");
+    ndp_buf_adds(&f.help, "keep the pool within ");
+    add_limit(&f.help, &cp->target);
+    ndp_buf_adds(&f.help, " minor versions of the control plane: upgrade it "
+                 "towards ");
     add_version(&f.help, &cp->target);
     ndp_buf_adds(&f.help, ", one minor version at a time");
     finish(&f, ev);
@@ -1006,9 +1037,10 @@ static void pool_skip(const struct ndp_evaluator *ev, const struct pool *p,
         return;
     ndp_buf_adds(&f.msg, " would go from ");
     add_pair(&f.msg, &p->running, " to ", &p->target);
-    ndp_buf_addf(&f.msg, ", %ld minor versions at once; AKS refused this "
-                 "with AgentPoolUpgradeVersionNotAllowed (\"Upgrade agent "
-                 "pool version from ", n);
+    ndp_buf_adds(&f.msg, ", ");
+    add_minors(&f.msg, n, &p->running, &p->target, " at once; AKS refused "
+               "this with AgentPoolUpgradeVersionNotAllowed (\"Upgrade agent "
+               "pool version from ");
     add_pair(&f.msg, &p->running, " to ", &p->target);
     ndp_buf_adds(&f.msg, " is not allowed, you can only upgrade one minor "
                  "version at a time\") before Kubernetes 1.28, and whether it "
