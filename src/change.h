@@ -93,6 +93,16 @@ struct ndp_pool_facts {
     const struct json_object *settings_before; /* the pool's own settings
                                  before the change (an ARM pool's
                                  properties, an azurerm block), or NULL */
+    /* For the version checks: the orchestrator version as declared
+     * (orchestrator_version, orchestratorVersion: any non-empty string,
+     * a version or not) before and after the change (after is NULL for a
+     * pool the apply deletes), and as AKS reports it running before
+     * (current_orchestrator_version, currentOrchestratorVersion); NULL
+     * where a side does not say.  'versions_sensitive': a mask covers one
+     * of them (or the pool), so none is ever printed. */
+    const char *declared_version_before, *declared_version_after;
+    const char *reported_version_before;
+    bool versions_sensitive;
 };
 
 /* A maintenance window a change declares: its two sides and its mask. */
@@ -143,13 +153,28 @@ struct ndp_facts {
     const char *version_before, *version_after;
     bool version_before_sensitive, version_after_sensitive;
     const char *version_path; /* static: where the declared one is */
+    /* For the version checks, the same version as declared
+     * (kubernetes_version, kubernetesVersion; a pool resource's
+     * orchestrator version: any non-empty string) before and after, and
+     * as AKS reports it running before (current_kubernetes_version,
+     * currentKubernetesVersion); NULL where a side does not say.
+     * 'versions_sensitive': a mask covers one of them. */
+    const char *declared_version_before, *declared_version_after;
+    const char *reported_version_before;
+    bool versions_sensitive;
+    /* The support plan a cluster body or setter declares for after the
+     * change (for a change without an after document, before it):
+     * support_plan, supportPlan, any non-empty string; NULL when not
+     * declared.  Never printed. */
+    const char *support_plan;
     /* The node disruption policy a cluster body or a setter declares. */
     const struct json_object *profile_before, *profile_after;
     bool profile_before_sensitive, profile_after_sensitive;
     struct ndp_window_facts *windows;   /* owned */
     size_t nr_windows;
     /* A cluster body's or a setter's node OS upgrade channel and its
-     * automatic (Kubernetes) upgrade channel. */
+     * automatic (Kubernetes) upgrade channel (automatic_upgrade_channel,
+     * v3 automatic_channel_upgrade; autoUpgradeProfile.upgradeChannel). */
     struct ndp_setting_facts node_os_channel, upgrade_channel;
     bool sends_whole_body;    /* every update sends the whole resource
                                  again (azapi), unchanged parts with it */

@@ -106,6 +106,7 @@ void ndp_evaluate(struct ndp_findings *out, struct ndp_resolutions *resolved,
     ndp_resolve_clusters(&ev);
     ndp_verdicts_add(&ev);
     ndp_check_maintenance(&ev);
+    ndp_check_versions(&ev);
     size_impact(impacts, resolved, set, out);
     ndp_overrun_findings(&ev, impacts);
     release_indexes(&ev);

@@ -1,8 +1,8 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  * evaluate_internal.h - what the evaluator's stages share (evaluate.c,
- * resolve.c, resolve_window.c, verdict.c, overrun.c); no other file
- * includes it.
+ * resolve.c, resolve_window.c, verdict.c, overrun.c, check_versions.c);
+ * no other file includes it.
  *
  * evaluate.c builds one struct ndp_evaluator per run and frees its
  * tables; the stages borrow it.  Every pointer in it is borrowed from the
@@ -22,6 +22,7 @@
 #include "evaluate.h"
 #include "finding.h"
 
+struct ndp_buf;
 struct ndp_clusters;
 struct ndp_findings;
 struct ndp_hit;
@@ -97,6 +98,21 @@ void ndp_evaluator_add(const struct ndp_evaluator *ev,
  * channel (NDP820-823).
  */
 void ndp_check_maintenance(const struct ndp_evaluator *ev);
+
+/*
+ * verdict.c: appends to 'msg' that Terraform deferred 'ch' to a later
+ * round (spec §11), when it did: every finding about a deferred change
+ * says so.
+ */
+void ndp_evaluator_add_deferred(struct ndp_buf *msg,
+                                const struct ndp_change *ch);
+
+/*
+ * check_versions.c: appends to ev->out a finding for each Kubernetes
+ * version the apply sends off AKS's paths (put-time-limits PT-K8S-01..09):
+ * rules NDP601..NDP611, each skipped when the rule set lacks it.
+ */
+void ndp_check_versions(const struct ndp_evaluator *ev);
 
 /*
  * overrun.c: sets in each impact of 'impacts' (sized from ev->out) the

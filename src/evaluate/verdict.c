@@ -346,7 +346,8 @@ static void cluster_findings(const struct ndp_evaluator *ev, size_t index)
  * Spec 11: a change Terraform deferred to a later round (deferred_changes)
  * is judged like the others, and its finding says that it is deferred.
  */
-static void add_deferred(struct ndp_buf *msg, const struct ndp_change *ch)
+void ndp_evaluator_add_deferred(struct ndp_buf *msg,
+                                const struct ndp_change *ch)
 {
     if (!ch->deferred_reason)
         return;
@@ -386,7 +387,7 @@ static void replace_finding(const struct ndp_evaluator *ev,
                  ch->replace_paths ? ch->replace_paths : "",
                  ch->replace_paths ? ")" : "");
     describe_freeze(&msg, &ev->resolved->items[ch->cluster]);
-    add_deferred(&msg, ch);
+    ndp_evaluator_add_deferred(&msg, ch);
     about_change(&spec, ch);
     spec.pools = ch->kind == NDP_KIND_CLUSTER ? NDP_POOLS_ALL
                                               : NDP_POOLS_NAMED;
@@ -761,7 +762,7 @@ static void hit_finding(const struct ndp_evaluator *ev, const struct ndp_hit *h)
     if (spec.pools == NDP_POOLS_WINDOWS && state_has_no_windows_pool(c->state))
         return;
     spec.verdict = hit_verdict(ev, h, c, &msg);
-    add_deferred(&msg, ch);
+    ndp_evaluator_add_deferred(&msg, ch);
     before = h->before_unknown
                  ? ndp_xstrdup("\"(current value not in the input)\"")
                  : value_text(h->before, h->before_sensitive, false, h->rule);

@@ -2,11 +2,12 @@
  * SPDX-License-Identifier: Apache-2.0
  * input_facts.c - what a change declares, read from its documents into
  * struct ndp_facts (change.h): its node pools and how they are sized, its
- * Kubernetes version, its node disruption policy and its maintenance
- * windows.  The last step of the input stage: every reader's changes pass
- * through ndp_facts_fill_all(), and after it only the rule engine's walk
- * reads a document by path.  A provider or API that renames a key is a
- * change of the tables below.
+ * Kubernetes version (as declared and as reported, for the version
+ * checks, with the auto-upgrade channel and the support plan), its node
+ * disruption policy and its maintenance windows.  The last step of the
+ * input stage: every reader's changes pass through ndp_facts_fill_all(),
+ * and after it only the rule engine's walk reads a document by path.  A
+ * provider or API that renames a key is a change of the tables below.
  *
  * Two notations: azurerm attributes (default_node_pool[0], node pool
  * resources, maintenance_window_* blocks) and ARM bodies (azapi, what-if
@@ -136,6 +137,19 @@ static const char *version_of(const struct json_object *doc,
     return NULL;
 }
 
+/* A string at a '.'-separated path (or a key), "" read as not declared. */
+static const char *path_string(const struct json_object *doc,
+                               const char *path)
+{
+    const struct json_object *v = strchr(path, '.') ? ndp_json_path(doc, path)
+                                                    : ndp_json_get(doc, path);
+    const char *s = v && json_object_is_type(v, json_type_string)
+                        ? json_object_get_string(ndp_json_unconst(v))
+                        : NULL;
+
+    return s && *s ? s : NULL;
+}
+
 static const struct json_object *current(const struct ndp_change *ch)
 {
     return ch->after ? ch->after : ch->before;
@@ -181,11 +195,26 @@ static void read_pool(struct ndp_pool_facts *p, const struct json_object *o,
     p->version_pinned = string(o, l->version) != NULL;
 }
 
+/*
+ * The orchestrator version of pool 'p' as declared and as reported, from
+ * its properties before ('b') and after ('a'), either NULL.
+ */
+static void pool_versions(struct ndp_pool_facts *p,
+                          const struct json_object *b,
+                          const struct json_object *a,
+                          const struct pool_layout *l)
+{
+    p->declared_version_before = string(b, l->version);
+    p->declared_version_after = string(a, l->version);
+    p->reported_version_before = string(b, l->current_version);
+}
+
 /* A pool resource: its name is the change's; created or deleted with it. */
 static void pool_resource(struct ndp_facts *f, const struct ndp_change *ch,
                           const struct json_object *o, const char *path,
                           const struct pool_layout *l,
-                          const struct json_object *before_props)
+                          const struct json_object *before_props,
+                          const struct json_object *after_props)
 {
     struct ndp_pool_facts *p;
     const char *at;
@@ -196,6 +225,7 @@ static void pool_resource(struct ndp_facts *f, const struct ndp_change *ch,
     read_pool(p, o, l);
     p->version_before = version_of(before_props, l->version,
                                    l->current_version, &at);
+    pool_versions(p, before_props, after_props, l);
     p->settings_before = before_props;
     /* A setter's first apply updates a pool that exists. */
     p->created = ch->action == NDP_ACTION_CREATE && !ch->setter;
@@ -210,6 +240,8 @@ static void azurerm_default_pool(struct ndp_facts *f,
         ndp_json_index(ndp_json_get(current(ch), AZURERM_DEFAULT_POOL), 0);
     const struct json_object *b =
         ndp_json_index(ndp_json_get(ch->before, AZURERM_DEFAULT_POOL), 0);
+    const struct json_object *a =
+        ndp_json_index(ndp_json_get(ch->after, AZURERM_DEFAULT_POOL), 0);
     const char *name = string(d, "name"), *at;
     struct ndp_pool_facts *p;
 
@@ -221,6 +253,7 @@ static void azurerm_default_pool(struct ndp_facts *f,
     p->os_type = "Linux";
     p->version_before = version_of(b, azurerm_pool.version,
                                    azurerm_pool.current_version, &at);
+    pool_versions(p, b, a, &azurerm_pool);
 }
 
 static const struct json_object *pool_list(const struct json_object *doc)
@@ -253,10 +286,16 @@ static const struct json_object *element_named(const struct json_object *list,
     return i == SIZE_MAX ? NULL : json_object_array_get_idx(list, i);
 }
 
+/*
+ * Pool 'name' of a cluster body: 'e' its element in the list read (after,
+ * or before for a pool the apply deletes), 'before' and 'after' its
+ * element on each side (NULL where it is not listed).
+ */
 static struct ndp_pool_facts *arm_list_pool(struct ndp_facts *f,
                                             const struct json_object *e,
                                             const char *name,
-                                            const struct json_object *before)
+                                            const struct json_object *before,
+                                            const struct json_object *after)
 {
     struct ndp_buf path = NDP_BUF_INIT;
     struct ndp_pool_facts *p;
@@ -268,12 +307,14 @@ static struct ndp_pool_facts *arm_list_pool(struct ndp_facts *f,
     read_pool(p, e, &arm_pool);
     p->version_before = version_of(before, arm_pool.version,
                                    arm_pool.current_version, &at);
+    pool_versions(p, before, after, &arm_pool);
     p->settings_before = before;
     return p;
 }
 
 /*
- * The pools of an ARM cluster body.  When both sides list pools, a name
+ * The pools of an ARM cluster body (or of a setter's).  When both sides
+ * list pools, a name
  * in after only is created by this apply and a name in before only is
  * deleted (spec §11); without a before list every pool counts as kept.
  */
@@ -296,7 +337,7 @@ static void arm_cluster_pools(struct ndp_facts *f, const struct ndp_change *ch)
         struct ndp_pool_facts *p;
         if (!e || !name)
             continue;
-        p = arm_list_pool(f, e, name, b);
+        p = arm_list_pool(f, e, name, b, list == after ? e : NULL);
         if (list == after && before && !b)
             p->created = true;
     }
@@ -305,7 +346,7 @@ static void arm_cluster_pools(struct ndp_facts *f, const struct ndp_change *ch)
         const struct json_object *e = json_object_array_get_idx(before, i);
         const char *name = string(e, "name");
         if (name && !element_named(after, &after_names, name))
-            arm_list_pool(f, e, name, e)->deleted = true;
+            arm_list_pool(f, e, name, e, NULL)->deleted = true;
     }
     ndp_strmap_release(&before_names);
     ndp_strmap_release(&after_names);
@@ -330,7 +371,7 @@ static bool pools_masked(const struct ndp_change *ch)
                       ? NDP_ARRAY_SIZE(azurerm_pool_masked)
                       : NDP_ARRAY_SIZE(arm_pool_masked);
 
-    if (ch->kind == NDP_KIND_CLUSTER)
+    if (ch->kind == NDP_KIND_CLUSTER || ch->kind == NDP_KIND_SETTER)
         return masked(ch, ch->notation == NDP_NOTATION_AZURERM
                               ? AZURERM_DEFAULT_POOL
                               : "properties." ARM_POOL_LIST);
@@ -342,6 +383,30 @@ static bool pools_masked(const struct ndp_change *ch)
     return false;
 }
 
+/*
+ * Whether a mask covers the pools' versions: the pools themselves, or
+ * for a pool resource its version keys ("" or "properties." before them).
+ */
+static void pool_versions_masked(struct ndp_facts *f,
+                                 const struct ndp_change *ch,
+                                 const char *prefix,
+                                 const struct pool_layout *l)
+{
+    struct ndp_buf key = NDP_BUF_INIT, current_key = NDP_BUF_INIT;
+    bool covered = f->pools_sensitive;
+    size_t i;
+
+    if (!covered && ch->kind == NDP_KIND_NODEPOOL) {
+        ndp_buf_addf(&key, "%s%s", prefix, l->version);
+        ndp_buf_addf(&current_key, "%s%s", prefix, l->current_version);
+        covered = masked(ch, key.buf) || masked(ch, current_key.buf);
+    }
+    for (i = 0; i < f->nr_pools; i++)
+        f->pools[i].versions_sensitive = covered;
+    ndp_buf_release(&key);
+    ndp_buf_release(&current_key);
+}
+
 static void pools(struct ndp_facts *f, const struct ndp_change *ch)
 {
     f->pools_sensitive = pools_masked(ch);
@@ -349,15 +414,21 @@ static void pools(struct ndp_facts *f, const struct ndp_change *ch)
         if (ch->kind == NDP_KIND_CLUSTER)
             azurerm_default_pool(f, ch);
         else if (ch->kind == NDP_KIND_NODEPOOL)
-            pool_resource(f, ch, current(ch), "", &azurerm_pool, ch->before);
+            pool_resource(f, ch, current(ch), "", &azurerm_pool, ch->before,
+                          ch->after);
+        pool_versions_masked(f, ch, "", &azurerm_pool);
         return;
     }
     if (ch->kind == NDP_KIND_NODEPOOL)
         pool_resource(f, ch, ndp_json_get(current(ch), "properties"),
                       "properties", &arm_pool,
-                      ndp_json_get(ch->before, "properties"));
-    else if (ch->kind == NDP_KIND_CLUSTER)
+                      ndp_json_get(ch->before, "properties"),
+                      ndp_json_get(ch->after, "properties"));
+    else if (ch->kind == NDP_KIND_CLUSTER || ch->kind == NDP_KIND_SETTER)
+        /* A setter's body is merged into the cluster and sent whole: a
+         * pool list in it is the cluster's. */
         arm_cluster_pools(f, ch);
+    pool_versions_masked(f, ch, "properties.", &arm_pool);
 }
 
 /* The cluster's version, or a pool resource's orchestrator version. */
@@ -384,6 +455,25 @@ static void version(struct ndp_facts *f, const struct ndp_change *ch)
     f->version_after = version_of(ch->after, key, current_key, &at);
     f->version_after_sensitive =
         at && ndp_json_mask_covers(ch->after_sensitive, at);
+    f->declared_version_before = path_string(ch->before, key);
+    f->declared_version_after = path_string(ch->after, key);
+    f->reported_version_before = path_string(ch->before, current_key);
+    f->versions_sensitive = masked(ch, key) || masked(ch, current_key);
+}
+
+/*
+ * The support plan a cluster body or setter declares after the change
+ * (before it, without an after document).
+ */
+static void upgrade_profile(struct ndp_facts *f, const struct ndp_change *ch)
+{
+    bool arm = ch->notation == NDP_NOTATION_ARM;
+    const struct json_object *doc = ch->after ? ch->after : ch->before;
+
+    if (ch->kind != NDP_KIND_CLUSTER && ch->kind != NDP_KIND_SETTER)
+        return;
+    f->support_plan =
+        path_string(doc, arm ? "properties.supportPlan" : "support_plan");
 }
 
 /* The policy a cluster body or a setter (ARM only) declares. */
@@ -612,6 +702,7 @@ static void fill(struct ndp_change *ch)
     ndp_facts_release(f);
     pools(f, ch);
     version(f, ch);
+    upgrade_profile(f, ch);
     profile(f, ch);
     channels(f, ch);
     if (ch->kind == NDP_KIND_CLUSTER && ch->notation == NDP_NOTATION_AZURERM)

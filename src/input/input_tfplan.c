@@ -223,6 +223,26 @@ static struct json_object *body_mask(const struct json_object *change,
     return take(ndp_json_get(mask, "body"));
 }
 
+/*
+ * An azapi_update_resource of an agent pool has no 'name' or 'parent_id':
+ * its resource_id ("<cluster id>/agentPools/<name>") gives both, as a
+ * what-if resourceId does.
+ */
+static void pool_from_resource_id(struct ndp_change *c, const char *id)
+{
+    static const char segment[] = "/agentPools/";
+    char *name = ndp_arm_id_segment(id, "agentPools");
+    size_t len = strlen(id), tail = name ? strlen(name) + strlen(segment) : 0;
+
+    if (name && len > tail && strcmp(id + len - strlen(name), name) == 0 &&
+        ndp_strncasecmp(id + len - tail, segment, strlen(segment)) == 0) {
+        c->parent_id = ndp_xstrndup(id, len - tail);
+        if (!c->name)
+            c->name = ndp_xstrdup(name);
+    }
+    free(name);
+}
+
 static int fill_azapi(struct ndp_change *c, const struct json_object *change,
                       const struct plan_reader *r)
 {
@@ -258,6 +278,8 @@ static int fill_azapi(struct ndp_change *c, const struct json_object *change,
             c->self_id = ndp_xstrdup(self_id);
         if (parent && c->kind != NDP_KIND_CLUSTER)
             c->parent_id = ndp_xstrdup(parent);
+        else if (target && c->kind == NDP_KIND_NODEPOOL)
+            pool_from_resource_id(c, target);
     }
     return rc;
 }

@@ -674,6 +674,12 @@ def delta_only_skip(row, b, a):
     reads values beside the changed one (NDP102: the network plugin before
     and after; NDP204: gmsaProfile.enabled) needs them in the document, and
     a delta lists only what changes."""
+    if row.get("reads_unchanged"):
+        # A check judged from values that do not change (the row names
+        # them): a delta lists only what changes.
+        return ("the row's findings read %s, which does not change, so a "
+                "delta-only what-if does not carry it"
+                % row["reads_unchanged"])
     same = unchanged_siblings(b, a)
     context = [r for r in row["expect"] if r in CONTEXT_RULES]
     if context and same:
@@ -711,7 +717,10 @@ def noeffect_entries(arm_type, b, a):
     if arm_type not in VERSION_PATH:
         return out  # a maintenance configuration: neither to write
     vp = VERSION_PATH[arm_type]
-    if get_path(b, vp) is MISSING and get_path(a, vp) is MISSING:
+    # A control plane's version decides how AKS reads the versions the
+    # body's pools name: not unrelated to a row that names one.
+    if get_path(b, vp) is MISSING and get_path(a, vp) is MISSING and \
+            not pins_pool_version(b) and not pins_pool_version(a):
         out.append((vp, "1.37.0", "1.38.0"))
     for path, pb, pa in NOEFFECT_CANDIDATES[arm_type]:
         if not any(t == path or path.startswith(t + ".") or
@@ -775,6 +784,14 @@ CONFLICT_ARM = '"resourceId": "%s", "resourceId": "%s"' % (
     RG_ID + "/providers/" + MC_TYPE + "/aks2", SA2_ID)
 
 
+def pins_pool_version(body):
+    """True when a pool of an ARM cluster body names its
+    orchestratorVersion."""
+    pools = body.get("properties", {}).get("agentPoolProfiles")
+    return isinstance(pools, list) and any(
+        isinstance(p, dict) and "orchestratorVersion" in p for p in pools)
+
+
 def noisy_bodies(noise, arm_type, b, a):
     """Cluster-body noise: (before, after) with pools in agentPoolProfiles
     added, removed or reordered, or top-level tags changed."""
@@ -782,6 +799,12 @@ def noisy_bodies(noise, arm_type, b, a):
     if noise in ("pool-added", "pool-removed", "pools-reordered"):
         if arm_type != MC_TYPE:
             return None
+        if pins_pool_version(b) or pins_pool_version(a):
+            # AKS reads a body's pools' versions together (all named or
+            # none): a pool beside them without one is not unrelated.
+            raise Skip("the row's pools name their orchestratorVersion, "
+                       "which a pool added beside them would have to name "
+                       "too")
         bp = b.setdefault("properties", {}).setdefault("agentPoolProfiles", [])
         ap = a.setdefault("properties", {}).setdefault("agentPoolProfiles", [])
         if noise == "pool-added":

@@ -6,7 +6,9 @@
  * ARM cluster body's agentPoolProfiles, an ARM agentPools resource) with
  * every setting the rollout is sized from, where each is kept, which are
  * created or deleted and whether a mask covers them; the Kubernetes
- * version before and after; the node disruption policy; the maintenance
+ * version before and after; the versions as declared and as reported,
+ * with the auto-upgrade channel and the support plan, for the version
+ * checks; the node disruption policy; the maintenance
  * windows; whether the whole body is sent; the keys the rule engine walks.
  * Changes are built by hand, with unset values written as null, "" or
  * left out, and unknown values left out and marked.
@@ -363,8 +365,14 @@ static const struct pool_row pool_rows[] = {
     { "ARM maintenance configuration: no pools",
       { &arm_maintenance, 0, "default", NULL, APP("{'name':'a'}"), NULL,
         NULL, NULL }, "" },
-    { "azapi setter: no pools, whatever its body",
-      { &arm_setter, 0, NULL, NULL, APP("{'name':'a','count':1}"), NULL,
+    { "azapi setter: the pools of its body, as a cluster body's",
+      { &arm_setter, 0, NULL, APP("{'name':'a','count':1}"),
+        APP("{'name':'a','count':2},{'name':'b','count':1}"), NULL, NULL,
+        NULL },
+      P_A " n=2; b@properties.agentPoolProfiles[name=b] n=1 created" },
+    { "azapi setter: no pool list, no pools",
+      { &arm_setter, 0, NULL, NULL,
+        "{'properties':{'networkProfile':{'networkPolicy':'azure'}}}", NULL,
         NULL, NULL }, "" },
 };
 
@@ -592,9 +600,12 @@ static const struct mask_row mask_rows[] = {
     { "maintenance configuration: masked, no pools to cover",
       { &arm_maintenance, 0, "default", NULL, PROPS("'count':1"), NULL,
         NULL, "{'properties':true}" }, false },
-    { "setter: masked, no pools to cover",
+    { "setter: masked, its body's pools covered",
       { &arm_setter, 0, NULL, NULL, APP("{'name':'a'}"), NULL, NULL,
-        "{'properties':true}" }, false },
+        "{'properties':true}" }, true },
+    { "setter: masked elsewhere, its pools not covered",
+      { &arm_setter, 0, NULL, NULL, APP("{'name':'a'}"), NULL, NULL,
+        "{'properties':{'networkProfile':true}}" }, false },
 };
 
 static void mask_test(void **state)
@@ -708,6 +719,171 @@ static void version_test(void **state)
         assert_null(f->version_after);
     assert_int_equal(f->version_before_sensitive, row->before_sensitive);
     assert_int_equal(f->version_after_sensitive, row->after_sensitive);
+    ndp_changeset_release(&set);
+}
+
+/* ---- versions as declared and reported, channel, support plan ------------ */
+
+struct declared_row {
+    const char *name;
+    struct doc change;
+    const char *want; /* describe_declared() */
+};
+
+static void add_versions(struct ndp_buf *b, const char *declared_before,
+                         const char *declared_after, const char *reported,
+                         bool sensitive)
+{
+    if (declared_before || declared_after)
+        ndp_buf_addf(b, " d=%s>%s", declared_before ? declared_before : "-",
+                     declared_after ? declared_after : "-");
+    add_text(b, "r", reported);
+    if (sensitive)
+        ndp_buf_adds(b, " sensitive");
+}
+
+/*
+ * "cluster d=BEFORE>AFTER r=REPORTED channel=C plan=P; NAME d=... r=..."
+ * with only what is declared.
+ */
+static void describe_declared(struct ndp_buf *b, const struct ndp_change *ch)
+{
+    const struct ndp_facts *f = &ch->facts;
+    size_t i;
+
+    ndp_buf_adds(b, "change");
+    add_versions(b, f->declared_version_before, f->declared_version_after,
+                 f->reported_version_before, f->versions_sensitive);
+    /* The channel for after the change, before it for a deleted one. */
+    add_text(b, "channel", ch->after ? f->upgrade_channel.after
+                                     : f->upgrade_channel.before);
+    add_text(b, "plan", f->support_plan);
+    for (i = 0; i < f->nr_pools; i++) {
+        const struct ndp_pool_facts *p = &f->pools[i];
+        ndp_buf_addf(b, "; %s", p->name);
+        add_versions(b, p->declared_version_before, p->declared_version_after,
+                     p->reported_version_before, p->versions_sensitive);
+    }
+}
+
+static const struct declared_row declared_rows[] = {
+    { "azurerm cluster: declared and reported, v4 channel, plan",
+      { &az_cluster, 0, NULL,
+        "{'kubernetes_version':'1.30.5','current_kubernetes_version':"
+        "'1.30.7','automatic_upgrade_channel':'stable',"
+        "'support_plan':'KubernetesOfficial'}",
+        "{'kubernetes_version':'1.30','current_kubernetes_version':'1.30.7',"
+        "'automatic_upgrade_channel':'patch',"
+        "'support_plan':'AKSLongTermSupport'}", NULL, NULL, NULL },
+      "change d=1.30.5>1.30 r=1.30.7 channel=patch plan=AKSLongTermSupport" },
+    { "azurerm cluster: the v3 channel name",
+      { &az_cluster, 0, NULL, NULL,
+        "{'automatic_channel_upgrade':'rapid'}", NULL, NULL, NULL },
+      "change channel=rapid" },
+    { "azurerm cluster: the v4 name first",
+      { &az_cluster, 0, NULL, NULL,
+        "{'automatic_upgrade_channel':'patch',"
+        "'automatic_channel_upgrade':'rapid'}", NULL, NULL, NULL },
+      "change channel=patch" },
+    { "azurerm cluster: a channel removed is none, not the one before",
+      { &az_cluster, 0, NULL, "{'automatic_upgrade_channel':'patch'}",
+        "{'automatic_upgrade_channel':null}", NULL, NULL, NULL },
+      "change" },
+    { "azurerm cluster deleted: read from before",
+      { &az_cluster, NDP_ACTION_DELETE, NULL,
+        "{'automatic_upgrade_channel':'patch','kubernetes_version':'1.29'}",
+        NULL, NULL, NULL, NULL },
+      "change d=1.29>- channel=patch" },
+    { "azurerm cluster: not a version is still declared, \"\" is not",
+      { &az_cluster, 0, NULL, "{'kubernetes_version':'latest'}",
+        "{'kubernetes_version':'','current_kubernetes_version':''}", NULL,
+        NULL, NULL },
+      "change d=latest>-" },
+    { "azurerm cluster: a version of another type is not declared",
+      { &az_cluster, 0, NULL, "{'kubernetes_version':1.3}",
+        "{'kubernetes_version':['1.30'],'support_plan':7}", NULL, NULL,
+        NULL },
+      "change" },
+    { "azurerm cluster: a mask on the current version",
+      { &az_cluster, 0, NULL,
+        "{'kubernetes_version':'1.29','current_kubernetes_version':'1.29.4'}",
+        "{'kubernetes_version':'1.30'}", NULL,
+        "{'current_kubernetes_version':true}", NULL },
+      "change d=1.29>1.30 r=1.29.4 sensitive" },
+    { "azurerm default pool: declared and reported, the pool block masked",
+      { &az_cluster, 0, NULL,
+        DNP("'name':'sys','orchestrator_version':'1.29.2',"
+            "'current_orchestrator_version':'1.29.3'"),
+        DNP("'name':'sys','orchestrator_version':'1.30'"), NULL, NULL,
+        "{'default_node_pool':true}" },
+      "change; sys d=1.29.2>1.30 r=1.29.3 sensitive" },
+    { "azurerm pool resource: deleted, nothing after",
+      { &az_pool, NDP_ACTION_DELETE, "user",
+        "{'orchestrator_version':'1.29'}", NULL, NULL, NULL, NULL },
+      "change d=1.29>-; user d=1.29>-" },
+    { "azurerm pool resource: a mask on its version",
+      { &az_pool, 0, "user", "{'orchestrator_version':'1.29'}",
+        "{'orchestrator_version':'1.30'}", NULL, NULL,
+        "{'orchestrator_version':true}" },
+      "change d=1.29>1.30 sensitive; user d=1.29>1.30 sensitive" },
+    { "azurerm pool resource: no channel or plan read",
+      { &az_pool, 0, "user", NULL,
+        "{'automatic_upgrade_channel':'patch','support_plan':'x'}", NULL,
+        NULL, NULL },
+      "change; user" },
+    { "ARM body: channel, plan and each pool's versions",
+      { &arm_cluster, 0, NULL,
+        "{'properties':{'kubernetesVersion':'1.29.9',"
+        "'currentKubernetesVersion':'1.29.9','agentPoolProfiles':["
+        "{'name':'a','orchestratorVersion':'1.29',"
+        "'currentOrchestratorVersion':'1.29.9'},{'name':'b'},"
+        "{'name':'gone','orchestratorVersion':'1.28.1'}]}}",
+        "{'properties':{'kubernetesVersion':'1.30.1','supportPlan':"
+        "'AKSLongTermSupport','autoUpgradeProfile':{'upgradeChannel':"
+        "'none'},'agentPoolProfiles':[{'name':'a','orchestratorVersion':"
+        "'1.30.1'},{'name':'b','orchestratorVersion':''},{'name':'new',"
+        "'orchestratorVersion':'1.30.1'}]}}", NULL, NULL, NULL },
+      "change d=1.29.9>1.30.1 r=1.29.9 channel=none plan=AKSLongTermSupport"
+      "; a d=1.29>1.30.1 r=1.29.9; b; new d=->1.30.1; gone d=1.28.1>-" },
+    { "ARM body: the pool list masked",
+      { &arm_cluster, 0, NULL, NULL,
+        APP("{'name':'a','orchestratorVersion':'1.30'}"), NULL, NULL,
+        "{'properties':{'agentPoolProfiles':true}}" },
+      "change; a d=->1.30 sensitive" },
+    { "ARM pool resource: declared and reported",
+      { &arm_pool, 0, "np",
+        PROPS("'orchestratorVersion':'1.29','currentOrchestratorVersion':"
+              "'1.29.2'"), PROPS("'orchestratorVersion':'1.30'"), NULL,
+        NULL, NULL },
+      "change d=1.29>1.30 r=1.29.2; np d=1.29>1.30 r=1.29.2" },
+    { "ARM pool resource: a mask on its reported version",
+      { &arm_pool, 0, "np", PROPS("'currentOrchestratorVersion':'1.29.2'"),
+        PROPS("'orchestratorVersion':'1.30'"), NULL,
+        PROPS("'currentOrchestratorVersion':true"), NULL },
+      "change d=->1.30 r=1.29.2 sensitive; np d=->1.30 r=1.29.2 sensitive" },
+    { "azapi setter: channel and plan",
+      { &arm_setter, 0, NULL, NULL,
+        "{'properties':{'kubernetesVersion':'1.31','autoUpgradeProfile':"
+        "{'upgradeChannel':'stable'},'supportPlan':'KubernetesOfficial'}}",
+        NULL, NULL, NULL },
+      "change d=->1.31 channel=stable plan=KubernetesOfficial" },
+    { "ARM maintenance configuration: no channel read",
+      { &arm_maintenance, 0, "default", NULL,
+        "{'properties':{'autoUpgradeProfile':{'upgradeChannel':'patch'}}}",
+        NULL, NULL, NULL },
+      "change" },
+};
+
+static void declared_test(void **state)
+{
+    const struct declared_row *row = *state;
+    struct ndp_changeset set = NDP_CHANGESET_INIT;
+    struct ndp_buf got = NDP_BUF_INIT;
+    facts_of(&set, &row->change);
+    describe_declared(&got, set.items[set.nr - 1]);
+    if (strcmp(got.buf, row->want) != 0)
+        fail_msg("declared\n  got  '%s'\n  want '%s'", got.buf, row->want);
+    ndp_buf_release(&got);
     ndp_changeset_release(&set);
 }
 
@@ -1180,6 +1356,7 @@ int main(void)
     ADD_TEST(&list, fields__paths_lead_to_the_values_read);
     ADD_ROWS(&list, mask_rows, mask_test);
     ADD_ROWS(&list, version_rows, version_test);
+    ADD_ROWS(&list, declared_rows, declared_test);
     ADD_ROWS(&list, profile_rows, profile_test);
     ADD_ROWS(&list, window_rows, window_test);
     ADD_ROWS(&list, config_rows, config_test);

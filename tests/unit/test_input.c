@@ -548,6 +548,46 @@ static void duplicated_keys__refused_by_every_reader(void **state)
     assert_int_equal(failures, 0);
 }
 
+/*
+ * An azapi_update_resource of an agent pool has no name or parent_id: its
+ * resource_id gives both (as a what-if resourceId does); one whose id is
+ * not an agent pool's is left alone.
+ */
+static void azapi_update_of_a_pool__named_by_its_resource_id(void **state)
+{
+#define UPDATE_OF(id)                                                         \
+    "{\"address\":\"azapi_update_resource.np\",\"mode\":\"managed\","      \
+    "\"type\":\"azapi_update_resource\",\"name\":\"np\",\"change\":"       \
+    "{\"actions\":[\"update\"],\"before\":{\"type\":\"Microsoft."           \
+    "ContainerService/managedClusters/agentPools@2025-01-01\","            \
+    "\"resource_id\":\"" id "\",\"name\":null,\"parent_id\":null,"        \
+    "\"body\":{}},\"after\":{\"type\":\"Microsoft.ContainerService/"       \
+    "managedClusters/agentPools@2025-01-01\",\"resource_id\":\"" id "\","  \
+    "\"name\":null,\"parent_id\":null,\"body\":{}}}}"
+    static const char plan[] =
+        "{\"format_version\":\"1.2\",\"resource_changes\":["
+        UPDATE_OF("/subscriptions/s/resourceGroups/rg/providers/Microsoft."
+                  "ContainerService/managedClusters/aks/AGENTPOOLS/np1") ","
+        UPDATE_OF("/subscriptions/s/resourceGroups/rg/providers/Microsoft."
+                  "ContainerService/managedClusters/aks") "]}";
+#undef UPDATE_OF
+    struct ndp_changeset set = NDP_CHANGESET_INIT;
+    struct ndp_input_options opt = { 1 << 20, NULL, false };
+    struct ndp_error err = NDP_ERROR_INIT;
+
+    (void)state;
+    assert_int_equal(ndp_input_read_bytes(&set, "t.json", plan,
+                                          sizeof(plan) - 1, &opt, &err), 0);
+    assert_int_equal(set.nr, 2);
+    assert_string_equal(set.items[0]->name, "np1");
+    assert_string_equal(set.items[0]->parent_id,
+                        "/subscriptions/s/resourceGroups/rg/providers/"
+                        "Microsoft.ContainerService/managedClusters/aks");
+    assert_null(set.items[1]->name);
+    assert_null(set.items[1]->parent_id);
+    ndp_changeset_release(&set);
+}
+
 /* The one table of input formats: names in order, the list as help and
  * --input-format's error spell it. */
 static void input_formats__named_and_listed_as_help_spells_them(void **state)
@@ -577,6 +617,7 @@ int main(void)
         cmocka_unit_test(standard_input__pipe_and_file),
         cmocka_unit_test(duplicated_keys__refused_by_every_reader),
         cmocka_unit_test(input_formats__named_and_listed_as_help_spells_them),
+        cmocka_unit_test(azapi_update_of_a_pool__named_by_its_resource_id),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

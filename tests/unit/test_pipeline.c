@@ -83,7 +83,8 @@ static const struct equiv_case cases[] = {
     { "pool added with a version beside a change: not bundled", NULL,
       BLOCK "'agentPoolProfiles':[{'name':'a','orchestratorVersion':'1.37.1','securityProfile':{'enableVTPM':false}}]",
       BLOCK "'agentPoolProfiles':[{'name':'conf2','orchestratorVersion':'1.38.0'},{'name':'A','orchestratorVersion':'1.37.1','securityProfile':{'enableVTPM':true}}]",
-      "NDP202/rejected" },
+      /* and a pool created above the control plane is refused */
+      "NDP202/rejected,NDP604/refused" },
     { "localdns child", "np1", "'count':3", "'count':3,'localDNSProfile':{'mode':'Preferred'}", "NDP201/rejected" },
     { "streaming child", "np1", "'count':3", "'count':3,'artifactStreamingProfile':{'enabled':true}", "NDP203/rejected" },
     { "crg child", "np1", "'count':3", "'count':3,'capacityReservationGroupID':'/x/crg'", "NDP206/rejected" },
@@ -513,7 +514,8 @@ static void created_pool__named_not_rebuilt(void **state)
         "'agentPoolProfiles':[{'name':'system','count':3},{'name':'old','count':4}]",
         "'kubernetesVersion':'1.37.1','networkProfile':{'networkPolicy':'calico'},"
         "'agentPoolProfiles':[{'name':'system','count':3},{'name':'conf2','count':5,'orchestratorVersion':'1.38.0'}]",
-        "NDP007/profile-undeclared,NDP101/allowed"
+        /* conf2 is created above the control plane: refused */
+        "NDP007/profile-undeclared,NDP604/refused,NDP101/allowed"
     };
     struct ndp_buf plan = NDP_BUF_INIT, cli = NDP_BUF_INIT;
     char *impact_plan, *impact_cli, *got;
