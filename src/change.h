@@ -74,10 +74,12 @@ enum ndp_pool_field {
  * as declared after the change, or before it for a pool it deletes.
  */
 struct ndp_pool_facts {
-    const char *name;
+    const char *name;         /* NULL for an element of a what-if delta
+                                 that does not name its pool ("[N]") */
     char *path;               /* owned: where the pool is, "" for a pool
                                  resource ("default_node_pool[0]",
-                                 "properties.agentPoolProfiles[name=x]") */
+                                 "properties.agentPoolProfiles[name=x]",
+                                 "properties.agentPoolProfiles[0]") */
     const char *const *fields; /* static: each field's path below 'path',
                                   by enum ndp_pool_field (NULL: none) */
     bool created, deleted;    /* by this apply */
@@ -86,7 +88,23 @@ struct ndp_pool_facts {
     bool autoscale;
     const char *max_surge, *max_unavailable, *undrainable;
     long drain_minutes, soak_minutes;
+    bool has_drain, has_soak; /* the two above are declared (any integer,
+                                 -1 too) */
+    /* maxSurge and maxUnavailable as the apply sends them: as declared,
+     * or "0" (static) where azurerm sends one beside the other (its node
+     * pool resource); NULL when not sent (AKS applies its default). */
+    const char *surge_sent, *unavailable_sent;
+    /* The apply sends this pool's settings to AKS: it creates or replaces
+     * the pool, or updates its resource (an azurerm cluster: only when
+     * its default_node_pool block changes; a what-if delta: what it
+     * shows).  A deleted pool or a no-op sends nothing. */
+    bool sent;
+    /* The drain timeout and undrainable behaviour declared before the
+     * change (-1, NULL: none): azurerm cannot unset them. */
+    long drain_minutes_before;
+    const char *undrainable_before;
     const char *rotation_name;          /* azurerm temporary_name_for_rotation */
+    bool rotation_name_unknown;         /* ... known only after apply */
     const char *version_before, *version_after; /* orchestrator version */
     bool version_pinned;      /* the orchestrator version is declared, not
                                  only the current one reported */

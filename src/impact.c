@@ -76,7 +76,11 @@ static void pools_of_change(struct inventory *inv, const struct ndp_change *ch)
 
     for (i = 0; i < ch->facts.nr_pools; i++) {
         const struct ndp_pool_facts *f = &ch->facts.pools[i];
-        struct ndp_impact_pool *p = add_pool(inv, f->name);
+        struct ndp_impact_pool *p;
+
+        if (!f->name) /* a what-if delta's element: which pool is unknown */
+            continue;
+        p = add_pool(inv, f->name);
 
         p->nodes = f->count;
         p->min_nodes = f->min_count;

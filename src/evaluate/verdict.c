@@ -535,14 +535,20 @@ static enum ndp_verdict may_reimage(const struct ndp_evaluator *ev,
  */
 static bool cluster_upgrade_rolls_pools(const struct ndp_change *ch)
 {
-    size_t i;
+    size_t i, named = 0;
 
     if (ch->notation == NDP_NOTATION_AZURERM)
         return false;
-    for (i = 0; i < ch->facts.nr_pools; i++)
-        if (!ch->facts.pools[i].deleted && !ch->facts.pools[i].version_pinned)
+    for (i = 0; i < ch->facts.nr_pools; i++) {
+        const struct ndp_pool_facts *p = &ch->facts.pools[i];
+        /* A what-if delta's unnamed element says nothing of the rest. */
+        if (!p->name)
+            continue;
+        named++;
+        if (!p->deleted && !p->version_pinned)
             return true;
-    return ch->facts.nr_pools == 0;
+    }
+    return named == 0;
 }
 
 /*
