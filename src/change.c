@@ -42,6 +42,14 @@ void ndp_facts_release(struct ndp_facts *facts)
     memset(facts, 0, sizeof(*facts));
 }
 
+void ndp_pool_field_path(struct ndp_buf *out, const struct ndp_pool_facts *p,
+                         enum ndp_pool_field field)
+{
+    if (*p->path)
+        ndp_buf_addf(out, "%s.", p->path);
+    ndp_buf_adds(out, p->fields && p->fields[field] ? p->fields[field] : "");
+}
+
 static void change_free(struct ndp_change *c)
 {
     ndp_facts_release(&c->facts);

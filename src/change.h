@@ -99,10 +99,11 @@ struct ndp_pool_facts {
      * its default_node_pool block changes; a what-if delta: what it
      * shows).  A deleted pool or a no-op sends nothing. */
     bool sent;
-    /* The drain timeout and undrainable behaviour declared before the
-     * change (-1, NULL: none): azurerm cannot unset them. */
-    long drain_minutes_before;
-    const char *undrainable_before;
+    /* The upgrade settings declared before the change (-1, NULL: none),
+     * what a finding shows beside the new value (azurerm cannot unset
+     * the drain timeout and the undrainable behaviour). */
+    const char *surge_before, *unavailable_before, *undrainable_before;
+    long drain_minutes_before, soak_minutes_before;
     const char *rotation_name;          /* azurerm temporary_name_for_rotation */
     bool rotation_name_unknown;         /* ... known only after apply */
     const char *version_before, *version_after; /* orchestrator version */
@@ -207,6 +208,15 @@ size_t ndp_changeset_add_input(struct ndp_changeset *set, const char *path);
 void ndp_changeset_release(struct ndp_changeset *set);
 /* Frees what 'facts' owns and leaves it empty. */
 void ndp_facts_release(struct ndp_facts *facts);
+
+/*
+ * Appends where 'field' of pool 'p' is, as the input prints it
+ * ("default_node_pool[0].upgrade_settings[0].max_surge", "properties.
+ * upgradeSettings.maxSurge"): the pool's path, then the field's.
+ */
+struct ndp_buf;
+void ndp_pool_field_path(struct ndp_buf *out, const struct ndp_pool_facts *p,
+                         enum ndp_pool_field field);
 
 /*
  * The changes of a set by input and address, so that a finding finds its

@@ -105,6 +105,7 @@ void ndp_evaluate(struct ndp_findings *out, struct ndp_resolutions *resolved,
     index_changes(&ev);
     ndp_resolve_clusters(&ev);
     ndp_verdicts_add(&ev);
+    ndp_check_upgrade(&ev);
     size_impact(impacts, resolved, set, out);
     ndp_overrun_findings(&ev, impacts);
     release_indexes(&ev);

@@ -1,8 +1,8 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  * evaluate_internal.h - what the evaluator's stages share (evaluate.c,
- * resolve.c, resolve_window.c, verdict.c, overrun.c); no other file
- * includes it.
+ * resolve.c, resolve_window.c, verdict.c, check_upgrade.c, overrun.c); no
+ * other file includes it.
  *
  * evaluate.c builds one struct ndp_evaluator per run and frees its
  * tables; the stages borrow it.  Every pointer in it is borrowed from the
@@ -90,6 +90,13 @@ void ndp_verdicts_add(const struct ndp_evaluator *ev);
  */
 void ndp_evaluator_add(const struct ndp_evaluator *ev,
                        struct ndp_finding_spec *spec);
+
+/*
+ * check_upgrade.c: appends to ev->out a finding for each upgrade setting
+ * AKS refuses in a pool the apply sends, and for each azurerm rotation
+ * without temporary_name_for_rotation (put-time-limits PT-UPG, PT-ROT-02).
+ */
+void ndp_check_upgrade(const struct ndp_evaluator *ev);
 
 /*
  * overrun.c: sets in each impact of 'impacts' (sized from ev->out) the

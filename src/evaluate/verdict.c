@@ -310,6 +310,42 @@ static void about_change(struct ndp_finding_spec *spec,
     spec->pool = ch->kind == NDP_KIND_NODEPOOL ? ch->name : NULL;
 }
 
+/*
+ * put-time-limits PT-UPG-04/06: azurerm cannot unset a pool's drain
+ * timeout or undrainable node behaviour once set, so a plan that unsets
+ * one replaces the resource: the whole cluster for its default pool.
+ * Names each such attribute the facts show.
+ */
+static void describe_unset_settings(struct ndp_buf *msg,
+                                    const struct ndp_change *ch)
+{
+    struct ndp_buf paths = NDP_BUF_INIT;
+    size_t i, n = 0;
+
+    if (ch->notation != NDP_NOTATION_AZURERM)
+        return;
+    for (i = 0; i < ch->facts.nr_pools; i++) {
+        const struct ndp_pool_facts *p = &ch->facts.pools[i];
+        if (p->drain_minutes_before > 0 && p->drain_minutes <= 0) {
+            ndp_buf_adds(&paths, n++ ? " and " : "");
+            ndp_pool_field_path(&paths, p, NDP_POOL_DRAIN_TIMEOUT);
+        }
+        if (p->undrainable_before && !p->undrainable) {
+            ndp_buf_adds(&paths, n++ ? " and " : "");
+            ndp_pool_field_path(&paths, p, NDP_POOL_UNDRAINABLE);
+        }
+    }
+    if (n)
+        ndp_buf_addf(msg, "; azurerm cannot unset %s once set, so unsetting "
+                     "%s replaces the %s (keep a value instead: a drain "
+                     "timeout of 30 minutes and Schedule are the AKS "
+                     "defaults)", paths.buf, n == 1 ? "it" : "them",
+                     ch->kind == NDP_KIND_CLUSTER
+                         ? "whole cluster, not only its default node pool"
+                         : "node pool");
+    ndp_buf_release(&paths);
+}
+
 static void replace_finding(const struct ndp_evaluator *ev,
                             const struct ndp_change *ch)
 {
@@ -326,6 +362,7 @@ static void replace_finding(const struct ndp_evaluator *ev,
                  ch->replace_paths ? " (because of " : "",
                  ch->replace_paths ? ch->replace_paths : "",
                  ch->replace_paths ? ")" : "");
+    describe_unset_settings(&msg, ch);
     describe_freeze(&msg, &ev->resolved->items[ch->cluster]);
     add_deferred(&msg, ch);
     about_change(&spec, ch);

@@ -194,7 +194,7 @@ static void read_pool(struct ndp_pool_facts *p, const struct json_object *o,
     p->undrainable = string(up, l->undrainable);
     p->surge_sent = p->max_surge;
     p->unavailable_sent = p->max_unavailable;
-    p->drain_minutes_before = -1;
+    p->drain_minutes_before = p->soak_minutes_before = -1;
     p->rotation_name = string(o, l->rotation_name);
     p->version_after = version_of(o, l->version, l->current_version, &at);
     p->version_pinned = string(o, l->version) != NULL;
@@ -240,8 +240,11 @@ static void read_before(struct ndp_pool_facts *p, const struct json_object *b,
 {
     const struct json_object *up = upgrade_of(b, l);
 
-    p->drain_minutes_before = number(up, l->drain);
+    p->surge_before = string(up, l->max_surge);
+    p->unavailable_before = string(up, l->max_unavailable);
     p->undrainable_before = string(up, l->undrainable);
+    p->drain_minutes_before = number(up, l->drain);
+    p->soak_minutes_before = number(up, l->soak);
 }
 
 /*

@@ -139,7 +139,10 @@ static void describe_pools(struct ndp_buf *b, const struct ndp_facts *f)
             add_text(b, "sends-surge", p->surge_sent);
         if (p->unavailable_sent != p->max_unavailable)
             add_text(b, "sends-unavail", p->unavailable_sent);
+        add_text(b, "was-surge", p->surge_before);
+        add_text(b, "was-unavail", p->unavailable_before);
         add_number(b, "was-drain", p->drain_minutes_before);
+        add_number(b, "was-soak", p->soak_minutes_before);
         add_text(b, "was-undrain", p->undrainable_before);
         add_text(b, "rot", p->rotation_name);
         if (p->rotation_name_unknown)
@@ -267,7 +270,7 @@ static const struct pool_row pool_rows[] = {
         DNP("'name':'sys','upgrade_settings':[{'max_surge':'0',"
             "'drain_timeout_in_minutes':0}]"), NULL, NULL, NULL },
       "sys@default_node_pool[0] os=Linux mode=System surge=0 drain=0 "
-      "was-drain=30 was-undrain=Cordon" },
+      "was-surge=1 was-drain=30 was-undrain=Cordon" },
     { "azurerm default pool: the rotation name known only after apply",
       { &az_cluster, 0, NULL, NULL, DNP("'name':'sys'"),
         DNP("'temporary_name_for_rotation':true"), NULL, NULL },
@@ -394,7 +397,7 @@ static const struct pool_row pool_rows[] = {
         APP("{},{'upgradeSettings':{'maxSurge':'0',"
             "'undrainableNodeBehavior':'Drain'}}"), NULL, NULL, NULL },
       "?@properties.agentPoolProfiles[0]; "
-      "?@properties.agentPoolProfiles[1] surge=0 undrain=Drain" },
+      "?@properties.agentPoolProfiles[1] surge=0 undrain=Drain was-surge=1" },
     { "ARM delta: a named element as in a body",
       { &arm_cluster_delta, 0, NULL, NULL,
         APP("{'name':'a','mode':'System','upgradeSettings':{"
@@ -421,6 +424,12 @@ static const struct pool_row pool_rows[] = {
         PROPS("'orchestratorVersion':'1.30.0','count':1"), NULL, NULL,
         NULL },
       "np@properties n=1 v=1.29.9>1.30.0" },
+    { "ARM pool resource: upgrade settings before the change",
+      { &arm_pool, 0, "np",
+        PROPS("'upgradeSettings':{'maxUnavailable':'1',"
+              "'nodeSoakDurationInMinutes':3}"),
+        PROPS("'upgradeSettings':{'maxSurge':'1'}"), NULL, NULL, NULL },
+      "np@properties surge=1 was-unavail=1 was-soak=3" },
     { "ARM pool resource: no name, no pool",
       { &arm_pool, 0, NULL, NULL, PROPS("'count':1"), NULL, NULL, NULL },
       "" },
