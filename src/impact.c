@@ -74,6 +74,9 @@ static void pools_of_change(struct inventory *inv, const struct ndp_change *ch)
 {
     size_t i;
 
+    /* A setter's pools are what it sets, not what the pools are. */
+    if (ch->kind == NDP_KIND_SETTER)
+        return;
     for (i = 0; i < ch->facts.nr_pools; i++) {
         const struct ndp_pool_facts *f = &ch->facts.pools[i];
         struct ndp_impact_pool *p;

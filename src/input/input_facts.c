@@ -436,7 +436,7 @@ static bool pools_masked(const struct ndp_change *ch)
                       ? NDP_ARRAY_SIZE(azurerm_pool_masked)
                       : NDP_ARRAY_SIZE(arm_pool_masked);
 
-    if (ch->kind == NDP_KIND_CLUSTER)
+    if (ch->kind == NDP_KIND_CLUSTER || ch->kind == NDP_KIND_SETTER)
         return masked(ch, ch->notation == NDP_NOTATION_AZURERM
                               ? AZURERM_DEFAULT_POOL
                               : "properties." ARM_POOL_LIST);
@@ -484,7 +484,8 @@ static void pools(struct ndp_facts *f, const struct ndp_change *ch)
         pool_resource(f, ch, ndp_json_get(current(ch), "properties"),
                       "properties", &arm_pool,
                       ndp_json_get(ch->before, "properties"));
-    } else if (ch->kind == NDP_KIND_CLUSTER) {
+    } else if (ch->kind == NDP_KIND_CLUSTER || ch->kind == NDP_KIND_SETTER) {
+        /* A setter sends the pools its body lists, as a cluster body. */
         arm_cluster_pools(f, ch);
     }
     pools_sent(f, ch);

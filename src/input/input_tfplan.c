@@ -242,6 +242,9 @@ static int fill_azapi(struct ndp_change *c, const struct json_object *change,
     c->after_sensitive = body_mask(change, "after_sensitive");
     if (after_or_before(change, "name"))
         c->name = ndp_xstrdup(after_or_before(change, "name"));
+    else if (c->kind == NDP_KIND_NODEPOOL && target)
+        /* azapi_update_resource names a pool by its resource_id. */
+        c->name = ndp_arm_id_segment(target, "agentPools");
     if (c->kind == NDP_KIND_SETTER) {
         /* azapi_update_resource targets the cluster itself: resource_id,
          * or parent_id + name. */

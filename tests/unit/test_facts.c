@@ -440,9 +440,13 @@ static const struct pool_row pool_rows[] = {
     { "ARM maintenance configuration: no pools",
       { &arm_maintenance, 0, "default", NULL, APP("{'name':'a'}"), NULL,
         NULL, NULL }, "" },
-    { "azapi setter: no pools, whatever its body",
+    { "azapi setter: the pools its body sends",
       { &arm_setter, 0, NULL, NULL, APP("{'name':'a','count':1}"), NULL,
-        NULL, NULL }, "" },
+        NULL, NULL }, P_A " n=1" },
+    { "azapi setter: no list, no pools",
+      { &arm_setter, 0, NULL, NULL,
+        "{'properties':{'nodeDisruptionProfile':{}}}", NULL, NULL, NULL },
+      "" },
 };
 
 static void pool_test(void **state)
@@ -669,9 +673,12 @@ static const struct mask_row mask_rows[] = {
     { "maintenance configuration: masked, no pools to cover",
       { &arm_maintenance, 0, "default", NULL, PROPS("'count':1"), NULL,
         NULL, "{'properties':true}" }, false },
-    { "setter: masked, no pools to cover",
+    { "setter: masked, its pools covered",
       { &arm_setter, 0, NULL, NULL, APP("{'name':'a'}"), NULL, NULL,
-        "{'properties':true}" }, false },
+        "{'properties':true}" }, true },
+    { "setter: masked policy, its pools not",
+      { &arm_setter, 0, NULL, NULL, APP("{'name':'a'}"), NULL, NULL,
+        "{'properties':{'nodeDisruptionProfile':true}}" }, false },
 };
 
 static void mask_test(void **state)
@@ -683,7 +690,8 @@ static void mask_test(void **state)
     assert_int_equal(f->pools_sensitive, row->sensitive);
     /* Masked pools are still read: the reports leave them unprinted. */
     if (row->change.kind->kind == NDP_KIND_CLUSTER ||
-        row->change.kind->kind == NDP_KIND_NODEPOOL)
+        row->change.kind->kind == NDP_KIND_NODEPOOL ||
+        row->change.kind->kind == NDP_KIND_SETTER)
         assert_int_equal(f->nr_pools, 1);
     ndp_changeset_release(&set);
 }
