@@ -151,7 +151,10 @@ int ndp_explain(struct ndp_buf *out, const struct ndp_ruleset *rs,
             ndp_buf_addf(&text, "%s: ", safe(&scratch, r->category));
             ndp_buf_addf(&text, "%s\n\n", safe(&scratch, by_id ? r->title
                                                          : r->category_title));
-            ndp_buf_addf(&text, "Why AKS rebuilds nodes: %s\n\n",
+            ndp_buf_addf(&text, "%s: %s\n\n",
+                         r->class_ == NDP_CLASS_CHECK
+                             ? "Why AKS or azurerm refuses it"
+                             : "Why AKS rebuilds nodes",
                          safe(&scratch, r->why));
         }
         ndp_rule_describe(&text, r);

@@ -321,6 +321,7 @@ static void describe_unset_settings(struct ndp_buf *msg,
 {
     struct ndp_buf paths = NDP_BUF_INIT;
     size_t i, n = 0;
+    bool drain = false, undrainable = false;
 
     if (ch->notation != NDP_NOTATION_AZURERM)
         return;
@@ -329,20 +330,24 @@ static void describe_unset_settings(struct ndp_buf *msg,
         if (p->drain_minutes_before > 0 && p->drain_minutes <= 0) {
             ndp_buf_adds(&paths, n++ ? " and " : "");
             ndp_pool_field_path(&paths, p, NDP_POOL_DRAIN_TIMEOUT);
+            drain = true;
         }
         if (p->undrainable_before && !p->undrainable) {
             ndp_buf_adds(&paths, n++ ? " and " : "");
             ndp_pool_field_path(&paths, p, NDP_POOL_UNDRAINABLE);
+            undrainable = true;
         }
     }
     if (n)
         ndp_buf_addf(msg, "; azurerm cannot unset %s once set, so unsetting "
-                     "%s replaces the %s (keep a value instead: a drain "
-                     "timeout of 30 minutes and Schedule are the AKS "
-                     "defaults)", paths.buf, n == 1 ? "it" : "them",
+                     "%s replaces the %s (keep a value instead: the AKS "
+                     "default is %s)", paths.buf, n == 1 ? "it" : "them",
                      ch->kind == NDP_KIND_CLUSTER
                          ? "whole cluster, not only its default node pool"
-                         : "node pool");
+                         : "node pool",
+                     drain && undrainable ? "30 minutes and Schedule"
+                     : drain              ? "30 minutes"
+                                          : "Schedule");
     ndp_buf_release(&paths);
 }
 
