@@ -90,7 +90,11 @@ static void pools_of_change(struct inventory *inv, const struct ndp_change *ch)
         p->max_nodes = f->max_count;
         p->autoscale = f->autoscale;
         p->os_type = f->os_type;
-        p->surge = f->max_surge;
+        p->surge = f->surge_sent;
+        p->unavailable = f->unavailable_sent;
+        p->version = f->version_before ? f->version_before
+                                       : f->version_after;
+        p->spot = f->priority && ndp_strcasecmp(f->priority, "Spot") == 0;
         p->drain_minutes = f->drain_minutes;
         p->soak_minutes = f->soak_minutes;
         p->created |= f->created;
@@ -119,6 +123,27 @@ static void pools_of_state(struct inventory *inv,
         p->drain_minutes = s->drain_minutes;
         p->soak_minutes = s->soak_minutes;
     }
+}
+
+/*
+ * The version of each pool that declares none: its cluster's in force,
+ * else the live state's of the pool, else of the cluster.
+ */
+static void pool_versions(struct inventory *inv, const char *cluster,
+                          const struct ndp_state_cluster *st)
+{
+    size_t i;
+
+    for (i = 0; !cluster && st && i < st->nr_pools; i++) {
+        struct ndp_impact_pool *p = find_pool(inv, st->pools[i].name);
+        if (p && !p->version)
+            p->version = st->pools[i].version;
+    }
+    for (i = 0; i < inv->nr; i++)
+        if (!inv->items[i].version)
+            inv->items[i].version = cluster ? cluster
+                                    : st    ? st->version
+                                            : NULL;
 }
 
 /* The findings whose rebuild the pools count (see impact.h). */
@@ -209,6 +234,19 @@ static void mark_pools(struct inventory *inv, const struct ndp_finding *f,
             how(&inv->items[i], f->rule_id);
 }
 
+/* A rotation creates the pool it names anew (verdicts.h). */
+static void mark_rotated(struct inventory *inv, const struct ndp_finding *f)
+{
+    struct ndp_impact_pool *p;
+
+    if (!ndp_verdict_row(f->verdict)->recreates_pools ||
+        f->pools != NDP_POOLS_NAMED || !f->pool)
+        return;
+    p = find_pool(inv, f->pool);
+    if (p && p->rebuilt)
+        p->rotated = true;
+}
+
 /* The pools of a cluster's impact, and nothing once released. */
 static void release_pools(struct ndp_impact *impact)
 {
@@ -230,6 +268,7 @@ static void release_pools(struct ndp_impact *impact)
  */
 static void compute_one(struct ndp_impact *out,
                         const struct ndp_state_cluster *state,
+                        const char *version,
                         const struct ndp_changeset *set,
                         const size_t *changes, size_t nr_changes,
                         const struct ndp_finding *const *found,
@@ -247,10 +286,12 @@ static void compute_one(struct ndp_impact *out,
     }
     inv.reading_sensitive = false;
     pools_of_state(&inv, state);
+    pool_versions(&inv, version, state);
     for (i = 0; i < nr_found; i++) {
         const struct ndp_finding *f = found[i];
         if (rebuilds_now(f)) {
             mark_pools(&inv, f, &inv.applied, mark);
+            mark_rotated(&inv, f);
             out->rebuilds = out->touches = true;
         } else if (refused(f)) {
             mark_pools(&inv, f, &inv.touched, touch);
@@ -296,6 +337,7 @@ static void findings_by_cluster(const struct ndp_finding ***out,
 
 void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
                             const struct ndp_state_cluster *const *states,
+                            const char *const *versions,
                             const struct ndp_changeset *set,
                             const struct ndp_findings *findings)
 {
@@ -315,7 +357,8 @@ void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
     ndp_group_indexes(&found, &found_at, nr_clusters, findings->nr, of);
     findings_by_cluster(&order, found, found_at, nr_clusters, findings);
     for (i = 0; i < nr_clusters; i++)
-        compute_one(&out->items[i], states[i], set, changes + change_at[i],
+        compute_one(&out->items[i], states[i], versions ? versions[i] : NULL,
+                    set, changes + change_at[i],
                     change_at[i + 1] - change_at[i], order + found_at[i],
                     found_at[i + 1] - found_at[i]);
     free(order);

@@ -28,10 +28,8 @@
 #include "change.h"
 #include "engine.h"
 #include "finding.h"
+#include "rollout.h"
 #include "rules.h"
-
-#include <ctype.h>
-#include <limits.h>
 
 /* One pool of one change, as the checks read it. */
 struct pool_at {
@@ -41,36 +39,13 @@ struct pool_at {
     bool masked;        /* its values are under a sensitive mask */
 };
 
-/* A surge setting: a whole number, a percentage, or neither. */
-enum amount_form { AMOUNT_NONE, AMOUNT_BAD, AMOUNT_COUNT, AMOUNT_PERCENT };
-
-/*
- * Reads 'v' ("5", "33%"; NULL: not sent) into '*n', saturating at
- * LONG_MAX: digits alone, then an optional '%'.
- */
-static enum amount_form amount(const char *v, long *n)
-{
-    const char *s = v;
-
-    *n = 0;
-    if (!v)
-        return AMOUNT_NONE;
-    if (!isdigit((unsigned char)*s))
-        return AMOUNT_BAD;
-    for (; isdigit((unsigned char)*s); s++)
-        *n = *n > (LONG_MAX - 9) / 10 ? LONG_MAX : *n * 10 + (*s - '0');
-    if (*s == '%' && s[1] == '\0')
-        return AMOUNT_PERCENT;
-    return *s == '\0' ? AMOUNT_COUNT : AMOUNT_BAD;
-}
-
 /* A value sent as 0 ("0", "0%"). */
 static bool is_zero(const char *v)
 {
     long n;
-    enum amount_form f = amount(v, &n);
+    enum ndp_amount_form f = ndp_rollout_amount(v, &n);
 
-    return (f == AMOUNT_COUNT || f == AMOUNT_PERCENT) && n == 0;
+    return (f == NDP_AMOUNT_COUNT || f == NDP_AMOUNT_PERCENT) && n == 0;
 }
 
 /* A value as a finding shows it: JSON, "(sensitive)" under a mask. */
@@ -174,9 +149,9 @@ static void check_form(const struct pool_at *at, enum ndp_pool_field field,
 {
     struct ndp_buf msg = NDP_BUF_INIT;
     long n;
-    enum amount_form form = amount(value, &n);
+    enum ndp_amount_form form = ndp_rollout_amount(value, &n);
 
-    if (form == AMOUNT_BAD) {
+    if (form == NDP_AMOUNT_BAD) {
         ndp_buf_addf(&msg, "%s ", key_of(at->p, field));
         quote(&msg, at, value);
         in_pool(&msg, at);
@@ -186,7 +161,7 @@ static void check_form(const struct pool_at *at, enum ndp_pool_field field,
                      "it in one of them");
         add_string_finding(at, "NDP701", NDP_VERDICT_MAY_REFUSE, field,
                            before, value, msg.buf);
-    } else if (form == AMOUNT_PERCENT && n > 100) {
+    } else if (form == NDP_AMOUNT_PERCENT && n > 100) {
         ndp_buf_addf(&msg, "%s ", key_of(at->p, field));
         quote(&msg, at, value);
         in_pool(&msg, at);

@@ -481,7 +481,8 @@ static void impact__pools_counts_batches_and_refused_changes(void **state)
     assert_non_null(strstr(r.impact_json,
                            "\"name\":\"system\""));
     assert_non_null(strstr(r.impact_json,
-                           "\"surge_nodes\":2,\"batches\":2"));
+                           "\"surge_nodes\":2,\"unavailable_nodes\":0,"
+                           "\"batches\":2,\"extra_nodes\":2"));
     assert_non_null(strstr(r.impact_text,
                            "emptyDir, hostPath"));
     release(&r);
@@ -503,8 +504,10 @@ static void impact__pools_counts_batches_and_refused_changes(void **state)
         assert_non_null(strstr(a.impact_json,
                                "\"name\":\"burst\",\"os_type\":null,"
                                "\"nodes\":2,\"min_nodes\":2,\"max_nodes\":10,"
-                               "\"max_surge\":\"3\",\"surge_nodes\":3,"
-                               "\"batches\":4"));
+                               "\"upgrade\":\"surge\",\"max_surge\":\"3\","
+                               "\"max_surge_source\":\"sent\","
+                               "\"max_unavailable\":\"0\",\"surge_nodes\":3,"
+                               "\"unavailable_nodes\":0,\"batches\":4"));
         assert_non_null(strstr(a.impact_text,
                                "burst (2-10 nodes, max surge 3 = 3 at a time, "
                                "4 batches)"));
