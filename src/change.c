@@ -82,7 +82,24 @@ void ndp_changeset_release(struct ndp_changeset *set)
     for (i = 0; i < set->nr_inputs; i++)
         free(set->inputs[i].path);
     free(set->inputs);
+    for (i = 0; i < set->nr_subnets; i++) {
+        free(set->subnets[i].id);
+        free(set->subnets[i].address);
+        free(set->subnets[i].prefixes);
+    }
+    free(set->subnets);
     memset(set, 0, sizeof(*set));
+}
+
+struct ndp_subnet *ndp_changeset_add_subnet(struct ndp_changeset *set)
+{
+    struct ndp_subnet *s;
+
+    NDP_GROW(set->subnets, set->alloc_subnets, set->nr_subnets + 1);
+    s = &set->subnets[set->nr_subnets++];
+    memset(s, 0, sizeof(*s));
+    s->usable = -1;
+    return s;
 }
 
 bool ndp_arm_type_kind(const char *type, enum ndp_kind *kind)

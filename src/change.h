@@ -65,6 +65,7 @@ enum ndp_pool_field {
     NDP_POOL_UNDRAINABLE,
     NDP_POOL_ROTATION_NAME,
     NDP_POOL_VERSION,
+    NDP_POOL_SUBNET,
     NDP_POOL_FIELDS /* not a field: their number */
 };
 
@@ -106,6 +107,8 @@ struct ndp_pool_facts {
     long drain_minutes_before, soak_minutes_before;
     const char *rotation_name;          /* azurerm temporary_name_for_rotation */
     bool rotation_name_unknown;         /* ... known only after apply */
+    const char *subnet_id, *pod_subnet_id; /* the node and pod subnets */
+    long max_pods;
     const char *version_before, *version_after; /* orchestrator version */
     bool version_pinned;      /* the orchestrator version is declared, not
                                  only the current one reported */
@@ -138,6 +141,9 @@ struct ndp_facts {
     const char *version_before, *version_after;
     bool version_before_sensitive, version_after_sensitive;
     const char *version_path; /* static: where the declared one is */
+    /* A cluster's network plugin and its mode after the change ("azure",
+     * "overlay"), NULL when not declared. */
+    const char *network_plugin, *network_plugin_mode;
     /* The node disruption policy a cluster body or a setter declares. */
     const struct json_object *profile_before, *profile_after;
     bool profile_before_sensitive, profile_after_sensitive;
@@ -191,14 +197,31 @@ struct ndp_input_info {
     size_t resources_seen;  /* all resources in the input, AKS or not */
 };
 
+/*
+ * A subnet the input declares (azurerm_subnet in a Terraform plan): what
+ * the address room of the node pools in it is sized against
+ * (put-time-limits PT-CAP-02).  Owned by the change set.
+ */
+struct ndp_subnet {
+    char *id;               /* ARM id, as written; NULL when unknown */
+    char *address;          /* Terraform address */
+    char *prefixes;         /* its IPv4 address prefixes, ", "-separated */
+    long usable;            /* addresses Azure leaves usable: each IPv4
+                               prefix's size less 5, summed; -1 when no
+                               prefix is known */
+    bool sensitive;         /* its prefixes are under a sensitive mask */
+};
+
 struct ndp_changeset {
     struct ndp_change **items;
     size_t nr, alloc;
     struct ndp_input_info *inputs;
     size_t nr_inputs, alloc_inputs;
+    struct ndp_subnet *subnets;
+    size_t nr_subnets, alloc_subnets;
 };
 
-#define NDP_CHANGESET_INIT { NULL, 0, 0, NULL, 0, 0 }
+#define NDP_CHANGESET_INIT { NULL, 0, 0, NULL, 0, 0, NULL, 0, 0 }
 
 /* Adds an empty change for input 'input_index' and returns it (owned by 'set'). */
 struct ndp_change *ndp_changeset_add(struct ndp_changeset *set,
@@ -206,6 +229,8 @@ struct ndp_change *ndp_changeset_add(struct ndp_changeset *set,
 /* Registers an input and returns its index; copies 'path'. */
 size_t ndp_changeset_add_input(struct ndp_changeset *set, const char *path);
 void ndp_changeset_release(struct ndp_changeset *set);
+/* Adds an empty subnet ('usable' -1) and returns it (owned by 'set'). */
+struct ndp_subnet *ndp_changeset_add_subnet(struct ndp_changeset *set);
 /* Frees what 'facts' owns and leaves it empty. */
 void ndp_facts_release(struct ndp_facts *facts);
 

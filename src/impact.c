@@ -33,6 +33,12 @@
 struct inventory {
     struct ndp_impact_pool *items;
     size_t nr, alloc;
+    const struct ndp_subnet **subnets; /* the impact's, as they are found */
+    size_t nr_subnets, alloc_subnets;
+    struct ndp_strmap subnet_at;        /* id -> index in 'subnets' */
+    const struct ndp_changeset *set;    /* its subnets ... */
+    const struct ndp_strmap *subnet_ids; /* ... by id */
+    bool flat_cni;
     struct ndp_strmap by_name;  /* folded name -> index in 'items' */
     struct ndp_strmap applied;  /* cluster-level rule ids already marked */
     struct ndp_strmap touched;  /* ... and already touched */
@@ -62,8 +68,30 @@ static struct ndp_impact_pool *add_pool(struct inventory *inv, const char *name)
     ndp_strmap_add(&inv->by_name, p->name, inv->nr - 1);
     p->sensitive = inv->reading_sensitive;
     p->nodes = p->min_nodes = p->max_nodes = -1;
-    p->drain_minutes = p->soak_minutes = -1;
+    p->drain_minutes = p->soak_minutes = p->max_pods = -1;
+    p->subnet = SIZE_MAX;
     return p;
+}
+
+/*
+ * The index among the impact's subnets of the input's subnet 'id' (added
+ * when first named), or SIZE_MAX when the input declares no such subnet.
+ */
+static size_t subnet_of(struct inventory *inv, const char *id)
+{
+    size_t g = id ? ndp_strmap_find(inv->subnet_ids, id) : SIZE_MAX;
+    size_t at;
+
+    if (g == SIZE_MAX)
+        return SIZE_MAX;
+    at = ndp_strmap_find(&inv->subnet_at, id);
+    if (at != SIZE_MAX)
+        return at;
+    NDP_GROW(inv->subnets, inv->alloc_subnets, inv->nr_subnets + 1);
+    inv->subnets[inv->nr_subnets] = &inv->set->subnets[g];
+    ndp_strmap_add(&inv->subnet_at, inv->set->subnets[g].id,
+                   inv->nr_subnets);
+    return inv->nr_subnets++;
 }
 
 /*
@@ -97,9 +125,17 @@ static void pools_of_change(struct inventory *inv, const struct ndp_change *ch)
         p->spot = f->priority && ndp_strcasecmp(f->priority, "Spot") == 0;
         p->drain_minutes = f->drain_minutes;
         p->soak_minutes = f->soak_minutes;
+        p->subnet = subnet_of(inv, f->subnet_id);
+        p->pod_subnet = f->pod_subnet_id != NULL;
+        p->max_pods = f->max_pods;
         p->created |= f->created;
         p->deleted |= f->deleted;
     }
+    if (ch->kind == NDP_KIND_CLUSTER && ch->facts.network_plugin)
+        inv->flat_cni =
+            ndp_strcasecmp(ch->facts.network_plugin, "azure") == 0 &&
+            !(ch->facts.network_plugin_mode &&
+              ndp_strcasecmp(ch->facts.network_plugin_mode, "overlay") == 0);
 }
 
 /* Pools the input does not describe, from 'az aks show' / nodepool list. */
@@ -259,6 +295,9 @@ static void release_pools(struct ndp_impact *impact)
     free(impact->pools);
     impact->pools = NULL;
     impact->nr_pools = 0;
+    free(impact->subnets);
+    impact->subnets = NULL;
+    impact->nr_subnets = 0;
 }
 
 /*
@@ -269,6 +308,7 @@ static void release_pools(struct ndp_impact *impact)
 static void compute_one(struct ndp_impact *out,
                         const struct ndp_state_cluster *state,
                         const char *version,
+                        const struct ndp_strmap *subnet_ids,
                         const struct ndp_changeset *set,
                         const size_t *changes, size_t nr_changes,
                         const struct ndp_finding *const *found,
@@ -279,6 +319,9 @@ static void compute_one(struct ndp_impact *out,
 
     memset(&inv, 0, sizeof(inv));
     inv.by_name.fold_case = true;
+    inv.subnet_at.fold_case = true;
+    inv.set = set;
+    inv.subnet_ids = subnet_ids;
     for (i = 0; i < nr_changes; i++) {
         const struct ndp_change *ch = set->items[changes[i]];
         inv.reading_sensitive = ch->facts.pools_sensitive;
@@ -300,9 +343,13 @@ static void compute_one(struct ndp_impact *out,
     }
     out->pools = inv.items;
     out->nr_pools = inv.nr;
+    out->subnets = inv.subnets;
+    out->nr_subnets = inv.nr_subnets;
+    out->flat_cni = inv.flat_cni;
     out->window_minutes_left = -1;
     if (!out->touches)
         release_pools(out);
+    ndp_strmap_release(&inv.subnet_at);
     ndp_strmap_release(&inv.by_name);
     ndp_strmap_release(&inv.applied);
     ndp_strmap_release(&inv.touched);
@@ -345,6 +392,7 @@ void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
     size_t *of = ndp_xcalloc(n ? n : 1, sizeof(*of));
     size_t *changes, *change_at, *found, *found_at, i;
     const struct ndp_finding **order;
+    struct ndp_strmap subnet_ids = NDP_STRMAP_INIT(true);
 
     out->items = ndp_xcalloc(nr_clusters ? nr_clusters : 1,
                              sizeof(*out->items));
@@ -356,11 +404,14 @@ void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
         of[i] = findings->items[i].cluster_index;
     ndp_group_indexes(&found, &found_at, nr_clusters, findings->nr, of);
     findings_by_cluster(&order, found, found_at, nr_clusters, findings);
+    for (i = 0; i < set->nr_subnets; i++)
+        ndp_strmap_add(&subnet_ids, set->subnets[i].id, i);
     for (i = 0; i < nr_clusters; i++)
         compute_one(&out->items[i], states[i], versions ? versions[i] : NULL,
-                    set, changes + change_at[i],
+                    &subnet_ids, set, changes + change_at[i],
                     change_at[i + 1] - change_at[i], order + found_at[i],
                     found_at[i + 1] - found_at[i]);
+    ndp_strmap_release(&subnet_ids);
     free(order);
     free(of);
     free(changes);

@@ -40,6 +40,11 @@ struct ndp_impact_pool {
                                default (rollout.h) */
     long soak_minutes;      /* node soak time as declared; -1: none */
     bool spot;              /* a Spot pool: no surge nodes, no drain */
+    size_t subnet;          /* its node subnet among the impact's
+                               'subnets', or SIZE_MAX when none is known */
+    bool pod_subnet;        /* its pods take addresses from a subnet of
+                               their own */
+    long max_pods;          /* as declared; -1: the default */
     bool rotated;           /* an azurerm rotation rebuilds it: the pool is
                                created anew beside the old one, the surge
                                and drain settings unused */
@@ -66,11 +71,20 @@ struct ndp_impact_pool {
  * when that window is under a sensitive mask (the minutes then say
  * something about its settings and are never printed).
  */
+struct ndp_subnet;
+
 struct ndp_impact {
     bool rebuilds;
     bool touches;
     struct ndp_impact_pool *pools; /* in the order they were first read */
     size_t nr_pools;
+    /* Azure CNI without overlay (the cluster's own change says so): pods
+     * take their addresses from the node subnet (put-time-limits
+     * PT-CAP-02).  'subnets' are the subnets of the input its pools are
+     * in (owned array, borrowed subnets), first named first. */
+    bool flat_cni;
+    const struct ndp_subnet **subnets;
+    size_t nr_subnets;
     long window_minutes_left;
     bool window_sensitive;
 };

@@ -230,6 +230,37 @@ void ndp_rollout_size(struct ndp_rollout *out,
     out->known = out->known && out->pools;
 }
 
+void ndp_rollout_subnet_needs(long *out, const struct ndp_impact *impact)
+{
+    size_t i;
+
+    for (i = 0; i < impact->nr_subnets; i++)
+        out[i] = 0;
+    for (i = 0; i < impact->nr_pools; i++) {
+        const struct ndp_impact_pool *p = &impact->pools[i];
+        struct ndp_rollout_pool plan;
+        long nodes, per_node;
+
+        if (p->subnet >= impact->nr_subnets || p->deleted ||
+            out[p->subnet] < 0)
+            continue;
+        ndp_rollout_pool_plan(&plan, p);
+        nodes = plan.nodes;
+        if (nodes >= 0 && p->rebuilt)
+            nodes = plan.extra_nodes < 0 ? -1
+                                         : add_sat(nodes, plan.extra_nodes);
+        if (nodes < 0 || p->sensitive) {
+            out[p->subnet] = -1;
+            continue;
+        }
+        per_node = p->pod_subnet ? 1
+                   : add_sat(1, p->max_pods > 0
+                                    ? p->max_pods
+                                    : NDP_ROLLOUT_DEFAULT_MAX_PODS);
+        out[p->subnet] = add_sat(out[p->subnet], mul_sat(nodes, per_node));
+    }
+}
+
 long ndp_rollout_plan_extra_nodes(const struct ndp_impacts *impacts)
 {
     struct ndp_rollout r;

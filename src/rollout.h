@@ -136,6 +136,20 @@ struct ndp_rollout {
 void ndp_rollout_size(struct ndp_rollout *out,
                       const struct ndp_impact *impact, bool touched);
 
+/* maxPods of a pool that declares none, under Azure CNI (node subnet). */
+#define NDP_ROLLOUT_DEFAULT_MAX_PODS 30
+
+/*
+ * The addresses the pools of 'impact' need in each of its subnets at the
+ * peak (put-time-limits PT-CAP-02), into 'out' (impact->nr_subnets
+ * entries): under flat Azure CNI (impact->flat_cni) each pool in the
+ * subnet takes (nodes + its extra nodes) x (1 + maxPods), a pool whose
+ * pods have a subnet of their own (nodes + extra) alone; a deleted pool
+ * none.  -1 where a count is unknown or sensitive.  Only the pools the
+ * input and the live state describe are counted: at least this many.
+ */
+void ndp_rollout_subnet_needs(long *out, const struct ndp_impact *impact);
+
 /*
  * The extra nodes at the peak of the whole apply: each impact's rebuilt
  * pools at once, summed over the clusters ('nr' impacts); 0 when nothing

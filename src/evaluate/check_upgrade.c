@@ -28,6 +28,8 @@
 #include "change.h"
 #include "engine.h"
 #include "finding.h"
+#include "impact.h"
+#include "linker.h"
 #include "rollout.h"
 #include "rules.h"
 
@@ -457,4 +459,67 @@ void ndp_check_upgrade(const struct ndp_evaluator *ev)
         }
     }
     check_rotations(ev);
+}
+
+/* ---- NDP709: a subnet too small for the rebuild (PT-CAP-02) ---- */
+
+static void subnet_finding(const struct ndp_evaluator *ev, size_t cluster,
+                           const struct ndp_subnet *sn, long need)
+{
+    const struct ndp_rule *rule = ndp_ruleset_find(ev->rs, "NDP709");
+    struct ndp_buf msg = NDP_BUF_INIT;
+    struct ndp_finding_spec spec = {
+        .rule = rule,
+        .verdict = NDP_VERDICT_REFUSED,
+        .pools = NDP_POOLS_NONE,
+        .input = ev->clusters->items[cluster].input,
+        .cluster_index = cluster,
+        .resource = ev->clusters->items[cluster].id,
+        .path = sn->address,
+    };
+
+    if (!rule)
+        return;
+    spec.scope = rule->scope;
+    ndp_buf_addf(&msg, "the cluster's pools in subnet %s take at least %ld "
+                 "addresses at the peak of this apply under Azure CNI, "
+                 "(nodes + surge) \xc3\x97 (1 + maxPods), ", sn->address,
+                 need);
+    if (sn->sensitive)
+        ndp_buf_adds(&msg, "more than the subnet holds (its prefixes are "
+                     "sensitive)");
+    else
+        ndp_buf_addf(&msg, "more than the %ld usable addresses of %s",
+                     sn->usable, sn->prefixes);
+    ndp_buf_adds(&msg, ": AKS checks the subnet before it rolls the nodes "
+                 "and refuses the change with InsufficientSubnetSize (or "
+                 "fails it midway with SubnetIsFull), and the addresses "
+                 "already in use, which the plan does not show, only make "
+                 "it worse; widen the subnet, lower maxPods or the pools' "
+                 "maxSurge (maxUnavailable adds no node), or move to Azure "
+                 "CNI Overlay");
+    spec.message = msg.buf;
+    ndp_evaluator_add(ev, &spec);
+    ndp_buf_release(&msg);
+}
+
+void ndp_check_subnets(const struct ndp_evaluator *ev,
+                       const struct ndp_impacts *impacts)
+{
+    size_t i, k;
+
+    for (i = 0; i < impacts->nr; i++) {
+        const struct ndp_impact *im = &impacts->items[i];
+        long *need;
+
+        if (!im->rebuilds || !im->flat_cni || !im->nr_subnets)
+            continue;
+        need = ndp_xcalloc(im->nr_subnets, sizeof(*need));
+        ndp_rollout_subnet_needs(need, im);
+        for (k = 0; k < im->nr_subnets; k++)
+            if (need[k] >= 0 && im->subnets[k]->usable >= 0 &&
+                need[k] > im->subnets[k]->usable)
+                subnet_finding(ev, i, im->subnets[k], need[k]);
+        free(need);
+    }
 }

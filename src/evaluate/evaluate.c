@@ -118,6 +118,7 @@ void ndp_evaluate(struct ndp_findings *out, struct ndp_resolutions *resolved,
     ndp_verdicts_add(&ev);
     ndp_check_upgrade(&ev);
     size_impact(impacts, resolved, set, out);
+    ndp_check_subnets(&ev, impacts);
     ndp_overrun_findings(&ev, impacts);
     release_indexes(&ev);
 }

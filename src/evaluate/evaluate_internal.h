@@ -99,6 +99,14 @@ void ndp_evaluator_add(const struct ndp_evaluator *ev,
 void ndp_check_upgrade(const struct ndp_evaluator *ev);
 
 /*
+ * check_upgrade.c: appends to ev->out a finding for each subnet of the
+ * input too small for the rebuild 'impacts' size (flat Azure CNI,
+ * put-time-limits PT-CAP-02).
+ */
+void ndp_check_subnets(const struct ndp_evaluator *ev,
+                       const struct ndp_impacts *impacts);
+
+/*
  * overrun.c: sets in each impact of 'impacts' (sized from ev->out) the
  * minutes left of the window its changes go through in, and appends to
  * ev->out a window-overrun finding for each cluster whose rolling rebuild

@@ -32,6 +32,7 @@ struct pool_layout {
     const char *max_surge, *max_unavailable, *drain, *soak, *undrainable;
     const char *rotation_name, *version, *current_version;
     const char *const *fields;  /* printed paths, by enum ndp_pool_field */
+    const char *subnet, *pod_subnet, *max_pods;
 };
 
 static const char *const azurerm_fields[NDP_POOL_FIELDS] = {
@@ -46,6 +47,7 @@ static const char *const azurerm_fields[NDP_POOL_FIELDS] = {
     [NDP_POOL_UNDRAINABLE] = "upgrade_settings[0].undrainable_node_behavior",
     [NDP_POOL_ROTATION_NAME] = "temporary_name_for_rotation",
     [NDP_POOL_VERSION] = "orchestrator_version",
+    [NDP_POOL_SUBNET] = "vnet_subnet_id",
 };
 
 static const char *const arm_fields[NDP_POOL_FIELDS] = {
@@ -59,6 +61,7 @@ static const char *const arm_fields[NDP_POOL_FIELDS] = {
     [NDP_POOL_UNDRAINABLE] = "upgradeSettings.undrainableNodeBehavior",
     [NDP_POOL_ROTATION_NAME] = NULL,
     [NDP_POOL_VERSION] = "orchestratorVersion",
+    [NDP_POOL_SUBNET] = "vnetSubnetID",
 };
 
 static const struct pool_layout azurerm_pool = {
@@ -68,6 +71,7 @@ static const struct pool_layout azurerm_pool = {
     "drain_timeout_in_minutes", "node_soak_duration_in_minutes",
     "undrainable_node_behavior", "temporary_name_for_rotation",
     "orchestrator_version", "current_orchestrator_version", azurerm_fields,
+    "vnet_subnet_id", "pod_subnet_id", "max_pods",
 };
 
 static const struct pool_layout arm_pool = {
@@ -75,7 +79,8 @@ static const struct pool_layout arm_pool = {
     "mode", "scaleSetPriority", "upgradeSettings", false, "maxSurge",
     "maxUnavailable", "drainTimeoutInMinutes", "nodeSoakDurationInMinutes",
     "undrainableNodeBehavior", NULL, "orchestratorVersion",
-    "currentOrchestratorVersion", arm_fields,
+    "currentOrchestratorVersion", arm_fields, "vnetSubnetID", "podSubnetID",
+    "maxPods",
 };
 
 /* What the masks may cover of a pool resource: its name and sizes. */
@@ -196,6 +201,9 @@ static void read_pool(struct ndp_pool_facts *p, const struct json_object *o,
     p->unavailable_sent = p->max_unavailable;
     p->drain_minutes_before = p->soak_minutes_before = -1;
     p->rotation_name = string(o, l->rotation_name);
+    p->subnet_id = string(o, l->subnet);
+    p->pod_subnet_id = string(o, l->pod_subnet);
+    p->max_pods = number(o, l->max_pods);
     p->version_after = version_of(o, l->version, l->current_version, &at);
     p->version_pinned = string(o, l->version) != NULL;
 }
@@ -517,6 +525,24 @@ static void version(struct ndp_facts *f, const struct ndp_change *ch)
         at && ndp_json_mask_covers(ch->after_sensitive, at);
 }
 
+/* A cluster's network plugin and its mode, as it is after the change. */
+static void network(struct ndp_facts *f, const struct ndp_change *ch)
+{
+    const struct json_object *np;
+
+    if (ch->kind != NDP_KIND_CLUSTER)
+        return;
+    if (ch->notation == NDP_NOTATION_AZURERM) {
+        np = ndp_json_index(ndp_json_get(current(ch), "network_profile"), 0);
+        f->network_plugin = string(np, "network_plugin");
+        f->network_plugin_mode = string(np, "network_plugin_mode");
+    } else {
+        np = ndp_json_path(current(ch), "properties.networkProfile");
+        f->network_plugin = string(np, "networkPlugin");
+        f->network_plugin_mode = string(np, "networkPluginMode");
+    }
+}
+
 /* The policy a cluster body or a setter (ARM only) declares. */
 static void profile(struct ndp_facts *f, const struct ndp_change *ch)
 {
@@ -604,6 +630,7 @@ static void fill(struct ndp_change *ch)
     ndp_facts_release(f);
     pools(f, ch);
     version(f, ch);
+    network(f, ch);
     profile(f, ch);
     if (ch->kind == NDP_KIND_CLUSTER && ch->notation == NDP_NOTATION_AZURERM)
         azurerm_windows(f, ch);

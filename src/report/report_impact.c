@@ -9,6 +9,7 @@
 #include "common.h"
 #include "report_impact.h"
 #include "buf.h"
+#include "change.h"
 #include "impact.h"
 #include "rollout.h"
 
@@ -254,6 +255,59 @@ static void rollout_json(struct ndp_buf *json, const struct ndp_rollout *r,
         add_number(json, impact->window_minutes_left);
 }
 
+/*
+ * Under flat Azure CNI, each subnet of the input the pools are in:
+ * JSON ',"subnets":[{"address","id","prefixes","usable_addresses",
+ * "addresses_at_peak"}]' (an empty list otherwise) and text "; subnet
+ * azurerm_subnet.x (10.0.0.0/24, 251 usable addresses): up to 124
+ * addresses at the peak".  A sensitive subnet's prefixes and size are
+ * not written.
+ */
+static void subnets(struct ndp_buf *json, struct ndp_buf *text,
+                    const struct ndp_impact *impact)
+{
+    long *need;
+    size_t i;
+
+    ndp_buf_adds(json, ",\"subnets\":[");
+    if (!impact->flat_cni || !impact->nr_subnets) {
+        ndp_buf_adds(json, "]");
+        return;
+    }
+    need = ndp_xcalloc(impact->nr_subnets, sizeof(*need));
+    ndp_rollout_subnet_needs(need, impact);
+    for (i = 0; i < impact->nr_subnets; i++) {
+        const struct ndp_subnet *sn = impact->subnets[i];
+        ndp_buf_adds(json, i ? ",{\"address\":" : "{\"address\":");
+        ndp_buf_add_json_string(json, sn->address);
+        ndp_buf_adds(json, ",\"id\":");
+        ndp_buf_add_json_string(json, sn->id);
+        ndp_buf_adds(json, ",\"prefixes\":");
+        ndp_buf_add_json_string(json, sn->sensitive ? "(sensitive)"
+                                                    : sn->prefixes);
+        ndp_buf_adds(json, ",\"usable_addresses\":");
+        add_number(json, sn->sensitive ? -1 : sn->usable);
+        ndp_buf_adds(json, ",\"addresses_at_peak\":");
+        add_number(json, need[i]);
+        ndp_buf_adds(json, "}");
+        ndp_buf_addf(text, "; subnet %s (", sn->address);
+        if (sn->sensitive)
+            ndp_buf_adds(text, "its size is sensitive");
+        else
+            ndp_buf_addf(text, "%s, %ld usable addresses", sn->prefixes,
+                         sn->usable);
+        if (need[i] < 0)
+            ndp_buf_adds(text, "): the addresses its pools take at the peak "
+                               "cannot be counted");
+        else
+            ndp_buf_addf(text, "): its pools take at least %ld addresses at "
+                         "the peak, (nodes + surge) \xc3\x97 (1 + maxPods) "
+                         "under Azure CNI", need[i]);
+    }
+    ndp_buf_adds(json, "]");
+    free(need);
+}
+
 /* "; up to 4 extra nodes at the peak": what quota must hold. */
 static void extra_text(struct ndp_buf *text, const struct ndp_rollout *r)
 {
@@ -302,6 +356,7 @@ static void describe(struct ndp_buf *json, struct ndp_buf *text,
     ndp_rollout_size(&r, impact, false);
     extra_text(text, &r);
     describe_created(json, text, impact);
+    subnets(json, text, impact);
     rollout_json(json, &r, impact);
     ndp_buf_adds(json, ",\"note\":\"node-local ephemeral storage (emptyDir, "
                        "hostPath) on these nodes is lost\"}");

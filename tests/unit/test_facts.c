@@ -145,6 +145,9 @@ static void describe_pools(struct ndp_buf *b, const struct ndp_facts *f)
         add_number(b, "was-soak", p->soak_minutes_before);
         add_text(b, "was-undrain", p->undrainable_before);
         add_text(b, "rot", p->rotation_name);
+        add_text(b, "subnet", p->subnet_id);
+        add_text(b, "podsubnet", p->pod_subnet_id);
+        add_number(b, "maxpods", p->max_pods);
         if (p->rotation_name_unknown)
             ndp_buf_adds(b, " rot=?");
         if (p->version_before || p->version_after)
@@ -276,6 +279,13 @@ static const struct pool_row pool_rows[] = {
         DNP("'temporary_name_for_rotation':true"), NULL, NULL },
       "sys@default_node_pool[0] os=Linux mode=System rot=?" },
 
+    { "azurerm default pool: its subnets and pods",
+      { &az_cluster, 0, NULL, NULL,
+        DNP("'name':'sys','vnet_subnet_id':'/s/nodes',"
+            "'pod_subnet_id':'/s/pods','max_pods':50"), NULL, NULL, NULL },
+      "sys@default_node_pool[0] os=Linux mode=System subnet=/s/nodes "
+      "podsubnet=/s/pods maxpods=50" },
+
     /* azurerm: azurerm_kubernetes_cluster_node_pool */
     { "azurerm pool resource: max_unavailable alone sends maxSurge 0",
       { &az_pool, 0, "user", NULL,
@@ -398,6 +408,11 @@ static const struct pool_row pool_rows[] = {
             "'undrainableNodeBehavior':'Drain'}}"), NULL, NULL, NULL },
       "?@properties.agentPoolProfiles[0]; "
       "?@properties.agentPoolProfiles[1] surge=0 undrain=Drain was-surge=1" },
+    { "ARM body: subnets and pods",
+      { &arm_cluster, 0, NULL, NULL,
+        APP("{'name':'a','vnetSubnetID':'/s/n','podSubnetID':'',"
+            "'maxPods':30}"), NULL, NULL, NULL },
+      P_A " subnet=/s/n maxpods=30" },
     { "ARM delta: a named element as in a body",
       { &arm_cluster_delta, 0, NULL, NULL,
         APP("{'name':'a','mode':'System','upgradeSettings':{"
@@ -528,6 +543,7 @@ static void fact_text(struct ndp_buf *b, const struct ndp_pool_facts *p,
     case NDP_POOL_UNDRAINABLE: s = p->undrainable; break;
     case NDP_POOL_ROTATION_NAME: s = p->rotation_name; break;
     case NDP_POOL_VERSION: s = p->version_after; break;
+    case NDP_POOL_SUBNET: s = p->subnet_id; break;
     case NDP_POOL_FIELDS: break;
     }
     if (n != -1)
@@ -551,20 +567,21 @@ static void fields__paths_lead_to_the_values_read(void **state)
               "'node_soak_duration_in_minutes':5,"
               "'undrainable_node_behavior':'Cordon'}],"
               "'temporary_name_for_rotation':'tmp',"
+              "'vnet_subnet_id':'/s/snet-a',"
               "'orchestrator_version':'1.30.1'"), NULL, NULL, NULL },
         { &az_pool, 0, "user", NULL,
           "{'node_count':3,'min_count':1,'max_count':5,"
           "'upgrade_settings':[{'max_surge':'2','max_unavailable':'1',"
           "'drain_timeout_in_minutes':45,'node_soak_duration_in_minutes':5,"
           "'undrainable_node_behavior':'Schedule'}],"
-          "'temporary_name_for_rotation':'tmp',"
+          "'temporary_name_for_rotation':'tmp','vnet_subnet_id':'/s/b',"
           "'orchestrator_version':'1.30.1'}", NULL, NULL, NULL },
         { &arm_cluster, 0, NULL, NULL,
           APP("{'name':'b'},{'name':'a','count':3,'minCount':1,"
               "'maxCount':5,'upgradeSettings':{'maxSurge':'33%',"
               "'maxUnavailable':'1','drainTimeoutInMinutes':45,"
               "'nodeSoakDurationInMinutes':5,"
-              "'undrainableNodeBehavior':'Cordon'},"
+              "'undrainableNodeBehavior':'Cordon'},'vnetSubnetID':'/s/c',"
               "'orchestratorVersion':'1.30.1'}"), NULL, NULL, NULL },
         { &arm_pool, 0, "np", NULL,
           PROPS("'count':3,'minCount':1,'maxCount':5,'upgradeSettings':"
@@ -694,6 +711,59 @@ static void mask_test(void **state)
         row->change.kind->kind == NDP_KIND_SETTER)
         assert_int_equal(f->nr_pools, 1);
     ndp_changeset_release(&set);
+}
+
+/* ---- the network plugin -------------------------------------------------- */
+
+static void network__plugin_and_mode_after_the_change(void **state)
+{
+    static const struct {
+        struct doc change;
+        const char *plugin, *mode;
+    } rows[] = {
+        { { &az_cluster, 0, NULL,
+            "{'network_profile':[{'network_plugin':'kubenet'}]}",
+            "{'network_profile':[{'network_plugin':'azure',"
+            "'network_plugin_mode':'overlay'}]}", NULL, NULL, NULL },
+          "azure", "overlay" },
+        { { &az_cluster, 0, NULL, NULL,
+            "{'network_profile':[{'network_plugin':'azure',"
+            "'network_plugin_mode':null}]}", NULL, NULL, NULL },
+          "azure", NULL },
+        { { &az_cluster, NDP_ACTION_DELETE, NULL,
+            "{'network_profile':[{'network_plugin':'azure'}]}", NULL, NULL,
+            NULL, NULL },
+          "azure", NULL },
+        { { &arm_cluster, 0, NULL, NULL,
+            "{'properties':{'networkProfile':{'networkPlugin':'azure',"
+            "'networkPluginMode':''}}}", NULL, NULL, NULL },
+          "azure", NULL },
+        { { &arm_pool, 0, "np", NULL,
+            "{'properties':{'networkProfile':{'networkPlugin':'azure'}}}",
+            NULL, NULL, NULL },
+          NULL, NULL },
+        { { &az_cluster, 0, NULL, NULL, "{'network_profile':[]}", NULL, NULL,
+            NULL },
+          NULL, NULL },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        struct ndp_changeset set = NDP_CHANGESET_INIT;
+        const struct ndp_facts *f = facts_of(&set, &rows[i].change);
+        if ((f->network_plugin == NULL) != (rows[i].plugin == NULL) ||
+            (f->network_plugin &&
+             strcmp(f->network_plugin, rows[i].plugin) != 0) ||
+            (f->network_plugin_mode == NULL) != (rows[i].mode == NULL) ||
+            (f->network_plugin_mode &&
+             strcmp(f->network_plugin_mode, rows[i].mode) != 0))
+            fail_msg("row %zu: plugin '%s' mode '%s'", i,
+                     f->network_plugin ? f->network_plugin : "(none)",
+                     f->network_plugin_mode ? f->network_plugin_mode
+                                            : "(none)");
+        ndp_changeset_release(&set);
+    }
 }
 
 /* ---- the Kubernetes version ---------------------------------------------- */
@@ -1124,6 +1194,7 @@ int main(void)
     ADD_ROWS(&list, pool_rows, pool_test);
     ADD_TEST(&list, fields__paths_lead_to_the_values_read);
     ADD_ROWS(&list, mask_rows, mask_test);
+    ADD_TEST(&list, network__plugin_and_mode_after_the_change);
     ADD_ROWS(&list, version_rows, version_test);
     ADD_ROWS(&list, profile_rows, profile_test);
     ADD_ROWS(&list, window_rows, window_test);

@@ -494,6 +494,56 @@ static void rollout_inputs__version_spot_unavailable_rotation(void **state)
 }
 
 /*
+ * The subnets of the input each pool is in (by id, whatever the case),
+ * and whether the cluster runs Azure CNI without overlay, from its own
+ * change.
+ */
+static void subnets__by_id_and_flat_cni(void **state)
+{
+    static const char *const modes[] = { "null", "'overlay'" };
+    const struct fspec all = ALL_OF("NDP101", NDP_VERDICT_ALLOWED);
+    const struct ndp_state_cluster *states[1] = { NULL };
+    size_t m;
+
+    (void)state;
+    for (m = 0; m < NDP_ARRAY_SIZE(modes); m++) {
+        struct world w = WORLD_INIT;
+        struct ndp_subnet *sn;
+        const struct ndp_impact *im;
+        char cluster[256];
+
+        snprintf(cluster, sizeof(cluster),
+                 "{'network_profile':[{'network_plugin':'azure',"
+                 "'network_plugin_mode':%s}],'default_node_pool':[{"
+                 "'name':'sys','node_count':3,'vnet_subnet_id':'/s/A'}]}",
+                 modes[m]);
+        add_change(&w.set, 0, NDP_NOTATION_AZURERM, NDP_KIND_CLUSTER, NULL,
+                   NDP_ACTION_UPDATE, NULL, cluster);
+        azurerm_pool(&w.set, 0, "p1", NDP_ACTION_UPDATE,
+                     "'node_count':2,'vnet_subnet_id':'/s/a',"
+                     "'pod_subnet_id':'/s/pods','max_pods':40");
+        azurerm_pool(&w.set, 0, "p2", NDP_ACTION_UPDATE,
+                     "'node_count':2,'vnet_subnet_id':'/s/other'");
+        sn = ndp_changeset_add_subnet(&w.set);
+        sn->id = ndp_xstrdup("/s/a");
+        sn->address = ndp_xstrdup("azurerm_subnet.a");
+        sn->prefixes = ndp_xstrdup("10.0.0.0/24");
+        sn->usable = 251;
+        compute(&w, 1, states, &all, 1, false);
+        im = &w.impacts.items[0];
+        assert_int_equal(im->flat_cni, m == 0);
+        assert_int_equal(im->nr_subnets, 1);
+        assert_ptr_equal(im->subnets[0], sn);
+        assert_int_equal(pool_named(im, "sys")->subnet, 0);
+        assert_int_equal(pool_named(im, "p1")->subnet, 0);
+        assert_true(pool_named(im, "p1")->pod_subnet);
+        assert_int_equal(pool_named(im, "p1")->max_pods, 40);
+        assert_int_equal(pool_named(im, "p2")->subnet, SIZE_MAX);
+        release_world(&w);
+    }
+}
+
+/*
  * The cluster state adds the pools the input does not describe, sized
  * as the state says, after the input's; it never resizes a pool the
  * input describes.  Its OS counts for the Windows pools, in any case.
@@ -672,6 +722,7 @@ int main(void)
     ADD_ROWS(&list, impact_rows, impact_test);
     ADD_TEST(&list, sizes__from_facts_last_change_wins);
     ADD_TEST(&list, rollout_inputs__version_spot_unavailable_rotation);
+    ADD_TEST(&list, subnets__by_id_and_flat_cni);
     ADD_TEST(&list, state__adds_pools_the_input_lacks);
     ADD_TEST(&list, clusters__kept_apart);
     ADD_TEST(&list, clusters__none);

@@ -9,6 +9,7 @@
  */
 #include "test_common.h"
 #include "buf.h"
+#include "change.h"
 #include "impact.h"
 #include "rollout.h"
 
@@ -514,6 +515,61 @@ static void plan_extra__summed_over_clusters(void **state)
     ndp_buf_release(&words);
 }
 
+/*
+ * The addresses the pools of each subnet take at the peak under flat
+ * Azure CNI: (nodes + extra) x (1 + maxPods), maxPods 30 by default, the
+ * nodes alone for a pool with a pod subnet; only rebuilt pools add their
+ * surge; a deleted pool takes none; an unknown or sensitive count makes
+ * the subnet's figure unknown.
+ */
+static void subnet_needs__nodes_surge_and_pods(void **state)
+{
+    struct ndp_subnet nets[3];
+    const struct ndp_subnet *subnets[3] = { &nets[0], &nets[1], &nets[2] };
+    struct ndp_impact_pool pools[6];
+    struct ndp_impact impact = { .rebuilds = true, .pools = pools,
+                                 .nr_pools = 6, .flat_cni = true,
+                                 .subnets = subnets, .nr_subnets = 3 };
+    long need[3];
+    size_t i;
+
+    (void)state;
+    memset(nets, 0, sizeof(nets));
+    memset(pools, 0, sizeof(pools));
+    for (i = 0; i < 6; i++) {
+        pools[i].max_nodes = -1;
+        pools[i].drain_minutes = pools[i].soak_minutes = -1;
+        pools[i].max_pods = -1;
+    }
+    /* subnet 0: 3 nodes + 1 surge at 110 pods; 2 nodes not rebuilt at 30 */
+    pools[0] = (struct ndp_impact_pool){ .nodes = 3, .max_nodes = -1,
+        .surge = "1", .max_pods = 110, .rebuilt = true, .subnet = 0 };
+    pools[1] = (struct ndp_impact_pool){ .nodes = 2, .max_nodes = -1,
+        .surge = "1", .max_pods = -1, .subnet = 0 };
+    /* subnet 1: pods elsewhere, a rotation doubles, a deleted pool none */
+    pools[2] = (struct ndp_impact_pool){ .nodes = 4, .max_nodes = -1,
+        .surge = "50%", .pod_subnet = true, .max_pods = 250,
+        .rebuilt = true, .subnet = 1 };
+    pools[3] = (struct ndp_impact_pool){ .nodes = 5, .max_nodes = -1,
+        .rotated = true, .max_pods = 10, .rebuilt = true, .subnet = 1 };
+    pools[4] = (struct ndp_impact_pool){ .nodes = 9, .max_nodes = -1,
+        .deleted = true, .max_pods = 10, .subnet = 1 };
+    /* subnet 2: an unknown count */
+    pools[5] = (struct ndp_impact_pool){ .nodes = -1, .max_nodes = -1,
+        .surge = "1", .rebuilt = true, .subnet = 2 };
+    ndp_rollout_subnet_needs(need, &impact);
+    assert_int_equal(need[0], 4 * 111 + 2 * 31);
+    assert_int_equal(need[1], (4 + 2) * 1 + (5 + 5) * 11);
+    assert_int_equal(need[2], -1);
+    pools[1].sensitive = true;
+    ndp_rollout_subnet_needs(need, &impact);
+    assert_int_equal(need[0], -1);
+    pools[1].subnet = SIZE_MAX; /* in no subnet of the input */
+    pools[1].sensitive = false;
+    ndp_rollout_subnet_needs(need, &impact);
+    assert_int_equal(need[0], 4 * 111);
+}
+
 /* ---- durations in words -------------------------------------------------- */
 
 static void duration_words__hours_and_minutes(void **state)
@@ -553,6 +609,7 @@ int main(void)
     ADD_ROWS(&list, plan_rows, plan_test);
     ADD_TEST(&list, amount__counts_percentages_and_neither);
     ADD_TEST(&list, plan_extra__summed_over_clusters);
+    ADD_TEST(&list, subnet_needs__nodes_surge_and_pods);
     ADD_TEST(&list, duration_words__hours_and_minutes);
     return cmocka_run_group_tests_name("rollout", list.items, NULL, NULL);
 }
