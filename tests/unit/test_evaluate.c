@@ -1011,6 +1011,59 @@ static void checks__sensitive_values_never_printed(void **state)
     release(&r);
 }
 
+/*
+ * PT-CAP-02: under Azure CNI without overlay a subnet of the input holds
+ * (nodes + surge) x (1 + maxPods) or the change is refused; exactly as
+ * many passes.  Overlay has no such check.
+ */
+static void checks__subnet_room_at_its_limit(void **state)
+{
+    static const struct {
+        const char *mode;
+        long usable;
+        bool refused;
+    } rows[] = {
+        { "null", 20, false }, { "null", 19, true }, { "'overlay'", 1, false },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        struct run r = { 0 };
+        struct ndp_subnet *sn;
+        char doc[2][512];
+        size_t k, n = 0;
+
+        /* 1 node + 1 surge node, 9 pods each: 20 addresses. */
+        for (k = 0; k < 2; k++)
+            snprintf(doc[k], sizeof(doc[k]),
+                     "{'network_profile':[{'network_plugin':'azure',"
+                     "'network_plugin_mode':%s,'network_policy':'%s'}],"
+                     "'default_node_pool':[{'name':'sys','node_count':1,"
+                     "'max_pods':9,'vnet_subnet_id':'/s/a',"
+                     "'upgrade_settings':[{'max_surge':'1'}]}]}",
+                     rows[i].mode, k ? "azure" : "");
+        azurerm_cluster(&r, doc[0], doc[1]);
+        sn = ndp_changeset_add_subnet(&r.result.set);
+        sn->id = ndp_xstrdup("/s/a");
+        sn->address = ndp_xstrdup("azurerm_subnet.a");
+        sn->prefixes = ndp_xstrdup("10.0.0.0/27");
+        sn->usable = rows[i].usable;
+        evaluate(&r, AT, -1);
+        for (k = 0; k < r.result.findings.nr; k++)
+            n += strcmp(r.result.findings.items[k].rule_id, "NDP709") == 0;
+        if (n != (rows[i].refused ? 1 : 0))
+            fail_msg("row %zu: %zu NDP709 findings", i, n);
+        if (rows[i].refused) {
+            const struct ndp_finding *f = only(&r, "NDP709");
+            assert_int_equal(f->verdict, NDP_VERDICT_REFUSED);
+            assert_non_null(strstr(f->message, "at least 20 addresses"));
+            assert_non_null(strstr(f->message, "InsufficientSubnetSize"));
+        }
+        release(&r);
+    }
+}
+
 /* PT-UPG-04/06: unsetting the drain timeout replaces the cluster. */
 static void replace__unset_drain_names_the_attribute(void **state)
 {
@@ -1058,6 +1111,7 @@ int main(void)
         cmocka_unit_test(checks__messages_quote_and_qualify),
         cmocka_unit_test(checks__sensitive_values_never_printed),
         cmocka_unit_test(replace__unset_drain_names_the_attribute),
+        cmocka_unit_test(checks__subnet_room_at_its_limit),
     };
 
     return cmocka_run_group_tests(tests, test_rules_load_dir, test_rules_free);
