@@ -15,6 +15,9 @@
  * 0-30, surge settings on a Spot pool) cannot be in an azurerm plan and
  * is judged in ARM bodies only.
  *
+ * A template expression ("[parameters('maxSurge')]") is known only at
+ * deployment and never judged.
+ *
  * A what-if delta shows only what changes: a check that needs a value
  * beside the changed one (the pool's mode, its priority) says nothing
  * when the delta does not show it, and maxSurge 0 beside a maxUnavailable
@@ -40,6 +43,17 @@ struct pool_at {
     const struct ndp_pool_facts *p;
     bool masked;        /* its values are under a sensitive mask */
 };
+
+/*
+ * An ARM template expression ("[parameters('maxSurge')]"; "[[" escapes a
+ * literal '['): its value is known only at deployment, so never judged.
+ */
+static bool is_expression(const char *v)
+{
+    size_t n = v ? strlen(v) : 0;
+
+    return n >= 2 && v[0] == '[' && v[1] != '[' && v[n - 1] == ']';
+}
 
 /* A value sent as 0 ("0", "0%"). */
 static bool is_zero(const char *v)
@@ -153,6 +167,8 @@ static void check_form(const struct pool_at *at, enum ndp_pool_field field,
     long n;
     enum ndp_amount_form form = ndp_rollout_amount(value, &n);
 
+    if (is_expression(value))
+        return;
     if (form == NDP_AMOUNT_BAD) {
         ndp_buf_addf(&msg, "%s ", key_of(at->p, field));
         quote(&msg, at, value);
@@ -238,7 +254,8 @@ static void check_system_unavailable(const struct pool_at *at)
     struct ndp_buf msg = NDP_BUF_INIT;
 
     if (!p->mode || ndp_strcasecmp(p->mode, "System") != 0 ||
-        !p->max_unavailable || is_zero(p->max_unavailable))
+        !p->max_unavailable || is_zero(p->max_unavailable) ||
+        is_expression(p->max_unavailable))
         return;
     ndp_buf_addf(&msg, "%s ", key_of(p, NDP_POOL_MAX_UNAVAILABLE));
     quote(&msg, at, p->max_unavailable);
@@ -309,7 +326,8 @@ static void check_undrainable(const struct pool_at *at)
     struct ndp_buf msg = NDP_BUF_INIT;
 
     if (!p->undrainable || ndp_strcasecmp(p->undrainable, "Cordon") == 0 ||
-        ndp_strcasecmp(p->undrainable, "Schedule") == 0)
+        ndp_strcasecmp(p->undrainable, "Schedule") == 0 ||
+        is_expression(p->undrainable))
         return;
     ndp_buf_addf(&msg, "%s ", key_of(p, NDP_POOL_UNDRAINABLE));
     quote(&msg, at, p->undrainable);
@@ -333,7 +351,8 @@ static void check_spot(const struct pool_at *at)
 
     if (at->ch->notation != NDP_NOTATION_ARM || !p->priority ||
         ndp_strcasecmp(p->priority, "Spot") != 0 ||
-        (!p->max_surge && !p->max_unavailable))
+        (!p->max_surge && !p->max_unavailable) ||
+        is_expression(surge ? p->max_surge : p->max_unavailable))
         return;
     ndp_buf_addf(&msg, "%s ", surge ? "maxSurge" : "maxUnavailable");
     quote(&msg, at, surge ? p->max_surge : p->max_unavailable);

@@ -798,6 +798,15 @@ static const struct check_row check_rows[] = {
       false, "NDP702 may-refuse " A_SURGE },
     { "surge 100%", ARM_POOL, 0, "{}", ARM_US("'maxSurge':'100%'"), NULL,
       false, "" },
+    { "template expressions are not judged", ARM_POOL, 0, "{}",
+      ARM_P("'mode':'System','scaleSetPriority':'[parameters(\\'p\\')]',"
+            "'upgradeSettings':{'maxSurge':'[parameters(\\'s\\')]',"
+            "'maxUnavailable':'[variables(\\'u\\')]',"
+            "'undrainableNodeBehavior':'[parameters(\\'b\\')]'}"),
+      NULL, false, "" },
+    { "an escaped bracket is a value", ARM_POOL, 0, "{}",
+      ARM_US("'maxSurge':'[[5]'"), NULL, false,
+      "NDP701 may-refuse " A_SURGE },
     { "surge 5 and 33%", ARM_CLUSTER, 0, NULL,
       "{'properties':{'agentPoolProfiles':[{'name':'a','upgradeSettings':"
       "{'maxSurge':'5'}},{'name':'b','upgradeSettings':"
