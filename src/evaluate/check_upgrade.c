@@ -164,32 +164,31 @@ static void check_form(const struct pool_at *at, enum ndp_pool_field field,
                        const char *value, const char *before)
 {
     struct ndp_buf msg = NDP_BUF_INIT;
+    const char *id = NULL, *words = NULL;
     long n;
     enum ndp_amount_form form = ndp_rollout_amount(value, &n);
 
     if (is_expression(value))
         return;
     if (form == NDP_AMOUNT_BAD) {
-        ndp_buf_addf(&msg, "%s ", key_of(at->p, field));
-        quote(&msg, at, value);
-        in_pool(&msg, at);
-        ndp_buf_adds(&msg, " is neither a whole number ('5') nor a "
-                     "percentage ('33%'), the two forms the AKS API "
-                     "takes: AKS probably refuses it (unconfirmed); write "
-                     "it in one of them");
-        add_string_finding(at, "NDP701", NDP_VERDICT_MAY_REFUSE, field,
-                           before, value, msg.buf);
+        id = "NDP701";
+        words = " is neither a whole number ('5') nor a percentage "
+                "('33%'), the two forms the AKS API takes: AKS probably "
+                "refuses it (unconfirmed); write it in one of them";
     } else if (form == NDP_AMOUNT_PERCENT && n > 100) {
-        ndp_buf_addf(&msg, "%s ", key_of(at->p, field));
-        quote(&msg, at, value);
-        in_pool(&msg, at);
-        ndp_buf_adds(&msg, " is above 100%: AKS documents percentages of "
-                     "1-100% and probably refuses it (unconfirmed: "
-                     "documented range only); '100%' already takes the "
-                     "whole pool");
-        add_string_finding(at, "NDP702", NDP_VERDICT_MAY_REFUSE, field,
-                           before, value, msg.buf);
+        id = "NDP702";
+        words = " is above 100%: AKS documents percentages of 1-100% and "
+                "probably refuses it (unconfirmed: documented range only); "
+                "'100%' already takes the whole pool";
     }
+    if (!id)
+        return;
+    ndp_buf_addf(&msg, "%s ", key_of(at->p, field));
+    quote(&msg, at, value);
+    in_pool(&msg, at);
+    ndp_buf_adds(&msg, words);
+    add_string_finding(at, id, NDP_VERDICT_MAY_REFUSE, field, before, value,
+                       msg.buf);
     ndp_buf_release(&msg);
 }
 
