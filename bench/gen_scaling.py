@@ -57,6 +57,7 @@ def pool_rc(cluster, name, change=True):
         return {"id": RG + "/managedClusters/%s/agentPools/%s" % (cluster, name),
                 "name": name, "node_count": 2, "vm_size": size,
                 "kubernetes_cluster_id": RG + "/managedClusters/" + cluster,
+                "temporary_name_for_rotation": "tmp",
                 "upgrade_settings": [{"max_surge": "50%"}]}
     after = "Standard_D8ds_v5" if change else "Standard_D4ds_v5"
     return {"address": 'azurerm_kubernetes_cluster_node_pool.pool["%s"]' % name,

@@ -42,6 +42,14 @@ void ndp_facts_release(struct ndp_facts *facts)
     memset(facts, 0, sizeof(*facts));
 }
 
+void ndp_pool_field_path(struct ndp_buf *out, const struct ndp_pool_facts *p,
+                         enum ndp_pool_field field)
+{
+    if (*p->path)
+        ndp_buf_addf(out, "%s.", p->path);
+    ndp_buf_adds(out, p->fields && p->fields[field] ? p->fields[field] : "");
+}
+
 static void change_free(struct ndp_change *c)
 {
     ndp_facts_release(&c->facts);
@@ -75,7 +83,24 @@ void ndp_changeset_release(struct ndp_changeset *set)
     for (i = 0; i < set->nr_inputs; i++)
         free(set->inputs[i].path);
     free(set->inputs);
+    for (i = 0; i < set->nr_subnets; i++) {
+        free(set->subnets[i].id);
+        free(set->subnets[i].address);
+        free(set->subnets[i].prefixes);
+    }
+    free(set->subnets);
     memset(set, 0, sizeof(*set));
+}
+
+struct ndp_subnet *ndp_changeset_add_subnet(struct ndp_changeset *set)
+{
+    struct ndp_subnet *s;
+
+    NDP_GROW(set->subnets, set->alloc_subnets, set->nr_subnets + 1);
+    s = &set->subnets[set->nr_subnets++];
+    memset(s, 0, sizeof(*s));
+    s->usable = -1;
+    return s;
 }
 
 bool ndp_arm_type_kind(const char *type, enum ndp_kind *kind)

@@ -65,6 +65,7 @@ enum ndp_pool_field {
     NDP_POOL_UNDRAINABLE,
     NDP_POOL_ROTATION_NAME,
     NDP_POOL_VERSION,
+    NDP_POOL_SUBNET,
     NDP_POOL_FIELDS /* not a field: their number */
 };
 
@@ -74,10 +75,12 @@ enum ndp_pool_field {
  * as declared after the change, or before it for a pool it deletes.
  */
 struct ndp_pool_facts {
-    const char *name;
+    const char *name;         /* NULL for an element of a what-if delta
+                                 that does not name its pool ("[N]") */
     char *path;               /* owned: where the pool is, "" for a pool
                                  resource ("default_node_pool[0]",
-                                 "properties.agentPoolProfiles[name=x]") */
+                                 "properties.agentPoolProfiles[name=x]",
+                                 "properties.agentPoolProfiles[0]") */
     const char *const *fields; /* static: each field's path below 'path',
                                   by enum ndp_pool_field (NULL: none) */
     bool created, deleted;    /* by this apply */
@@ -86,7 +89,26 @@ struct ndp_pool_facts {
     bool autoscale;
     const char *max_surge, *max_unavailable, *undrainable;
     long drain_minutes, soak_minutes;
+    bool has_drain, has_soak; /* the two above are declared (any integer,
+                                 -1 too) */
+    /* maxSurge and maxUnavailable as the apply sends them: as declared,
+     * or "0" (static) where azurerm sends one beside the other (its node
+     * pool resource); NULL when not sent (AKS applies its default). */
+    const char *surge_sent, *unavailable_sent;
+    /* The apply sends this pool's settings to AKS: it creates or replaces
+     * the pool, or updates its resource (an azurerm cluster: only when
+     * its default_node_pool block changes; a what-if delta: what it
+     * shows).  A deleted pool or a no-op sends nothing. */
+    bool sent;
+    /* The upgrade settings declared before the change (-1, NULL: none),
+     * what a finding shows beside the new value (azurerm cannot unset
+     * the drain timeout and the undrainable behaviour). */
+    const char *surge_before, *unavailable_before, *undrainable_before;
+    long drain_minutes_before, soak_minutes_before;
     const char *rotation_name;          /* azurerm temporary_name_for_rotation */
+    bool rotation_name_unknown;         /* ... known only after apply */
+    const char *subnet_id, *pod_subnet_id; /* the node and pod subnets */
+    long max_pods;
     const char *version_before, *version_after; /* orchestrator version */
     bool version_pinned;      /* the orchestrator version is declared, not
                                  only the current one reported */
@@ -167,6 +189,9 @@ struct ndp_facts {
      * support_plan, supportPlan, any non-empty string; NULL when not
      * declared.  Never printed. */
     const char *support_plan;
+    /* A cluster's network plugin and its mode after the change ("azure",
+     * "overlay"), NULL when not declared. */
+    const char *network_plugin, *network_plugin_mode;
     /* The node disruption policy a cluster body or a setter declares. */
     const struct json_object *profile_before, *profile_after;
     bool profile_before_sensitive, profile_after_sensitive;
@@ -232,14 +257,31 @@ struct ndp_input_info {
     size_t resources_seen;  /* all resources in the input, AKS or not */
 };
 
+/*
+ * A subnet the input declares (azurerm_subnet in a Terraform plan): what
+ * the address room of the node pools in it is sized against
+ * (put-time-limits PT-CAP-02).  Owned by the change set.
+ */
+struct ndp_subnet {
+    char *id;               /* ARM id, as written; NULL when unknown */
+    char *address;          /* Terraform address */
+    char *prefixes;         /* its IPv4 address prefixes, ", "-separated */
+    long usable;            /* addresses Azure leaves usable: each IPv4
+                               prefix's size less 5, summed; -1 when no
+                               prefix is known */
+    bool sensitive;         /* its prefixes are under a sensitive mask */
+};
+
 struct ndp_changeset {
     struct ndp_change **items;
     size_t nr, alloc;
     struct ndp_input_info *inputs;
     size_t nr_inputs, alloc_inputs;
+    struct ndp_subnet *subnets;
+    size_t nr_subnets, alloc_subnets;
 };
 
-#define NDP_CHANGESET_INIT { NULL, 0, 0, NULL, 0, 0 }
+#define NDP_CHANGESET_INIT { NULL, 0, 0, NULL, 0, 0, NULL, 0, 0 }
 
 /* Adds an empty change for input 'input_index' and returns it (owned by 'set'). */
 struct ndp_change *ndp_changeset_add(struct ndp_changeset *set,
@@ -247,8 +289,19 @@ struct ndp_change *ndp_changeset_add(struct ndp_changeset *set,
 /* Registers an input and returns its index; copies 'path'. */
 size_t ndp_changeset_add_input(struct ndp_changeset *set, const char *path);
 void ndp_changeset_release(struct ndp_changeset *set);
+/* Adds an empty subnet ('usable' -1) and returns it (owned by 'set'). */
+struct ndp_subnet *ndp_changeset_add_subnet(struct ndp_changeset *set);
 /* Frees what 'facts' owns and leaves it empty. */
 void ndp_facts_release(struct ndp_facts *facts);
+
+/*
+ * Appends where 'field' of pool 'p' is, as the input prints it
+ * ("default_node_pool[0].upgrade_settings[0].max_surge", "properties.
+ * upgradeSettings.maxSurge"): the pool's path, then the field's.
+ */
+struct ndp_buf;
+void ndp_pool_field_path(struct ndp_buf *out, const struct ndp_pool_facts *p,
+                         enum ndp_pool_field field);
 
 /*
  * The changes of a set by input and address, so that a finding finds its

@@ -33,6 +33,12 @@
 struct inventory {
     struct ndp_impact_pool *items;
     size_t nr, alloc;
+    const struct ndp_subnet **subnets; /* the impact's, as they are found */
+    size_t nr_subnets, alloc_subnets;
+    struct ndp_strmap subnet_at;        /* id -> index in 'subnets' */
+    const struct ndp_changeset *set;    /* its subnets ... */
+    const struct ndp_strmap *subnet_ids; /* ... by id */
+    bool flat_cni;
     struct ndp_strmap by_name;  /* folded name -> index in 'items' */
     struct ndp_strmap applied;  /* cluster-level rule ids already marked */
     struct ndp_strmap touched;  /* ... and already touched */
@@ -62,8 +68,30 @@ static struct ndp_impact_pool *add_pool(struct inventory *inv, const char *name)
     ndp_strmap_add(&inv->by_name, p->name, inv->nr - 1);
     p->sensitive = inv->reading_sensitive;
     p->nodes = p->min_nodes = p->max_nodes = -1;
-    p->drain_minutes = p->soak_minutes = -1;
+    p->drain_minutes = p->soak_minutes = p->max_pods = -1;
+    p->subnet = SIZE_MAX;
     return p;
+}
+
+/*
+ * The index among the impact's subnets of the input's subnet 'id' (added
+ * when first named), or SIZE_MAX when the input declares no such subnet.
+ */
+static size_t subnet_of(struct inventory *inv, const char *id)
+{
+    size_t g = id ? ndp_strmap_find(inv->subnet_ids, id) : SIZE_MAX;
+    size_t at;
+
+    if (g == SIZE_MAX)
+        return SIZE_MAX;
+    at = ndp_strmap_find(&inv->subnet_at, id);
+    if (at != SIZE_MAX)
+        return at;
+    NDP_GROW(inv->subnets, inv->alloc_subnets, inv->nr_subnets + 1);
+    inv->subnets[inv->nr_subnets] = &inv->set->subnets[g];
+    ndp_strmap_add(&inv->subnet_at, inv->set->subnets[g].id,
+                   inv->nr_subnets);
+    return inv->nr_subnets++;
 }
 
 /*
@@ -74,21 +102,40 @@ static void pools_of_change(struct inventory *inv, const struct ndp_change *ch)
 {
     size_t i;
 
+    /* A setter's pools are what it sets, not what the pools are. */
+    if (ch->kind == NDP_KIND_SETTER)
+        return;
     for (i = 0; i < ch->facts.nr_pools; i++) {
         const struct ndp_pool_facts *f = &ch->facts.pools[i];
-        struct ndp_impact_pool *p = add_pool(inv, f->name);
+        struct ndp_impact_pool *p;
+
+        if (!f->name) /* a what-if delta's element: which pool is unknown */
+            continue;
+        p = add_pool(inv, f->name);
 
         p->nodes = f->count;
         p->min_nodes = f->min_count;
         p->max_nodes = f->max_count;
         p->autoscale = f->autoscale;
         p->os_type = f->os_type;
-        p->surge = f->max_surge;
+        p->surge = f->surge_sent;
+        p->unavailable = f->unavailable_sent;
+        p->version = f->version_before ? f->version_before
+                                       : f->version_after;
+        p->spot = f->priority && ndp_strcasecmp(f->priority, "Spot") == 0;
         p->drain_minutes = f->drain_minutes;
         p->soak_minutes = f->soak_minutes;
+        p->subnet = subnet_of(inv, f->subnet_id);
+        p->pod_subnet = f->pod_subnet_id != NULL;
+        p->max_pods = f->max_pods;
         p->created |= f->created;
         p->deleted |= f->deleted;
     }
+    if (ch->kind == NDP_KIND_CLUSTER && ch->facts.network_plugin)
+        inv->flat_cni =
+            ndp_strcasecmp(ch->facts.network_plugin, "azure") == 0 &&
+            !(ch->facts.network_plugin_mode &&
+              ndp_strcasecmp(ch->facts.network_plugin_mode, "overlay") == 0);
 }
 
 /* Pools the input does not describe, from 'az aks show' / nodepool list. */
@@ -112,6 +159,27 @@ static void pools_of_state(struct inventory *inv,
         p->drain_minutes = s->drain_minutes;
         p->soak_minutes = s->soak_minutes;
     }
+}
+
+/*
+ * The version of each pool that declares none: its cluster's in force,
+ * else the live state's of the pool, else of the cluster.
+ */
+static void pool_versions(struct inventory *inv, const char *cluster,
+                          const struct ndp_state_cluster *st)
+{
+    size_t i;
+
+    for (i = 0; !cluster && st && i < st->nr_pools; i++) {
+        struct ndp_impact_pool *p = find_pool(inv, st->pools[i].name);
+        if (p && !p->version)
+            p->version = st->pools[i].version;
+    }
+    for (i = 0; i < inv->nr; i++)
+        if (!inv->items[i].version)
+            inv->items[i].version = cluster ? cluster
+                                    : st    ? st->version
+                                            : NULL;
 }
 
 /* The findings whose rebuild the pools count (see impact.h). */
@@ -202,6 +270,19 @@ static void mark_pools(struct inventory *inv, const struct ndp_finding *f,
             how(&inv->items[i], f->rule_id);
 }
 
+/* A rotation creates the pool it names anew (verdicts.h). */
+static void mark_rotated(struct inventory *inv, const struct ndp_finding *f)
+{
+    struct ndp_impact_pool *p;
+
+    if (!ndp_verdict_row(f->verdict)->recreates_pools ||
+        f->pools != NDP_POOLS_NAMED || !f->pool)
+        return;
+    p = find_pool(inv, f->pool);
+    if (p && p->rebuilt)
+        p->rotated = true;
+}
+
 /* The pools of a cluster's impact, and nothing once released. */
 static void release_pools(struct ndp_impact *impact)
 {
@@ -214,6 +295,9 @@ static void release_pools(struct ndp_impact *impact)
     free(impact->pools);
     impact->pools = NULL;
     impact->nr_pools = 0;
+    free(impact->subnets);
+    impact->subnets = NULL;
+    impact->nr_subnets = 0;
 }
 
 /*
@@ -223,6 +307,8 @@ static void release_pools(struct ndp_impact *impact)
  */
 static void compute_one(struct ndp_impact *out,
                         const struct ndp_state_cluster *state,
+                        const char *version,
+                        const struct ndp_strmap *subnet_ids,
                         const struct ndp_changeset *set,
                         const size_t *changes, size_t nr_changes,
                         const struct ndp_finding *const *found,
@@ -233,6 +319,9 @@ static void compute_one(struct ndp_impact *out,
 
     memset(&inv, 0, sizeof(inv));
     inv.by_name.fold_case = true;
+    inv.subnet_at.fold_case = true;
+    inv.set = set;
+    inv.subnet_ids = subnet_ids;
     for (i = 0; i < nr_changes; i++) {
         const struct ndp_change *ch = set->items[changes[i]];
         inv.reading_sensitive = ch->facts.pools_sensitive;
@@ -240,10 +329,12 @@ static void compute_one(struct ndp_impact *out,
     }
     inv.reading_sensitive = false;
     pools_of_state(&inv, state);
+    pool_versions(&inv, version, state);
     for (i = 0; i < nr_found; i++) {
         const struct ndp_finding *f = found[i];
         if (rebuilds_now(f)) {
             mark_pools(&inv, f, &inv.applied, mark);
+            mark_rotated(&inv, f);
             out->rebuilds = out->touches = true;
         } else if (refused(f)) {
             mark_pools(&inv, f, &inv.touched, touch);
@@ -252,9 +343,13 @@ static void compute_one(struct ndp_impact *out,
     }
     out->pools = inv.items;
     out->nr_pools = inv.nr;
+    out->subnets = inv.subnets;
+    out->nr_subnets = inv.nr_subnets;
+    out->flat_cni = inv.flat_cni;
     out->window_minutes_left = -1;
     if (!out->touches)
         release_pools(out);
+    ndp_strmap_release(&inv.subnet_at);
     ndp_strmap_release(&inv.by_name);
     ndp_strmap_release(&inv.applied);
     ndp_strmap_release(&inv.touched);
@@ -289,6 +384,7 @@ static void findings_by_cluster(const struct ndp_finding ***out,
 
 void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
                             const struct ndp_state_cluster *const *states,
+                            const char *const *versions,
                             const struct ndp_changeset *set,
                             const struct ndp_findings *findings)
 {
@@ -296,6 +392,7 @@ void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
     size_t *of = ndp_xcalloc(n ? n : 1, sizeof(*of));
     size_t *changes, *change_at, *found, *found_at, i;
     const struct ndp_finding **order;
+    struct ndp_strmap subnet_ids = NDP_STRMAP_INIT(true);
 
     out->items = ndp_xcalloc(nr_clusters ? nr_clusters : 1,
                              sizeof(*out->items));
@@ -307,10 +404,14 @@ void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
         of[i] = findings->items[i].cluster_index;
     ndp_group_indexes(&found, &found_at, nr_clusters, findings->nr, of);
     findings_by_cluster(&order, found, found_at, nr_clusters, findings);
+    for (i = 0; i < set->nr_subnets; i++)
+        ndp_strmap_add(&subnet_ids, set->subnets[i].id, i);
     for (i = 0; i < nr_clusters; i++)
-        compute_one(&out->items[i], states[i], set, changes + change_at[i],
+        compute_one(&out->items[i], states[i], versions ? versions[i] : NULL,
+                    &subnet_ids, set, changes + change_at[i],
                     change_at[i + 1] - change_at[i], order + found_at[i],
                     found_at[i + 1] - found_at[i]);
+    ndp_strmap_release(&subnet_ids);
     free(order);
     free(of);
     free(changes);

@@ -29,10 +29,25 @@ struct ndp_impact_pool {
     const char *os_type;    /* "Linux", "Windows", or NULL */
     long nodes, min_nodes, max_nodes; /* as declared; -1 when unknown */
     bool autoscale;
-    const char *surge;      /* maxSurge as written; NULL: the AKS default 1 */
+    const char *surge;      /* maxSurge as the apply sends it; NULL: the
+                               AKS default for 'version' (rollout.h) */
+    const char *unavailable; /* maxUnavailable as sent; NULL: 0 */
+    const char *version;    /* the Kubernetes version the pool is on (its
+                               own, else its cluster's, else the live
+                               state's), or NULL when unknown or sensitive:
+                               what the default maxSurge depends on */
     long drain_minutes;     /* drain timeout as declared; -1: the AKS
                                default (rollout.h) */
     long soak_minutes;      /* node soak time as declared; -1: none */
+    bool spot;              /* a Spot pool: no surge nodes, no drain */
+    size_t subnet;          /* its node subnet among the impact's
+                               'subnets', or SIZE_MAX when none is known */
+    bool pod_subnet;        /* its pods take addresses from a subnet of
+                               their own */
+    long max_pods;          /* as declared; -1: the default */
+    bool rotated;           /* an azurerm rotation rebuilds it: the pool is
+                               created anew beside the old one, the surge
+                               and drain settings unused */
     bool created, deleted;  /* by this apply: never rebuilt */
     bool sensitive;         /* read under a sensitive mask: its name and
                                sizes are never printed */
@@ -56,11 +71,20 @@ struct ndp_impact_pool {
  * when that window is under a sensitive mask (the minutes then say
  * something about its settings and are never printed).
  */
+struct ndp_subnet;
+
 struct ndp_impact {
     bool rebuilds;
     bool touches;
     struct ndp_impact_pool *pools; /* in the order they were first read */
     size_t nr_pools;
+    /* Azure CNI without overlay (the cluster's own change says so): pods
+     * take their addresses from the node subnet (put-time-limits
+     * PT-CAP-02).  'subnets' are the subnets of the input its pools are
+     * in (owned array, borrowed subnets), first named first. */
+    bool flat_cni;
+    const struct ndp_subnet **subnets;
+    size_t nr_subnets;
     long window_minutes_left;
     bool window_sensitive;
 };
@@ -82,11 +106,15 @@ struct ndp_impacts {
  * cluster state describe.  A pool
  * this apply creates or deletes is never rebuilt nor counted.  Linear in
  * changes, findings and pools.  'states' holds each cluster's live state
- * from --cluster-state, or NULL.  'out' borrows from 'set' and the
- * cluster states.
+ * from --cluster-state, or NULL; 'versions' each cluster's Kubernetes
+ * version in force, or NULL (unknown or sensitive), for the pools that
+ * declare none.  The pools of a finding whose verdict recreates them
+ * (verdicts.h: an azurerm rotation) are marked 'rotated'.  'out' borrows
+ * from 'set', 'versions' and the cluster states.
  */
 void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
                             const struct ndp_state_cluster *const *states,
+                            const char *const *versions,
                             const struct ndp_changeset *set,
                             const struct ndp_findings *findings);
 

@@ -274,7 +274,8 @@ static const struct json_object *pool_before(const struct ndp_change *setter,
         return other->facts.pools[0].settings_before;
     for (i = 0; own && own->notation == NDP_NOTATION_ARM &&
                 i < own->facts.nr_pools; i++)
-        if (ndp_strcasecmp(own->facts.pools[i].name, setter->name) == 0)
+        if (own->facts.pools[i].name &&
+            ndp_strcasecmp(own->facts.pools[i].name, setter->name) == 0)
             return own->facts.pools[i].settings_before;
     return NULL;
 }

@@ -2,14 +2,20 @@
  * SPDX-License-Identifier: Apache-2.0
  * rollout.c - the worst case of a rolling rebuild (see rollout.h): a pool
  * of N nodes under a surge of S takes ceil(N / S) batches, each up to its
- * drain timeout plus its node soak time.  Counts come from the input, so
- * every product and sum saturates instead of overflowing.
+ * drain timeout plus its node soak time; with maxSurge 0 and
+ * maxUnavailable U, ceil(N / U) batches and no surge node; a Spot pool
+ * one node at a time without drain; an azurerm rotation no batch, but the
+ * whole pool again at the peak.  An unset maxSurge is AKS's default for
+ * the pool's Kubernetes version.  Counts come from the input, so every
+ * product and sum saturates instead of overflowing.
  */
 #include "common.h"
 #include "rollout.h"
 #include "buf.h"
 #include "impact.h"
+#include "policy.h"
 
+#include <ctype.h>
 #include <limits.h>
 
 /*
@@ -24,23 +30,68 @@ static long percent_of(long nodes, long percent)
     return nodes / 100 * percent + (nodes % 100 * percent + 99) / 100;
 }
 
-long ndp_rollout_surge_nodes(const char *surge, long nodes)
+enum ndp_amount_form ndp_rollout_amount(const char *v, long *n)
 {
-    long s = 1;
-    char *end;
+    const char *s = v;
 
-    if (surge && *surge) {
-        long v = strtol(surge, &end, 10);
-        if (end != surge && *end == '%' && v > 0 && nodes > 0)
-            s = percent_of(nodes, v);
-        else if (end != surge && *end == '\0' && v > 0)
-            s = v;
-    }
-    if (s < 1)
-        s = 1;
+    *n = 0;
+    if (!v)
+        return NDP_AMOUNT_NONE;
+    if (!isdigit((unsigned char)*s))
+        return NDP_AMOUNT_BAD;
+    for (; isdigit((unsigned char)*s); s++)
+        *n = *n > (LONG_MAX - 9) / 10 ? LONG_MAX : *n * 10 + (*s - '0');
+    if (*s == '%' && s[1] == '\0')
+        return NDP_AMOUNT_PERCENT;
+    if (*s == '\0')
+        return NDP_AMOUNT_COUNT;
+    *n = 0;
+    return NDP_AMOUNT_BAD;
+}
+
+long ndp_rollout_surge_nodes(const char *amount, long nodes)
+{
+    long s = 1, v;
+    enum ndp_amount_form form = ndp_rollout_amount(amount, &v);
+
+    if (form == NDP_AMOUNT_PERCENT && v > 0 && nodes > 0)
+        s = percent_of(nodes, v);
+    else if (form == NDP_AMOUNT_COUNT && v > 0)
+        s = v;
     if (nodes > 0 && s > nodes)
         s = nodes;
     return s;
+}
+
+/* A value that asks for no node at a time ("0", "0%"); NULL is none. */
+static bool is_zero(const char *amount)
+{
+    long v;
+    enum ndp_amount_form form = ndp_rollout_amount(amount, &v);
+
+    return (form == NDP_AMOUNT_COUNT || form == NDP_AMOUNT_PERCENT) &&
+           v == 0;
+}
+
+/*
+ * The default of an unset maxSurge for a pool on 'version' (PT-UPG-02):
+ * "10%" from Kubernetes 1.32, "1" below, "10%" assumed when unknown.
+ */
+static const char *default_surge(const char *version,
+                                 enum ndp_surge_source *source)
+{
+    int minor = ndp_k8s_minor(version);
+
+    if (minor < 0) {
+        *source = NDP_SURGE_DEFAULT_ASSUMED;
+        return "10%";
+    }
+    if (minor < NDP_ROLLOUT_DEFAULT_SURGE_MINOR) {
+        *source = NDP_SURGE_DEFAULT_BEFORE;
+        return "1";
+    }
+    *source = NDP_SURGE_DEFAULT;
+    return "10%";
 }
 
 long ndp_rollout_batches(long nodes, long surge)
@@ -84,30 +135,77 @@ long ndp_rollout_soak_minutes(const struct ndp_impact_pool *p)
                                 : NDP_ROLLOUT_DEFAULT_SOAK_MINUTES;
 }
 
-/* The longest one batch of 'p' can take: drained, then soaked. */
-static long batch_minutes(const struct ndp_impact_pool *p)
+static enum ndp_rollout_kind pool_kind(const struct ndp_impact_pool *p)
 {
-    return add_sat(ndp_rollout_drain_minutes(p), ndp_rollout_soak_minutes(p));
+    long v;
+
+    if (p->rotated)
+        return NDP_ROLLOUT_ROTATION;
+    if (p->spot)
+        return NDP_ROLLOUT_SPOT;
+    /* Both above 0 (the preview fallback): surge nodes first. */
+    if (is_zero(p->surge) &&
+        ndp_rollout_amount(p->unavailable, &v) >= NDP_AMOUNT_COUNT && v > 0)
+        return NDP_ROLLOUT_UNAVAILABLE;
+    return NDP_ROLLOUT_SURGE;
+}
+
+void ndp_rollout_pool_plan(struct ndp_rollout_pool *out,
+                           const struct ndp_impact_pool *p)
+{
+    long at_a_time = 1;
+
+    memset(out, 0, sizeof(*out));
+    out->kind = pool_kind(p);
+    out->surge_source = NDP_SURGE_SENT;
+    out->max_surge = p->surge ? p->surge
+                              : default_surge(p->version, &out->surge_source);
+    out->nodes = ndp_rollout_pool_nodes(p);
+    out->drain_minutes = ndp_rollout_drain_minutes(p);
+    out->soak_minutes = ndp_rollout_soak_minutes(p);
+    switch (out->kind) {
+    case NDP_ROLLOUT_SURGE:
+        at_a_time = out->surge_nodes =
+            ndp_rollout_surge_nodes(out->max_surge, out->nodes);
+        break;
+    case NDP_ROLLOUT_UNAVAILABLE:
+        at_a_time = out->unavailable_nodes =
+            ndp_rollout_surge_nodes(p->unavailable, out->nodes);
+        break;
+    case NDP_ROLLOUT_SPOT:
+        out->drain_minutes = 0;
+        break;
+    case NDP_ROLLOUT_ROTATION:
+        out->drain_minutes = out->soak_minutes = 0;
+        out->extra_nodes = out->nodes;
+        return;
+    }
+    /* A pool scaled to zero has nothing to rebuild: no batch, not unknown. */
+    out->batches = out->nodes == 0 ? 0
+                                   : ndp_rollout_batches(out->nodes,
+                                                         at_a_time);
+    out->extra_nodes = out->nodes < 0    ? -1
+                       : out->nodes == 0 ? 0
+                                         : out->surge_nodes;
 }
 
 static void count_pool(struct ndp_rollout *out, const struct ndp_impact_pool *p)
 {
-    long nodes = ndp_rollout_pool_nodes(p);
-    /* A pool scaled to zero has nothing to rebuild: no batch, not unknown. */
-    long batches = nodes == 0 ? 0
-                   : ndp_rollout_batches(nodes,
-                                        ndp_rollout_surge_nodes(p->surge,
-                                                               nodes));
-    long each = batch_minutes(p);
+    struct ndp_rollout_pool plan;
+    long each;
 
+    ndp_rollout_pool_plan(&plan, p);
+    each = add_sat(plan.drain_minutes, plan.soak_minutes);
     out->pools++;
-    if (p->sensitive || batches < 0)
+    out->rotated += plan.kind == NDP_ROLLOUT_ROTATION;
+    if (p->sensitive || plan.batches < 0 || plan.extra_nodes < 0)
         out->known = false;
     if (!out->known)
         return;
-    out->batches = add_sat(out->batches, batches);
-    out->minutes = add_sat(out->minutes, mul_sat(batches, each));
-    if (!batches)
+    out->batches = add_sat(out->batches, plan.batches);
+    out->minutes = add_sat(out->minutes, mul_sat(plan.batches, each));
+    out->extra_nodes = add_sat(out->extra_nodes, plan.extra_nodes);
+    if (!plan.batches)
         return;
     if (!out->batch_max || each < out->batch_min)
         out->batch_min = each;
@@ -128,8 +226,57 @@ void ndp_rollout_size(struct ndp_rollout *out,
             count_pool(out, p);
     }
     if (!out->known || !out->pools)
-        out->batches = out->minutes = -1;
+        out->batches = out->minutes = out->extra_nodes = -1;
     out->known = out->known && out->pools;
+}
+
+void ndp_rollout_subnet_needs(long *out, const struct ndp_impact *impact)
+{
+    size_t i;
+
+    for (i = 0; i < impact->nr_subnets; i++)
+        out[i] = 0;
+    for (i = 0; i < impact->nr_pools; i++) {
+        const struct ndp_impact_pool *p = &impact->pools[i];
+        struct ndp_rollout_pool plan;
+        long nodes, per_node;
+
+        if (p->subnet >= impact->nr_subnets || p->deleted ||
+            out[p->subnet] < 0)
+            continue;
+        ndp_rollout_pool_plan(&plan, p);
+        nodes = plan.nodes;
+        if (nodes >= 0 && p->rebuilt)
+            nodes = plan.extra_nodes < 0 ? -1
+                                         : add_sat(nodes, plan.extra_nodes);
+        if (nodes < 0 || p->sensitive) {
+            out[p->subnet] = -1;
+            continue;
+        }
+        per_node = p->pod_subnet ? 1
+                   : add_sat(1, p->max_pods > 0
+                                    ? p->max_pods
+                                    : NDP_ROLLOUT_DEFAULT_MAX_PODS);
+        out[p->subnet] = add_sat(out[p->subnet], mul_sat(nodes, per_node));
+    }
+}
+
+long ndp_rollout_plan_extra_nodes(const struct ndp_impacts *impacts)
+{
+    struct ndp_rollout r;
+    long total = 0;
+    size_t i;
+
+    for (i = 0; i < impacts->nr; i++) {
+        if (!impacts->items[i].rebuilds)
+            continue;
+        ndp_rollout_size(&r, &impacts->items[i], false);
+        /* No pool described, or a count unknown: not counted. */
+        if (!r.known)
+            return -1;
+        total = add_sat(total, r.extra_nodes);
+    }
+    return total;
 }
 
 void ndp_rollout_duration_words(struct ndp_buf *out, long minutes)
@@ -142,8 +289,29 @@ void ndp_rollout_duration_words(struct ndp_buf *out, long minutes)
         ndp_buf_addf(out, "%ld min", minutes % 60);
 }
 
+/* "; the 2 pools created anew by a rotation are not timed" */
+static void rotated_words(struct ndp_buf *out, const struct ndp_rollout *r)
+{
+    if (!r->rotated)
+        return;
+    if (r->rotated == 1)
+        ndp_buf_adds(out, "; the pool azurerm creates anew by a rotation "
+                          "is not timed");
+    else
+        ndp_buf_addf(out, "; the %zu pools azurerm creates anew by a "
+                          "rotation are not timed", r->rotated);
+}
+
 void ndp_rollout_words(struct ndp_buf *out, const struct ndp_rollout *r)
 {
+    if (r->known && r->rotated == r->pools) {
+        ndp_buf_addf(out, "the rebuild of %zu pool%s is a rotation, which "
+                     "creates %s anew beside the old one%s: not timed here",
+                     r->pools, r->pools == 1 ? "" : "s",
+                     r->pools == 1 ? "it" : "each",
+                     r->pools == 1 ? "" : "s");
+        return;
+    }
     ndp_buf_addf(out, "the rebuild of %zu pool%s ", r->pools,
                  r->pools == 1 ? "" : "s");
     if (!r->known) {
@@ -164,5 +332,6 @@ void ndp_rollout_words(struct ndp_buf *out, const struct ndp_rollout *r)
     ndp_buf_adds(out, r->pools > 1 ? ", the pools one after another: a "
                                      "worst case)"
                                    : ")");
+    rotated_words(out, r);
 }
 

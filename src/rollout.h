@@ -20,12 +20,76 @@ struct ndp_impact_pool;
 #define NDP_ROLLOUT_DEFAULT_DRAIN_MINUTES 30
 #define NDP_ROLLOUT_DEFAULT_SOAK_MINUTES 0
 
+/* A maxSurge or maxUnavailable value: a count, a percentage, or neither. */
+enum ndp_amount_form {
+    NDP_AMOUNT_NONE,    /* NULL: not sent */
+    NDP_AMOUNT_BAD,     /* neither ("abc", "-1", "5 %", "1.5") */
+    NDP_AMOUNT_COUNT,   /* digits alone: "5" */
+    NDP_AMOUNT_PERCENT  /* digits and '%': "33%" */
+};
+
+/* Reads 'v' into '*n' (0 unless a count or a percentage), saturating. */
+enum ndp_amount_form ndp_rollout_amount(const char *v, long *n);
+
 /*
- * Surge nodes for a pool of 'nodes' under maxSurge 'surge' ("3", "33%",
- * NULL for the AKS default of 1): a percentage rounds up; at least 1, at
- * most 'nodes' (when known, i.e. > 0).
+ * Nodes at a time for a pool of 'nodes' under a maxSurge or maxUnavailable
+ * of 'amount' ("3", "33%"; NULL or not a number: 1): a percentage rounds
+ * up; at least 1, at most 'nodes' (when known, i.e. > 0).
  */
-long ndp_rollout_surge_nodes(const char *surge, long nodes);
+long ndp_rollout_surge_nodes(const char *amount, long nodes);
+
+/*
+ * Where a pool's maxSurge comes from (put-time-limits PT-UPG-02): sent by
+ * the apply, or AKS's default for an unset one, 10% (rounded up, at least
+ * one node) on Kubernetes 1.32 and later and 1 node below; when the
+ * version is unknown, 10% is assumed.
+ */
+enum ndp_surge_source {
+    NDP_SURGE_SENT,
+    NDP_SURGE_DEFAULT,         /* 10%: Kubernetes 1.32 and later */
+    NDP_SURGE_DEFAULT_BEFORE,  /* 1: below 1.32 */
+    NDP_SURGE_DEFAULT_ASSUMED  /* 10%: the version is unknown */
+};
+
+/* The first Kubernetes version (1.32, as ndp_k8s_minor() counts it)
+ * whose unset maxSurge is 10%. */
+#define NDP_ROLLOUT_DEFAULT_SURGE_MINOR 132
+
+/*
+ * How AKS rebuilds one pool (PT-UPG-01, -03, -07, PT-ROT-03): surge nodes
+ * added and old ones drained; with maxSurge 0 and maxUnavailable n, n
+ * nodes taken down at a time and none added; a Spot pool cordoned and
+ * evicted without drain or surge, one node at a time (assumed); an
+ * azurerm rotation creates the whole pool anew beside the old one.
+ */
+enum ndp_rollout_kind {
+    NDP_ROLLOUT_SURGE,
+    NDP_ROLLOUT_UNAVAILABLE,
+    NDP_ROLLOUT_SPOT,
+    NDP_ROLLOUT_ROTATION
+};
+
+/* One pool's rebuild as ndp_rollout_pool_plan() sizes it. */
+struct ndp_rollout_pool {
+    enum ndp_rollout_kind kind;
+    enum ndp_surge_source surge_source;
+    const char *max_surge;  /* as sent, or the default ("10%", "1"):
+                               borrowed from the pool, or static */
+    long nodes;             /* ndp_rollout_pool_nodes() */
+    long surge_nodes;       /* added per batch: 0 but for a surge */
+    long unavailable_nodes; /* taken down per batch with maxUnavailable */
+    long batches;           /* -1 when the node count is unknown; 0 for a
+                               pool scaled to zero and for a rotation */
+    long extra_nodes;       /* above the pool's nodes at the peak: its
+                               surge nodes, the whole pool for a
+                               rotation; -1 when unknown */
+    long drain_minutes;     /* per batch: 0 for a Spot pool (no drain) */
+    long soak_minutes;      /* per batch */
+};
+
+/* Sizes the rebuild of pool 'p' into 'out'. */
+void ndp_rollout_pool_plan(struct ndp_rollout_pool *out,
+                           const struct ndp_impact_pool *p);
 
 /*
  * Batches of 'surge' nodes a rolling rebuild of 'nodes' takes (rounded
@@ -44,18 +108,24 @@ long ndp_rollout_soak_minutes(const struct ndp_impact_pool *p);
 
 /*
  * The worst case of a rolling rebuild (spec §8: size windows to the
- * operations they must hold).  Each pool takes ceil(nodes / surge)
- * batches, the autoscaler's maximum when it scales, and each batch up to
- * its drain timeout plus its node soak time; the pools are counted one
- * after another.
+ * operations they must hold).  Each pool takes ceil(nodes / nodes per
+ * batch) batches (ndp_rollout_pool_plan()), the autoscaler's maximum when
+ * it scales, and each batch up to its drain timeout plus its node soak
+ * time; the pools are counted one after another.  A pool an azurerm
+ * rotation creates anew has no batches and is not timed.  At the peak the
+ * pools' extra nodes are counted all at once (put-time-limits PT-CAP-01:
+ * quota is the sum over the pools rebuilt together).
  */
 struct ndp_rollout {
     size_t pools;           /* pools counted */
+    size_t rotated;         /* of them, created anew by a rotation */
     bool known;             /* every count is known and none is sensitive;
-                               otherwise 'batches' and 'minutes' are -1 */
+                               otherwise 'batches', 'minutes' and
+                               'extra_nodes' are -1 */
     long batches;           /* all the batches of all the pools */
     long minutes;           /* their worst-case length, saturating */
     long batch_min, batch_max; /* the shortest and longest batch, minutes */
+    long extra_nodes;       /* nodes above the pools' own at the peak */
 };
 
 /*
@@ -65,6 +135,28 @@ struct ndp_rollout {
  */
 void ndp_rollout_size(struct ndp_rollout *out,
                       const struct ndp_impact *impact, bool touched);
+
+/* maxPods of a pool that declares none, under Azure CNI (node subnet). */
+#define NDP_ROLLOUT_DEFAULT_MAX_PODS 30
+
+/*
+ * The addresses the pools of 'impact' need in each of its subnets at the
+ * peak (put-time-limits PT-CAP-02), into 'out' (impact->nr_subnets
+ * entries): under flat Azure CNI (impact->flat_cni) each pool in the
+ * subnet takes (nodes + its extra nodes) x (1 + maxPods), a pool whose
+ * pods have a subnet of their own (nodes + extra) alone; a deleted pool
+ * none.  -1 where a count is unknown or sensitive.  Only the pools the
+ * input and the live state describe are counted: at least this many.
+ */
+void ndp_rollout_subnet_needs(long *out, const struct ndp_impact *impact);
+
+/*
+ * The extra nodes at the peak of the whole apply: each impact's rebuilt
+ * pools at once, summed over the clusters ('nr' impacts); 0 when nothing
+ * is rebuilt, -1 when a count is unknown or sensitive.  Saturates.
+ */
+struct ndp_impacts;
+long ndp_rollout_plan_extra_nodes(const struct ndp_impacts *impacts);
 
 /*
  * Appends 'minutes' in words: "45 min", "5 h", "7 h 30 min".

@@ -131,6 +131,7 @@ static const struct ndp_verdict_row rows[NDP_VERDICT_COUNT] = {
         .frozen_severity = NDP_SEVERITY_ERROR,
         .reimages = true,
         .rebuilds_now = true,
+        .recreates_pools = true,
         .refused_when_frozen = true,
         .rule_words = "Verdict: rotate, which the node disruption policy "
                       "never gates: " FROZEN_WORDS,

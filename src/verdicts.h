@@ -68,6 +68,10 @@ struct ndp_verdict_row {
     /* Applying it rebuilds the pools the finding names: the impact marks
      * them rebuilt and sizes the rollout. */
     bool rebuilds_now;
+    /* Applying it creates the pools it names anew at full size beside
+     * the old ones (an azurerm rotation): the impact counts each whole
+     * pool as extra nodes at the peak, and no surge batches. */
+    bool recreates_pools;
     /* AKS refuses the apply: nothing is rebuilt now, but the pools it
      * would rebuild are marked touched (what --window-check sizes). */
     bool refused;

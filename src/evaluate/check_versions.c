@@ -373,6 +373,8 @@ static void read_pools(struct cluster_pools *out,
         r->start = out->nr;
         for (i = 0; i < ch->facts.nr_pools; i++) {
             const struct ndp_pool_facts *p = &ch->facts.pools[i];
+            if (!p->name) /* a what-if delta's element: pool unknown */
+                continue;
             /* A pool the apply deletes is no live pool left behind. */
             ndp_strmap_add(&seen, p->name, i);
             if (p->deleted || ch->action == NDP_ACTION_DELETE)

@@ -69,7 +69,10 @@ static void release_indexes(struct ndp_evaluator *ev)
     ndp_change_index_release(&ev->changes);
 }
 
-/* Each cluster's rebuilt pools, from its findings and its live state. */
+/*
+ * Each cluster's rebuilt pools, from its findings, its version and its
+ * live state.
+ */
 static void size_impact(struct ndp_impacts *impacts,
                         const struct ndp_resolutions *resolved,
                         const struct ndp_changeset *set,
@@ -77,12 +80,20 @@ static void size_impact(struct ndp_impacts *impacts,
 {
     const struct ndp_state_cluster **states =
         ndp_xcalloc(resolved->nr ? resolved->nr : 1, sizeof(*states));
+    const char **versions =
+        ndp_xcalloc(resolved->nr ? resolved->nr : 1, sizeof(*versions));
     size_t i;
 
-    for (i = 0; i < resolved->nr; i++)
+    for (i = 0; i < resolved->nr; i++) {
         states[i] = resolved->items[i].state;
-    ndp_impact_compute_all(impacts, resolved->nr, states, set, findings);
+        /* A sensitive version is not even told apart from another. */
+        versions[i] = resolved->items[i].version_sensitive
+                          ? NULL : resolved->items[i].version;
+    }
+    ndp_impact_compute_all(impacts, resolved->nr, states, versions, set,
+                           findings);
     free(states);
+    free(versions);
 }
 
 void ndp_evaluate(struct ndp_findings *out, struct ndp_resolutions *resolved,
@@ -107,7 +118,9 @@ void ndp_evaluate(struct ndp_findings *out, struct ndp_resolutions *resolved,
     ndp_verdicts_add(&ev);
     ndp_check_maintenance(&ev);
     ndp_check_versions(&ev);
+    ndp_check_upgrade(&ev);
     size_impact(impacts, resolved, set, out);
+    ndp_check_subnets(&ev, impacts);
     ndp_overrun_findings(&ev, impacts);
     release_indexes(&ev);
 }

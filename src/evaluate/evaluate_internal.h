@@ -1,8 +1,9 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  * evaluate_internal.h - what the evaluator's stages share (evaluate.c,
- * resolve.c, resolve_window.c, verdict.c, overrun.c, check_versions.c);
- * no other file includes it.
+ * resolve.c, resolve_window.c, verdict.c, overrun.c and the checks:
+ * check_versions.c, check_upgrade.c, check_maintenance.c); no other file
+ * includes it.
  *
  * evaluate.c builds one struct ndp_evaluator per run and frees its
  * tables; the stages borrow it.  Every pointer in it is borrowed from the
@@ -113,6 +114,21 @@ void ndp_evaluator_add_deferred(struct ndp_buf *msg,
  * rules NDP601..NDP611, each skipped when the rule set lacks it.
  */
 void ndp_check_versions(const struct ndp_evaluator *ev);
+
+/*
+ * check_upgrade.c: appends to ev->out a finding for each upgrade setting
+ * AKS refuses in a pool the apply sends, and for each azurerm rotation
+ * without temporary_name_for_rotation (put-time-limits PT-UPG, PT-ROT-02).
+ */
+void ndp_check_upgrade(const struct ndp_evaluator *ev);
+
+/*
+ * check_upgrade.c: appends to ev->out a finding for each subnet of the
+ * input too small for the rebuild 'impacts' size (flat Azure CNI,
+ * put-time-limits PT-CAP-02).
+ */
+void ndp_check_subnets(const struct ndp_evaluator *ev,
+                       const struct ndp_impacts *impacts);
 
 /*
  * overrun.c: sets in each impact of 'impacts' (sized from ev->out) the

@@ -370,6 +370,47 @@ static void about_change(struct ndp_finding_spec *spec,
     spec->pool = ch->kind == NDP_KIND_NODEPOOL ? ch->name : NULL;
 }
 
+/*
+ * put-time-limits PT-UPG-04/06: azurerm cannot unset a pool's drain
+ * timeout or undrainable node behaviour once set, so a plan that unsets
+ * one replaces the resource: the whole cluster for its default pool.
+ * Names each such attribute the facts show.
+ */
+static void describe_unset_settings(struct ndp_buf *msg,
+                                    const struct ndp_change *ch)
+{
+    struct ndp_buf paths = NDP_BUF_INIT;
+    size_t i, n = 0;
+    bool drain = false, undrainable = false;
+
+    if (ch->notation != NDP_NOTATION_AZURERM)
+        return;
+    for (i = 0; i < ch->facts.nr_pools; i++) {
+        const struct ndp_pool_facts *p = &ch->facts.pools[i];
+        if (p->drain_minutes_before > 0 && p->drain_minutes <= 0) {
+            ndp_buf_adds(&paths, n++ ? " and " : "");
+            ndp_pool_field_path(&paths, p, NDP_POOL_DRAIN_TIMEOUT);
+            drain = true;
+        }
+        if (p->undrainable_before && !p->undrainable) {
+            ndp_buf_adds(&paths, n++ ? " and " : "");
+            ndp_pool_field_path(&paths, p, NDP_POOL_UNDRAINABLE);
+            undrainable = true;
+        }
+    }
+    if (n)
+        ndp_buf_addf(msg, "; azurerm cannot unset %s once set, so unsetting "
+                     "%s replaces the %s (keep a value instead: the AKS "
+                     "default is %s)", paths.buf, n == 1 ? "it" : "them",
+                     ch->kind == NDP_KIND_CLUSTER
+                         ? "whole cluster, not only its default node pool"
+                         : "node pool",
+                     drain && undrainable ? "30 minutes and Schedule"
+                     : drain              ? "30 minutes"
+                                          : "Schedule");
+    ndp_buf_release(&paths);
+}
+
 static void replace_finding(const struct ndp_evaluator *ev,
                             const struct ndp_change *ch)
 {
@@ -386,6 +427,7 @@ static void replace_finding(const struct ndp_evaluator *ev,
                  ch->replace_paths ? " (because of " : "",
                  ch->replace_paths ? ch->replace_paths : "",
                  ch->replace_paths ? ")" : "");
+    describe_unset_settings(&msg, ch);
     describe_freeze(&msg, &ev->resolved->items[ch->cluster]);
     ndp_evaluator_add_deferred(&msg, ch);
     about_change(&spec, ch);
@@ -600,14 +642,20 @@ static enum ndp_verdict may_reimage(const struct ndp_evaluator *ev,
  */
 static bool cluster_upgrade_rolls_pools(const struct ndp_change *ch)
 {
-    size_t i;
+    size_t i, named = 0;
 
     if (ch->notation == NDP_NOTATION_AZURERM)
         return false;
-    for (i = 0; i < ch->facts.nr_pools; i++)
-        if (!ch->facts.pools[i].deleted && !ch->facts.pools[i].version_pinned)
+    for (i = 0; i < ch->facts.nr_pools; i++) {
+        const struct ndp_pool_facts *p = &ch->facts.pools[i];
+        /* A what-if delta's unnamed element says nothing of the rest. */
+        if (!p->name)
+            continue;
+        named++;
+        if (!p->deleted && !p->version_pinned)
             return true;
-    return ch->facts.nr_pools == 0;
+    }
+    return named == 0;
 }
 
 /*

@@ -33,6 +33,7 @@ struct pool_layout {
     const char *max_surge, *max_unavailable, *drain, *soak, *undrainable;
     const char *rotation_name, *version, *current_version;
     const char *const *fields;  /* printed paths, by enum ndp_pool_field */
+    const char *subnet, *pod_subnet, *max_pods;
 };
 
 static const char *const azurerm_fields[NDP_POOL_FIELDS] = {
@@ -47,6 +48,7 @@ static const char *const azurerm_fields[NDP_POOL_FIELDS] = {
     [NDP_POOL_UNDRAINABLE] = "upgrade_settings[0].undrainable_node_behavior",
     [NDP_POOL_ROTATION_NAME] = "temporary_name_for_rotation",
     [NDP_POOL_VERSION] = "orchestrator_version",
+    [NDP_POOL_SUBNET] = "vnet_subnet_id",
 };
 
 static const char *const arm_fields[NDP_POOL_FIELDS] = {
@@ -60,6 +62,7 @@ static const char *const arm_fields[NDP_POOL_FIELDS] = {
     [NDP_POOL_UNDRAINABLE] = "upgradeSettings.undrainableNodeBehavior",
     [NDP_POOL_ROTATION_NAME] = NULL,
     [NDP_POOL_VERSION] = "orchestratorVersion",
+    [NDP_POOL_SUBNET] = "vnetSubnetID",
 };
 
 static const struct pool_layout azurerm_pool = {
@@ -69,6 +72,7 @@ static const struct pool_layout azurerm_pool = {
     "drain_timeout_in_minutes", "node_soak_duration_in_minutes",
     "undrainable_node_behavior", "temporary_name_for_rotation",
     "orchestrator_version", "current_orchestrator_version", azurerm_fields,
+    "vnet_subnet_id", "pod_subnet_id", "max_pods",
 };
 
 static const struct pool_layout arm_pool = {
@@ -76,7 +80,8 @@ static const struct pool_layout arm_pool = {
     "mode", "scaleSetPriority", "upgradeSettings", false, "maxSurge",
     "maxUnavailable", "drainTimeoutInMinutes", "nodeSoakDurationInMinutes",
     "undrainableNodeBehavior", NULL, "orchestratorVersion",
-    "currentOrchestratorVersion", arm_fields,
+    "currentOrchestratorVersion", arm_fields, "vnetSubnetID", "podSubnetID",
+    "maxPods",
 };
 
 /* What the masks may cover of a pool resource: its name and sizes. */
@@ -100,6 +105,13 @@ static long number(const struct json_object *o, const char *key)
 
     return v && json_object_is_type(v, json_type_int)
                ? (long)json_object_get_int64(v) : -1;
+}
+
+static bool has_number(const struct json_object *o, const char *key)
+{
+    const struct json_object *v = key ? ndp_json_get(o, key) : NULL;
+
+    return v && json_object_is_type(v, json_type_int);
 }
 
 /* A string value, "" read as not declared. */
@@ -168,15 +180,22 @@ static struct ndp_pool_facts *add_pool(struct ndp_facts *f, const char *name,
     return p;
 }
 
+/* A pool's upgrade settings object as 'l' lays it out, or NULL. */
+static const struct json_object *upgrade_of(const struct json_object *o,
+                                            const struct pool_layout *l)
+{
+    const struct json_object *up = ndp_json_get(o, l->upgrade);
+
+    return l->upgrade_is_block ? ndp_json_index(up, 0) : up;
+}
+
 /* The settings of pool 'o' (its own properties) as 'l' lays them out. */
 static void read_pool(struct ndp_pool_facts *p, const struct json_object *o,
                       const struct pool_layout *l)
 {
-    const struct json_object *up = ndp_json_get(o, l->upgrade);
+    const struct json_object *up = upgrade_of(o, l);
     const char *at;
 
-    if (l->upgrade_is_block)
-        up = ndp_json_index(up, 0);
     p->fields = l->fields;
     p->count = number(o, l->count);
     p->min_count = number(o, l->min_count);
@@ -189,8 +208,16 @@ static void read_pool(struct ndp_pool_facts *p, const struct json_object *o,
     p->max_unavailable = string(up, l->max_unavailable);
     p->drain_minutes = number(up, l->drain);
     p->soak_minutes = number(up, l->soak);
+    p->has_drain = has_number(up, l->drain);
+    p->has_soak = has_number(up, l->soak);
     p->undrainable = string(up, l->undrainable);
+    p->surge_sent = p->max_surge;
+    p->unavailable_sent = p->max_unavailable;
+    p->drain_minutes_before = p->soak_minutes_before = -1;
     p->rotation_name = string(o, l->rotation_name);
+    p->subnet_id = string(o, l->subnet);
+    p->pod_subnet_id = string(o, l->pod_subnet);
+    p->max_pods = number(o, l->max_pods);
     p->version_after = version_of(o, l->version, l->current_version, &at);
     p->version_pinned = string(o, l->version) != NULL;
 }
@@ -209,6 +236,66 @@ static void pool_versions(struct ndp_pool_facts *p,
     p->reported_version_before = string(b, l->current_version);
 }
 
+/* The part of a mask at 'dotted'; a true on the way covers. */
+static const struct json_object *mask_at(const struct json_object *mask,
+                                         const char *dotted)
+{
+    char key[64];
+
+    while (mask && *dotted && !json_object_is_type(mask, json_type_boolean)) {
+        size_t len = strcspn(dotted, ".");
+        snprintf(key, sizeof(key), "%.*s", (int)len, dotted);
+        mask = ndp_json_get(mask, key);
+        dotted += len + (dotted[len] == '.');
+    }
+    return mask;
+}
+
+/* The mask of a block's first element (a true covers the whole list). */
+static const struct json_object *block_mask(const struct json_object *mask,
+                                            const char *key)
+{
+    const struct json_object *m = ndp_json_get(mask, key);
+
+    if (m && json_object_is_type(m, json_type_boolean))
+        return m;
+    return ndp_json_index(m, 0);
+}
+
+/* Are two sides of a value the same (both absent, too)? */
+static bool same(const struct json_object *a, const struct json_object *b)
+{
+    if (!a || !b)
+        return a == b;
+    return json_object_equal(ndp_json_unconst(a), ndp_json_unconst(b)) != 0;
+}
+
+/* What pool 'b' (before the change, may be NULL) declared of its own. */
+static void read_before(struct ndp_pool_facts *p, const struct json_object *b,
+                        const struct pool_layout *l)
+{
+    const struct json_object *up = upgrade_of(b, l);
+
+    p->surge_before = string(up, l->max_surge);
+    p->unavailable_before = string(up, l->max_unavailable);
+    p->undrainable_before = string(up, l->undrainable);
+    p->drain_minutes_before = number(up, l->drain);
+    p->soak_minutes_before = number(up, l->soak);
+}
+
+/*
+ * azurerm's node pool resource sends maxUnavailable "0" beside a
+ * max_surge and maxSurge "0" beside a max_unavailable (its expand of
+ * upgrade_settings, put-time-limits PT-UPG-01).
+ */
+static void azurerm_fills_zero(struct ndp_pool_facts *p)
+{
+    if (p->max_surge && !p->max_unavailable)
+        p->unavailable_sent = "0";
+    else if (p->max_unavailable && !p->max_surge)
+        p->surge_sent = "0";
+}
+
 /* A pool resource: its name is the change's; created or deleted with it. */
 static void pool_resource(struct ndp_facts *f, const struct ndp_change *ch,
                           const struct json_object *o, const char *path,
@@ -223,6 +310,7 @@ static void pool_resource(struct ndp_facts *f, const struct ndp_change *ch,
         return;
     p = add_pool(f, ch->name, path);
     read_pool(p, o, l);
+    read_before(p, before_props, l);
     p->version_before = version_of(before_props, l->version,
                                    l->current_version, &at);
     pool_versions(p, before_props, after_props, l);
@@ -230,6 +318,11 @@ static void pool_resource(struct ndp_facts *f, const struct ndp_change *ch,
     /* A setter's first apply updates a pool that exists. */
     p->created = ch->action == NDP_ACTION_CREATE && !ch->setter;
     p->deleted = ch->action == NDP_ACTION_DELETE;
+    if (l == &azurerm_pool) {
+        azurerm_fills_zero(p);
+        p->rotation_name_unknown =
+            ndp_json_mask_covers(ch->after_unknown, l->rotation_name);
+    }
 }
 
 /* The azurerm default pool block of a cluster (its OS is Linux). */
@@ -250,10 +343,18 @@ static void azurerm_default_pool(struct ndp_facts *f,
     p = add_pool(f, name, AZURERM_DEFAULT_POOL "[0]");
     read_pool(p, d, &azurerm_pool);
     p->settings_before = b;
+    read_before(p, b, &azurerm_pool);
+    /* The default pool is the cluster's System pool, and Linux. */
     p->os_type = "Linux";
+    p->mode = "System";
     p->version_before = version_of(b, azurerm_pool.version,
                                    azurerm_pool.current_version, &at);
     pool_versions(p, b, a, &azurerm_pool);
+    p->rotation_name_unknown = ndp_json_mask_covers(
+        block_mask(ch->after_unknown, AZURERM_DEFAULT_POOL),
+        azurerm_pool.rotation_name);
+    /* azurerm sends the block only when it changes (and on create). */
+    p->sent = !same(d, b);
 }
 
 static const struct json_object *pool_list(const struct json_object *doc)
@@ -289,11 +390,13 @@ static const struct json_object *element_named(const struct json_object *list,
 /*
  * Pool 'name' of a cluster body: 'e' its element in the list read (after,
  * or before for a pool the apply deletes), 'before' and 'after' its
- * element on each side (NULL where it is not listed).
+ * element on each side (NULL where it is not listed).  A what-if
+ * delta's element that does not name its pool has a NULL 'name' and
+ * is printed by its 'index'.
  */
 static struct ndp_pool_facts *arm_list_pool(struct ndp_facts *f,
                                             const struct json_object *e,
-                                            const char *name,
+                                            const char *name, size_t index,
                                             const struct json_object *before,
                                             const struct json_object *after)
 {
@@ -301,10 +404,14 @@ static struct ndp_pool_facts *arm_list_pool(struct ndp_facts *f,
     struct ndp_pool_facts *p;
     const char *at;
 
-    ndp_buf_addf(&path, "properties." ARM_POOL_LIST "[name=%s]", name);
+    if (name)
+        ndp_buf_addf(&path, "properties." ARM_POOL_LIST "[name=%s]", name);
+    else
+        ndp_buf_addf(&path, "properties." ARM_POOL_LIST "[%zu]", index);
     p = add_pool(f, name, path.buf);
     ndp_buf_release(&path);
     read_pool(p, e, &arm_pool);
+    read_before(p, before, &arm_pool);
     p->version_before = version_of(before, arm_pool.version,
                                    arm_pool.current_version, &at);
     pool_versions(p, before, after, &arm_pool);
@@ -335,9 +442,19 @@ static void arm_cluster_pools(struct ndp_facts *f, const struct ndp_change *ch)
         const struct json_object *b =
             name ? element_named(before, &before_names, name) : NULL;
         struct ndp_pool_facts *p;
+        if (!name && ch->delta_only && e &&
+            json_object_is_type(e, json_type_object)) {
+            /* A delta lists a changed element by index, without its
+             * name; the same index holds what it replaces. */
+            arm_list_pool(f, e, NULL, i,
+                          before ? json_object_array_get_idx(before, i)
+                                 : NULL,
+                          list == after ? e : NULL);
+            continue;
+        }
         if (!e || !name)
             continue;
-        p = arm_list_pool(f, e, name, b, list == after ? e : NULL);
+        p = arm_list_pool(f, e, name, i, b, list == after ? e : NULL);
         if (list == after && before && !b)
             p->created = true;
     }
@@ -346,7 +463,7 @@ static void arm_cluster_pools(struct ndp_facts *f, const struct ndp_change *ch)
         const struct json_object *e = json_object_array_get_idx(before, i);
         const char *name = string(e, "name");
         if (name && !element_named(after, &after_names, name))
-            arm_list_pool(f, e, name, e, NULL)->deleted = true;
+            arm_list_pool(f, e, name, i, e, NULL)->deleted = true;
     }
     ndp_strmap_release(&before_names);
     ndp_strmap_release(&after_names);
@@ -407,6 +524,30 @@ static void pool_versions_masked(struct ndp_facts *f,
     ndp_buf_release(&current_key);
 }
 
+/*
+ * Which pools the apply sends to AKS: every pool it creates, replaces or
+ * updates, but a deleted one; an azurerm cluster update sends its
+ * default pool only when the block changes (azurerm_default_pool()).
+ */
+static void pools_sent(struct ndp_facts *f, const struct ndp_change *ch)
+{
+    bool sends = ch->action == NDP_ACTION_CREATE ||
+                 ch->action == NDP_ACTION_REPLACE ||
+                 ch->action == NDP_ACTION_UPDATE;
+    bool by_block = ch->notation == NDP_NOTATION_AZURERM &&
+                    ch->kind == NDP_KIND_CLUSTER &&
+                    ch->action == NDP_ACTION_UPDATE;
+    size_t i;
+
+    for (i = 0; i < f->nr_pools; i++) {
+        struct ndp_pool_facts *p = &f->pools[i];
+        if (!sends || p->deleted)
+            p->sent = false;
+        else if (!by_block)
+            p->sent = true;
+    }
+}
+
 static void pools(struct ndp_facts *f, const struct ndp_change *ch)
 {
     f->pools_sensitive = pools_masked(ch);
@@ -417,18 +558,19 @@ static void pools(struct ndp_facts *f, const struct ndp_change *ch)
             pool_resource(f, ch, current(ch), "", &azurerm_pool, ch->before,
                           ch->after);
         pool_versions_masked(f, ch, "", &azurerm_pool);
-        return;
+    } else {
+        if (ch->kind == NDP_KIND_NODEPOOL)
+            pool_resource(f, ch, ndp_json_get(current(ch), "properties"),
+                          "properties", &arm_pool,
+                          ndp_json_get(ch->before, "properties"),
+                          ndp_json_get(ch->after, "properties"));
+        else if (ch->kind == NDP_KIND_CLUSTER || ch->kind == NDP_KIND_SETTER)
+            /* A setter's body is merged into the cluster and sent
+             * whole: a pool list in it is the cluster's. */
+            arm_cluster_pools(f, ch);
+        pool_versions_masked(f, ch, "properties.", &arm_pool);
     }
-    if (ch->kind == NDP_KIND_NODEPOOL)
-        pool_resource(f, ch, ndp_json_get(current(ch), "properties"),
-                      "properties", &arm_pool,
-                      ndp_json_get(ch->before, "properties"),
-                      ndp_json_get(ch->after, "properties"));
-    else if (ch->kind == NDP_KIND_CLUSTER || ch->kind == NDP_KIND_SETTER)
-        /* A setter's body is merged into the cluster and sent whole: a
-         * pool list in it is the cluster's. */
-        arm_cluster_pools(f, ch);
-    pool_versions_masked(f, ch, "properties.", &arm_pool);
+    pools_sent(f, ch);
 }
 
 /* The cluster's version, or a pool resource's orchestrator version. */
@@ -476,6 +618,24 @@ static void upgrade_profile(struct ndp_facts *f, const struct ndp_change *ch)
         path_string(doc, arm ? "properties.supportPlan" : "support_plan");
 }
 
+/* A cluster's network plugin and its mode, as it is after the change. */
+static void network(struct ndp_facts *f, const struct ndp_change *ch)
+{
+    const struct json_object *np;
+
+    if (ch->kind != NDP_KIND_CLUSTER)
+        return;
+    if (ch->notation == NDP_NOTATION_AZURERM) {
+        np = ndp_json_index(ndp_json_get(current(ch), "network_profile"), 0);
+        f->network_plugin = string(np, "network_plugin");
+        f->network_plugin_mode = string(np, "network_plugin_mode");
+    } else {
+        np = ndp_json_path(current(ch), "properties.networkProfile");
+        f->network_plugin = string(np, "networkPlugin");
+        f->network_plugin_mode = string(np, "networkPluginMode");
+    }
+}
+
 /* The policy a cluster body or a setter (ARM only) declares. */
 static void profile(struct ndp_facts *f, const struct ndp_change *ch)
 {
@@ -507,32 +667,6 @@ static const struct json_object *first_block(const struct json_object *doc,
     const struct json_object *b = ndp_json_index(ndp_json_get(doc, key), 0);
 
     return ndp_json_is_unset(b) ? NULL : b;
-}
-
-/* The part of a mask at 'dotted'; a true on the way covers. */
-static const struct json_object *mask_at(const struct json_object *mask,
-                                         const char *dotted)
-{
-    char key[64];
-
-    while (mask && *dotted && !json_object_is_type(mask, json_type_boolean)) {
-        size_t len = strcspn(dotted, ".");
-        snprintf(key, sizeof(key), "%.*s", (int)len, dotted);
-        mask = ndp_json_get(mask, key);
-        dotted += len + (dotted[len] == '.');
-    }
-    return mask;
-}
-
-/* The mask of a block's first element (a true covers the whole list). */
-static const struct json_object *block_mask(const struct json_object *mask,
-                                            const char *key)
-{
-    const struct json_object *m = ndp_json_get(mask, key);
-
-    if (m && json_object_is_type(m, json_type_boolean))
-        return m;
-    return ndp_json_index(m, 0);
 }
 
 /* An azurerm maintenance block and the configuration it stands for. */
@@ -703,6 +837,7 @@ static void fill(struct ndp_change *ch)
     pools(f, ch);
     version(f, ch);
     upgrade_profile(f, ch);
+    network(f, ch);
     profile(f, ch);
     channels(f, ch);
     if (ch->kind == NDP_KIND_CLUSTER && ch->notation == NDP_NOTATION_AZURERM)

@@ -59,7 +59,8 @@ enum context {
 
 static const char *const plan_types[] = {
     "azurerm_kubernetes_cluster", "azurerm_kubernetes_cluster_node_pool",
-    "azapi_resource", "azapi_update_resource"
+    "azapi_resource", "azapi_update_resource",
+    "azurerm_subnet" /* the address room of the pools in it */
 };
 
 /* Members that are large and that no reader looks into. */

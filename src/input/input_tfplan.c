@@ -6,7 +6,9 @@
  * Keeps azurerm_kubernetes_cluster, azurerm_kubernetes_cluster_node_pool
  * and azapi_resource / azapi_update_resource of a
  * Microsoft.ContainerService/managedClusters type (any child type, any
- * api-version), and turns each into a struct ndp_change.  For azapi the
+ * api-version), and turns each into a struct ndp_change; of an
+ * azurerm_subnet it keeps the id and the addresses its prefixes leave
+ * usable (struct ndp_subnet), for the pools in it.  For azapi the
  * change's documents are the ARM request body (decoded first when azapi
  * <= 1.15 stored it as a JSON string), so the ARM-notation rules apply.
  * Changes Terraform deferred to a later round (deferred_changes) are read
@@ -20,6 +22,9 @@
 #include "change.h"
 #include "error.h"
 #include "jsonutil.h"
+
+#include <ctype.h>
+#include <limits.h>
 
 #define MANAGED_CLUSTERS "Microsoft.ContainerService/managedClusters"
 
@@ -262,6 +267,9 @@ static int fill_azapi(struct ndp_change *c, const struct json_object *change,
     c->after_sensitive = body_mask(change, "after_sensitive");
     if (after_or_before(change, "name"))
         c->name = ndp_xstrdup(after_or_before(change, "name"));
+    else if (c->kind == NDP_KIND_NODEPOOL && target)
+        /* azapi_update_resource names a pool by its resource_id. */
+        c->name = ndp_arm_id_segment(target, "agentPools");
     if (c->kind == NDP_KIND_SETTER) {
         /* azapi_update_resource targets the cluster itself: resource_id,
          * or parent_id + name. */
@@ -339,6 +347,86 @@ static void print_replace_paths(struct ndp_change *c,
  * former).  'located' is the list entry, whose offset the pruned reader
  * recorded.
  */
+/* Is [s, end) an IPv4 address, four numbers of 0-255 between dots? */
+static bool is_ipv4(const char *s, const char *end)
+{
+    int parts;
+
+    for (parts = 0; parts < 4; parts++) {
+        long v = 0;
+        const char *start = s;
+        while (s < end && isdigit((unsigned char)*s) && s - start < 3)
+            v = v * 10 + (*s++ - '0');
+        if (s == start || v > 255 || (parts < 3 && (s >= end || *s++ != '.')))
+            return false;
+    }
+    return s == end;
+}
+
+/* The addresses of IPv4 prefix "a.b.c.d/n" Azure leaves usable, or -1. */
+static long usable_addresses(const char *prefix)
+{
+    const char *slash = strchr(prefix, '/');
+    char *end;
+    long bits;
+    int64_t size;
+
+    if (!slash || !is_ipv4(prefix, slash) ||
+        !isdigit((unsigned char)slash[1]))
+        return -1;
+    bits = strtol(slash + 1, &end, 10);
+    if (end == slash + 1 || *end || bits < 0 || bits > 32)
+        return -1;
+    /* Azure keeps the first four addresses and the last one. */
+    size = ((int64_t)1 << (32 - bits)) - 5;
+    return size < 0 ? 0 : size > LONG_MAX ? LONG_MAX : (long)size;
+}
+
+/*
+ * An azurerm_subnet: its id and the addresses its IPv4 prefixes leave
+ * usable, for the pools the plan puts in it (put-time-limits PT-CAP-02).
+ * A subnet the plan deletes, or whose id is not known, is not kept.
+ */
+static void read_subnet(struct plan_reader *r, const char *address,
+                        const struct json_object *change)
+{
+    const struct json_object *side = ndp_json_get(change, "after");
+    const struct json_object *list, *mask;
+    const char *id = after_or_before(change, "id");
+    struct ndp_buf text = NDP_BUF_INIT;
+    struct ndp_subnet *sn;
+    size_t i, n;
+    long total = -1;
+
+    if (ndp_json_is_unset(side))
+        return;
+    list = ndp_json_get(side, "address_prefixes");
+    n = list && json_object_is_type(list, json_type_array)
+            ? json_object_array_length(list) : 0;
+    for (i = 0; i < n; i++) {
+        const struct json_object *e = json_object_array_get_idx(list, i);
+        const char *p = json_object_is_type(e, json_type_string)
+                            ? json_object_get_string(ndp_json_unconst(e))
+                            : NULL;
+        long u = p ? usable_addresses(p) : -1;
+        if (u < 0)
+            continue;
+        total = total < 0 ? u : total > LONG_MAX - u ? LONG_MAX : total + u;
+        ndp_buf_addf(&text, "%s%s", text.len ? ", " : "", p);
+    }
+    if (!id || total < 0) {
+        ndp_buf_release(&text);
+        return;
+    }
+    sn = ndp_changeset_add_subnet(r->set);
+    sn->id = ndp_xstrdup(id);
+    sn->address = ndp_xstrdup(address ? address : "azurerm_subnet");
+    sn->prefixes = ndp_buf_detach(&text);
+    sn->usable = total;
+    mask = ndp_json_get(change, "after_sensitive");
+    sn->sensitive = ndp_json_mask_covers(mask, "address_prefixes");
+}
+
 static int read_resource(struct plan_reader *r,
                          const struct json_object *rc_entry,
                          const struct json_object *located,
@@ -363,6 +451,10 @@ static int read_resource(struct plan_reader *r,
                              address ? address : "(without address)");
     if (mode && strcmp(mode, "managed") != 0)
         return 0;
+    if (strcmp(type, "azurerm_subnet") == 0) {
+        read_subnet(r, address, change);
+        return 0;
+    }
     if (strcmp(type, "azurerm_kubernetes_cluster") == 0) {
         kind = NDP_KIND_CLUSTER;
     } else if (strcmp(type, "azurerm_kubernetes_cluster_node_pool") == 0) {

@@ -9,6 +9,7 @@
 #include "common.h"
 #include "report_impact.h"
 #include "buf.h"
+#include "change.h"
 #include "impact.h"
 #include "rollout.h"
 
@@ -22,36 +23,67 @@ static void add_number(struct ndp_buf *out, long v)
         ndp_buf_addf(out, "%ld", v);
 }
 
-/* A pool under a sensitive mask: its rule ids, nothing read from it. */
-static void sensitive_pool_json(struct ndp_buf *out,
-                                const struct ndp_impact_pool *p)
+/* ',"because":["NDP101",...]': the rules that rebuild the pool. */
+static void because_json(struct ndp_buf *out, const struct ndp_impact_pool *p)
 {
     const char *r = p->because ? p->because : "";
     bool first = true;
 
-    ndp_buf_adds(out, "{\"name\":\"(sensitive)\",\"os_type\":null,"
-                      "\"nodes\":null,\"min_nodes\":null,\"max_nodes\":null,"
-                      "\"max_surge\":\"(sensitive)\",\"surge_nodes\":null,"
-                      "\"batches\":null,\"drain_timeout_minutes\":null,"
-                      "\"node_soak_minutes\":null,\"because\":[");
+    ndp_buf_adds(out, ",\"because\":[");
     while (*r) {
         size_t n = strcspn(r, ",");
-        ndp_buf_addf(out, "%s\"%.*s\"", first ? "" : ",", (int)n, r);
+        char id[32];
+        snprintf(id, sizeof(id), "%.*s", (int)n, r);
+        ndp_buf_adds(out, first ? "" : ",");
+        ndp_buf_add_json_string(out, id);
         first = false;
         r += n + (r[n] == ',');
     }
-    ndp_buf_adds(out, "]}");
+    ndp_buf_adds(out, "]");
+}
+
+static const char *const kind_names[] = {
+    [NDP_ROLLOUT_SURGE] = "surge",
+    [NDP_ROLLOUT_UNAVAILABLE] = "unavailable",
+    [NDP_ROLLOUT_SPOT] = "spot",
+    [NDP_ROLLOUT_ROTATION] = "rotation",
+};
+
+static const char *const source_names[] = {
+    [NDP_SURGE_SENT] = "sent",
+    [NDP_SURGE_DEFAULT] = "default",
+    [NDP_SURGE_DEFAULT_BEFORE] = "default-before-1.32",
+    [NDP_SURGE_DEFAULT_ASSUMED] = "default-assumed",
+};
+
+/* A pool under a sensitive mask: its rule ids, nothing read from it. */
+static void sensitive_pool_json(struct ndp_buf *out,
+                                const struct ndp_impact_pool *p)
+{
+    ndp_buf_adds(out, "{\"name\":\"(sensitive)\",\"os_type\":null,"
+                      "\"nodes\":null,\"min_nodes\":null,\"max_nodes\":null,"
+                      "\"upgrade\":null,\"max_surge\":\"(sensitive)\","
+                      "\"max_surge_source\":null,"
+                      "\"max_unavailable\":\"(sensitive)\","
+                      "\"surge_nodes\":null,\"unavailable_nodes\":null,"
+                      "\"batches\":null,\"extra_nodes\":null,"
+                      "\"drain_timeout_minutes\":null,"
+                      "\"node_soak_minutes\":null");
+    because_json(out, p);
+    ndp_buf_adds(out, "}");
 }
 
 static void pool_json(struct ndp_buf *out, const struct ndp_impact_pool *p)
 {
-    long nodes = ndp_rollout_pool_nodes(p);
-    long surge = ndp_rollout_surge_nodes(p->surge, nodes);
+    struct ndp_rollout_pool plan;
+    bool rotation;
 
     if (p->sensitive) {
         sensitive_pool_json(out, p);
         return;
     }
+    ndp_rollout_pool_plan(&plan, p);
+    rotation = plan.kind == NDP_ROLLOUT_ROTATION;
     ndp_buf_adds(out, "{\"name\":");
     ndp_buf_add_json_string(out, p->name);
     ndp_buf_adds(out, ",\"os_type\":");
@@ -65,55 +97,103 @@ static void pool_json(struct ndp_buf *out, const struct ndp_impact_pool *p)
     add_number(out, p->autoscale ? p->min_nodes : -1);
     ndp_buf_adds(out, ",\"max_nodes\":");
     add_number(out, p->autoscale ? p->max_nodes : -1);
-    ndp_buf_adds(out, ",\"max_surge\":");
-    ndp_buf_add_json_string(out, p->surge ? p->surge : "1");
-    ndp_buf_addf(out, ",\"surge_nodes\":%ld,\"batches\":", surge);
-    add_number(out, ndp_rollout_batches(nodes, surge));
-    ndp_buf_addf(out, ",\"drain_timeout_minutes\":%ld,"
-                      "\"node_soak_minutes\":%ld",
-                 ndp_rollout_drain_minutes(p), ndp_rollout_soak_minutes(p));
-    ndp_buf_adds(out, ",\"because\":[");
-    {
-        const char *r = p->because ? p->because : "";
-        bool first = true;
-        while (*r) {
-            size_t n = strcspn(r, ",");
-            char id[32];
-            snprintf(id, sizeof(id), "%.*s", (int)n, r);
-            ndp_buf_addf(out, "%s", first ? "" : ",");
-            ndp_buf_add_json_string(out, id);
-            first = false;
-            r += n + (r[n] == ',');
-        }
+    ndp_buf_addf(out, ",\"upgrade\":\"%s\",\"max_surge\":",
+                 kind_names[plan.kind]);
+    ndp_buf_add_json_string(out, plan.max_surge);
+    ndp_buf_addf(out, ",\"max_surge_source\":\"%s\",\"max_unavailable\":",
+                 source_names[plan.surge_source]);
+    if (p->unavailable)
+        ndp_buf_add_json_string(out, p->unavailable);
+    else
+        ndp_buf_adds(out, "null");
+    ndp_buf_addf(out, ",\"surge_nodes\":%ld,\"unavailable_nodes\":%ld,"
+                      "\"batches\":",
+                 plan.surge_nodes, plan.unavailable_nodes);
+    add_number(out, rotation ? -1 : plan.batches);
+    ndp_buf_adds(out, ",\"extra_nodes\":");
+    add_number(out, plan.extra_nodes);
+    ndp_buf_adds(out, ",\"drain_timeout_minutes\":");
+    add_number(out, rotation ? -1 : plan.drain_minutes);
+    ndp_buf_adds(out, ",\"node_soak_minutes\":");
+    add_number(out, rotation ? -1 : plan.soak_minutes);
+    because_json(out, p);
+    ndp_buf_adds(out, "}");
+}
+
+/* "max surge 10% (the AKS default on Kubernetes 1.32 and later)" */
+static void surge_text(struct ndp_buf *out, const struct ndp_rollout_pool *plan)
+{
+    ndp_buf_addf(out, "max surge %s", plan->max_surge);
+    switch (plan->surge_source) {
+    case NDP_SURGE_DEFAULT:
+        ndp_buf_adds(out, " (the AKS default on Kubernetes 1.32 and later)");
+        break;
+    case NDP_SURGE_DEFAULT_BEFORE:
+        ndp_buf_adds(out, " (the AKS default below Kubernetes 1.32)");
+        break;
+    case NDP_SURGE_DEFAULT_ASSUMED:
+        ndp_buf_adds(out, " (the AKS default from Kubernetes 1.32, assumed: "
+                          "the version is not known)");
+        break;
+    case NDP_SURGE_SENT:
+        break;
     }
-    ndp_buf_adds(out, "]}");
+}
+
+static void batches_text(struct ndp_buf *out, const struct ndp_rollout_pool *plan)
+{
+    if (plan->nodes > 0)
+        ndp_buf_addf(out, ", %ld batch%s", plan->batches,
+                     plan->batches == 1 ? "" : "es");
 }
 
 static void pool_text(struct ndp_buf *out, const struct ndp_impact_pool *p)
 {
-    long nodes = ndp_rollout_pool_nodes(p);
-    long surge = ndp_rollout_surge_nodes(p->surge, nodes);
+    struct ndp_rollout_pool plan;
 
     if (p->sensitive) {
         ndp_buf_adds(out, "a pool whose name and size are sensitive (not "
                           "shown)");
         return;
     }
+    ndp_rollout_pool_plan(&plan, p);
     ndp_buf_addf(out, "%s (", p->name);
-    if (nodes < 0)
+    if (plan.nodes < 0)
         ndp_buf_adds(out, "node count unknown");
     else if (p->autoscale && p->max_nodes > 0)
         ndp_buf_addf(out, "%ld-%ld nodes", p->min_nodes > 0 ? p->min_nodes
                                                            : p->nodes,
-                     nodes);
+                     plan.nodes);
     else
-        ndp_buf_addf(out, "%ld node%s", nodes, nodes == 1 ? "" : "s");
-    ndp_buf_addf(out, ", max surge %s = %ld at a time", p->surge ? p->surge
-                                                                 : "1",
-                 surge);
-    if (nodes > 0)
-        ndp_buf_addf(out, ", %ld batch%s", ndp_rollout_batches(nodes, surge),
-                     ndp_rollout_batches(nodes, surge) == 1 ? "" : "es");
+        ndp_buf_addf(out, "%ld node%s", plan.nodes,
+                     plan.nodes == 1 ? "" : "s");
+    switch (plan.kind) {
+    case NDP_ROLLOUT_SURGE:
+        ndp_buf_adds(out, ", ");
+        surge_text(out, &plan);
+        ndp_buf_addf(out, " = %ld at a time", plan.surge_nodes);
+        batches_text(out, &plan);
+        break;
+    case NDP_ROLLOUT_UNAVAILABLE:
+        ndp_buf_addf(out, ", max unavailable %s = %ld down at a time, no "
+                     "surge node", p->unavailable, plan.unavailable_nodes);
+        batches_text(out, &plan);
+        break;
+    case NDP_ROLLOUT_SPOT:
+        ndp_buf_adds(out, ", Spot: evicted without drain and without surge "
+                          "nodes, one at a time (assumed)");
+        batches_text(out, &plan);
+        break;
+    case NDP_ROLLOUT_ROTATION:
+        ndp_buf_adds(out, ", rotated by azurerm: created anew at full size "
+                          "beside the old pool, ");
+        if (plan.nodes >= 0)
+            ndp_buf_addf(out, "%ld nodes at the peak", 2 * plan.nodes);
+        else
+            ndp_buf_adds(out, "twice its nodes at the peak");
+        ndp_buf_adds(out, "; its surge and drain settings are not used");
+        break;
+    }
     ndp_buf_addch(out, ')');
 }
 
@@ -156,22 +236,86 @@ static void describe_created(struct ndp_buf *json, struct ndp_buf *text,
 }
 
 /*
- * ',"worst_case_minutes":N,"window_remaining_minutes":N': null when not
- * known, and when the changes go through in no window; the minutes left
- * of a sensitive window are "(sensitive)".
+ * ',"extra_nodes_at_peak":N,"worst_case_minutes":N,
+ * "window_remaining_minutes":N': null when not known, and when the
+ * changes go through in no window; the minutes left of a sensitive window
+ * are "(sensitive)".
  */
-static void rollout_json(struct ndp_buf *json, const struct ndp_impact *impact)
+static void rollout_json(struct ndp_buf *json, const struct ndp_rollout *r,
+                         const struct ndp_impact *impact)
 {
-    struct ndp_rollout r;
-
-    ndp_rollout_size(&r, impact, false);
+    ndp_buf_adds(json, ",\"extra_nodes_at_peak\":");
+    add_number(json, r->extra_nodes);
     ndp_buf_adds(json, ",\"worst_case_minutes\":");
-    add_number(json, r.minutes);
+    add_number(json, r->rotated == r->pools ? -1 : r->minutes);
     ndp_buf_adds(json, ",\"window_remaining_minutes\":");
     if (impact->window_sensitive && impact->window_minutes_left >= 0)
         ndp_buf_adds(json, "\"(sensitive)\"");
     else
         add_number(json, impact->window_minutes_left);
+}
+
+/*
+ * Under flat Azure CNI, each subnet of the input the pools are in:
+ * JSON ',"subnets":[{"address","id","prefixes","usable_addresses",
+ * "addresses_at_peak"}]' (an empty list otherwise) and text "; subnet
+ * azurerm_subnet.x (10.0.0.0/24, 251 usable addresses): up to 124
+ * addresses at the peak".  A sensitive subnet's prefixes and size are
+ * not written.
+ */
+static void subnets(struct ndp_buf *json, struct ndp_buf *text,
+                    const struct ndp_impact *impact)
+{
+    long *need;
+    size_t i;
+
+    ndp_buf_adds(json, ",\"subnets\":[");
+    if (!impact->flat_cni || !impact->nr_subnets) {
+        ndp_buf_adds(json, "]");
+        return;
+    }
+    need = ndp_xcalloc(impact->nr_subnets, sizeof(*need));
+    ndp_rollout_subnet_needs(need, impact);
+    for (i = 0; i < impact->nr_subnets; i++) {
+        const struct ndp_subnet *sn = impact->subnets[i];
+        ndp_buf_adds(json, i ? ",{\"address\":" : "{\"address\":");
+        ndp_buf_add_json_string(json, sn->address);
+        ndp_buf_adds(json, ",\"id\":");
+        ndp_buf_add_json_string(json, sn->id);
+        ndp_buf_adds(json, ",\"prefixes\":");
+        ndp_buf_add_json_string(json, sn->sensitive ? "(sensitive)"
+                                                    : sn->prefixes);
+        ndp_buf_adds(json, ",\"usable_addresses\":");
+        add_number(json, sn->sensitive ? -1 : sn->usable);
+        ndp_buf_adds(json, ",\"addresses_at_peak\":");
+        add_number(json, need[i]);
+        ndp_buf_adds(json, "}");
+        ndp_buf_addf(text, "; subnet %s (", sn->address);
+        if (sn->sensitive)
+            ndp_buf_adds(text, "its size is sensitive");
+        else
+            ndp_buf_addf(text, "%s, %ld usable addresses", sn->prefixes,
+                         sn->usable);
+        if (need[i] < 0)
+            ndp_buf_adds(text, "): the addresses its pools take at the peak "
+                               "cannot be counted");
+        else
+            ndp_buf_addf(text, "): its pools take at least %ld addresses at "
+                         "the peak, (nodes + surge) \xc3\x97 (1 + maxPods) "
+                         "under Azure CNI", need[i]);
+    }
+    ndp_buf_adds(json, "]");
+    free(need);
+}
+
+/* "; up to 4 extra nodes at the peak": what quota must hold. */
+static void extra_text(struct ndp_buf *text, const struct ndp_rollout *r)
+{
+    if (!r->known)
+        return;
+    ndp_buf_addf(text, "; up to %ld extra node%s at the peak%s",
+                 r->extra_nodes, r->extra_nodes == 1 ? "" : "s",
+                 r->pools > 1 ? " (these pools together)" : "");
 }
 
 /* Both descriptions of an impact, written side by side in one pass. */
@@ -180,6 +324,7 @@ static void describe(struct ndp_buf *json, struct ndp_buf *text,
 {
     long total = 0;
     bool known = true, first = true;
+    struct ndp_rollout r;
     size_t i;
 
     ndp_buf_adds(json, "{\"pools\":[");
@@ -208,8 +353,11 @@ static void describe(struct ndp_buf *json, struct ndp_buf *text,
     }
     ndp_buf_adds(json, "],\"nodes\":");
     add_number(json, known ? total : -1);
+    ndp_rollout_size(&r, impact, false);
+    extra_text(text, &r);
     describe_created(json, text, impact);
-    rollout_json(json, impact);
+    subnets(json, text, impact);
+    rollout_json(json, &r, impact);
     ndp_buf_adds(json, ",\"note\":\"node-local ephemeral storage (emptyDir, "
                        "hostPath) on these nodes is lost\"}");
     ndp_buf_adds(text, "; node-local ephemeral storage (emptyDir, "
@@ -236,4 +384,38 @@ void ndp_report_impact_words(struct ndp_buf *out,
     if (impact->rebuilds)
         describe(&json, out, impact);
     ndp_buf_release(&json);
+}
+
+/* How many clusters' impacts rebuild pools. */
+static size_t clusters_rebuilding(const struct ndp_impacts *impacts)
+{
+    size_t i, nr = 0;
+
+    for (i = 0; i < impacts->nr; i++)
+        nr += impacts->items[i].rebuilds;
+    return nr;
+}
+
+void ndp_report_plan_extra_json(struct ndp_buf *out,
+                                const struct ndp_impacts *impacts)
+{
+    add_number(out, ndp_rollout_plan_extra_nodes(impacts));
+}
+
+void ndp_report_plan_extra_words(struct ndp_buf *out,
+                                 const struct ndp_impacts *impacts)
+{
+    size_t nr = clusters_rebuilding(impacts);
+    long extra = ndp_rollout_plan_extra_nodes(impacts);
+
+    if (nr < 2)
+        return;
+    ndp_buf_addf(out, "pools of %zu clusters are rebuilt: ", nr);
+    if (extra < 0)
+        ndp_buf_adds(out, "their extra nodes at the peak cannot be counted "
+                          "(a node count is unknown or sensitive)");
+    else
+        ndp_buf_addf(out, "up to %ld extra node%s at the peak, all of them "
+                     "together (what the quota of their subscription and "
+                     "region must hold)", extra, extra == 1 ? "" : "s");
 }

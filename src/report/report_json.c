@@ -192,6 +192,8 @@ static void write_json(struct ndp_buf *out, const struct ndp_report *r)
     if (r->options.baseline)
         ndp_buf_addf(out, ", \"baseline_known\": %zu",
                      r->result->baseline_known);
+    ndp_buf_adds(out, ", \"extra_nodes_at_peak\": ");
+    ndp_report_plan_extra_json(out, &r->result->impacts);
     ndp_buf_adds(out, ", \"apply_window\": ");
     ndp_report_apply_json(out, r, NDP_APPLY_PLAN);
     ndp_buf_adds(out, "}\n}\n");

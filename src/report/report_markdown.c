@@ -490,6 +490,20 @@ static void write_apply(struct ndp_buf *out, const struct ndp_report *r)
     ndp_buf_release(&sentence);
 }
 
+/* The extra nodes of the whole apply, when more than one cluster rebuilds. */
+static void write_plan_impact(struct ndp_buf *out, const struct ndp_report *r)
+{
+    struct ndp_buf words = NDP_BUF_INIT;
+
+    ndp_report_plan_extra_words(&words, &r->result->impacts);
+    if (words.len) {
+        ndp_buf_adds(out, "Impact of this apply: ");
+        md_prose(out, words.buf, TRAILER_RESERVE / 4);
+        ndp_buf_adds(out, "\n\n");
+    }
+    ndp_buf_release(&words);
+}
+
 static void write_summary(struct ndp_buf *out, const struct ndp_report *r,
                           size_t budget)
 {
@@ -506,6 +520,7 @@ static void write_summary(struct ndp_buf *out, const struct ndp_report *r,
         clusters_out += cluster_out;
     }
     write_left_out(out, left_out, clusters_out, total);
+    write_plan_impact(out, r);
     write_apply(out, r);
 }
 

@@ -210,6 +210,20 @@ static void write_impact_line(struct ndp_buf *out,
     ndp_buf_release(&words);
 }
 
+/* The extra nodes of the whole apply, when more than one cluster rebuilds. */
+static void write_plan_impact(struct ndp_buf *out, const struct ndp_report *r)
+{
+    struct ndp_buf words = NDP_BUF_INIT;
+
+    ndp_report_plan_extra_words(&words, &r->result->impacts);
+    if (words.len) {
+        ndp_buf_adds(out, "impact of this apply: ");
+        add_safe(out, words.buf);
+        ndp_buf_addch(out, '\n');
+    }
+    ndp_buf_release(&words);
+}
+
 /*
  * Findings grouped by cluster in one pass: 'order' lists finding indexes
  * cluster by cluster (keeping their sorted order), 'start[c]' is where
@@ -366,6 +380,7 @@ static void write_text(struct ndp_buf *out, const struct ndp_report *r)
     }
     free(g.order);
     free(g.start);
+    write_plan_impact(out, r);
     write_summary(out, r);
     if (r->result->clusters.nr) {
         ndp_report_apply_sentence(out, r, add_safe);

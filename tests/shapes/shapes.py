@@ -891,6 +891,11 @@ def tf_shapes(row):
                 "node_image_version"}
             if bad:
                 raise Skip("node-pool-only attributes %s" % sorted(bad))
+            if any("max_unavailable" in u for side in (before, after)
+                   for u in side.get("upgrade_settings") or []):
+                # azurerm 4.x has no max_unavailable on the default pool.
+                raise Skip("default_node_pool's upgrade_settings has no "
+                           "max_unavailable")
             b = {"default_node_pool": [dict({"name": "system"}, **before)]}
             a = {"default_node_pool": [dict({"name": "system"}, **after)]}
             return plan_text([tf_change(AZ, b, a)])

@@ -481,7 +481,8 @@ static void impact__pools_counts_batches_and_refused_changes(void **state)
     assert_non_null(strstr(r.impact_json,
                            "\"name\":\"system\""));
     assert_non_null(strstr(r.impact_json,
-                           "\"surge_nodes\":2,\"batches\":2"));
+                           "\"surge_nodes\":2,\"unavailable_nodes\":0,"
+                           "\"batches\":2,\"extra_nodes\":2"));
     assert_non_null(strstr(r.impact_text,
                            "emptyDir, hostPath"));
     release(&r);
@@ -503,8 +504,10 @@ static void impact__pools_counts_batches_and_refused_changes(void **state)
         assert_non_null(strstr(a.impact_json,
                                "\"name\":\"burst\",\"os_type\":null,"
                                "\"nodes\":2,\"min_nodes\":2,\"max_nodes\":10,"
-                               "\"max_surge\":\"3\",\"surge_nodes\":3,"
-                               "\"batches\":4"));
+                               "\"upgrade\":\"surge\",\"max_surge\":\"3\","
+                               "\"max_surge_source\":\"sent\","
+                               "\"max_unavailable\":\"0\",\"surge_nodes\":3,"
+                               "\"unavailable_nodes\":0,\"batches\":4"));
         assert_non_null(strstr(a.impact_text,
                                "burst (2-10 nodes, max surge 3 = 3 at a time, "
                                "4 batches)"));
@@ -667,6 +670,433 @@ static void overrun__worst_case_rebuild_against_minutes_left(void **state)
     }
 }
 
+/* ---- upgrade settings and rotations AKS or azurerm refuse ---------- */
+
+enum check_shape { AZ_CLUSTER, AZ_POOL, ARM_CLUSTER, ARM_POOL };
+
+struct check_row {
+    const char *name;
+    enum check_shape shape;
+    enum ndp_action action;    /* NOOP: an update */
+    const char *before, *after, *after_unknown;
+    bool delta_only;
+    const char *want;          /* "ID verdict path", "; " between */
+};
+
+static struct ndp_change *check_change(struct run *r,
+                                       const struct check_row *row)
+{
+    static const struct {
+        enum ndp_notation notation;
+        enum ndp_kind kind;
+        const char *type, *address;
+    } shapes[] = {
+        [AZ_CLUSTER] = { NDP_NOTATION_AZURERM, NDP_KIND_CLUSTER,
+                         "azurerm_kubernetes_cluster",
+                         "azurerm_kubernetes_cluster.main" },
+        [AZ_POOL] = { NDP_NOTATION_AZURERM, NDP_KIND_NODEPOOL,
+                      "azurerm_kubernetes_cluster_node_pool",
+                      "azurerm_kubernetes_cluster_node_pool.np" },
+        [ARM_CLUSTER] = { NDP_NOTATION_ARM, NDP_KIND_CLUSTER,
+                          "Microsoft.ContainerService/managedClusters",
+                          "azapi_resource.aks" },
+        [ARM_POOL] = { NDP_NOTATION_ARM, NDP_KIND_NODEPOOL,
+                       "Microsoft.ContainerService/managedClusters/"
+                       "agentPools", "azapi_resource.np" },
+    };
+    struct ndp_change *c = add(r, shapes[row->shape].notation,
+                               shapes[row->shape].kind,
+                               shapes[row->shape].type,
+                               shapes[row->shape].address, row->before,
+                               row->after);
+
+    if (row->action != NDP_ACTION_NOOP)
+        c->action = row->action;
+    c->after_unknown = test_json(row->after_unknown);
+    c->delta_only = row->delta_only;
+    if (row->shape == AZ_POOL || row->shape == ARM_POOL) {
+        c->name = ndp_xstrdup("np");
+        c->parent_id = ndp_xstrdup(CLUSTER_ID);
+    } else {
+        c->self_id = ndp_xstrdup(CLUSTER_ID);
+    }
+    return c;
+}
+
+/* The findings of the checks (NDP504, NDP7xx) as the rows write them. */
+static char *check_findings(const struct run *r)
+{
+    struct ndp_buf b = NDP_BUF_INIT;
+    size_t i;
+
+    for (i = 0; i < r->result.findings.nr; i++) {
+        const struct ndp_finding *f = &r->result.findings.items[i];
+        if (strncmp(f->rule_id, "NDP7", 4) != 0 &&
+            strcmp(f->rule_id, "NDP504") != 0)
+            continue;
+        ndp_buf_addf(&b, "%s%s %s %s", b.len ? "; " : "", f->rule_id,
+                     ndp_verdict_name(f->verdict), f->path);
+    }
+    return ndp_buf_detach(&b);
+}
+
+#define US(members) "'upgrade_settings':[{" members "}]"
+#define AZ_DNP(members) "{'default_node_pool':[{'name':'sys'," members "}]}"
+#define ARM_US(members) "{'properties':{'upgradeSettings':{" members "}}}"
+#define ARM_P(members) "{'properties':{" members "}}"
+#define ARM_APP(members) \
+    "{'properties':{'agentPoolProfiles':[{'name':'a'," members "}]}}"
+#define DRAIN "upgrade_settings[0].drain_timeout_in_minutes"
+#define US_SURGE "upgrade_settings[0].max_surge"
+#define UNAVAIL "upgrade_settings[0].max_unavailable"
+#define D_SURGE "default_node_pool[0]." US_SURGE
+#define A_SURGE "properties.upgradeSettings.maxSurge"
+#define A_UNAVAIL "properties.upgradeSettings.maxUnavailable"
+
+static const struct check_row check_rows[] = {
+    /* NDP705: drain timeout, 0 read as unset */
+    { "drain 4", AZ_POOL, 0, "{}", "{" US("'drain_timeout_in_minutes':4") "}",
+      NULL, false, "NDP705 refused " DRAIN },
+    { "drain 5", AZ_POOL, 0, "{}", "{" US("'drain_timeout_in_minutes':5") "}",
+      NULL, false, "" },
+    { "drain 1440", AZ_POOL, 0, "{}",
+      "{" US("'drain_timeout_in_minutes':1440") "}", NULL, false, "" },
+    { "drain 1441", AZ_POOL, 0, "{}",
+      "{" US("'drain_timeout_in_minutes':1441") "}", NULL, false,
+      "NDP705 refused " DRAIN },
+    { "drain 0 is unset", AZ_POOL, 0, "{}",
+      "{" US("'drain_timeout_in_minutes':0") "}", NULL, false, "" },
+    { "drain -1 is declared", ARM_POOL, 0, "{}",
+      ARM_US("'drainTimeoutInMinutes':-1"), NULL, false,
+      "NDP705 refused properties.upgradeSettings.drainTimeoutInMinutes" },
+    /* NDP706: soak, ARM only */
+    { "soak 31", ARM_POOL, 0, "{}", ARM_US("'nodeSoakDurationInMinutes':31"),
+      NULL, false,
+      "NDP706 refused properties.upgradeSettings.nodeSoakDurationInMinutes" },
+    { "soak 30", ARM_POOL, 0, "{}", ARM_US("'nodeSoakDurationInMinutes':30"),
+      NULL, false, "" },
+    { "soak 0", ARM_POOL, 0, "{}", ARM_US("'nodeSoakDurationInMinutes':0"),
+      NULL, false, "" },
+    { "soak -1", ARM_POOL, 0, "{}", ARM_US("'nodeSoakDurationInMinutes':-1"),
+      NULL, false,
+      "NDP706 refused properties.upgradeSettings.nodeSoakDurationInMinutes" },
+    { "soak 31 in azurerm: refused at plan time", AZ_POOL, 0, "{}",
+      "{" US("'node_soak_duration_in_minutes':31") "}", NULL, false, "" },
+    /* NDP701, NDP702: forms and percentages */
+    { "surge not a number", AZ_POOL, 0, "{}", "{" US("'max_surge':'abc'") "}",
+      NULL, false, "NDP701 may-refuse " US_SURGE },
+    { "surge a decimal", ARM_POOL, 0, "{}", ARM_US("'maxSurge':'1.5'"), NULL,
+      false, "NDP701 may-refuse " A_SURGE },
+    { "surge negative", ARM_POOL, 0, "{}", ARM_US("'maxSurge':'-1'"), NULL,
+      false, "NDP701 may-refuse " A_SURGE },
+    { "surge with a space", ARM_POOL, 0, "{}", ARM_US("'maxSurge':'5 %'"),
+      NULL, false, "NDP701 may-refuse " A_SURGE },
+    { "unavailable not a number", ARM_POOL, 0, "{}",
+      ARM_US("'maxSurge':'1','maxUnavailable':'x%'"), NULL, false,
+      "NDP701 may-refuse " A_UNAVAIL },
+    { "surge 101%", ARM_POOL, 0, "{}", ARM_US("'maxSurge':'101%'"), NULL,
+      false, "NDP702 may-refuse " A_SURGE },
+    { "surge 100%", ARM_POOL, 0, "{}", ARM_US("'maxSurge':'100%'"), NULL,
+      false, "" },
+    { "template expressions are not judged", ARM_POOL, 0, "{}",
+      ARM_P("'mode':'System','scaleSetPriority':'[parameters(\\'p\\')]',"
+            "'upgradeSettings':{'maxSurge':'[parameters(\\'s\\')]',"
+            "'maxUnavailable':'[variables(\\'u\\')]',"
+            "'undrainableNodeBehavior':'[parameters(\\'b\\')]'}"),
+      NULL, false, "" },
+    { "an escaped bracket is a value", ARM_POOL, 0, "{}",
+      ARM_US("'maxSurge':'[[5]'"), NULL, false,
+      "NDP701 may-refuse " A_SURGE },
+    { "surge 5 and 33%", ARM_CLUSTER, 0, NULL,
+      "{'properties':{'agentPoolProfiles':[{'name':'a','upgradeSettings':"
+      "{'maxSurge':'5'}},{'name':'b','upgradeSettings':"
+      "{'maxSurge':'33%'}}]}}", NULL, false, "" },
+    /* NDP703: both 0 as sent */
+    { "azurerm default pool surge 0", AZ_CLUSTER, 0, AZ_DNP(US("'max_surge':'1'")),
+      AZ_DNP(US("'max_surge':'0'")), NULL, false, "NDP703 refused " D_SURGE },
+    { "azurerm pool surge 0", AZ_POOL, 0, "{}", "{" US("'max_surge':'0'") "}",
+      NULL, false, "NDP703 refused " US_SURGE },
+    { "azurerm pool unavailable 0", AZ_POOL, 0, "{}",
+      "{" US("'max_unavailable':'0'") "}", NULL, false,
+      "NDP703 refused " UNAVAIL },
+    { "azurerm pool unavailable 1", AZ_POOL, 0, "{}",
+      "{" US("'max_unavailable':'1'") "}", NULL, false, "" },
+    { "ARM surge 0 alone", ARM_POOL, 0, "{}", ARM_US("'maxSurge':'0'"), NULL,
+      false, "NDP703 refused " A_SURGE },
+    { "ARM both 0%", ARM_POOL, 0, "{}",
+      ARM_US("'maxSurge':'0%','maxUnavailable':'0'"), NULL, false,
+      "NDP703 refused " A_SURGE },
+    { "ARM surge 0 unavailable 1", ARM_POOL, 0, "{}",
+      ARM_US("'maxSurge':'0','maxUnavailable':'1'"), NULL, false, "" },
+    { "ARM unavailable 0 alone: the default surge", ARM_POOL, 0, "{}",
+      ARM_US("'maxUnavailable':'0'"), NULL, false, "" },
+    { "ARM delta: surge 0, unavailable not shown", ARM_POOL, 0,
+      ARM_US("'maxSurge':'1'"), ARM_US("'maxSurge':'0'"), NULL, true,
+      "NDP703 may-refuse " A_SURGE },
+    /* NDP704: maxUnavailable on a System pool */
+    { "ARM System pool unavailable 1", ARM_POOL, 0, "{}",
+      ARM_P("'mode':'System','upgradeSettings':{'maxSurge':'0',"
+            "'maxUnavailable':'1'}"), NULL, false,
+      "NDP704 refused " A_UNAVAIL },
+    { "ARM system pool, lower case", ARM_CLUSTER, 0, NULL,
+      ARM_APP("'mode':'system','upgradeSettings':{'maxUnavailable':'1'}"),
+      NULL, false, "NDP704 refused properties.agentPoolProfiles[name=a]."
+      "upgradeSettings.maxUnavailable" },
+    { "ARM System pool unavailable 0", ARM_POOL, 0, "{}",
+      ARM_P("'mode':'System','upgradeSettings':{'maxSurge':'1',"
+            "'maxUnavailable':'0'}"), NULL, false, "" },
+    { "ARM User pool unavailable 1", ARM_POOL, 0, "{}",
+      ARM_P("'mode':'User','upgradeSettings':{'maxUnavailable':'1'}"), NULL,
+      false, "" },
+    { "azurerm System pool resource", AZ_POOL, 0, "{}",
+      "{'mode':'System'," US("'max_unavailable':'1'") "}", NULL, false,
+      "NDP704 refused " UNAVAIL },
+    { "ARM delta without the mode", ARM_CLUSTER, 0,
+      "{'properties':{'agentPoolProfiles':[{'upgradeSettings':"
+      "{'maxUnavailable':'0'}}]}}",
+      "{'properties':{'agentPoolProfiles':[{'upgradeSettings':"
+      "{'maxUnavailable':'2'}}]}}", NULL, true, "" },
+    /* NDP707: undrainable node behaviour */
+    { "undrainable Drain", ARM_POOL, 0, "{}",
+      ARM_US("'undrainableNodeBehavior':'Drain'"), NULL, false,
+      "NDP707 refused properties.upgradeSettings.undrainableNodeBehavior" },
+    { "undrainable cordon", ARM_POOL, 0, "{}",
+      ARM_US("'undrainableNodeBehavior':'cordon'"), NULL, false, "" },
+    { "undrainable Schedule", AZ_POOL, 0, "{}",
+      "{" US("'undrainable_node_behavior':'Schedule'") "}", NULL, false,
+      "" },
+    /* NDP708: surge settings on a Spot pool, ARM only */
+    { "ARM Spot pool with a surge", ARM_POOL, 0, "{}",
+      ARM_P("'scaleSetPriority':'Spot','upgradeSettings':{'maxSurge':'1'}"),
+      NULL, false, "NDP708 may-refuse " A_SURGE },
+    { "ARM Spot pool with unavailable", ARM_POOL, 0, "{}",
+      ARM_P("'scaleSetPriority':'spot','upgradeSettings':"
+            "{'maxUnavailable':'1'}"), NULL, false,
+      "NDP708 may-refuse " A_UNAVAIL },
+    { "ARM Spot pool without settings", ARM_POOL, 0, "{}",
+      ARM_P("'scaleSetPriority':'Spot','upgradeSettings':"
+            "{'drainTimeoutInMinutes':30}"), NULL, false, "" },
+    { "azurerm Spot pool: refused at plan time", AZ_POOL, 0, "{}",
+      "{'priority':'Spot'," US("'max_surge':'1'") "}", NULL, false, "" },
+    /* What the apply sends */
+    { "azurerm default pool unchanged: not sent", AZ_CLUSTER, 0,
+      "{'tags':{'a':'1'}," "'default_node_pool':[{'name':'sys',"
+      US("'max_surge':'1','drain_timeout_in_minutes':3") "}]}",
+      "{'tags':{'a':'2'}," "'default_node_pool':[{'name':'sys',"
+      US("'max_surge':'1','drain_timeout_in_minutes':3") "}]}", NULL, false,
+      "" },
+    { "azurerm default pool changed: sent", AZ_CLUSTER, 0,
+      AZ_DNP("'node_count':2," US("'max_surge':'1',"
+                                  "'drain_timeout_in_minutes':3")),
+      AZ_DNP("'node_count':3," US("'max_surge':'1',"
+                                  "'drain_timeout_in_minutes':3")), NULL,
+      false, "NDP705 refused default_node_pool[0]." DRAIN },
+    { "pool created: sent", ARM_POOL, NDP_ACTION_CREATE, NULL,
+      ARM_US("'drainTimeoutInMinutes':2"), NULL, false,
+      "NDP705 refused properties.upgradeSettings.drainTimeoutInMinutes" },
+    { "pool deleted: not sent", ARM_POOL, NDP_ACTION_DELETE,
+      ARM_US("'drainTimeoutInMinutes':2"), NULL, NULL, false, "" },
+    { "pool read: not sent", AZ_POOL, NDP_ACTION_READ, "{}",
+      "{" US("'drain_timeout_in_minutes':2") "}", NULL, false, "" },
+    /* NDP504: a rotation without temporary_name_for_rotation */
+    { "default pool rotation without a name", AZ_CLUSTER, 0,
+      AZ_DNP("'vm_size':'a'"), AZ_DNP("'vm_size':'b'"), NULL, false,
+      "NDP504 refused default_node_pool[0].temporary_name_for_rotation" },
+    { "default pool rotation with a name", AZ_CLUSTER, 0,
+      AZ_DNP("'vm_size':'a'"),
+      AZ_DNP("'vm_size':'b','temporary_name_for_rotation':'tmp'"), NULL,
+      false, "" },
+    { "pool rotation without a name", AZ_POOL, 0, "{'vm_size':'a'}",
+      "{'vm_size':'b','temporary_name_for_rotation':''}", NULL, false,
+      "NDP504 refused temporary_name_for_rotation" },
+    { "pool rotation, the name known after apply", AZ_POOL, 0,
+      "{'vm_size':'a'}", "{'vm_size':'b'}",
+      "{'temporary_name_for_rotation':true}", false, "" },
+    { "pool rotation known after apply", AZ_POOL, 0, "{'vm_size':'a'}",
+      "{}", "{'vm_size':true}", false,
+      "NDP504 may-refuse temporary_name_for_rotation" },
+    { "pool created: no rotation", AZ_POOL, NDP_ACTION_CREATE, NULL,
+      "{'vm_size':'b'}", NULL, false, "" },
+};
+
+static void checks__refused_upgrade_settings_and_rotations(void **state)
+{
+    size_t i, failures = 0;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(check_rows); i++) {
+        struct run r = { 0 };
+        char *got;
+
+        check_change(&r, &check_rows[i]);
+        evaluate(&r, AT, -1);
+        got = check_findings(&r);
+        if (strcmp(got, check_rows[i].want) != 0) {
+            print_error("case '%s':\n  got  '%s'\n  want '%s'\n",
+                        check_rows[i].name, got, check_rows[i].want);
+            failures++;
+        }
+        free(got);
+        release(&r);
+    }
+    assert_int_equal(failures, 0);
+}
+
+/* Messages quote the value and say how sure the reading is. */
+static void checks__messages_quote_and_qualify(void **state)
+{
+    static const struct {
+        struct check_row row;
+        const char *id, *words[3];
+    } rows[] = {
+        { { "", AZ_CLUSTER, 0, AZ_DNP(US("'max_surge':'1'")),
+            AZ_DNP(US("'max_surge':'0'")), NULL, false, NULL },
+          "NDP703", { "max_surge '0' of node pool 'sys'", "(inferred",
+                      "error code unconfirmed" } },
+        { { "", ARM_POOL, 0, "{}", ARM_US("'maxSurge':'150%'"), NULL, false,
+            NULL },
+          "NDP702", { "maxSurge '150%'", "unconfirmed", "'100%'" } },
+        { { "", AZ_POOL, 0, "{}",
+            "{'mode':'System'," US("'max_unavailable':'1'") "}", NULL, false,
+            NULL },
+          "NDP704", { "max_unavailable '1' on System node pool 'np'",
+                      "inferred", "User pool" } },
+        { { "", AZ_CLUSTER, 0,
+            "{'kubernetes_version':'1.36'," "'default_node_pool':"
+            "[{'name':'sys','vm_size':'a'}]}",
+            "{'kubernetes_version':'1.37'," "'default_node_pool':"
+            "[{'name':'sys','vm_size':'b'}]}", NULL, false, NULL },
+          "NDP504", { "default_node_pool[0].vm_size makes azurerm rotate "
+                      "node pool 'sys'", "control plane may already have "
+                      "been updated", "kubernetes_version upgrade" } },
+        { { "", AZ_POOL, 0, "{'vm_size':'a'}", "{'vm_size':'b'}", NULL,
+            false, NULL },
+          "NDP504", { "before it sends anything", "vm_size makes",
+                      "temporary_name_for_rotation" } },
+    };
+    size_t i, k;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        struct run r = { 0 };
+        const struct ndp_finding *f;
+
+        check_change(&r, &rows[i].row);
+        evaluate(&r, AT, -1);
+        f = only(&r, rows[i].id);
+        for (k = 0; k < 3; k++)
+            if (!strstr(f->message, rows[i].words[k]))
+                fail_msg("%s: '%s' not in '%s'", rows[i].id,
+                         rows[i].words[k], f->message);
+        release(&r);
+    }
+}
+
+/* Under a sensitive mask a finding names no value and no pool. */
+static void checks__sensitive_values_never_printed(void **state)
+{
+    struct run r = { 0 };
+    struct ndp_change *c;
+    const struct ndp_finding *f;
+
+    (void)state;
+    c = add(&r, NDP_NOTATION_AZURERM, NDP_KIND_NODEPOOL,
+            "azurerm_kubernetes_cluster_node_pool",
+            "azurerm_kubernetes_cluster_node_pool.np", "{}",
+            "{" US("'max_surge':'CANARY%','drain_timeout_in_minutes':3") "}");
+    c->name = ndp_xstrdup("CANARYPOOL");
+    c->parent_id = ndp_xstrdup(CLUSTER_ID);
+    c->after_sensitive = test_json("{'upgrade_settings':true}");
+    evaluate(&r, AT, -1);
+    f = only(&r, "NDP701");
+    assert_null(strstr(f->message, "CANARY"));
+    assert_string_equal(f->after, "\"(sensitive)\"");
+    assert_null(f->pool);
+    f = only(&r, "NDP705");
+    assert_null(strstr(f->message, "CANARY"));
+    assert_non_null(strstr(f->message, "drain_timeout_in_minutes "
+                                       "(sensitive) is outside"));
+    assert_string_equal(f->after, "\"(sensitive)\"");
+    release(&r);
+}
+
+/*
+ * PT-CAP-02: under Azure CNI without overlay a subnet of the input holds
+ * (nodes + surge) x (1 + maxPods) or the change is refused; exactly as
+ * many passes.  Overlay has no such check.
+ */
+static void checks__subnet_room_at_its_limit(void **state)
+{
+    static const struct {
+        const char *mode;
+        long usable;
+        bool refused;
+    } rows[] = {
+        { "null", 20, false }, { "null", 19, true }, { "'overlay'", 1, false },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        struct run r = { 0 };
+        struct ndp_subnet *sn;
+        char doc[2][512];
+        size_t k, n = 0;
+
+        /* 1 node + 1 surge node, 9 pods each: 20 addresses. */
+        for (k = 0; k < 2; k++)
+            snprintf(doc[k], sizeof(doc[k]),
+                     "{'network_profile':[{'network_plugin':'azure',"
+                     "'network_plugin_mode':%s,'network_policy':'%s'}],"
+                     "'default_node_pool':[{'name':'sys','node_count':1,"
+                     "'max_pods':9,'vnet_subnet_id':'/s/a',"
+                     "'upgrade_settings':[{'max_surge':'1'}]}]}",
+                     rows[i].mode, k ? "azure" : "");
+        azurerm_cluster(&r, doc[0], doc[1]);
+        sn = ndp_changeset_add_subnet(&r.result.set);
+        sn->id = ndp_xstrdup("/s/a");
+        sn->address = ndp_xstrdup("azurerm_subnet.a");
+        sn->prefixes = ndp_xstrdup("10.0.0.0/27");
+        sn->usable = rows[i].usable;
+        evaluate(&r, AT, -1);
+        for (k = 0; k < r.result.findings.nr; k++)
+            n += strcmp(r.result.findings.items[k].rule_id, "NDP709") == 0;
+        if (n != (rows[i].refused ? 1 : 0))
+            fail_msg("row %zu: %zu NDP709 findings", i, n);
+        if (rows[i].refused) {
+            const struct ndp_finding *f = only(&r, "NDP709");
+            assert_int_equal(f->verdict, NDP_VERDICT_REFUSED);
+            assert_non_null(strstr(f->message, "at least 20 addresses"));
+            assert_non_null(strstr(f->message, "InsufficientSubnetSize"));
+        }
+        release(&r);
+    }
+}
+
+/* PT-UPG-04/06: unsetting the drain timeout replaces the cluster. */
+static void replace__unset_drain_names_the_attribute(void **state)
+{
+    struct run r = { 0 };
+    struct ndp_change *c;
+    const char *m;
+
+    (void)state;
+    c = azurerm_cluster(&r, AZ_DNP(US("'max_surge':'1',"
+                                      "'drain_timeout_in_minutes':30,"
+                                      "'undrainable_node_behavior':'Cordon'")),
+                        AZ_DNP(US("'max_surge':'1',"
+                                  "'drain_timeout_in_minutes':0")));
+    c->action = NDP_ACTION_REPLACE;
+    evaluate(&r, AT, -1);
+    m = only(&r, "NDP003")->message;
+    if (!strstr(m, "cannot unset default_node_pool[0]." DRAIN " and "
+                "default_node_pool[0].upgrade_settings[0]."
+                "undrainable_node_behavior once set") ||
+        !strstr(m, "replaces the whole cluster"))
+        fail_msg("message: %s", m);
+    release(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -686,6 +1116,11 @@ int main(void)
         cmocka_unit_test(profiles__parse_name_and_list),
         cmocka_unit_test(impact__pools_counts_batches_and_refused_changes),
         cmocka_unit_test(overrun__worst_case_rebuild_against_minutes_left),
+        cmocka_unit_test(checks__refused_upgrade_settings_and_rotations),
+        cmocka_unit_test(checks__messages_quote_and_qualify),
+        cmocka_unit_test(checks__sensitive_values_never_printed),
+        cmocka_unit_test(replace__unset_drain_names_the_attribute),
+        cmocka_unit_test(checks__subnet_room_at_its_limit),
     };
 
     return cmocka_run_group_tests(tests, test_rules_load_dir, test_rules_free);

@@ -24,34 +24,40 @@ struct kind_spec {
     enum ndp_notation notation;
     enum ndp_kind kind;
     const char *type, *address;
+    bool delta_only; /* rebuilt from a what-if delta */
 };
 
 static const struct kind_spec az_cluster = {
     NDP_NOTATION_AZURERM, NDP_KIND_CLUSTER, "azurerm_kubernetes_cluster",
-    "azurerm_kubernetes_cluster.main"
+    "azurerm_kubernetes_cluster.main", false
 };
 static const struct kind_spec az_pool = {
     NDP_NOTATION_AZURERM, NDP_KIND_NODEPOOL,
     "azurerm_kubernetes_cluster_node_pool",
-    "azurerm_kubernetes_cluster_node_pool.user"
+    "azurerm_kubernetes_cluster_node_pool.user", false
 };
 static const struct kind_spec arm_cluster = {
     NDP_NOTATION_ARM, NDP_KIND_CLUSTER,
-    "Microsoft.ContainerService/managedClusters", "azapi_resource.aks"
+    "Microsoft.ContainerService/managedClusters", "azapi_resource.aks", false
+};
+static const struct kind_spec arm_cluster_delta = {
+    NDP_NOTATION_ARM, NDP_KIND_CLUSTER,
+    "Microsoft.ContainerService/managedClusters", "/subscriptions/s/aks", true
 };
 static const struct kind_spec arm_pool = {
     NDP_NOTATION_ARM, NDP_KIND_NODEPOOL,
     "Microsoft.ContainerService/managedClusters/agentPools",
-    "azapi_resource.np"
+    "azapi_resource.np", false
 };
 static const struct kind_spec arm_maintenance = {
     NDP_NOTATION_ARM, NDP_KIND_MAINTENANCE,
     "Microsoft.ContainerService/managedClusters/maintenanceConfigurations",
-    "azapi_resource.mc"
+    "azapi_resource.mc", false
 };
 static const struct kind_spec arm_setter = {
     NDP_NOTATION_ARM, NDP_KIND_SETTER,
-    "Microsoft.ContainerService/managedClusters", "azapi_update_resource.ndp"
+    "Microsoft.ContainerService/managedClusters",
+    "azapi_update_resource.ndp", false
 };
 
 /* One change: its documents and masks as JSON text with ' for ". */
@@ -77,6 +83,7 @@ static struct ndp_change *add_doc(struct ndp_changeset *set,
     c->after_unknown = test_json(d->after_unknown);
     c->before_sensitive = test_json(d->before_sensitive);
     c->after_sensitive = test_json(d->after_sensitive);
+    c->delta_only = d->kind->delta_only;
     return c;
 }
 
@@ -112,7 +119,8 @@ static void describe_pools(struct ndp_buf *b, const struct ndp_facts *f)
 
     for (i = 0; i < f->nr_pools; i++) {
         const struct ndp_pool_facts *p = &f->pools[i];
-        ndp_buf_addf(b, "%s%s@%s", i ? "; " : "", p->name, p->path);
+        ndp_buf_addf(b, "%s%s@%s", i ? "; " : "", p->name ? p->name : "?",
+                     p->path);
         add_number(b, "n", p->count);
         add_number(b, "min", p->min_count);
         add_number(b, "max", p->max_count);
@@ -125,8 +133,25 @@ static void describe_pools(struct ndp_buf *b, const struct ndp_facts *f)
         add_text(b, "unavail", p->max_unavailable);
         add_number(b, "drain", p->drain_minutes);
         add_number(b, "soak", p->soak_minutes);
+        if (p->has_drain != (p->drain_minutes != -1) ||
+            p->has_soak != (p->soak_minutes != -1))
+            ndp_buf_addf(b, " declared=%d,%d", p->has_drain, p->has_soak);
         add_text(b, "undrain", p->undrainable);
+        if (p->surge_sent != p->max_surge)
+            add_text(b, "sends-surge", p->surge_sent);
+        if (p->unavailable_sent != p->max_unavailable)
+            add_text(b, "sends-unavail", p->unavailable_sent);
+        add_text(b, "was-surge", p->surge_before);
+        add_text(b, "was-unavail", p->unavailable_before);
+        add_number(b, "was-drain", p->drain_minutes_before);
+        add_number(b, "was-soak", p->soak_minutes_before);
+        add_text(b, "was-undrain", p->undrainable_before);
         add_text(b, "rot", p->rotation_name);
+        add_text(b, "subnet", p->subnet_id);
+        add_text(b, "podsubnet", p->pod_subnet_id);
+        add_number(b, "maxpods", p->max_pods);
+        if (p->rotation_name_unknown)
+            ndp_buf_adds(b, " rot=?");
         if (p->version_before || p->version_after)
             ndp_buf_addf(b, " v=%s>%s",
                          p->version_before ? p->version_before : "-",
@@ -135,6 +160,8 @@ static void describe_pools(struct ndp_buf *b, const struct ndp_facts *f)
             ndp_buf_adds(b, " created");
         if (p->deleted)
             ndp_buf_adds(b, " deleted");
+        else if (!p->sent)
+            ndp_buf_adds(b, " unsent");
     }
 }
 
@@ -172,16 +199,16 @@ static const struct pool_row pool_rows[] = {
       { &az_cluster, 0, NULL, NULL,
         DNP("'name':'sys','enable_auto_scaling':true,"
             "'auto_scaling_enabled':false"), NULL, NULL, NULL },
-      "sys@default_node_pool[0] auto os=Linux" },
+      "sys@default_node_pool[0] auto os=Linux mode=System" },
     { "azurerm default pool: autoscale false under both names",
       { &az_cluster, 0, NULL, NULL,
         DNP("'name':'sys','enable_auto_scaling':false,"
             "'auto_scaling_enabled':false"), NULL, NULL, NULL },
-      "sys@default_node_pool[0] os=Linux" },
+      "sys@default_node_pool[0] os=Linux mode=System" },
     { "azurerm default pool: Linux whatever it says",
       { &az_cluster, 0, NULL, NULL, DNP("'name':'sys','os_type':'Windows'"),
         NULL, NULL, NULL },
-      "sys@default_node_pool[0] os=Linux" },
+      "sys@default_node_pool[0] os=Linux mode=System" },
     { "azurerm default pool: null and \"\" are not declared",
       { &az_cluster, 0, NULL, NULL,
         DNP("'name':'sys','node_count':null,'min_count':null,"
@@ -192,34 +219,34 @@ static const struct pool_row pool_rows[] = {
             "'undrainable_node_behavior':''}],"
             "'temporary_name_for_rotation':'','orchestrator_version':''"),
         NULL, NULL, NULL },
-      "sys@default_node_pool[0] os=Linux" },
+      "sys@default_node_pool[0] os=Linux mode=System" },
     { "azurerm default pool: a value of another type is not declared",
       { &az_cluster, 0, NULL, NULL,
         DNP("'name':'sys','node_count':'3','auto_scaling_enabled':'true',"
             "'upgrade_settings':[{'max_surge':2,"
             "'drain_timeout_in_minutes':'30'}]"), NULL, NULL, NULL },
-      "sys@default_node_pool[0] os=Linux" },
+      "sys@default_node_pool[0] os=Linux mode=System" },
     { "azurerm default pool: no upgrade settings block",
       { &az_cluster, 0, NULL, NULL,
         DNP("'name':'sys','node_count':2,'upgrade_settings':[]"), NULL,
         NULL, NULL },
-      "sys@default_node_pool[0] n=2 os=Linux" },
+      "sys@default_node_pool[0] n=2 os=Linux mode=System" },
     { "azurerm default pool: unknown count left out of after",
       { &az_cluster, 0, NULL, DNP("'name':'sys','node_count':2"),
         DNP("'name':'sys'"), DNP("'node_count':true"), NULL, NULL },
-      "sys@default_node_pool[0] os=Linux" },
+      "sys@default_node_pool[0] os=Linux mode=System" },
     { "azurerm default pool: current version when none is declared",
       { &az_cluster, 0, NULL,
         DNP("'name':'sys','orchestrator_version':'latest',"
             "'current_orchestrator_version':'1.29.7'"),
         DNP("'name':'sys','orchestrator_version':'',"
             "'current_orchestrator_version':'1.30.0'"), NULL, NULL, NULL },
-      "sys@default_node_pool[0] os=Linux v=1.29.7>1.30.0" },
+      "sys@default_node_pool[0] os=Linux mode=System v=1.29.7>1.30.0" },
     { "azurerm default pool: no version at all",
       { &az_cluster, 0, NULL, NULL,
         DNP("'name':'sys','orchestrator_version':'stable',"
             "'current_orchestrator_version':''"), NULL, NULL, NULL },
-      "sys@default_node_pool[0] os=Linux" },
+      "sys@default_node_pool[0] os=Linux mode=System" },
     { "azurerm default pool: no name, no pool",
       { &az_cluster, 0, NULL, NULL, DNP("'name':'','node_count':3"), NULL,
         NULL, NULL }, "" },
@@ -233,9 +260,50 @@ static const struct pool_row pool_rows[] = {
       { &az_cluster, NDP_ACTION_DELETE, NULL,
         DNP("'name':'sys','node_count':4,'orchestrator_version':'1.29.0'"),
         NULL, NULL, NULL, NULL },
-      "sys@default_node_pool[0] n=4 os=Linux v=1.29.0>1.29.0" },
+      "sys@default_node_pool[0] n=4 os=Linux mode=System v=1.29.0>1.29.0 "
+      "unsent" },
+
+    { "azurerm default pool: an update that leaves the block is unsent",
+      { &az_cluster, 0, NULL, DNP("'name':'sys','node_count':3"),
+        DNP("'name':'sys','node_count':3"), NULL, NULL, NULL },
+      "sys@default_node_pool[0] n=3 os=Linux mode=System unsent" },
+    { "azurerm default pool: drain and undrainable read from before too",
+      { &az_cluster, 0, NULL,
+        DNP("'name':'sys','upgrade_settings':[{'max_surge':'1',"
+            "'drain_timeout_in_minutes':30,"
+            "'undrainable_node_behavior':'Cordon'}]"),
+        DNP("'name':'sys','upgrade_settings':[{'max_surge':'0',"
+            "'drain_timeout_in_minutes':0}]"), NULL, NULL, NULL },
+      "sys@default_node_pool[0] os=Linux mode=System surge=0 drain=0 "
+      "was-surge=1 was-drain=30 was-undrain=Cordon" },
+    { "azurerm default pool: the rotation name known only after apply",
+      { &az_cluster, 0, NULL, NULL, DNP("'name':'sys'"),
+        DNP("'temporary_name_for_rotation':true"), NULL, NULL },
+      "sys@default_node_pool[0] os=Linux mode=System rot=?" },
+
+    { "azurerm default pool: its subnets and pods",
+      { &az_cluster, 0, NULL, NULL,
+        DNP("'name':'sys','vnet_subnet_id':'/s/nodes',"
+            "'pod_subnet_id':'/s/pods','max_pods':50"), NULL, NULL, NULL },
+      "sys@default_node_pool[0] os=Linux mode=System subnet=/s/nodes "
+      "podsubnet=/s/pods maxpods=50" },
 
     /* azurerm: azurerm_kubernetes_cluster_node_pool */
+    { "azurerm pool resource: max_unavailable alone sends maxSurge 0",
+      { &az_pool, 0, "user", NULL,
+        "{'upgrade_settings':[{'max_unavailable':'2'}]}", NULL, NULL,
+        NULL },
+      "user@ unavail=2 sends-surge=0" },
+    { "azurerm pool resource: a drain of -1 is declared",
+      { &az_pool, 0, "user", NULL,
+        "{'upgrade_settings':[{'drain_timeout_in_minutes':-1}]}", NULL,
+        NULL, NULL },
+      "user@ declared=1,0" },
+    { "azurerm pool resource: a read sends nothing",
+      { &az_pool, NDP_ACTION_READ, "user", "{'node_count':1}",
+        "{'node_count':1,'temporary_name_for_rotation':'t'}",
+        "{'temporary_name_for_rotation':true}", NULL, NULL },
+      "user@ n=1 rot=t rot=? unsent" },
     { "azurerm pool resource: created, named by the change",
       { &az_pool, NDP_ACTION_CREATE, "user", NULL,
         "{'name':'other','node_count':0,'min_count':0,'max_count':9,"
@@ -244,7 +312,7 @@ static const struct pool_row pool_rows[] = {
         "'drain_timeout_in_minutes':0,'node_soak_duration_in_minutes':0}],"
         "'orchestrator_version':'1.31.2'}", NULL, NULL, NULL },
       "user@ n=0 min=0 max=9 auto os=Windows mode=User prio=Spot "
-      "surge=10% drain=0 soak=0 v=->1.31.2 created" },
+      "surge=10% drain=0 soak=0 sends-unavail=0 v=->1.31.2 created" },
     { "azurerm pool resource: deleted, read from before",
       { &az_pool, NDP_ACTION_DELETE, "user",
         "{'node_count':2,'os_type':'Linux','orchestrator_version':'1.29'}",
@@ -304,7 +372,7 @@ static const struct pool_row pool_rows[] = {
     { "ARM body deleted: pools read from before, none marked",
       { &arm_cluster, NDP_ACTION_DELETE, NULL,
         APP("{'name':'a','count':1}"), NULL, NULL, NULL, NULL },
-      P_A " n=1" },
+      P_A " n=1 unsent" },
     { "ARM body: an empty after list deletes every pool",
       { &arm_cluster, 0, NULL, APP("{'name':'a','count':1}"), APP(""), NULL,
         NULL, NULL },
@@ -335,6 +403,24 @@ static const struct pool_row pool_rows[] = {
         NULL, NULL },
       P_A },
 
+    { "ARM delta: an element without a name kept by its index",
+      { &arm_cluster_delta, 0, NULL,
+        APP("{},{'upgradeSettings':{'maxSurge':'1'}}"),
+        APP("{},{'upgradeSettings':{'maxSurge':'0',"
+            "'undrainableNodeBehavior':'Drain'}}"), NULL, NULL, NULL },
+      "?@properties.agentPoolProfiles[0]; "
+      "?@properties.agentPoolProfiles[1] surge=0 undrain=Drain was-surge=1" },
+    { "ARM body: subnets and pods",
+      { &arm_cluster, 0, NULL, NULL,
+        APP("{'name':'a','vnetSubnetID':'/s/n','podSubnetID':'',"
+            "'maxPods':30}"), NULL, NULL, NULL },
+      P_A " subnet=/s/n maxpods=30" },
+    { "ARM delta: a named element as in a body",
+      { &arm_cluster_delta, 0, NULL, NULL,
+        APP("{'name':'a','mode':'System','upgradeSettings':{"
+            "'maxUnavailable':'1'}}"), NULL, NULL, NULL },
+      P_A " mode=System unavail=1" },
+
     /* ARM: an agentPools resource */
     { "ARM pool resource: created, properties read",
       { &arm_pool, NDP_ACTION_CREATE, "np", NULL,
@@ -355,6 +441,12 @@ static const struct pool_row pool_rows[] = {
         PROPS("'orchestratorVersion':'1.30.0','count':1"), NULL, NULL,
         NULL },
       "np@properties n=1 v=1.29.9>1.30.0" },
+    { "ARM pool resource: upgrade settings before the change",
+      { &arm_pool, 0, "np",
+        PROPS("'upgradeSettings':{'maxUnavailable':'1',"
+              "'nodeSoakDurationInMinutes':3}"),
+        PROPS("'upgradeSettings':{'maxSurge':'1'}"), NULL, NULL, NULL },
+      "np@properties surge=1 was-unavail=1 was-soak=3" },
     { "ARM pool resource: no name, no pool",
       { &arm_pool, 0, NULL, NULL, PROPS("'count':1"), NULL, NULL, NULL },
       "" },
@@ -455,6 +547,7 @@ static void fact_text(struct ndp_buf *b, const struct ndp_pool_facts *p,
     case NDP_POOL_UNDRAINABLE: s = p->undrainable; break;
     case NDP_POOL_ROTATION_NAME: s = p->rotation_name; break;
     case NDP_POOL_VERSION: s = p->version_after; break;
+    case NDP_POOL_SUBNET: s = p->subnet_id; break;
     case NDP_POOL_FIELDS: break;
     }
     if (n != -1)
@@ -478,20 +571,21 @@ static void fields__paths_lead_to_the_values_read(void **state)
               "'node_soak_duration_in_minutes':5,"
               "'undrainable_node_behavior':'Cordon'}],"
               "'temporary_name_for_rotation':'tmp',"
+              "'vnet_subnet_id':'/s/snet-a',"
               "'orchestrator_version':'1.30.1'"), NULL, NULL, NULL },
         { &az_pool, 0, "user", NULL,
           "{'node_count':3,'min_count':1,'max_count':5,"
           "'upgrade_settings':[{'max_surge':'2','max_unavailable':'1',"
           "'drain_timeout_in_minutes':45,'node_soak_duration_in_minutes':5,"
           "'undrainable_node_behavior':'Schedule'}],"
-          "'temporary_name_for_rotation':'tmp',"
+          "'temporary_name_for_rotation':'tmp','vnet_subnet_id':'/s/b',"
           "'orchestrator_version':'1.30.1'}", NULL, NULL, NULL },
         { &arm_cluster, 0, NULL, NULL,
           APP("{'name':'b'},{'name':'a','count':3,'minCount':1,"
               "'maxCount':5,'upgradeSettings':{'maxSurge':'33%',"
               "'maxUnavailable':'1','drainTimeoutInMinutes':45,"
               "'nodeSoakDurationInMinutes':5,"
-              "'undrainableNodeBehavior':'Cordon'},"
+              "'undrainableNodeBehavior':'Cordon'},'vnetSubnetID':'/s/c',"
               "'orchestratorVersion':'1.30.1'}"), NULL, NULL, NULL },
         { &arm_pool, 0, "np", NULL,
           PROPS("'count':3,'minCount':1,'maxCount':5,'upgradeSettings':"
@@ -617,9 +711,63 @@ static void mask_test(void **state)
     assert_int_equal(f->pools_sensitive, row->sensitive);
     /* Masked pools are still read: the reports leave them unprinted. */
     if (row->change.kind->kind == NDP_KIND_CLUSTER ||
-        row->change.kind->kind == NDP_KIND_NODEPOOL)
+        row->change.kind->kind == NDP_KIND_NODEPOOL ||
+        row->change.kind->kind == NDP_KIND_SETTER)
         assert_int_equal(f->nr_pools, 1);
     ndp_changeset_release(&set);
+}
+
+/* ---- the network plugin -------------------------------------------------- */
+
+static void network__plugin_and_mode_after_the_change(void **state)
+{
+    static const struct {
+        struct doc change;
+        const char *plugin, *mode;
+    } rows[] = {
+        { { &az_cluster, 0, NULL,
+            "{'network_profile':[{'network_plugin':'kubenet'}]}",
+            "{'network_profile':[{'network_plugin':'azure',"
+            "'network_plugin_mode':'overlay'}]}", NULL, NULL, NULL },
+          "azure", "overlay" },
+        { { &az_cluster, 0, NULL, NULL,
+            "{'network_profile':[{'network_plugin':'azure',"
+            "'network_plugin_mode':null}]}", NULL, NULL, NULL },
+          "azure", NULL },
+        { { &az_cluster, NDP_ACTION_DELETE, NULL,
+            "{'network_profile':[{'network_plugin':'azure'}]}", NULL, NULL,
+            NULL, NULL },
+          "azure", NULL },
+        { { &arm_cluster, 0, NULL, NULL,
+            "{'properties':{'networkProfile':{'networkPlugin':'azure',"
+            "'networkPluginMode':''}}}", NULL, NULL, NULL },
+          "azure", NULL },
+        { { &arm_pool, 0, "np", NULL,
+            "{'properties':{'networkProfile':{'networkPlugin':'azure'}}}",
+            NULL, NULL, NULL },
+          NULL, NULL },
+        { { &az_cluster, 0, NULL, NULL, "{'network_profile':[]}", NULL, NULL,
+            NULL },
+          NULL, NULL },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        struct ndp_changeset set = NDP_CHANGESET_INIT;
+        const struct ndp_facts *f = facts_of(&set, &rows[i].change);
+        if ((f->network_plugin == NULL) != (rows[i].plugin == NULL) ||
+            (f->network_plugin &&
+             strcmp(f->network_plugin, rows[i].plugin) != 0) ||
+            (f->network_plugin_mode == NULL) != (rows[i].mode == NULL) ||
+            (f->network_plugin_mode &&
+             strcmp(f->network_plugin_mode, rows[i].mode) != 0))
+            fail_msg("row %zu: plugin '%s' mode '%s'", i,
+                     f->network_plugin ? f->network_plugin : "(none)",
+                     f->network_plugin_mode ? f->network_plugin_mode
+                                            : "(none)");
+        ndp_changeset_release(&set);
+    }
 }
 
 /* ---- the Kubernetes version ---------------------------------------------- */
@@ -1355,6 +1503,7 @@ int main(void)
     ADD_ROWS(&list, pool_rows, pool_test);
     ADD_TEST(&list, fields__paths_lead_to_the_values_read);
     ADD_ROWS(&list, mask_rows, mask_test);
+    ADD_TEST(&list, network__plugin_and_mode_after_the_change);
     ADD_ROWS(&list, version_rows, version_test);
     ADD_ROWS(&list, declared_rows, declared_test);
     ADD_ROWS(&list, profile_rows, profile_test);

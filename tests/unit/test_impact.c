@@ -265,22 +265,32 @@ struct world {
  * Fills the facts of the set, adds the findings ('reverse': last first)
  * and computes the impacts of 'nr_clusters' clusters.
  */
-static void compute(struct world *w, size_t nr_clusters,
-                    const struct ndp_state_cluster *const *states,
-                    const struct fspec *findings, size_t nr, bool reverse)
+static void compute_versions(struct world *w, size_t nr_clusters,
+                             const struct ndp_state_cluster *const *states,
+                             const char *const *versions,
+                             const struct fspec *findings, size_t nr,
+                             bool reverse)
 {
     size_t i;
 
     ndp_facts_fill_all(&w->set, 0);
     for (i = 0; i < nr; i++)
         add_finding(&w->fs, &findings[reverse ? nr - 1 - i : i]);
-    ndp_impact_compute_all(&w->impacts, nr_clusters, states, &w->set,
-                           &w->fs);
+    ndp_impact_compute_all(&w->impacts, nr_clusters, states, versions,
+                           &w->set, &w->fs);
     assert_int_equal(w->impacts.nr, nr_clusters);
     for (i = 0; i < nr_clusters; i++) {
         assert_int_equal(w->impacts.items[i].window_minutes_left, -1);
         assert_false(w->impacts.items[i].window_sensitive);
     }
+}
+
+/* The same without the clusters' versions. */
+static void compute(struct world *w, size_t nr_clusters,
+                    const struct ndp_state_cluster *const *states,
+                    const struct fspec *findings, size_t nr, bool reverse)
+{
+    compute_versions(w, nr_clusters, states, NULL, findings, nr, reverse);
 }
 
 /* Frees it all; the impacts are left empty. */
@@ -409,6 +419,128 @@ static void sizes__from_facts_last_change_wins(void **state)
     assert_int_equal(body->soak_minutes, 4);
     assert_string_equal(body->because, "NDP101");
     release_world(&w);
+}
+
+/*
+ * How AKS rolls each pool (rollout.h) needs more than its size: the
+ * version its unset maxSurge default depends on (its own, else the
+ * cluster's in force, else the live state's of the pool, else of the
+ * cluster), whether it is a Spot pool, maxUnavailable as sent, and
+ * whether a rotation recreates it.  A setter's pools are not sized.
+ */
+static void rollout_inputs__version_spot_unavailable_rotation(void **state)
+{
+    char e[] = "e", v130[] = "1.30.1", v129[] = "1.29";
+    struct ndp_state_pool pools[1];
+    struct ndp_state_cluster st = { .pools = pools, .nr_pools = 1,
+                                    .has_pools = true, .version = v129 };
+    const struct ndp_state_cluster *states[1] = { &st };
+    const char *versions[1] = { "1.33.0" };
+    const struct fspec found[] = {
+        ALL_OF("NDP101", NDP_VERDICT_ALLOWED),
+        NAMED("NDP502", NDP_VERDICT_ROTATE, "a"),
+        NAMED("NDP502", NDP_VERDICT_ROTATE, "gone"),
+    };
+    size_t round;
+
+    (void)state;
+    pools[0] = state_pool(e, NULL, 2);
+    pools[0].version = v130;
+    for (round = 0; round < 2; round++) {
+        struct world w = WORLD_INIT;
+        const struct ndp_impact *im;
+        const struct ndp_impact_pool *p;
+
+        add_change(&w.set, 0, NDP_NOTATION_ARM, NDP_KIND_CLUSTER, NULL,
+                   NDP_ACTION_UPDATE, NULL,
+                   "{'properties':{'agentPoolProfiles':["
+                   "{'name':'a','count':3,'orchestratorVersion':'1.31.2'},"
+                   "{'name':'b','count':3},"
+                   "{'name':'c','count':2,'scaleSetPriority':'Spot'},"
+                   "{'name':'d','count':6,'upgradeSettings':"
+                   "{'maxSurge':'0','maxUnavailable':'2'}}]}}");
+        add_change(&w.set, 0, NDP_NOTATION_AZURERM, NDP_KIND_NODEPOOL, "z",
+                   NDP_ACTION_UPDATE, NULL,
+                   "{'node_count':4,'upgrade_settings':"
+                   "[{'max_unavailable':'1'}]}");
+        add_change(&w.set, 0, NDP_NOTATION_ARM, NDP_KIND_SETTER, NULL,
+                   NDP_ACTION_UPDATE, NULL,
+                   "{'properties':{'agentPoolProfiles':[{'name':'f',"
+                   "'count':9},{'name':'b','count':1}]}}");
+        compute_versions(&w, 1, states, round ? NULL : versions, found,
+                         NDP_ARRAY_SIZE(found), false);
+        im = &w.impacts.items[0];
+        /* a b c d z, e (the state), gone (a finding), not f (a setter) */
+        assert_int_equal(im->nr_pools, 7);
+        p = pool_named(im, "a");
+        assert_string_equal(p->version, "1.31.2");
+        assert_true(p->rotated);
+        p = pool_named(im, "b");
+        assert_string_equal(p->version, round ? "1.29" : "1.33.0");
+        assert_int_equal(p->nodes, 3); /* not the setter's 1 */
+        assert_false(p->rotated);
+        assert_false(p->spot);
+        assert_true(pool_named(im, "c")->spot);
+        p = pool_named(im, "d");
+        assert_string_equal(p->surge, "0");
+        assert_string_equal(p->unavailable, "2");
+        p = pool_named(im, "z");
+        assert_string_equal(p->surge, "0"); /* azurerm sends it */
+        assert_string_equal(p->unavailable, "1");
+        assert_string_equal(pool_named(im, "e")->version,
+                            round ? "1.30.1" : "1.33.0");
+        release_world(&w);
+    }
+}
+
+/*
+ * The subnets of the input each pool is in (by id, whatever the case),
+ * and whether the cluster runs Azure CNI without overlay, from its own
+ * change.
+ */
+static void subnets__by_id_and_flat_cni(void **state)
+{
+    static const char *const modes[] = { "null", "'overlay'" };
+    const struct fspec all = ALL_OF("NDP101", NDP_VERDICT_ALLOWED);
+    const struct ndp_state_cluster *states[1] = { NULL };
+    size_t m;
+
+    (void)state;
+    for (m = 0; m < NDP_ARRAY_SIZE(modes); m++) {
+        struct world w = WORLD_INIT;
+        struct ndp_subnet *sn;
+        const struct ndp_impact *im;
+        char cluster[256];
+
+        snprintf(cluster, sizeof(cluster),
+                 "{'network_profile':[{'network_plugin':'azure',"
+                 "'network_plugin_mode':%s}],'default_node_pool':[{"
+                 "'name':'sys','node_count':3,'vnet_subnet_id':'/s/A'}]}",
+                 modes[m]);
+        add_change(&w.set, 0, NDP_NOTATION_AZURERM, NDP_KIND_CLUSTER, NULL,
+                   NDP_ACTION_UPDATE, NULL, cluster);
+        azurerm_pool(&w.set, 0, "p1", NDP_ACTION_UPDATE,
+                     "'node_count':2,'vnet_subnet_id':'/s/a',"
+                     "'pod_subnet_id':'/s/pods','max_pods':40");
+        azurerm_pool(&w.set, 0, "p2", NDP_ACTION_UPDATE,
+                     "'node_count':2,'vnet_subnet_id':'/s/other'");
+        sn = ndp_changeset_add_subnet(&w.set);
+        sn->id = ndp_xstrdup("/s/a");
+        sn->address = ndp_xstrdup("azurerm_subnet.a");
+        sn->prefixes = ndp_xstrdup("10.0.0.0/24");
+        sn->usable = 251;
+        compute(&w, 1, states, &all, 1, false);
+        im = &w.impacts.items[0];
+        assert_int_equal(im->flat_cni, m == 0);
+        assert_int_equal(im->nr_subnets, 1);
+        assert_ptr_equal(im->subnets[0], sn);
+        assert_int_equal(pool_named(im, "sys")->subnet, 0);
+        assert_int_equal(pool_named(im, "p1")->subnet, 0);
+        assert_true(pool_named(im, "p1")->pod_subnet);
+        assert_int_equal(pool_named(im, "p1")->max_pods, 40);
+        assert_int_equal(pool_named(im, "p2")->subnet, SIZE_MAX);
+        release_world(&w);
+    }
 }
 
 /*
@@ -589,6 +721,8 @@ int main(void)
 
     ADD_ROWS(&list, impact_rows, impact_test);
     ADD_TEST(&list, sizes__from_facts_last_change_wins);
+    ADD_TEST(&list, rollout_inputs__version_spot_unavailable_rotation);
+    ADD_TEST(&list, subnets__by_id_and_flat_cni);
     ADD_TEST(&list, state__adds_pools_the_input_lacks);
     ADD_TEST(&list, clusters__kept_apart);
     ADD_TEST(&list, clusters__none);

@@ -225,6 +225,67 @@ static int read_bytes(const char *bytes, size_t len, struct ndp_error *err,
     return read_file_as(bytes, len, err, max_bytes, false);
 }
 
+/* ---- subnets -------------------------------------------------------------- */
+
+#define SUBNET(addr, id, prefixes, actions) \
+    "{\"address\":\"azurerm_subnet." addr "\",\"mode\":\"managed\"," \
+    "\"type\":\"azurerm_subnet\",\"name\":\"" addr "\",\"change\":{" \
+    "\"actions\":[" actions "],\"before\":null,\"after\":{\"id\":" id \
+    ",\"address_prefixes\":" prefixes "},\"after_unknown\":{}," \
+    "\"before_sensitive\":false,\"after_sensitive\":{}}}"
+
+/*
+ * An azurerm_subnet is kept, pruned or not, with the addresses its IPv4
+ * prefixes leave usable (each prefix's size less the 5 Azure keeps); one
+ * without an id or without a usable prefix, or deleted, is not.
+ */
+static void subnets__kept_with_their_usable_addresses(void **state)
+{
+    static const char plan[] =
+        "{\"format_version\":\"1.2\",\"resource_changes\":["
+        SUBNET("a", "\"/s/a\"", "[\"10.0.0.0/24\"]", "\"no-op\"") ","
+        SUBNET("b", "\"/s/b\"", "[\"10.1.0.0/21\",\"fd00::/64\","
+               "\"10.2.0.0/29\",\"10.3.0.0/31\",\"x/8\",7,\"10.4.0.0/33\","
+               "\"10.4.0/24\",\"10.4.0.256/24\",\"10.4.0.0/-1\",\"1.2.3.4/ 8\"]",
+               "\"update\"") ","
+        SUBNET("c", "null", "[\"10.5.0.0/24\"]", "\"create\"") ","
+        SUBNET("d", "\"/s/d\"", "[\"fd01::/64\"]", "\"no-op\"") ","
+        "{\"address\":\"azurerm_subnet.e\",\"mode\":\"managed\","
+        "\"type\":\"azurerm_subnet\",\"name\":\"e\",\"change\":{"
+        "\"actions\":[\"delete\"],\"before\":{\"id\":\"/s/e\","
+        "\"address_prefixes\":[\"10.6.0.0/24\"]},\"after\":null}}"
+        "]}";
+    size_t whole;
+
+    (void)state;
+    for (whole = 0; whole < 2; whole++) {
+        char path[] = "/tmp/ndp-input-XXXXXX";
+        int fd = mkstemp(path);
+        struct ndp_changeset set = NDP_CHANGESET_INIT;
+        struct ndp_input_options opt = { 1 << 20, NULL, whole != 0 };
+        struct ndp_error err = NDP_ERROR_INIT;
+
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, plan, sizeof(plan) - 1),
+                         (ssize_t)(sizeof(plan) - 1));
+        close(fd);
+        assert_int_equal(ndp_input_read(&set, path, &opt, &err), 0);
+        assert_int_equal(set.nr, 0);
+        assert_int_equal(set.nr_subnets, 2);
+        assert_string_equal(set.subnets[0].id, "/s/a");
+        assert_string_equal(set.subnets[0].address, "azurerm_subnet.a");
+        assert_string_equal(set.subnets[0].prefixes, "10.0.0.0/24");
+        assert_int_equal(set.subnets[0].usable, 251);
+        assert_string_equal(set.subnets[1].prefixes,
+                            "10.1.0.0/21, 10.2.0.0/29, 10.3.0.0/31");
+        assert_int_equal(set.subnets[1].usable, 2043 + 3 + 0);
+        assert_false(set.subnets[1].sensitive);
+        assert_int_equal(set.inputs[0].resources_seen, 5);
+        ndp_changeset_release(&set);
+        unlink(path);
+    }
+}
+
 static void bad_inputs__refused_with_a_message_that_says_what_they_are(void **state)
 {
     size_t i, failures = 0;
@@ -610,6 +671,7 @@ static void input_formats__named_and_listed_as_help_spells_them(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(subnets__kept_with_their_usable_addresses),
         cmocka_unit_test(bad_inputs__refused_with_a_message_that_says_what_they_are),
         cmocka_unit_test(input_over_the_limit__refused),
         cmocka_unit_test(directory_and_missing_file__refused),

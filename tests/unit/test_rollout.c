@@ -9,6 +9,7 @@
  */
 #include "test_common.h"
 #include "buf.h"
+#include "change.h"
 #include "impact.h"
 #include "rollout.h"
 
@@ -21,8 +22,9 @@ static const struct surge_row {
     const char *surge;
     long nodes, want;
 } surge_rows[] = {
-    { "surge: none is the AKS default 1", NULL, 10, 1 },
-    { "surge: \"\" is the AKS default 1", "", 10, 1 },
+    { "surge: none is 1 (the caller applies the AKS default)", NULL, 10,
+      1 },
+    { "surge: \"\" is 1", "", 10, 1 },
     { "surge: a count", "3", 10, 3 },
     { "surge: a count above the pool is the pool", "50", 5, 5 },
     { "surge: a count of an unknown pool is kept", "5", -1, 5 },
@@ -320,6 +322,254 @@ static void size_test(void **state)
     }
 }
 
+/* ---- one pool as AKS rolls it -------------------------------------------- */
+
+static const struct plan_row {
+    const char *name;
+    struct ndp_impact_pool pool;  /* nodes, surge, unavailable, version... */
+    enum ndp_rollout_kind kind;
+    enum ndp_surge_source source;
+    const char *max_surge;
+    long surge_nodes, unavailable_nodes, batches, extra, drain, soak;
+} plan_rows[] = {
+    { "plan: a sent surge",
+      { .nodes = 10, .max_nodes = -1, .surge = "3", .drain_minutes = 45,
+        .soak_minutes = 5 },
+      NDP_ROLLOUT_SURGE, NDP_SURGE_SENT, "3", 3, 0, 4, 3, 45, 5 },
+    { "plan: unset on 1.32 is 10%, rounded up",
+      { .nodes = 25, .max_nodes = -1, .version = "1.32.0",
+        .drain_minutes = -1, .soak_minutes = -1 },
+      NDP_ROLLOUT_SURGE, NDP_SURGE_DEFAULT, "10%", 3, 0, 9, 3, 30, 0 },
+    { "plan: unset on 1.32 is at least 1 node",
+      { .nodes = 3, .max_nodes = -1, .version = "1.32",
+        .drain_minutes = -1, .soak_minutes = -1 },
+      NDP_ROLLOUT_SURGE, NDP_SURGE_DEFAULT, "10%", 1, 0, 3, 1, 30, 0 },
+    { "plan: unset below 1.32 is 1 node",
+      { .nodes = 25, .max_nodes = -1, .version = "1.31.9",
+        .drain_minutes = -1, .soak_minutes = -1 },
+      NDP_ROLLOUT_SURGE, NDP_SURGE_DEFAULT_BEFORE, "1", 1, 0, 25, 1, 30, 0 },
+    { "plan: unset on an unknown version, 10% assumed",
+      { .nodes = 25, .max_nodes = -1, .drain_minutes = -1,
+        .soak_minutes = -1 },
+      NDP_ROLLOUT_SURGE, NDP_SURGE_DEFAULT_ASSUMED, "10%", 3, 0, 9, 3, 30,
+      0 },
+    { "plan: a version that is no version, 10% assumed",
+      { .nodes = 25, .max_nodes = -1, .version = "latest",
+        .drain_minutes = -1, .soak_minutes = -1 },
+      NDP_ROLLOUT_SURGE, NDP_SURGE_DEFAULT_ASSUMED, "10%", 3, 0, 9, 3, 30,
+      0 },
+    { "plan: maxSurge 0 and maxUnavailable 2: two down at a time",
+      { .nodes = 7, .max_nodes = -1, .surge = "0", .unavailable = "2",
+        .drain_minutes = 10, .soak_minutes = 0 },
+      NDP_ROLLOUT_UNAVAILABLE, NDP_SURGE_SENT, "0", 0, 2, 4, 0, 10, 0 },
+    { "plan: maxSurge 0% and maxUnavailable 50%",
+      { .nodes = 5, .max_nodes = -1, .surge = "0%", .unavailable = "50%",
+        .drain_minutes = -1, .soak_minutes = -1 },
+      NDP_ROLLOUT_UNAVAILABLE, NDP_SURGE_SENT, "0%", 0, 3, 2, 0, 30, 0 },
+    { "plan: maxUnavailable above the pool is the pool",
+      { .nodes = 3, .max_nodes = -1, .surge = "0", .unavailable = "9",
+        .drain_minutes = -1, .soak_minutes = -1 },
+      NDP_ROLLOUT_UNAVAILABLE, NDP_SURGE_SENT, "0", 0, 3, 1, 0, 30, 0 },
+    { "plan: both above 0: surge first",
+      { .nodes = 6, .max_nodes = -1, .surge = "2", .unavailable = "1",
+        .drain_minutes = -1, .soak_minutes = -1 },
+      NDP_ROLLOUT_SURGE, NDP_SURGE_SENT, "2", 2, 0, 3, 2, 30, 0 },
+    { "plan: unset surge beside maxUnavailable: the default surge",
+      { .nodes = 6, .max_nodes = -1, .unavailable = "2", .version = "1.33",
+        .drain_minutes = -1, .soak_minutes = -1 },
+      NDP_ROLLOUT_SURGE, NDP_SURGE_DEFAULT, "10%", 1, 0, 6, 1, 30, 0 },
+    { "plan: both 0 (refused) still sized one at a time",
+      { .nodes = 4, .max_nodes = -1, .surge = "0", .unavailable = "0",
+        .drain_minutes = -1, .soak_minutes = -1 },
+      NDP_ROLLOUT_SURGE, NDP_SURGE_SENT, "0", 1, 0, 4, 1, 30, 0 },
+    { "plan: a Spot pool: no surge, no drain, one at a time",
+      { .nodes = 4, .max_nodes = -1, .surge = "2", .spot = true,
+        .drain_minutes = 60, .soak_minutes = 2 },
+      NDP_ROLLOUT_SPOT, NDP_SURGE_SENT, "2", 0, 0, 4, 0, 0, 2 },
+    { "plan: a rotation: the whole pool again, no batch",
+      { .nodes = 5, .max_nodes = -1, .surge = "33%", .rotated = true,
+        .spot = true, .drain_minutes = 60, .soak_minutes = 2 },
+      NDP_ROLLOUT_ROTATION, NDP_SURGE_SENT, "33%", 0, 0, 0, 5, 0, 0 },
+    { "plan: a rotation of an autoscaled pool at its maximum",
+      { .nodes = 2, .max_nodes = 8, .autoscale = true, .rotated = true,
+        .drain_minutes = -1, .soak_minutes = -1 },
+      NDP_ROLLOUT_ROTATION, NDP_SURGE_DEFAULT_ASSUMED, "10%", 0, 0, 0, 8, 0,
+      0 },
+    { "plan: an unknown count",
+      { .nodes = -1, .max_nodes = -1, .surge = "33%", .drain_minutes = -1,
+        .soak_minutes = -1 },
+      NDP_ROLLOUT_SURGE, NDP_SURGE_SENT, "33%", 1, 0, -1, -1, 30, 0 },
+    { "plan: a pool scaled to zero",
+      { .nodes = 0, .max_nodes = -1, .surge = "1", .drain_minutes = -1,
+        .soak_minutes = -1 },
+      NDP_ROLLOUT_SURGE, NDP_SURGE_SENT, "1", 1, 0, 0, 0, 30, 0 },
+};
+
+static void plan_test(void **state)
+{
+    const struct plan_row *row = *state;
+    struct ndp_rollout_pool got;
+
+    ndp_rollout_pool_plan(&got, &row->pool);
+    if (got.kind != row->kind || got.surge_source != row->source ||
+        strcmp(got.max_surge, row->max_surge) != 0 ||
+        got.surge_nodes != row->surge_nodes ||
+        got.unavailable_nodes != row->unavailable_nodes ||
+        got.batches != row->batches || got.extra_nodes != row->extra ||
+        got.drain_minutes != row->drain || got.soak_minutes != row->soak)
+        fail_msg("%s: kind %d source %d surge '%s' surge %ld unavailable "
+                 "%ld batches %ld extra %ld drain %ld soak %ld", row->name,
+                 got.kind, got.surge_source, got.max_surge, got.surge_nodes,
+                 got.unavailable_nodes, got.batches, got.extra_nodes,
+                 got.drain_minutes, got.soak_minutes);
+}
+
+/* The amounts a check and the sizing read alike. */
+static void amount__counts_percentages_and_neither(void **state)
+{
+    static const struct {
+        const char *v;
+        enum ndp_amount_form form;
+        long n;
+    } rows[] = {
+        { NULL, NDP_AMOUNT_NONE, 0 },    { "", NDP_AMOUNT_BAD, 0 },
+        { "0", NDP_AMOUNT_COUNT, 0 },    { "007", NDP_AMOUNT_COUNT, 7 },
+        { "33%", NDP_AMOUNT_PERCENT, 33 }, { "0%", NDP_AMOUNT_PERCENT, 0 },
+        { "%", NDP_AMOUNT_BAD, 0 },      { "5 %", NDP_AMOUNT_BAD, 0 },
+        { " 5", NDP_AMOUNT_BAD, 0 },     { "+5", NDP_AMOUNT_BAD, 0 },
+        { "-1", NDP_AMOUNT_BAD, 0 },     { "1.5", NDP_AMOUNT_BAD, 0 },
+        { "5%%", NDP_AMOUNT_BAD, 0 },    { "abc", NDP_AMOUNT_BAD, 0 },
+        { "99999999999999999999", NDP_AMOUNT_COUNT, LONG_MAX },
+        { "99999999999999999999%", NDP_AMOUNT_PERCENT, LONG_MAX },
+    };
+    size_t i;
+    long n;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++)
+        if (ndp_rollout_amount(rows[i].v, &n) != rows[i].form ||
+            n != rows[i].n)
+            fail_msg("'%s': form %d, %ld", rows[i].v ? rows[i].v : "NULL",
+                     ndp_rollout_amount(rows[i].v, &n), n);
+}
+
+/*
+ * The extra nodes of the whole apply: each cluster's rebuilt pools at
+ * once, summed; unknown when one count is; a rotation and the words.
+ */
+static void plan_extra__summed_over_clusters(void **state)
+{
+    struct ndp_impact_pool a[2], b[1];
+    struct ndp_impact items[3];
+    struct ndp_impacts impacts = { items, 3 };
+    struct ndp_rollout ro;
+    struct ndp_buf words = NDP_BUF_INIT;
+
+    (void)state;
+    memset(a, 0, sizeof(a));
+    memset(b, 0, sizeof(b));
+    memset(items, 0, sizeof(items));
+    a[0] = (struct ndp_impact_pool){ .nodes = 10, .max_nodes = -1,
+                                     .surge = "33%", .drain_minutes = -1,
+                                     .soak_minutes = -1, .rebuilt = true };
+    a[1] = (struct ndp_impact_pool){ .nodes = 3, .max_nodes = -1,
+                                     .rotated = true, .drain_minutes = -1,
+                                     .soak_minutes = -1, .rebuilt = true };
+    b[0] = (struct ndp_impact_pool){ .nodes = 6, .max_nodes = -1,
+                                     .surge = "0", .unavailable = "1",
+                                     .drain_minutes = -1, .soak_minutes = -1,
+                                     .rebuilt = true };
+    items[0] = (struct ndp_impact){ .rebuilds = true, .pools = a,
+                                    .nr_pools = 2 };
+    items[1] = (struct ndp_impact){ .rebuilds = true, .pools = b,
+                                    .nr_pools = 1 };
+    /* items[2] rebuilds nothing */
+    assert_int_equal(ndp_rollout_plan_extra_nodes(&impacts), 4 + 3 + 0);
+    ndp_rollout_size(&ro, &items[0], false);
+    assert_int_equal(ro.pools, 2);
+    assert_int_equal(ro.rotated, 1);
+    assert_int_equal(ro.batches, 3);
+    assert_int_equal(ro.minutes, 90);
+    ndp_rollout_words(&words, &ro);
+    assert_string_equal(words.buf, "the rebuild of 2 pools can take up to "
+                        "1 h 30 min (3 batches " X " 30 min, the pools one "
+                        "after another: a worst case); the pool azurerm "
+                        "creates anew by a rotation is not timed");
+    ndp_buf_reset(&words);
+    items[0].nr_pools = 1;
+    items[0].pools = &a[1];
+    ndp_rollout_size(&ro, &items[0], false);
+    ndp_rollout_words(&words, &ro);
+    assert_string_equal(words.buf, "the rebuild of 1 pool is a rotation, "
+                        "which creates it anew beside the old one: not "
+                        "timed here");
+    b[0].nodes = -1;
+    assert_int_equal(ndp_rollout_plan_extra_nodes(&impacts), -1);
+    b[0].nodes = 6;
+    b[0].sensitive = true;
+    assert_int_equal(ndp_rollout_plan_extra_nodes(&impacts), -1);
+    items[1].nr_pools = 0; /* rebuilds, but no pool is described */
+    assert_int_equal(ndp_rollout_plan_extra_nodes(&impacts), -1);
+    items[0].rebuilds = items[1].rebuilds = false;
+    assert_int_equal(ndp_rollout_plan_extra_nodes(&impacts), 0);
+    ndp_buf_release(&words);
+}
+
+/*
+ * The addresses the pools of each subnet take at the peak under flat
+ * Azure CNI: (nodes + extra) x (1 + maxPods), maxPods 30 by default, the
+ * nodes alone for a pool with a pod subnet; only rebuilt pools add their
+ * surge; a deleted pool takes none; an unknown or sensitive count makes
+ * the subnet's figure unknown.
+ */
+static void subnet_needs__nodes_surge_and_pods(void **state)
+{
+    struct ndp_subnet nets[3];
+    const struct ndp_subnet *subnets[3] = { &nets[0], &nets[1], &nets[2] };
+    struct ndp_impact_pool pools[6];
+    struct ndp_impact impact = { .rebuilds = true, .pools = pools,
+                                 .nr_pools = 6, .flat_cni = true,
+                                 .subnets = subnets, .nr_subnets = 3 };
+    long need[3];
+    size_t i;
+
+    (void)state;
+    memset(nets, 0, sizeof(nets));
+    memset(pools, 0, sizeof(pools));
+    for (i = 0; i < 6; i++) {
+        pools[i].max_nodes = -1;
+        pools[i].drain_minutes = pools[i].soak_minutes = -1;
+        pools[i].max_pods = -1;
+    }
+    /* subnet 0: 3 nodes + 1 surge at 110 pods; 2 nodes not rebuilt at 30 */
+    pools[0] = (struct ndp_impact_pool){ .nodes = 3, .max_nodes = -1,
+        .surge = "1", .max_pods = 110, .rebuilt = true, .subnet = 0 };
+    pools[1] = (struct ndp_impact_pool){ .nodes = 2, .max_nodes = -1,
+        .surge = "1", .max_pods = -1, .subnet = 0 };
+    /* subnet 1: pods elsewhere, a rotation doubles, a deleted pool none */
+    pools[2] = (struct ndp_impact_pool){ .nodes = 4, .max_nodes = -1,
+        .surge = "50%", .pod_subnet = true, .max_pods = 250,
+        .rebuilt = true, .subnet = 1 };
+    pools[3] = (struct ndp_impact_pool){ .nodes = 5, .max_nodes = -1,
+        .rotated = true, .max_pods = 10, .rebuilt = true, .subnet = 1 };
+    pools[4] = (struct ndp_impact_pool){ .nodes = 9, .max_nodes = -1,
+        .deleted = true, .max_pods = 10, .subnet = 1 };
+    /* subnet 2: an unknown count */
+    pools[5] = (struct ndp_impact_pool){ .nodes = -1, .max_nodes = -1,
+        .surge = "1", .rebuilt = true, .subnet = 2 };
+    ndp_rollout_subnet_needs(need, &impact);
+    assert_int_equal(need[0], 4 * 111 + 2 * 31);
+    assert_int_equal(need[1], (4 + 2) * 1 + (5 + 5) * 11);
+    assert_int_equal(need[2], -1);
+    pools[1].sensitive = true;
+    ndp_rollout_subnet_needs(need, &impact);
+    assert_int_equal(need[0], -1);
+    pools[1].subnet = SIZE_MAX; /* in no subnet of the input */
+    pools[1].sensitive = false;
+    ndp_rollout_subnet_needs(need, &impact);
+    assert_int_equal(need[0], 4 * 111);
+}
+
 /* ---- durations in words -------------------------------------------------- */
 
 static void duration_words__hours_and_minutes(void **state)
@@ -356,6 +606,10 @@ int main(void)
     ADD_TEST(&list, pool_nodes__autoscaler_maximum_at_worst);
     ADD_TEST(&list, drain_and_soak__defaults);
     ADD_ROWS(&list, size_rows, size_test);
+    ADD_ROWS(&list, plan_rows, plan_test);
+    ADD_TEST(&list, amount__counts_percentages_and_neither);
+    ADD_TEST(&list, plan_extra__summed_over_clusters);
+    ADD_TEST(&list, subnet_needs__nodes_surge_and_pods);
     ADD_TEST(&list, duration_words__hours_and_minutes);
     return cmocka_run_group_tests_name("rollout", list.items, NULL, NULL);
 }

@@ -112,6 +112,10 @@ static void table__node_flags(void **state)
         assert_int_equal(row->lets_through, flags[i].through);
         assert_int_equal(row->blocks_apply, flags[i].blocks);
     }
+    /* Only an azurerm rotation creates its pool anew (PT-ROT-03). */
+    for (i = 0; i < NDP_VERDICT_COUNT; i++)
+        assert_int_equal(ndp_verdict_row((enum ndp_verdict)i)->recreates_pools,
+                         i == NDP_VERDICT_ROTATE);
 }
 
 /*

@@ -1,0 +1,543 @@
+/*
+ * SPDX-License-Identifier: Apache-2.0
+ * check_upgrade.c - what AKS or azurerm refuses of a node pool's upgrade
+ * settings and rotation when the apply sends them (put-time-limits
+ * PT-UPG-01...08, PT-ROT-02), judged after the verdicts from the changes'
+ * facts: every pool the apply sends (struct ndp_pool_facts 'sent'), with
+ * its values as the apply sends them.  A value read only from the live
+ * cluster is never judged: the change does not send it.
+ *
+ * Severity follows the settled readings of the spec: refused (error)
+ * where AKS's refusal is documented, the message saying which part is
+ * inferred (azurerm's own behaviour read from its code) or unconfirmed
+ * (the error code); may-refuse (warning) where the refusal itself is
+ * unconfirmed.  What azurerm refuses at plan time (a soak time outside
+ * 0-30, surge settings on a Spot pool) cannot be in an azurerm plan and
+ * is judged in ARM bodies only.
+ *
+ * A template expression ("[parameters('maxSurge')]") is known only at
+ * deployment and never judged.
+ *
+ * A what-if delta shows only what changes: a check that needs a value
+ * beside the changed one (the pool's mode, its priority) says nothing
+ * when the delta does not show it, and maxSurge 0 beside a maxUnavailable
+ * the delta does not show is a may-refuse.
+ *
+ * Cost: one pass over the changes' pools and one over the hits.
+ */
+#include "common.h"
+#include "evaluate_internal.h"
+#include "buf.h"
+#include "change.h"
+#include "engine.h"
+#include "finding.h"
+#include "impact.h"
+#include "linker.h"
+#include "rollout.h"
+#include "rules.h"
+
+/* One pool of one change, as the checks read it. */
+struct pool_at {
+    const struct ndp_evaluator *ev;
+    const struct ndp_change *ch;
+    const struct ndp_pool_facts *p;
+    bool masked;        /* its values are under a sensitive mask */
+};
+
+/*
+ * An ARM template expression ("[parameters('maxSurge')]"; "[[" escapes a
+ * literal '['): its value is known only at deployment, so never judged.
+ */
+static bool is_expression(const char *v)
+{
+    size_t n = v ? strlen(v) : 0;
+
+    return n >= 2 && v[0] == '[' && v[1] != '[' && v[n - 1] == ']';
+}
+
+/* A value sent as 0 ("0", "0%"). */
+static bool is_zero(const char *v)
+{
+    long n;
+    enum ndp_amount_form f = ndp_rollout_amount(v, &n);
+
+    return (f == NDP_AMOUNT_COUNT || f == NDP_AMOUNT_PERCENT) && n == 0;
+}
+
+/* A value as a finding shows it: JSON, "(sensitive)" under a mask. */
+static void value_json(struct ndp_buf *out, const struct pool_at *at,
+                       const char *s, long n)
+{
+    if (!s && n == -1)
+        ndp_buf_adds(out, "null");
+    else if (at->masked)
+        ndp_buf_adds(out, "\"(sensitive)\"");
+    else if (s)
+        ndp_buf_add_json_string(out, s);
+    else
+        ndp_buf_addf(out, "%ld", n);
+}
+
+/* A value as a message quotes it: 'x', or (sensitive). */
+static void quote(struct ndp_buf *out, const struct pool_at *at,
+                  const char *s)
+{
+    if (at->masked)
+        ndp_buf_adds(out, "(sensitive)");
+    else
+        ndp_buf_addf(out, "'%s'", s);
+}
+
+/* "maxSurge" or "max_surge": the key a message names. */
+static const char *key_of(const struct ndp_pool_facts *p,
+                          enum ndp_pool_field field)
+{
+    const char *dot = strrchr(p->fields[field], '.');
+
+    return dot ? dot + 1 : p->fields[field];
+}
+
+/* The one finding about pool 'at' at 'field'; nothing without its rule. */
+struct check_finding {
+    const char *id;
+    enum ndp_verdict verdict;
+    enum ndp_pool_field field;
+    const char *before_s, *after_s; /* string values, or NULL */
+    long before_n, after_n;         /* or numbers (-1: none) */
+    const char *message;
+};
+
+static void add_finding(const struct pool_at *at,
+                        const struct check_finding *cf)
+{
+    const struct ndp_rule *rule = ndp_ruleset_find(at->ev->rs, cf->id);
+    struct ndp_buf path = NDP_BUF_INIT, before = NDP_BUF_INIT,
+                   after = NDP_BUF_INIT;
+    struct ndp_finding_spec spec = {
+        .rule = rule,
+        .verdict = cf->verdict,
+        .pools = NDP_POOLS_NONE,
+        .input = at->ch->input,
+        .cluster_index = at->ch->cluster,
+        .resource = at->ch->address,
+        .line = at->ch->line,
+        .message = cf->message,
+    };
+
+    if (!rule)
+        return;
+    spec.scope = rule->scope;
+    spec.pool = at->masked ? NULL : at->p->name;
+    ndp_pool_field_path(&path, at->p, cf->field);
+    value_json(&before, at, cf->before_s, cf->before_n);
+    value_json(&after, at, cf->after_s, cf->after_n);
+    spec.path = path.buf;
+    spec.before = before.buf;
+    spec.after = after.buf;
+    ndp_evaluator_add(at->ev, &spec);
+    ndp_buf_release(&path);
+    ndp_buf_release(&before);
+    ndp_buf_release(&after);
+}
+
+/* A string setting's finding: its value before and after. */
+static void add_string_finding(const struct pool_at *at, const char *id,
+                               enum ndp_verdict verdict,
+                               enum ndp_pool_field field, const char *before,
+                               const char *after, const char *message)
+{
+    struct check_finding cf = { id, verdict, field, before, after, -1, -1,
+                                message };
+
+    add_finding(at, &cf);
+}
+
+/* "in the pool 'x'" or nothing, for a message. */
+static void in_pool(struct ndp_buf *msg, const struct pool_at *at)
+{
+    if (at->p->name && !at->masked)
+        ndp_buf_addf(msg, " of node pool '%s'", at->p->name);
+}
+
+/* NDP701, NDP702: the form and range of maxSurge or maxUnavailable. */
+static void check_form(const struct pool_at *at, enum ndp_pool_field field,
+                       const char *value, const char *before)
+{
+    struct ndp_buf msg = NDP_BUF_INIT;
+    const char *id = NULL, *words = NULL;
+    long n;
+    enum ndp_amount_form form = ndp_rollout_amount(value, &n);
+
+    if (is_expression(value))
+        return;
+    if (form == NDP_AMOUNT_BAD) {
+        id = "NDP701";
+        words = " is neither a whole number ('5') nor a percentage "
+                "('33%'), the two forms the AKS API takes: AKS probably "
+                "refuses it (unconfirmed); write it in one of them";
+    } else if (form == NDP_AMOUNT_PERCENT && n > 100) {
+        id = "NDP702";
+        words = " is above 100%: AKS documents percentages of 1-100% and "
+                "probably refuses it (unconfirmed: documented range only); "
+                "'100%' already takes the whole pool";
+    }
+    if (!id)
+        return;
+    ndp_buf_addf(&msg, "%s ", key_of(at->p, field));
+    quote(&msg, at, value);
+    in_pool(&msg, at);
+    ndp_buf_adds(&msg, words);
+    add_string_finding(at, id, NDP_VERDICT_MAY_REFUSE, field, before, value,
+                       msg.buf);
+    ndp_buf_release(&msg);
+}
+
+/*
+ * NDP703: maxSurge 0 and maxUnavailable 0 (unset is 0) as the apply
+ * sends them.  The path is the value the input declares: a max_surge, or
+ * the max_unavailable azurerm sends a maxSurge "0" beside.
+ */
+static void check_both_zero(const struct pool_at *at)
+{
+    const struct ndp_pool_facts *p = at->p;
+    bool surge_declared = p->max_surge != NULL;
+    enum ndp_pool_field field = surge_declared ? NDP_POOL_MAX_SURGE
+                                               : NDP_POOL_MAX_UNAVAILABLE;
+    enum ndp_verdict verdict = NDP_VERDICT_REFUSED;
+    struct ndp_buf msg = NDP_BUF_INIT;
+
+    if (!is_zero(p->surge_sent) ||
+        (p->unavailable_sent && !is_zero(p->unavailable_sent)))
+        return;
+    ndp_buf_addf(&msg, "%s ", key_of(p, field));
+    quote(&msg, at, surge_declared ? p->max_surge : p->max_unavailable);
+    in_pool(&msg, at);
+    if (!surge_declared)
+        ndp_buf_adds(&msg, ": azurerm sends maxSurge '0' beside it, so "
+                     "neither adds a node nor takes one down");
+    else if (p->unavailable_sent)
+        ndp_buf_adds(&msg, " with maxUnavailable 0 adds no node and takes "
+                     "none down");
+    else if (at->ch->delta_only)
+        ndp_buf_adds(&msg, ": what-if shows only the delta, and "
+                     "maxUnavailable is not in it");
+    else if (at->ch->notation == NDP_NOTATION_AZURERM)
+        ndp_buf_adds(&msg, ": azurerm sends it without maxUnavailable, "
+                     "which AKS reads as 0 (inferred: default_node_pool "
+                     "has no max_unavailable)");
+    else
+        ndp_buf_adds(&msg, " without maxUnavailable (0 by default) adds "
+                     "no node and takes none down");
+    if (surge_declared && !p->unavailable_sent && at->ch->delta_only) {
+        verdict = NDP_VERDICT_MAY_REFUSE;
+        ndp_buf_adds(&msg, "; unless the pool's maxUnavailable is above 0, "
+                     "AKS refuses it");
+    } else {
+        ndp_buf_adds(&msg, "; AKS refuses it: when maxUnavailable is 0 it "
+                     "requires maxSurge above 0 (error code unconfirmed)");
+    }
+    ndp_buf_adds(&msg, "; set maxSurge to at least 1 (or a percentage), or "
+                 "maxUnavailable above 0 on a User pool");
+    add_string_finding(at, "NDP703", verdict, field,
+                       surge_declared ? p->surge_before
+                                      : p->unavailable_before,
+                       surge_declared ? p->max_surge : p->max_unavailable,
+                       msg.buf);
+    ndp_buf_release(&msg);
+}
+
+/* NDP704: maxUnavailable above 0 on a System pool. */
+static void check_system_unavailable(const struct pool_at *at)
+{
+    const struct ndp_pool_facts *p = at->p;
+    struct ndp_buf msg = NDP_BUF_INIT;
+
+    if (!p->mode || ndp_strcasecmp(p->mode, "System") != 0 ||
+        !p->max_unavailable || is_zero(p->max_unavailable) ||
+        is_expression(p->max_unavailable))
+        return;
+    ndp_buf_addf(&msg, "%s ", key_of(p, NDP_POOL_MAX_UNAVAILABLE));
+    quote(&msg, at, p->max_unavailable);
+    ndp_buf_adds(&msg, " on System node pool");
+    if (p->name && !at->masked)
+        ndp_buf_addf(&msg, " '%s'", p->name);
+    ndp_buf_adds(&msg, ": AKS does not allow maxUnavailable on System "
+                 "pools and refuses it (error code unconfirmed)");
+    if (at->ch->notation == NDP_NOTATION_AZURERM)
+        ndp_buf_adds(&msg, "; azurerm does not check it (inferred from its "
+                     "code)");
+    ndp_buf_adds(&msg, "; use maxSurge on a System pool, or make the pool "
+                 "a User pool");
+    add_string_finding(at, "NDP704", NDP_VERDICT_REFUSED,
+                       NDP_POOL_MAX_UNAVAILABLE, p->unavailable_before,
+                       p->max_unavailable, msg.buf);
+    ndp_buf_release(&msg);
+}
+
+/* A number setting's finding, 'what' naming it in the message. */
+static void add_number_finding(const struct pool_at *at, const char *id,
+                               enum ndp_pool_field field, long before,
+                               long after, const char *what)
+{
+    struct ndp_buf msg = NDP_BUF_INIT;
+    struct check_finding cf = { id, NDP_VERDICT_REFUSED, field, NULL, NULL,
+                                before, after, NULL };
+
+    ndp_buf_addf(&msg, "%s ", key_of(at->p, field));
+    if (at->masked)
+        ndp_buf_adds(&msg, "(sensitive)");
+    else
+        ndp_buf_addf(&msg, "%ld", after);
+    in_pool(&msg, at);
+    ndp_buf_adds(&msg, what);
+    cf.message = msg.buf;
+    add_finding(at, &cf);
+    ndp_buf_release(&msg);
+}
+
+/* NDP705, NDP706: drain timeout and node soak time out of range. */
+static void check_minutes(const struct pool_at *at)
+{
+    const struct ndp_pool_facts *p = at->p;
+
+    /* 0 is how azurerm sends an unset drain timeout; AKS takes it so. */
+    if (p->has_drain && p->drain_minutes != 0 &&
+        (p->drain_minutes < 5 || p->drain_minutes > 1440))
+        add_number_finding(at, "NDP705", NDP_POOL_DRAIN_TIMEOUT,
+                           p->drain_minutes_before, p->drain_minutes,
+                           " is outside 5-1440 minutes: AKS refuses it (it "
+                           "validates at least 5 minutes since 2024-08, "
+                           "though the API schema says 1; error text "
+                           "unconfirmed); use 5-1440, 30 being the default");
+    if (at->ch->notation == NDP_NOTATION_ARM && p->has_soak &&
+        (p->soak_minutes < 0 || p->soak_minutes > 30))
+        add_number_finding(at, "NDP706", NDP_POOL_SOAK_DURATION,
+                           p->soak_minutes_before, p->soak_minutes,
+                           " is outside 0-30 minutes, the range the AKS "
+                           "API takes: AKS refuses it (azurerm refuses it "
+                           "in terraform plan); use 0-30");
+}
+
+/* NDP707: an undrainable node behaviour other than Cordon or Schedule. */
+static void check_undrainable(const struct pool_at *at)
+{
+    const struct ndp_pool_facts *p = at->p;
+    struct ndp_buf msg = NDP_BUF_INIT;
+
+    if (!p->undrainable || ndp_strcasecmp(p->undrainable, "Cordon") == 0 ||
+        ndp_strcasecmp(p->undrainable, "Schedule") == 0 ||
+        is_expression(p->undrainable))
+        return;
+    ndp_buf_addf(&msg, "%s ", key_of(p, NDP_POOL_UNDRAINABLE));
+    quote(&msg, at, p->undrainable);
+    in_pool(&msg, at);
+    ndp_buf_adds(&msg, " is neither Cordon nor Schedule, the two values "
+                 "AKS knows: AKS refuses it; use Schedule (the default: "
+                 "delete the blocked node and surge a replacement) or "
+                 "Cordon (keep it cordoned and labelled)");
+    add_string_finding(at, "NDP707", NDP_VERDICT_REFUSED,
+                       NDP_POOL_UNDRAINABLE, p->undrainable_before,
+                       p->undrainable, msg.buf);
+    ndp_buf_release(&msg);
+}
+
+/* NDP708: maxSurge or maxUnavailable on a Spot pool (ARM bodies). */
+static void check_spot(const struct pool_at *at)
+{
+    const struct ndp_pool_facts *p = at->p;
+    bool surge = p->max_surge != NULL;
+    struct ndp_buf msg = NDP_BUF_INIT;
+
+    if (at->ch->notation != NDP_NOTATION_ARM || !p->priority ||
+        ndp_strcasecmp(p->priority, "Spot") != 0 ||
+        (!p->max_surge && !p->max_unavailable) ||
+        is_expression(surge ? p->max_surge : p->max_unavailable))
+        return;
+    ndp_buf_addf(&msg, "%s ", surge ? "maxSurge" : "maxUnavailable");
+    quote(&msg, at, surge ? p->max_surge : p->max_unavailable);
+    ndp_buf_adds(&msg, " on Spot node pool");
+    if (p->name && !at->masked)
+        ndp_buf_addf(&msg, " '%s'", p->name);
+    ndp_buf_adds(&msg, ": Spot pools upgrade without surge nodes and "
+                 "without drain, and AKS refuses or ignores surge settings "
+                 "for them (unconfirmed which; azurerm refuses them in "
+                 "terraform plan); leave upgradeSettings' maxSurge and "
+                 "maxUnavailable out of a Spot pool");
+    add_string_finding(at, "NDP708", NDP_VERDICT_MAY_REFUSE,
+                       surge ? NDP_POOL_MAX_SURGE : NDP_POOL_MAX_UNAVAILABLE,
+                       surge ? p->surge_before : p->unavailable_before,
+                       surge ? p->max_surge : p->max_unavailable, msg.buf);
+    ndp_buf_release(&msg);
+}
+
+static void check_pool(const struct pool_at *at)
+{
+    check_form(at, NDP_POOL_MAX_SURGE, at->p->max_surge,
+               at->p->surge_before);
+    check_form(at, NDP_POOL_MAX_UNAVAILABLE, at->p->max_unavailable,
+               at->p->unavailable_before);
+    check_both_zero(at);
+    check_system_unavailable(at);
+    check_minutes(at);
+    check_undrainable(at);
+    check_spot(at);
+}
+
+/* ---- NDP504: a rotation without temporary_name_for_rotation ---- */
+
+/* The pool an azurerm change rotates: its one kept pool. */
+static const struct ndp_pool_facts *rotated_pool(const struct ndp_change *ch)
+{
+    size_t i;
+
+    for (i = 0; i < ch->facts.nr_pools; i++)
+        if (!ch->facts.pools[i].deleted)
+            return &ch->facts.pools[i];
+    return NULL;
+}
+
+static void rotation_finding(const struct ndp_evaluator *ev, size_t change,
+                             const struct ndp_hit *h, bool known,
+                             bool upgrades_control_plane)
+{
+    const struct ndp_change *ch = ev->set->items[change];
+    const struct ndp_pool_facts *p = rotated_pool(ch);
+    struct pool_at at = { ev, ch, p, ev->pools_masked[change] };
+    struct ndp_buf msg = NDP_BUF_INIT;
+
+    if (!p || p->rotation_name || p->rotation_name_unknown || !p->fields ||
+        !p->fields[NDP_POOL_ROTATION_NAME])
+        return;
+    ndp_buf_addf(&msg, "%s %s azurerm rotate node pool", h->path,
+                 known ? "makes" : "may make (its new value is known only "
+                                   "after apply)");
+    if (p->name && !at.masked)
+        ndp_buf_addf(&msg, " '%s'", p->name);
+    ndp_buf_adds(&msg, ", but temporary_name_for_rotation is empty: azurerm "
+                 "fails the apply ('temporary_name_for_rotation must be "
+                 "specified when updating any of the following "
+                 "properties')");
+    if (ch->kind == NDP_KIND_CLUSTER)
+        ndp_buf_addf(&msg, " only after it has sent the cluster's other "
+                     "changes%s, so the control plane may already have "
+                     "been updated when the apply stops",
+                     upgrades_control_plane ? " (its kubernetes_version "
+                                              "upgrade among them)" : "");
+    else
+        ndp_buf_adds(&msg, " before it sends anything for this pool");
+    ndp_buf_adds(&msg, "; set temporary_name_for_rotation to a free pool "
+                 "name (lowercase letters and digits, up to 12)");
+    add_string_finding(&at, "NDP504",
+                       known ? NDP_VERDICT_REFUSED : NDP_VERDICT_MAY_REFUSE,
+                       NDP_POOL_ROTATION_NAME, NULL, NULL, msg.buf);
+    ndp_buf_release(&msg);
+}
+
+/*
+ * Per azurerm pool update with a rotation hit: the first known one, else
+ * the first (whose new value is known only after apply).
+ */
+static void check_rotations(const struct ndp_evaluator *ev)
+{
+    size_t i, n = ev->set->nr ? ev->set->nr : 1;
+    const struct ndp_hit **first = ndp_xcalloc(n, sizeof(*first));
+    bool *control_plane = ndp_xcalloc(n, sizeof(*control_plane));
+
+    for (i = 0; i < ev->hits->nr; i++) {
+        const struct ndp_hit *h = &ev->hits->items[i];
+        if (h->rule->class_ == NDP_CLASS_UPGRADE &&
+            h->rule->scope == NDP_SCOPE_CLUSTER)
+            control_plane[h->change] = true;
+        if (h->rule->class_ != NDP_CLASS_ROTATE ||
+            ev->set->items[h->change]->action != NDP_ACTION_UPDATE)
+            continue;
+        if (!first[h->change] ||
+            (first[h->change]->after_unknown && !h->after_unknown))
+            first[h->change] = h;
+    }
+    for (i = 0; i < ev->set->nr; i++)
+        if (first[i])
+            rotation_finding(ev, i, first[i], !first[i]->after_unknown,
+                             control_plane[i]);
+    free(first);
+    free(control_plane);
+}
+
+void ndp_check_upgrade(const struct ndp_evaluator *ev)
+{
+    size_t i, k;
+
+    for (i = 0; i < ev->set->nr; i++) {
+        const struct ndp_change *ch = ev->set->items[i];
+        for (k = 0; k < ch->facts.nr_pools; k++) {
+            struct pool_at at = { ev, ch, &ch->facts.pools[k],
+                                  ev->pools_masked[i] };
+            if (at.p->sent && at.p->fields)
+                check_pool(&at);
+        }
+    }
+    check_rotations(ev);
+}
+
+/* ---- NDP709: a subnet too small for the rebuild (PT-CAP-02) ---- */
+
+static void subnet_finding(const struct ndp_evaluator *ev, size_t cluster,
+                           const struct ndp_subnet *sn, long need)
+{
+    const struct ndp_rule *rule = ndp_ruleset_find(ev->rs, "NDP709");
+    struct ndp_buf msg = NDP_BUF_INIT;
+    struct ndp_finding_spec spec = {
+        .rule = rule,
+        .verdict = NDP_VERDICT_REFUSED,
+        .pools = NDP_POOLS_NONE,
+        .input = ev->clusters->items[cluster].input,
+        .cluster_index = cluster,
+        .resource = ev->clusters->items[cluster].id,
+        .path = sn->address,
+    };
+
+    if (!rule)
+        return;
+    spec.scope = rule->scope;
+    ndp_buf_addf(&msg, "the cluster's pools in subnet %s take at least %ld "
+                 "addresses at the peak of this apply under Azure CNI, "
+                 "(nodes + surge) \xc3\x97 (1 + maxPods), ", sn->address,
+                 need);
+    if (sn->sensitive)
+        ndp_buf_adds(&msg, "more than the subnet holds (its prefixes are "
+                     "sensitive)");
+    else
+        ndp_buf_addf(&msg, "more than the %ld usable addresses of %s",
+                     sn->usable, sn->prefixes);
+    ndp_buf_adds(&msg, ": AKS checks the subnet before it rolls the nodes "
+                 "and refuses the change with InsufficientSubnetSize (or "
+                 "fails it midway with SubnetIsFull), and the addresses "
+                 "already in use, which the plan does not show, only make "
+                 "it worse; widen the subnet, lower maxPods or the pools' "
+                 "maxSurge (maxUnavailable adds no node), or move to Azure "
+                 "CNI Overlay");
+    spec.message = msg.buf;
+    ndp_evaluator_add(ev, &spec);
+    ndp_buf_release(&msg);
+}
+
+void ndp_check_subnets(const struct ndp_evaluator *ev,
+                       const struct ndp_impacts *impacts)
+{
+    size_t i, k;
+
+    for (i = 0; i < impacts->nr; i++) {
+        const struct ndp_impact *im = &impacts->items[i];
+        long *need;
+
+        if (!im->rebuilds || !im->flat_cni || !im->nr_subnets)
+            continue;
+        need = ndp_xcalloc(im->nr_subnets, sizeof(*need));
+        ndp_rollout_subnet_needs(need, im);
+        for (k = 0; k < im->nr_subnets; k++)
+            if (need[k] >= 0 && im->subnets[k]->usable >= 0 &&
+                need[k] > im->subnets[k]->usable)
+                subnet_finding(ev, i, im->subnets[k], need[k]);
+        free(need);
+    }
+}
