@@ -516,6 +516,7 @@ void ndp_report_markdown_summary(struct ndp_buf *out,
 
     write_summary(out, r, budget);
     ndp_utf8_repair_tail(out, start, 0);
+    ndp_safe_lines(out, start, NDP_CMDS_NONE, &ndp_defuse_xml);
 }
 
 static void write_markdown(struct ndp_buf *out, const struct ndp_report *r)
@@ -523,5 +524,6 @@ static void write_markdown(struct ndp_buf *out, const struct ndp_report *r)
     write_summary(out, r, COMMENT_BUDGET);
 }
 
-const struct ndp_reporter ndp_report_markdown = { "markdown",
-                                                  write_markdown, 0 };
+const struct ndp_reporter ndp_report_markdown = {
+    "markdown", write_markdown, 0, NDP_CMDS_NONE, &ndp_defuse_xml
+};

@@ -19,6 +19,7 @@
 #include "report_internal.h"
 #include "report_util.h"
 #include "buf.h"
+#include "safe.h"
 #include "change.h"
 #include "finding.h"
 #include "impact.h"
@@ -395,4 +396,6 @@ static void write_sarif(struct ndp_buf *out, const struct ndp_report *r)
     free_impacts(impacts, r->result->impacts.nr);
 }
 
-const struct ndp_reporter ndp_report_sarif = { "sarif", write_sarif, 0 };
+const struct ndp_reporter ndp_report_sarif = {
+    "sarif", write_sarif, 0, NDP_CMDS_NONE, &ndp_defuse_json
+};

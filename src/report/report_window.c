@@ -243,4 +243,5 @@ void ndp_report_window_check(struct ndp_buf *out, const struct ndp_report *r)
         ndp_buf_addch(out, '\n');
     }
     ndp_utf8_repair_tail(out, start, 0);
+    ndp_safe_lines(out, start, NDP_CMDS_NONE, &ndp_defuse_text);
 }

@@ -5,9 +5,12 @@
 # name holds invalid UTF-8, ESC and a newline, must be valid UTF-8 (Python's
 # strict decoder); JSON, SARIF and GitLab must load with Python's json (GitLab's
 # issues with every field GitLab requires); JUnit must
-# be well-formed and valid against tests/junit/junit.xsd (xmllint); the
-# text report and standard error must have no control character but the
-# line feed and no line starting with '::' or holding '##['; every line of
+# be well-formed and valid against tests/junit/junit.xsd (xmllint); every
+# line of every report and of standard error holds to the command rule (no
+# '::' after a leading run of white space and ignorable characters, no
+# '##[' or '##vso[' across ignorable characters, but the github and azure
+# formats' own commands at column 0); the text report and standard error
+# must have no control character but the line feed; every line of
 # standard error starts "ndplint: ".  Each run must exit 0, 1 or 2 as
 # expected and write a report.  Markdown (the report and the step summary)
 # rendered by cmark-gfm with GFM's autolink and table extensions (Debian:
@@ -35,9 +38,55 @@ bad() {
 
 # check.py FORMAT REPORT ERR: the consumers' checks, in one interpreter.
 cat > "$tmp/check.py" <<'EOF'
-import json, re, sys
+import json, re, sys, unicodedata
 fmt, report, err = sys.argv[1:4]
 problems = []
+
+# The command rule (docs/hostile-input.md), written out apart from
+# src/util/safe.c: after a leading run of Unicode White_Space and
+# characters a culture-sensitive comparison ignores, no line starts with
+# '::'; no line holds '##[' or '##vso[' (any case) with such characters
+# between their letters; the only commands are ndplint's own, at column 0.
+WHITE = set(map(chr, [*range(9, 14), 0x20, 0x85, 0xa0, 0x1680,
+                      *range(0x2000, 0x200b), 0x2028, 0x2029, 0x202f,
+                      0x205f, 0x3000]))
+IGNORABLE = [(0xad, 0xad), (0x34f, 0x34f), (0x61c, 0x61c), (0x115f, 0x1160),
+             (0x17b4, 0x17b5), (0x180b, 0x180f), (0x200b, 0x200f),
+             (0x202a, 0x202e), (0x2060, 0x206f), (0x3164, 0x3164),
+             (0xfe00, 0xfe0f), (0xfeff, 0xfeff), (0xffa0, 0xffa0),
+             (0xfff0, 0xfff8), (0x1bca0, 0x1bca3), (0x1d173, 0x1d17a),
+             (0xe0000, 0xe0fff)]
+OWN = {"github": ("::error ", "::warning ", "::notice ", "::group::",
+                  "::endgroup::"),
+       "azure": ("##vso[task.logissue ", "##vso[task.complete ")}
+
+def ignorable(c):
+    return unicodedata.category(c) in ("Cc", "Cf") or \
+        any(a <= ord(c) <= b for a, b in IGNORABLE)
+
+def skip(line, i, white):
+    while i < len(line) and (ignorable(line[i]) or white and line[i] in WHITE):
+        i += 1
+    return i
+
+def marker(line, i, letters):
+    for k, ch in enumerate(letters):
+        if k:
+            i = skip(line, i, False)
+        if i >= len(line) or line[i].lower() != ch:
+            return False
+        i += 1
+    return True
+
+def forged(line, own):
+    start = next((len(p) for p in own if line.startswith(p)), None)
+    if start is None:
+        start = 0
+        if marker(line, skip(line, 0, True), "::"):
+            return True
+    return any(line[i] == "#" and (marker(line, i, "##[") or
+                                   marker(line, i, "##vso["))
+               for i in range(start, len(line)))
 for name in (report, err):
     data = open(name, "rb").read()
     try:
@@ -45,6 +94,10 @@ for name in (report, err):
     except UnicodeDecodeError as e:
         problems.append("%s is not UTF-8: %s" % (name, e))
         continue
+    own = OWN.get(fmt, ()) if name == report else ()
+    for line in re.split("[\r\n]", text):
+        if forged(line, own):
+            problems.append("command in %r" % line[:120])
     log = name == err or fmt in ("text", "error")
     for line in text.split("\n") if log else []:
         if re.search("[\x00-\x09\x0b-\x1f\x7f\x80-\x9f\u2028\u2029"
@@ -130,7 +183,7 @@ for fmt in text json sarif github junit markdown azure gitlab; do
     for input in fixtures/hostile/plan-*.json fixtures/hostile/whatif-*.json
     do
         case $input in
-        *invalid-utf8* | *autolink* | *newline-address*)
+        *invalid-utf8* | *autolink* | *newline-address* | *command-*)
             run 1 "$fmt" "$input" ;;
         *) run 2 "$fmt" "$input" ;;
         esac
@@ -147,14 +200,30 @@ for fmt in text json sarif github junit markdown azure gitlab; do
     run 2 "$fmt" --cluster-state fixtures/hostile/state-policy.json \
         fixtures/example-plan.json
 done
-# A file name that starts a line of the text report with '::'.
-n=$((n + 1))
-cp fixtures/hostile/plan-invalid-utf8.json "$tmp/::error file=a,line=1::x"
-(cd "$tmp" && "$ndplint" --at 2026-12-05T12:00:00Z \
-    "::error file=a,line=1::x" > report 2> err)
-[ $? = 1 ] || bad "text: exit status with a '::' file name"
-"$python" "$tmp/check.py" text "$tmp/report" "$tmp/err" > "$tmp/log" 2>&1 ||
-    bad "text with a '::' file name: $(cat "$tmp/log")"
+# File names that start a line of the text report with '::', after
+# nothing, after U+3000 IDEOGRAPHIC SPACE, and after spaces and a soft
+# hyphen.
+for name in "::error file=a,line=1::x" "$(printf '\343\200\200')::error::x" \
+    "  $(printf '\302\255'):$(printf '\342\200\213'):warning::x"; do
+    n=$((n + 1))
+    cp fixtures/hostile/plan-invalid-utf8.json "$tmp/$name"
+    (cd "$tmp" && "$ndplint" --at 2026-12-05T12:00:00Z -- "$name" \
+        > report 2> err)
+    [ $? = 1 ] || bad "text: exit status with the file name '$name'"
+    "$python" "$tmp/check.py" text "$tmp/report" "$tmp/err" > "$tmp/log" 2>&1 ||
+        bad "text with the file name '$name': $(cat "$tmp/log")"
+    rm -f "$tmp/$name"
+done
+# Every mode but the reports: --quiet, --window-check, --explain and
+# --list-rules of a rule directory, --check-config.
+for mode in --quiet --window-check; do
+    n=$((n + 1))
+    "$ndplint" --at 2026-12-05T12:00:00Z $mode \
+        fixtures/hostile/whatif-command-whitespace.json > "$tmp/report" \
+        2> "$tmp/err"
+    "$python" "$tmp/check.py" text "$tmp/report" "$tmp/err" > "$tmp/log" 2>&1 ||
+        bad "$mode: $(cat "$tmp/log")"
+done
 
 # no_links FILE WHAT: the Markdown in FILE, rendered, links nowhere.
 no_links() {
