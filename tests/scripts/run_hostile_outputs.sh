@@ -216,11 +216,16 @@ for name in "::error file=a,line=1::x" "$(printf '\343\200\200')::error::x" \
 done
 # Every mode but the reports: --quiet, --window-check, --explain and
 # --list-rules of a rule directory, --check-config.
-for mode in --quiet --window-check; do
+for mode in --quiet --window-check \
+    "--rules fixtures/hostile/rules-whitespace --explain NDP115" \
+    "--rules fixtures/hostile/rules-whitespace --list-rules" \
+    "--check-config fixtures/hostile/config-check-waiver.json"; do
     n=$((n + 1))
+    # shellcheck disable=SC2086
     "$ndplint" --at 2026-12-05T12:00:00Z $mode \
         fixtures/hostile/whatif-command-whitespace.json > "$tmp/report" \
         2> "$tmp/err"
+    [ -s "$tmp/report" ] || bad "$mode: no output"
     "$python" "$tmp/check.py" text "$tmp/report" "$tmp/err" > "$tmp/log" 2>&1 ||
         bad "$mode: $(cat "$tmp/log")"
 done
