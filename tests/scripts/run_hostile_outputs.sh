@@ -78,6 +78,21 @@ def marker(line, i, letters):
         i += 1
     return True
 
+def embedded_link(text):
+    """A SARIF 2.1.0 3.11.6 embedded link in a plain text message: an
+    unescaped '[', link text, an unescaped ']' and '('."""
+    i, start = 0, None
+    while i < len(text):
+        if text[i] == "\\" and i + 1 < len(text) and text[i + 1] in "\\[]":
+            i += 2
+            continue
+        if text[i] == "[":
+            start = i
+        elif text[i] == "]" and start is not None and text[i + 1:i + 2] == "(":
+            return True
+        i += 1
+    return False
+
 def forged(line, own):
     start = next((len(p) for p in own if line.startswith(p)), None)
     if start is None:
@@ -125,6 +140,10 @@ for name in (report, err):
         except ValueError as e:
             problems.append("%s is not JSON: %s" % (name, e))
             continue
+        for result in doc["runs"][0]["results"] if fmt == "sarif" else []:
+            if embedded_link(result["message"]["text"]):
+                problems.append("SARIF link in %r" %
+                                result["message"]["text"][:120])
         for issue in doc if fmt == "gitlab" else []:
             loc = issue.get("location", {})
             if not all(isinstance(issue.get(k), str) and issue[k]
@@ -183,7 +202,8 @@ for fmt in text json sarif github junit markdown azure gitlab; do
     for input in fixtures/hostile/plan-*.json fixtures/hostile/whatif-*.json
     do
         case $input in
-        *invalid-utf8* | *autolink* | *newline-address* | *command-*)
+        *invalid-utf8* | *autolink* | *newline-address* | *command-* | \
+        *references*)
             run 1 "$fmt" "$input" ;;
         *) run 2 "$fmt" "$input" ;;
         esac
