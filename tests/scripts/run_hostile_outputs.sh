@@ -250,7 +250,32 @@ for mode in --quiet --window-check \
         bad "$mode: $(cat "$tmp/log")"
 done
 
-# no_links FILE WHAT: the Markdown in FILE, rendered, links nowhere.
+# refs.py HTML: GitHub's reference patterns, which github.com links after
+# rendering (cmark-gfm does not), in the text outside code spans.
+cat > "$tmp/refs.py" <<'EOF'
+import html, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+page = re.sub(r"(?s)<(code|pre)>.*?</\1>", " ", page)
+text = html.unescape(re.sub(r"<[^>]*>", " ", page))
+SHA = r"[0-9a-f]{7,40}"
+PATTERNS = {
+    "issue": r"(?<![\w/])#\d+\b",
+    "GH- issue": r"(?i)\bGH-\d+\b",
+    "issue in another repository": r"\b[\w.-]+/[\w.-]+#\d+\b",
+    "user's commit": r"(?i)\b[\w-]+@" + SHA + r"\b",
+    "commit in another repository": r"(?i)\b[\w.-]+/[\w.-]+@" + SHA + r"\b",
+    "commit": r"(?i)\b" + SHA + r"\b",
+    "mention": r"(?<![\w`])@[A-Za-z0-9][A-Za-z0-9-]*",
+}
+found = [(name, m.group(0)) for name, p in PATTERNS.items()
+         for m in re.finditer(p, text)]
+for name, what in found:
+    print("%s reference %r" % (name, what))
+sys.exit(1 if found else 0)
+EOF
+
+# no_links FILE WHAT: the Markdown in FILE, rendered, links nowhere and
+# holds no reference GitHub would link.
 no_links() {
     n=$((n + 1))
     if ! command -v cmark-gfm >/dev/null 2>&1; then
@@ -262,6 +287,8 @@ no_links() {
     if grep -Eio '<(a|img|script)[ >][^>]*' "$tmp/html"; then
         bad "a link, image or tag in the rendered $2"
     fi
+    "$python" "$tmp/refs.py" "$tmp/html" > "$tmp/log" 2>&1 ||
+        bad "the rendered $2: $(cat "$tmp/log")"
 }
 
 # at_most BYTES FILE WHAT
@@ -279,6 +306,15 @@ GITHUB_STEP_SUMMARY=$tmp/summary "$ndplint" --at 2026-12-05T12:00:00Z \
     --format github fixtures/hostile/plan-autolink.json > /dev/null
 [ $? = 1 ] || bad "github: exit status"
 no_links "$tmp/summary" "step summary"
+# GitHub's references (#1, GH-3, owner/repo#2, user@sha, owner/repo@sha, a
+# bare SHA) in prose, in names and in the closing sentence.
+run 1 markdown fixtures/hostile/plan-references.json
+no_links "$tmp/report" "markdown report of references"
+: > "$tmp/summary"
+GITHUB_STEP_SUMMARY=$tmp/summary "$ndplint" --at 2026-12-05T12:00:00Z \
+    --format github fixtures/hostile/plan-references.json > /dev/null
+[ $? = 1 ] || bad "github: exit status"
+no_links "$tmp/summary" "step summary of references"
 
 # A 2 MiB cluster address, and 100 inputs with 200-byte names.
 "$python" -c '
@@ -298,6 +334,34 @@ no_links "$tmp/summary" "step summary of a 2 MiB address"
 "$ndplint" --at 2026-12-05T12:00:00Z --format markdown "$tmp/big.json" \
     > "$tmp/report"
 at_most 65536 "$tmp/report" "the markdown report of a 2 MiB address"
+# The closing sentence: whole in the step summary while there is room
+# (it was cut at 512 bytes, mid-name, without its advice), and with 300
+# clusters of 200-byte names in the 60 KB report, naming those that fit,
+# counting the others and keeping its advice.
+advice="with 'az aks update --node-disruption-policy Allow', then restore it"
+: > "$tmp/summary"
+GITHUB_STEP_SUMMARY=$tmp/summary "$ndplint" --at 2026-12-05T12:00:00Z \
+    --format github fixtures/whatif-many-frozen.json > /dev/null
+n=$((n + 1))
+tail -n 1 "$tmp/summary" | grep -q "production-07\` are frozen (.*$advice\$" ||
+    bad "the step summary's closing sentence: $(tail -c 300 "$tmp/summary")"
+"$python" -c '
+import copy, json, sys
+d = json.load(open("fixtures/whatif-many-frozen.json"))
+base, d["changes"] = d["changes"][0], []
+for i in range(300):
+    c = copy.deepcopy(base)
+    rid = c["resourceId"] + "-%03d-" % i + "x" * 40
+    c["resourceId"] = c["before"]["id"] = c["after"]["id"] = rid
+    d["changes"].append(c)
+json.dump(d, open(sys.argv[1], "w"))
+' "$tmp/many-frozen.json" || exit 1
+"$ndplint" --at 2026-12-05T12:00:00Z --format markdown "$tmp/many-frozen.json" \
+    > "$tmp/report"
+at_most 65536 "$tmp/report" "the markdown report of 300 frozen clusters"
+n=$((n + 1))
+tail -n 1 "$tmp/report" | grep -q "and [0-9]* more clusters are frozen (.*$advice\$" ||
+    bad "300 frozen clusters: $(tail -c 300 "$tmp/report")"
 set --
 long=$(printf '%0200d' 0)
 mkdir "$tmp/many" || exit 1
