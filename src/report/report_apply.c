@@ -187,14 +187,24 @@ static void add_local_span(struct ndp_buf *out, int64_t from, int64_t until,
                  abs(offset) / 60, abs(offset) % 60);
 }
 
-/* "between A and B (Sat 20:00–24:00 UTC-05:00)" */
+/* "between A and B (Sat 20:00–24:00 UTC-05:00)"; "after the end of 9999
+ * (...)" or "from A until after the end of 9999 (...)" past year 9999. */
 static void add_between(struct ndp_buf *out, const struct ndp_apply_window *a,
                         const struct ndp_window *w)
 {
-    ndp_buf_adds(out, "between ");
-    ndp_time_format_utc(out, a->from);
-    ndp_buf_adds(out, " and ");
-    ndp_time_format_utc(out, a->until);
+    if (a->from > NDP_TIME_MAX) {
+        ndp_time_format_utc(out, a->from);
+    } else if (a->until > NDP_TIME_MAX) {
+        ndp_buf_adds(out, "from ");
+        ndp_time_format_utc(out, a->from);
+        ndp_buf_adds(out, " until ");
+        ndp_time_format_utc(out, a->until);
+    } else {
+        ndp_buf_adds(out, "between ");
+        ndp_time_format_utc(out, a->from);
+        ndp_buf_adds(out, " and ");
+        ndp_time_format_utc(out, a->until);
+    }
     ndp_buf_adds(out, " (");
     add_local_span(out, a->from, a->until,
                    ndp_window_utc_offset_minutes(w));
