@@ -299,22 +299,21 @@ at_most() {
         bad "$3 is $size bytes, not 1..$1"
 }
 
-run 1 markdown fixtures/hostile/plan-autolink.json
-no_links "$tmp/report" "markdown report"
-: > "$tmp/summary"
-GITHUB_STEP_SUMMARY=$tmp/summary "$ndplint" --at 2026-12-05T12:00:00Z \
-    --format github fixtures/hostile/plan-autolink.json > /dev/null
-[ $? = 1 ] || bad "github: exit status"
-no_links "$tmp/summary" "step summary"
+# rendered INPUT WHAT: the markdown report and the step summary of INPUT
+# (which has findings) link nowhere.
+rendered() {
+    run 1 markdown "$1"
+    no_links "$tmp/report" "markdown report$2"
+    : > "$tmp/summary"
+    GITHUB_STEP_SUMMARY=$tmp/summary "$ndplint" --at 2026-12-05T12:00:00Z \
+        --format github "$1" > /dev/null
+    [ $? = 1 ] || bad "github: exit status"
+    no_links "$tmp/summary" "step summary$2"
+}
+rendered fixtures/hostile/plan-autolink.json ""
 # GitHub's references (#1, GH-3, owner/repo#2, user@sha, owner/repo@sha, a
 # bare SHA) in prose, in names and in the closing sentence.
-run 1 markdown fixtures/hostile/plan-references.json
-no_links "$tmp/report" "markdown report of references"
-: > "$tmp/summary"
-GITHUB_STEP_SUMMARY=$tmp/summary "$ndplint" --at 2026-12-05T12:00:00Z \
-    --format github fixtures/hostile/plan-references.json > /dev/null
-[ $? = 1 ] || bad "github: exit status"
-no_links "$tmp/summary" "step summary of references"
+rendered fixtures/hostile/plan-references.json " of references"
 
 # A 2 MiB cluster address, and 100 inputs with 200-byte names.
 "$python" -c '
