@@ -4,7 +4,9 @@
  * golden files cannot show well: SHA-256 against the FIPS 180-4 vectors,
  * workflow-command escaping of hostile input, GitHub's per-step annotation
  * cap, Azure Pipelines logging-command escaping, Markdown and JUnit
- * escaping, and fingerprints that ignore lines.
+ * escaping, the Markdown closing sentence within a size budget, and
+ * fingerprints that ignore lines.  Reports are rendered as ndplint writes
+ * them (ndp_report_render: repaired, and held to the command rule).
  */
 #include "test_common.h"
 #include "buf.h"
