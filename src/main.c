@@ -48,9 +48,9 @@ static int load_rules(struct ndp_ruleset **out, const struct ndp_options *o,
     if (rc || !config || o->rules_dir != config->rules_dir)
         return rc;
     n = ndp_ruleset_count(*out);
-    fprintf(stderr, "ndplint: %zu rule%s loaded from '%s' (\"rules\" in "
-            "the settings file '%s'), not the built-in rules\n", n,
-            n == 1 ? "" : "s", o->rules_dir, config->path);
+    ndp_warn("%zu rule%s loaded from '%s' (\"rules\" in the settings file "
+             "'%s'), not the built-in rules", n, n == 1 ? "" : "s",
+             o->rules_dir, config->path);
     return 0;
 }
 

@@ -60,8 +60,10 @@ struct ndp_reporter;
 
 /*
  * Appends the report 'rep' writes for 'report' to 'out', repaired to valid
- * UTF-8 (and to what its consumer accepts, safe.h): how every report is
- * written, so that no reporter can let invalid text through.
+ * UTF-8 (and to what its consumer accepts, safe.h) and held to the command
+ * rule (safe.h: no log command on any line but the format's own): how
+ * every report is written, so that no reporter can let invalid text or a
+ * command through.  'out' is empty or ends a line.
  */
 void ndp_report_render(struct ndp_buf *out, const struct ndp_reporter *rep,
                        const struct ndp_report *report);

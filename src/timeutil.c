@@ -293,31 +293,57 @@ int ndp_date_parse(int64_t *days_out, const char *s)
     return 0;
 }
 
+/* The words for local seconds 'local' outside years 0000-9999, or NULL. */
+static const char *beyond_words(int64_t local)
+{
+    if (local > NDP_TIME_MAX)
+        return NDP_TIME_AFTER_WORDS;
+    if (local < NDP_TIME_MIN)
+        return NDP_TIME_BEFORE_WORDS;
+    return NULL;
+}
+
 void ndp_date_format(struct ndp_buf *out, int64_t days)
 {
+    const char *beyond;
     int64_t y;
     unsigned m;
     unsigned d;
 
+    /* A day is beyond when its first second is. */
+    beyond = days > NDP_TIME_MAX / NDP_SECONDS_PER_DAY
+                 ? NDP_TIME_AFTER_WORDS
+                 : beyond_words(days * NDP_SECONDS_PER_DAY);
+    if (beyond) {
+        ndp_buf_adds(out, beyond);
+        return;
+    }
     ndp_civil_from_days(days, &y, &m, &d);
     ndp_buf_addf(out, "%04lld-%02u-%02u", (long long)y, m, d);
 }
 
-/* Appends "YYYY-MM-DDTHH:MM:SS" for 'local' seconds, no zone designator. */
-static void add_date_time(struct ndp_buf *out, int64_t local)
+/* Appends "YYYY-MM-DDTHH:MM:SS" for 'local' seconds, no zone designator;
+ * returns false, having appended the words, when 'local' is beyond. */
+static bool add_date_time(struct ndp_buf *out, int64_t local)
 {
     int64_t days = ndp_floor_div(local, NDP_SECONDS_PER_DAY);
     int64_t second_of_day = local - days * NDP_SECONDS_PER_DAY;
+    const char *beyond = beyond_words(local);
 
+    if (beyond) {
+        ndp_buf_adds(out, beyond);
+        return false;
+    }
     ndp_date_format(out, days);
     ndp_buf_addf(out, "T%02d:%02d:%02d", (int)(second_of_day / 3600),
                  (int)(second_of_day / 60 % 60), (int)(second_of_day % 60));
+    return true;
 }
 
 void ndp_time_format_utc(struct ndp_buf *out, int64_t t)
 {
-    add_date_time(out, t);
-    ndp_buf_addch(out, 'Z');
+    if (add_date_time(out, t))
+        ndp_buf_addch(out, 'Z');
 }
 
 void ndp_time_format_offset(struct ndp_buf *out, int64_t t,
@@ -325,7 +351,17 @@ void ndp_time_format_offset(struct ndp_buf *out, int64_t t,
 {
     int magnitude = offset_minutes < 0 ? -offset_minutes : offset_minutes;
 
-    add_date_time(out, t + (int64_t)offset_minutes * 60);
-    ndp_buf_addf(out, "%c%02d:%02d", offset_minutes < 0 ? '-' : '+',
-                 magnitude / 60, magnitude % 60);
+    if (add_date_time(out, t + (int64_t)offset_minutes * 60))
+        ndp_buf_addf(out, "%c%02d:%02d", offset_minutes < 0 ? '-' : '+',
+                     magnitude / 60, magnitude % 60);
+}
+
+void ndp_time_format_both(struct ndp_buf *out, int64_t t, int offset_minutes)
+{
+    ndp_time_format_utc(out, t);
+    if (t > NDP_TIME_MAX)
+        return;
+    ndp_buf_adds(out, " (");
+    ndp_time_format_offset(out, t, offset_minutes);
+    ndp_buf_addch(out, ')');
 }

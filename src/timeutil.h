@@ -47,11 +47,27 @@ void ndp_civil_from_days(int64_t days, int64_t *y, unsigned *m, unsigned *d);
 /* 0 = Sunday ... 6 = Saturday. */
 unsigned ndp_weekday_from_days(int64_t days);
 
-/* Appends "YYYY-MM-DDTHH:MM:SSZ". */
+/*
+ * Instants are written only inside years 0000-9999, the range RFC 3339
+ * can write: one after 9999-12-31T23:59:59 (in the time written) is
+ * written NDP_TIME_AFTER_WORDS, one before year 0000 NDP_TIME_BEFORE_WORDS,
+ * never as a year of five digits or a negative one.
+ */
+#define NDP_TIME_AFTER_WORDS "after the end of 9999"
+#define NDP_TIME_BEFORE_WORDS "before the start of 0000"
+
+/* Appends "YYYY-MM-DDTHH:MM:SSZ" (or the words above). */
 void ndp_time_format_utc(struct ndp_buf *out, int64_t t);
-/* Appends the local time at a fixed offset: "YYYY-MM-DDTHH:MM:SS-05:00". */
+/* Appends the local time at a fixed offset: "YYYY-MM-DDTHH:MM:SS-05:00"
+ * (or the words above). */
 void ndp_time_format_offset(struct ndp_buf *out, int64_t t,
                             int offset_minutes);
+/*
+ * Appends "2026-12-06T01:00:00Z (2026-12-05T20:00:00-05:00)": 't' in UTC
+ * and at 'offset_minutes'; NDP_TIME_AFTER_WORDS alone when 't' passes
+ * 9999, which the local time would only repeat.
+ */
+void ndp_time_format_both(struct ndp_buf *out, int64_t t, int offset_minutes);
 
 /*
  * Additions used by the window engine.
@@ -60,7 +76,8 @@ void ndp_time_format_offset(struct ndp_buf *out, int64_t t,
 /* Number of days in month 'm' (1-12) of year 'y'; 0 for a bad month. */
 unsigned ndp_days_in_month(int64_t y, unsigned m);
 
-/* Appends the date 'days' (since 1970-01-01) as "YYYY-MM-DD". */
+/* Appends the date 'days' (since 1970-01-01) as "YYYY-MM-DD" (or the words
+ * above). */
 void ndp_date_format(struct ndp_buf *out, int64_t days);
 
 /* Floor division and the matching non-negative remainder ('d' > 0). */

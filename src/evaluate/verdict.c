@@ -531,10 +531,8 @@ static void describe_next_window(struct ndp_buf *msg,
     ndp_buf_adds(msg, ndp_window_phase_unknown(c->window)
                           ? "the next window may open "
                           : "the next window opens ");
-    ndp_time_format_utc(msg, c->next_window_start);
-    ndp_buf_adds(msg, " (");
-    ndp_time_format_offset(msg, c->next_window_start, offset);
-    ndp_buf_addf(msg, ") for %lld hours",
+    ndp_time_format_both(msg, c->next_window_start, offset);
+    ndp_buf_addf(msg, " for %lld hours",
                  (long long)((c->next_window_end - c->next_window_start) /
                              3600));
 }

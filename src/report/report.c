@@ -39,6 +39,7 @@ void ndp_report_render(struct ndp_buf *out, const struct ndp_reporter *rep,
 
     rep->write(out, report);
     ndp_utf8_repair_tail(out, start, rep->utf8_flags);
+    ndp_safe_lines(out, start, rep->commands, rep->defuse);
 }
 
 const char *ndp_reporter_name(size_t i)

@@ -219,14 +219,24 @@ static void add_local_span(struct ndp_buf *out, int64_t from, int64_t until,
                  abs(offset) / 60, abs(offset) % 60);
 }
 
-/* "between A and B (Sat 20:00–24:00 UTC-05:00)" */
+/* "between A and B (Sat 20:00–24:00 UTC-05:00)"; "after the end of 9999
+ * (...)" or "from A until after the end of 9999 (...)" past year 9999. */
 static void add_between(struct ndp_buf *out, const struct ndp_apply_window *a,
                         const struct ndp_window *w)
 {
-    ndp_buf_adds(out, "between ");
-    ndp_time_format_utc(out, a->from);
-    ndp_buf_adds(out, " and ");
-    ndp_time_format_utc(out, a->until);
+    if (a->from > NDP_TIME_MAX) {
+        ndp_time_format_utc(out, a->from);
+    } else if (a->until > NDP_TIME_MAX) {
+        ndp_buf_adds(out, "from ");
+        ndp_time_format_utc(out, a->from);
+        ndp_buf_adds(out, " until ");
+        ndp_time_format_utc(out, a->until);
+    } else {
+        ndp_buf_adds(out, "between ");
+        ndp_time_format_utc(out, a->from);
+        ndp_buf_adds(out, " and ");
+        ndp_time_format_utc(out, a->until);
+    }
     ndp_buf_adds(out, " (");
     add_local_span(out, a->from, a->until,
                    ndp_window_utc_offset_minutes(w));
@@ -235,49 +245,73 @@ static void add_between(struct ndp_buf *out, const struct ndp_apply_window *a,
 
 typedef void (*add_name_fn)(struct ndp_buf *out, const char *s);
 
+/* How the sentence names clusters: the reporter's escaping, and how many
+ * names a list may hold. */
+struct names {
+    add_name_fn add;
+    size_t max;
+};
+
+/* Whether cluster 'i' is in the list of 'gate' (and, for windows, whose
+ * own answer is 'reason'). */
+static bool listed(const struct plan *p, size_t i, enum ndp_apply_gate gate,
+                   int reason)
+{
+    return p->gates[i].gate == gate &&
+           (reason < 0 || (int)p->answers[i].reason == reason);
+}
+
 /* Appends the ids of clusters whose gate is 'gate' (and, for windows,
- * whose own answer is 'reason'), joined with ", " and "and". */
+ * whose own answer is 'reason'), joined with ", " and "and", at most
+ * 'names->max' of them and the others counted; returns how many there
+ * are. */
 static size_t add_names(struct ndp_buf *out, const struct ndp_report *r,
                         const struct plan *p, enum ndp_apply_gate gate,
-                        int reason, add_name_fn add_name)
+                        int reason, const struct names *names)
 {
-    size_t i, n = 0, total = 0, seen = 0;
+    size_t i, n = 0, total = 0, shown;
 
     for (i = 0; i < r->result->clusters.nr; i++)
-        if (p->gates[i].gate == gate &&
-            (reason < 0 || (int)p->answers[i].reason == reason))
-            total++;
-    for (i = 0; i < r->result->clusters.nr; i++) {
-        if (p->gates[i].gate != gate ||
-            (reason >= 0 && (int)p->answers[i].reason != reason))
+        total += listed(p, i, gate, reason);
+    shown = total < names->max ? total : names->max;
+    for (i = 0; i < r->result->clusters.nr && n < shown; i++) {
+        if (!listed(p, i, gate, reason))
             continue;
-        seen++;
         if (n++)
-            ndp_buf_adds(out, seen == total ? " and " : ", ");
-        add_name(out, r->result->clusters.items[i].id);
+            ndp_buf_adds(out, n == total ? " and " : ", ");
+        names->add(out, r->result->clusters.items[i].id);
     }
-    return n;
+    if (shown < total)
+        ndp_buf_addf(out, "%s%zu%s cluster%s", shown ? " and " : "",
+                     total - shown, shown ? " more" : "",
+                     total - shown == 1 ? "" : "s");
+    return total;
 }
 
 static void frozen_sentence(struct ndp_buf *out, const struct ndp_report *r,
-                            const struct plan *p, add_name_fn add_name)
+                            const struct plan *p, const struct names *names)
 {
-    size_t i, n;
+    size_t i, n, seen = 0;
     bool first = true;
 
     ndp_buf_adds(out, "Cannot apply: ");
-    n = add_names(out, r, p, NDP_GATE_FROZEN, -1, add_name);
+    n = add_names(out, r, p, NDP_GATE_FROZEN, -1, names);
     if (n) {
         ndp_buf_addf(out, " %s frozen (node disruption policy Block", n == 1
                      ? "is" : "are");
         for (i = 0; i < r->result->clusters.nr; i++) {
             const struct ndp_resolution *c = &r->result->resolved.items[i];
 
-            if (p->gates[i].gate != NDP_GATE_FROZEN || !c->has_freeze_until)
+            if (p->gates[i].gate != NDP_GATE_FROZEN)
+                continue;
+            /* Only a cluster the sentence names, or the only one. */
+            if (seen++ >= names->max && n > 1)
+                break;
+            if (!c->has_freeze_until)
                 continue;
             ndp_buf_adds(out, first ? "; " : ", ");
             if (n > 1) {
-                add_name(out, r->result->clusters.items[i].id);
+                names->add(out, r->result->clusters.items[i].id);
                 ndp_buf_adds(out, ": ");
             }
             ndp_buf_adds(out, c->freeze_until < r->result->at
@@ -294,7 +328,7 @@ static void frozen_sentence(struct ndp_buf *out, const struct ndp_report *r,
     }
     /* Not Block: a window that does not open within the horizon. */
     ndp_buf_adds(out, "the maintenance window of ");
-    n = add_names(out, r, p, NDP_GATE_WINDOWS, NDP_APPLY_FROZEN, add_name);
+    n = add_names(out, r, p, NDP_GATE_WINDOWS, NDP_APPLY_FROZEN, names);
     ndp_buf_addf(out, " %s no opening within 366 days (notAllowedDates or "
                  "startDate); to apply, lift the policy for this change "
                  "with 'az aks update --node-disruption-policy Allow', then "
@@ -302,12 +336,12 @@ static void frozen_sentence(struct ndp_buf *out, const struct ndp_report *r,
 }
 
 static void never_sentence(struct ndp_buf *out, const struct ndp_report *r,
-                           const struct plan *p, add_name_fn add_name)
+                           const struct plan *p, const struct names *names)
 {
     size_t n;
 
     ndp_buf_adds(out, "Cannot apply as planned: ");
-    n = add_names(out, r, p, NDP_GATE_BROKEN, -1, add_name);
+    n = add_names(out, r, p, NDP_GATE_BROKEN, -1, names);
     ndp_buf_addf(out, " %s a change AKS or azurerm refuses whatever the "
                  "time (the errors say what); fix the plan first",
                  n == 1 ? "has" : "each have");
@@ -326,12 +360,12 @@ static const struct ndp_window *first_window(const struct ndp_report *r,
 }
 
 static void unknown_sentence(struct ndp_buf *out, const struct ndp_report *r,
-                             const struct plan *p, add_name_fn add_name)
+                             const struct plan *p, const struct names *names)
 {
     size_t n;
 
     ndp_buf_adds(out, "Apply inside the maintenance window of ");
-    n = add_names(out, r, p, NDP_GATE_UNKNOWN, -1, add_name);
+    n = add_names(out, r, p, NDP_GATE_UNKNOWN, -1, names);
     ndp_buf_addf(out, ", but when %s is not known (a window that "
                  "cannot be evaluated, or an interval above 1 without "
                  "startDate)", n == 1 ? "it opens" : "they open");
@@ -339,21 +373,28 @@ static void unknown_sentence(struct ndp_buf *out, const struct ndp_report *r,
 
 static void no_common_sentence(struct ndp_buf *out,
                                const struct ndp_report *r,
-                               const struct plan *p, add_name_fn add_name)
+                               const struct plan *p, const struct names *names)
 {
-    size_t i;
+    size_t i, n, seen = 0;
     bool first = true;
 
     ndp_buf_adds(out, "No common window within 366 days: apply ");
-    add_names(out, r, p, NDP_GATE_WINDOWS, -1, add_name);
+    n = add_names(out, r, p, NDP_GATE_WINDOWS, -1, names);
     ndp_buf_adds(out, " separately (");
     for (i = 0; i < r->result->clusters.nr; i++) {
         if (p->gates[i].gate != NDP_GATE_WINDOWS)
             continue;
+        if (seen++ >= names->max) {
+            if (first)
+                ndp_buf_adds(out, "their windows not shown");
+            else
+                ndp_buf_addf(out, "; %zu more not shown", n - names->max);
+            break;
+        }
         if (!first)
             ndp_buf_adds(out, "; ");
         first = false;
-        add_name(out, r->result->clusters.items[i].id);
+        names->add(out, r->result->clusters.items[i].id);
         if (r->result->resolved.items[i].window_sensitive) {
             ndp_buf_adds(out, ": in its window, times not shown (sensitive)");
             continue;
@@ -368,6 +409,14 @@ void ndp_report_apply_sentence(struct ndp_buf *out,
                                const struct ndp_report *r,
                                add_name_fn add_name)
 {
+    ndp_report_apply_sentence_names(out, r, add_name, SIZE_MAX);
+}
+
+void ndp_report_apply_sentence_names(struct ndp_buf *out,
+                                     const struct ndp_report *r,
+                                     add_name_fn add_name, size_t max_names)
+{
+    const struct names names = { add_name, max_names };
     struct plan p;
     size_t n;
 
@@ -378,10 +427,10 @@ void ndp_report_apply_sentence(struct ndp_buf *out,
         ndp_time_format_utc(out, r->result->at);
         break;
     case NDP_APPLY_FROZEN:
-        frozen_sentence(out, r, &p, add_name);
+        frozen_sentence(out, r, &p, &names);
         break;
     case NDP_APPLY_NEVER:
-        never_sentence(out, r, &p, add_name);
+        never_sentence(out, r, &p, &names);
         break;
     case NDP_APPLY_UNKNOWN_VALUES:
         n = unknown_dependents(r, NDP_APPLY_PLAN);
@@ -395,15 +444,15 @@ void ndp_report_apply_sentence(struct ndp_buf *out,
                      n == 1 ? "it is" : "they are");
         break;
     case NDP_APPLY_NO_COMMON:
-        no_common_sentence(out, r, &p, add_name);
+        no_common_sentence(out, r, &p, &names);
         break;
     case NDP_APPLY_WINDOW:
     default:
         if (!p.answer.known) {
-            unknown_sentence(out, r, &p, add_name);
+            unknown_sentence(out, r, &p, &names);
         } else if (p.sensitive) {
             ndp_buf_adds(out, "Apply inside the maintenance window of ");
-            add_names(out, r, &p, NDP_GATE_WINDOWS, -1, add_name);
+            add_names(out, r, &p, NDP_GATE_WINDOWS, -1, &names);
             ndp_buf_adds(out, " (its times are sensitive and not shown)");
         } else {
             ndp_buf_adds(out, "Apply ");

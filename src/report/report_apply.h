@@ -43,4 +43,17 @@ void ndp_report_apply_sentence(struct ndp_buf *out,
                                void (*add_name)(struct ndp_buf *out,
                                                 const char *s));
 
+/*
+ * The same sentence with at most 'max_names' cluster ids in each list of
+ * them; the others are counted ("a, b and 3 more clusters are frozen";
+ * with 0, "5 clusters are frozen"), and only the clusters named get their
+ * details (a freeze date, a window).  Its advice is always whole: how a
+ * report with a size budget shortens the sentence instead of cutting it.
+ */
+void ndp_report_apply_sentence_names(struct ndp_buf *out,
+                                     const struct ndp_report *r,
+                                     void (*add_name)(struct ndp_buf *out,
+                                                      const char *s),
+                                     size_t max_names);
+
 #endif

@@ -15,7 +15,10 @@
  * "%0D", LF as "%0A", and in properties also ';' as "%3B" and ']' as
  * "%5D"; other control characters are shown as \xNN.  The agent honours
  * "##vso[" anywhere in a line, and "##[" formatting commands, so "##" from
- * the input is written "#%23".  Input text never starts a line.
+ * the input is written "#%23" (and rendering holds the report to safe.h's
+ * command rule, which also catches "#" and "#" split by ignorable
+ * characters).  Input text never starts a line; the commands come from
+ * safe.h's list.
  */
 #include "common.h"
 #include "report_azure.h"
@@ -25,6 +28,7 @@
 #include "report_apply.h"
 #include "report_util.h"
 #include "buf.h"
+#include "safe.h"
 #include "change.h"
 #include "finding.h"
 #include "evaluate.h"
@@ -67,7 +71,8 @@ static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
     struct ndp_buf text = NDP_BUF_INIT;
     long line;
 
-    ndp_buf_addf(out, "##vso[task.logissue type=%s;",
+    ndp_log_command_start(out, NDP_CMD_AZURE_LOGISSUE);
+    ndp_buf_addf(out, "type=%s;",
                  f->severity == NDP_SEVERITY_ERROR ? "error" : "warning");
     if (ndp_report_location(&text, &line, r, f) >= 0) {
         ndp_buf_adds(out, "sourcepath=");
@@ -106,7 +111,10 @@ static void write_azure(struct ndp_buf *out, const struct ndp_report *r)
         result = "Failed";
     else if (r->counts.errors + r->counts.warnings + r->counts.notes)
         result = "SucceededWithIssues";
-    ndp_buf_addf(out, "##vso[task.complete result=%s;]\n", result);
+    ndp_log_command_start(out, NDP_CMD_AZURE_COMPLETE);
+    ndp_buf_addf(out, "result=%s;]\n", result);
 }
 
-const struct ndp_reporter ndp_report_azure = { "azure", write_azure, 0 };
+const struct ndp_reporter ndp_report_azure = {
+    "azure", write_azure, 0, NDP_CMDS_AZURE, &ndp_defuse_percent
+};

@@ -16,9 +16,11 @@
  *
  * Text from the input is escaped as @actions/toolkit escapes command data
  * ('%', CR, LF) and properties (also ':' and ','); other control
- * characters are shown as \xNN; and "##[" (the runner's legacy command
- * syntax, honoured anywhere in a line) is broken up as "#%23[".  Input
- * text never starts a line, so it cannot issue a workflow command.
+ * characters are shown as \xNN.  Input text never starts a line, and the
+ * commands are written from safe.h's list; rendering holds the report to
+ * safe.h's command rule, which breaks up "##[" (the runner's legacy
+ * command syntax, honoured anywhere in a line, also across ignorable
+ * characters) as "#%23[".
  */
 #include "common.h"
 #include "report.h"
@@ -27,6 +29,7 @@
 #include "report_apply.h"
 #include "report_util.h"
 #include "buf.h"
+#include "safe.h"
 #include "change.h"
 #include "finding.h"
 #include "evaluate.h"
@@ -35,7 +38,14 @@
 
 #define ANNOTATION_CAP 10
 
-static const char *const commands[] = {
+/* The annotation of each severity, and its name in words. */
+static const enum ndp_log_command commands[] = {
+    [NDP_SEVERITY_ERROR] = NDP_CMD_GITHUB_ERROR,
+    [NDP_SEVERITY_WARNING] = NDP_CMD_GITHUB_WARNING,
+    [NDP_SEVERITY_NOTE] = NDP_CMD_GITHUB_NOTICE,
+    [NDP_SEVERITY_NEVER] = NDP_CMD_GITHUB_NOTICE,
+};
+static const char *const levels[] = {
     [NDP_SEVERITY_ERROR] = "error",
     [NDP_SEVERITY_WARNING] = "warning",
     [NDP_SEVERITY_NOTE] = "notice",
@@ -123,7 +133,7 @@ static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
         ndp_buf_addch(out, '\n');
         return;
     }
-    ndp_buf_addf(out, "::%s ", commands[sev]);
+    ndp_log_command_start(out, commands[sev]);
     write_properties(out, r, f);
     ndp_buf_adds(out, "::");
     write_text(out, f);
@@ -149,7 +159,7 @@ static void write_group_title(struct ndp_buf *out,
                      r->result->baseline_known ? " outside the baseline" : "");
     if (waived)
         ndp_buf_addf(&title, ", %zu waived", waived);
-    ndp_buf_adds(out, "::group::");
+    ndp_log_command_start(out, NDP_CMD_GITHUB_GROUP);
     data(out, title.buf);
     ndp_buf_addch(out, '\n');
     if (res->window) {
@@ -203,7 +213,8 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
         if (of_cluster(f, c) && f->suppression)
             write_waived(out, f);
     }
-    ndp_buf_adds(out, "::endgroup::\n");
+    ndp_log_command_start(out, NDP_CMD_GITHUB_ENDGROUP);
+    ndp_buf_addch(out, '\n');
 }
 
 /* The last annotation of each level over the cap: how many were left out. */
@@ -218,34 +229,18 @@ static void write_left_out(struct ndp_buf *out, const struct gh_state *st)
         if (st->total[sev] <= ANNOTATION_CAP)
             continue;
         more = st->total[sev] - (ANNOTATION_CAP - 1);
-        ndp_buf_addf(out, "::%s title=ndplint%%3A %zu more %s%s not "
+        ndp_log_command_start(out, commands[sev]);
+        ndp_buf_addf(out, "title=ndplint%%3A %zu more %s%s not "
                      "annotated::GitHub shows at most %d %s annotations per "
                      "step: %d are annotated above; the other %zu are listed "
                      "in this log, the job summary and the SARIF report.\n",
-                     commands[sev], more, name, more == 1 ? "" : "s",
-                     ANNOTATION_CAP, commands[sev], ANNOTATION_CAP - 1, more);
-    }
-}
-
-/* Appends 'text' to 'out' with every "##[" broken up. */
-static void add_defused(struct ndp_buf *out, const struct ndp_buf *text)
-{
-    size_t i;
-
-    for (i = 0; i < text->len; i++) {
-        if (text->buf[i] == '#' && i + 2 < text->len &&
-            text->buf[i + 1] == '#' && text->buf[i + 2] == '[') {
-            ndp_buf_adds(out, "#%23");
-            i++;
-        } else {
-            ndp_buf_addch(out, text->buf[i]);
-        }
+                     more, name, more == 1 ? "" : "s", ANNOTATION_CAP,
+                     levels[sev], ANNOTATION_CAP - 1, more);
     }
 }
 
 static void write_github(struct ndp_buf *out, const struct ndp_report *r)
 {
-    struct ndp_buf text = NDP_BUF_INIT;
     struct gh_state st;
     size_t i;
 
@@ -254,16 +249,16 @@ static void write_github(struct ndp_buf *out, const struct ndp_report *r)
         if (!r->result->findings.items[i].suppression)
             st.total[r->result->findings.items[i].severity]++;
     for (i = 0; i < r->result->clusters.nr; i++)
-        write_cluster(&text, r, &st, i);
-    write_left_out(&text, &st);
-    ndp_report_log_summary(&text, r);
+        write_cluster(out, r, &st, i);
+    write_left_out(out, &st);
+    ndp_report_log_summary(out, r);
     if (r->result->clusters.nr) {
-        ndp_buf_adds(&text, "ndplint: ");
-        ndp_report_apply_sentence(&text, r, data);
-        ndp_buf_addch(&text, '\n');
+        ndp_buf_adds(out, "ndplint: ");
+        ndp_report_apply_sentence(out, r, data);
+        ndp_buf_addch(out, '\n');
     }
-    add_defused(out, &text);
-    ndp_buf_release(&text);
 }
 
-const struct ndp_reporter ndp_report_github = { "github", write_github, 0 };
+const struct ndp_reporter ndp_report_github = {
+    "github", write_github, 0, NDP_CMDS_GITHUB, &ndp_defuse_percent
+};

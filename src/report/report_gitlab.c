@@ -26,6 +26,7 @@
 #include "report_internal.h"
 #include "report_util.h"
 #include "buf.h"
+#include "safe.h"
 #include "finding.h"
 
 static const char *const severities[] = {
@@ -85,4 +86,6 @@ static void write_gitlab(struct ndp_buf *out, const struct ndp_report *r)
     ndp_buf_adds(out, n ? "\n]\n" : "]\n");
 }
 
-const struct ndp_reporter ndp_report_gitlab = { "gitlab", write_gitlab, 0 };
+const struct ndp_reporter ndp_report_gitlab = {
+    "gitlab", write_gitlab, 0, NDP_CMDS_NONE, &ndp_defuse_json
+};

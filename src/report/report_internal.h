@@ -17,10 +17,17 @@
 
 struct ndp_buf;
 
+struct ndp_defuse;
+
 struct ndp_reporter {
     const char *name;
     void (*write)(struct ndp_buf *out, const struct ndp_report *report);
     unsigned utf8_flags; /* safe.h NDP_UTF8_*: what the consumer refuses */
+    /* The command rule (safe.h): the log commands the format writes
+     * itself (NDP_CMDS_*), and how it writes a '#' or ':' that would
+     * complete another. */
+    unsigned commands;
+    const struct ndp_defuse *defuse;
 };
 
 extern const struct ndp_reporter ndp_report_text;

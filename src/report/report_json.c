@@ -9,6 +9,7 @@
 #include "run.h"
 #include "report_internal.h"
 #include "buf.h"
+#include "safe.h"
 #include "change.h"
 #include "finding.h"
 #include "evaluate.h"
@@ -199,4 +200,6 @@ static void write_json(struct ndp_buf *out, const struct ndp_report *r)
     ndp_buf_adds(out, "}\n}\n");
 }
 
-const struct ndp_reporter ndp_report_json = { "json", write_json, 0 };
+const struct ndp_reporter ndp_report_json = {
+    "json", write_json, 0, NDP_CMDS_NONE, &ndp_defuse_json
+};

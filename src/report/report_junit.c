@@ -279,5 +279,6 @@ static void write_junit(struct ndp_buf *out, const struct ndp_report *r)
     ndp_buf_adds(out, "</testsuites>\n");
 }
 
-const struct ndp_reporter ndp_report_junit = { "junit", write_junit,
-                                               NDP_UTF8_XML };
+const struct ndp_reporter ndp_report_junit = {
+    "junit", write_junit, NDP_UTF8_XML, NDP_CMDS_NONE, &ndp_defuse_xml
+};

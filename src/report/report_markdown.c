@@ -12,7 +12,14 @@
  * a scheme's ':' and the '.' of "www." are escaped so that GFM's autolink
  * extension finds no bare URL ("https\://", "www\."), invalid UTF-8 is
  * U+FFFD and control characters are shown as \xNN, so no input can break
- * a table or add a link, an image or HTML.
+ * a table or add a link, an image or HTML.  GitHub links its own
+ * references after rendering, where no backslash is left: an issue or
+ * pull request ("#1", "GH-3", "owner/repo#2", which also posts a
+ * "mentioned this" note on it), a user's commit ("user@sha", broken with
+ * '@') and a commit SHA (seven or more hex digits).  In prose a zero width
+ * space follows the '#' and the '-' before a number, and one goes after
+ * every sixth digit of a run of seven or more hex digits, so none of them
+ * is found; code spans are never linked.
  *
  * Every part counts against the size budget (GitHub's limits: 65,536
  * characters for a comment, 1 MiB for a step summary): names (clusters,
@@ -42,10 +49,13 @@
 #define MAX_NAME_WIDTH 256       /* a cluster, an input in a header */
 #define MAX_PROSE_WIDTH 2048     /* a note, a window, a message */
 #define COMMENT_BUDGET 60000     /* GitHub comments: 65,536 characters */
-#define TRAILER_RESERVE 1024     /* room for the "left out" note */
+#define TRAILER_RESERVE 1024     /* room for the "left out" note and the
+                                    closing sentence */
 
 /* U+200B ZERO WIDTH SPACE after '@': "@name" mentions nobody. */
-#define NO_MENTION "@\xe2\x80\x8b"
+#define ZWSP "\xe2\x80\x8b"
+#define NO_MENTION "@" ZWSP
+#define SHA_RUN 7 /* GitHub links a commit SHA from this many hex digits */
 
 /* Appends a control character as \xNN; returns whether 'c' was one. */
 static bool add_control(struct ndp_buf *out, const unsigned char *p)
@@ -73,6 +83,55 @@ static bool www_dot(const unsigned char *s, const unsigned char *p)
            (p[-2] | 0x20) == 'w' && (p[-3] | 0x20) == 'w';
 }
 
+static bool is_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static bool is_hex(unsigned char c)
+{
+    return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+/* Whether 'p' (inside 's') is the '#' of "#12" or the '-' of "GH-12" (any
+ * case): GitHub's issue and pull request references. */
+static bool reference_mark(const unsigned char *s, const unsigned char *p)
+{
+    if (!is_digit(p[1]))
+        return false;
+    return *p == '#' || (*p == '-' && p - s >= 2 && (p[-1] | 0x20) == 'h' &&
+                         (p[-2] | 0x20) == 'g');
+}
+
+/* A character of a word, as a regular expression's \w reads ASCII. */
+static bool is_word(unsigned char c)
+{
+    return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
+           c == '_';
+}
+
+/*
+ * Appends the run of hex digits at 'p' (which no word character comes
+ * before) with a zero width space after every SHA_RUN - 1 of them when it
+ * could be taken for a commit SHA: a word of its own, SHA_RUN digits or
+ * more.  Returns its length.
+ */
+static size_t add_hex_run(struct ndp_buf *out, const unsigned char *p)
+{
+    size_t n = 0, i;
+    bool sha;
+
+    while (is_hex(p[n]))
+        n++;
+    sha = n >= SHA_RUN && !is_word(p[n]);
+    for (i = 0; i < n; i++) {
+        if (sha && i && i % (SHA_RUN - 1) == 0)
+            ndp_buf_adds(out, ZWSP);
+        ndp_buf_addch(out, (char)p[i]);
+    }
+    return n;
+}
+
 /*
  * Copies 's' into 'fixed' repaired to valid UTF-8 and cut to 'width' bytes
  * (0: no cut) on a character boundary; returns whether it was cut.
@@ -92,7 +151,7 @@ static bool md_prepare(struct ndp_buf *fixed, const char *s, size_t width)
 }
 
 /* Prose from the input, inline, at most about 'width' bytes of it (0: all):
- * Markdown punctuation escaped, no mention, no autolink. */
+ * Markdown punctuation escaped, no mention, no autolink, no reference. */
 static void md_prose(struct ndp_buf *out, const char *s, size_t width)
 {
     struct ndp_buf fixed = NDP_BUF_INIT;
@@ -102,7 +161,11 @@ static void md_prose(struct ndp_buf *out, const char *s, size_t width)
     for (p = start; *p; p++) {
         if (add_control(out, p))
             continue;
-        if (*p == '@')
+        if (is_hex(*p) && (p == start || !is_word(p[-1])))
+            p += add_hex_run(out, p) - 1;
+        else if (reference_mark(start, p))
+            ndp_buf_addf(out, "%c" ZWSP, *p);
+        else if (*p == '@')
             ndp_buf_adds(out, NO_MENTION);
         else if (strchr("\\`*_[]<>|~&$", *p) || scheme_colon(start, p) ||
                  www_dot(start, p))
@@ -117,6 +180,16 @@ static void md_prose(struct ndp_buf *out, const char *s, size_t width)
 static void md_text(struct ndp_buf *out, const char *s)
 {
     md_prose(out, s, 0);
+}
+
+/*
+ * Holds 'b' from byte 'from' (which starts a line) to the command rule as
+ * rendering will (safe.h), so that a size budget counts what is written.
+ */
+static void md_defuse(struct ndp_buf *b, size_t from)
+{
+    ndp_safe_lines(b, from, ndp_report_markdown.commands,
+                   ndp_report_markdown.defuse);
 }
 
 static size_t longest_backtick_run(const char *s)
@@ -375,6 +448,7 @@ static size_t write_waived_list(struct ndp_buf *out,
             continue;
         ndp_buf_reset(&line);
         write_waived(&line, f);
+        md_defuse(&line, 0);
         if (out->len + line.len > budget) {
             left_out++;
             continue;
@@ -422,6 +496,7 @@ static size_t write_cluster(struct ndp_buf *out, const struct ndp_report *r,
     size_t i, shown = 0, left_out = 0;
 
     write_cluster_header(&row, r, index);
+    md_defuse(&row, 0);
     *cluster_out = out->len + row.len > budget;
     if (*cluster_out) {
         ndp_buf_release(&row);
@@ -434,6 +509,7 @@ static size_t write_cluster(struct ndp_buf *out, const struct ndp_report *r,
             continue;
         ndp_buf_reset(&row);
         write_row(&row, f);
+        md_defuse(&row, 0);
         if (out->len + row.len > budget) {
             left_out++;
             continue;
@@ -470,22 +546,51 @@ static void write_left_out(struct ndp_buf *out, size_t findings,
                  clusters ? "" : findings == 1 ? " is" : " are", budget);
 }
 
-static void add_raw(struct ndp_buf *out, const char *s)
+/* A cluster in the closing sentence: a code span, never cut. */
+static void md_name(struct ndp_buf *out, const char *s)
 {
-    ndp_buf_adds(out, s);
+    md_code_span(out, s, 0, false);
 }
 
-/* "When can this apply?", last, escaped as prose (within the reserve). */
-static void write_apply(struct ndp_buf *out, const struct ndp_report *r)
+/* The closing sentence naming at most 'max_names' clusters, as written;
+ * returns its length. */
+static size_t apply_sentence(struct ndp_buf *sentence,
+                             const struct ndp_report *r, size_t max_names)
+{
+    ndp_buf_reset(sentence);
+    ndp_report_apply_sentence_names(sentence, r, md_name, max_names);
+    md_defuse(sentence, 0);
+    return sentence->len;
+}
+
+/*
+ * "When can this apply?", last: the whole sentence while it fits in what
+ * is left of 'budget', else naming as many clusters as fit and counting
+ * the others.  A name is never cut and the advice is always there.
+ */
+static void write_apply(struct ndp_buf *out, const struct ndp_report *r,
+                        size_t budget)
 {
     struct ndp_buf sentence = NDP_BUF_INIT;
+    size_t lo = 0, hi = r->result->clusters.nr, mid, room;
 
     if (r->result->clusters.nr == 0)
         return;
-    ndp_report_apply_sentence(&sentence, r, add_raw);
     if (out->len && (out->len < 2 || out->buf[out->len - 2] != '\n'))
         ndp_buf_addch(out, '\n');
-    md_prose(out, sentence.buf, TRAILER_RESERVE / 2);
+    room = budget > out->len + 1 ? budget - out->len - 1 : 0;
+    if (apply_sentence(&sentence, r, hi) > room) {
+        /* The most names that fit; every cluster is in one list at most. */
+        while (lo < hi) {
+            mid = lo + (hi - lo + 1) / 2;
+            if (apply_sentence(&sentence, r, mid) <= room)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        apply_sentence(&sentence, r, lo);
+    }
+    ndp_buf_add(out, sentence.buf, sentence.len);
     ndp_buf_addch(out, '\n');
     ndp_buf_release(&sentence);
 }
@@ -507,11 +612,12 @@ static void write_plan_impact(struct ndp_buf *out, const struct ndp_report *r)
 static void write_summary(struct ndp_buf *out, const struct ndp_report *r,
                           size_t budget)
 {
-    size_t i, left_out = 0, clusters_out = 0, total = budget;
+    size_t i, left_out = 0, clusters_out = 0, total = budget, start = out->len;
     bool cluster_out;
 
     budget = budget > TRAILER_RESERVE ? budget - TRAILER_RESERVE : 0;
     write_heading(out, r, budget);
+    md_defuse(out, start);
     if (r->result->clusters.nr == 0)
         ndp_buf_adds(out, "No AKS cluster, node pool or maintenance "
                           "configuration in the input: nothing to judge.\n");
@@ -521,7 +627,7 @@ static void write_summary(struct ndp_buf *out, const struct ndp_report *r,
     }
     write_left_out(out, left_out, clusters_out, total);
     write_plan_impact(out, r);
-    write_apply(out, r);
+    write_apply(out, r, total);
 }
 
 void ndp_report_markdown_summary(struct ndp_buf *out,
@@ -531,6 +637,7 @@ void ndp_report_markdown_summary(struct ndp_buf *out,
 
     write_summary(out, r, budget);
     ndp_utf8_repair_tail(out, start, 0);
+    ndp_safe_lines(out, start, NDP_CMDS_NONE, &ndp_defuse_xml);
 }
 
 static void write_markdown(struct ndp_buf *out, const struct ndp_report *r)
@@ -538,5 +645,6 @@ static void write_markdown(struct ndp_buf *out, const struct ndp_report *r)
     write_summary(out, r, COMMENT_BUDGET);
 }
 
-const struct ndp_reporter ndp_report_markdown = { "markdown",
-                                                  write_markdown, 0 };
+const struct ndp_reporter ndp_report_markdown = {
+    "markdown", write_markdown, 0, NDP_CMDS_NONE, &ndp_defuse_xml
+};

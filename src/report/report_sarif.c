@@ -8,6 +8,11 @@
  * line of the resource in the input), the resource as a logical location,
  * and fingerprints that do not change with unrelated edits of the plan.
  *
+ * A result's message.text is a plain text message, where SARIF viewers
+ * render "[text](target)" as a link (SARIF 2.1.0 section 3.11.6): its
+ * '\\', '[' and ']' are escaped with a backslash, as the specification
+ * escapes them in link text, so that no text from the input makes one.
+ *
  * Paths are relative to --source-root (default: the current directory).
  * Standard input has no file: its results point at the artifact "stdin",
  * described as standard input.  Values are the redacted ones the findings
@@ -19,6 +24,7 @@
 #include "report_internal.h"
 #include "report_util.h"
 #include "buf.h"
+#include "safe.h"
 #include "change.h"
 #include "finding.h"
 #include "impact.h"
@@ -318,6 +324,20 @@ static void free_impacts(char **json, size_t nr)
     free(json);
 }
 
+/* 's' as the text of a plain text message: no embedded link (3.11.6). */
+static void add_message_text(struct ndp_buf *out, const char *s)
+{
+    struct ndp_buf text = NDP_BUF_INIT;
+
+    for (; *s; s++) {
+        if (*s == '\\' || *s == '[' || *s == ']')
+            ndp_buf_addch(&text, '\\');
+        ndp_buf_addch(&text, *s);
+    }
+    ndp_buf_add_json_string(out, text.buf);
+    ndp_buf_release(&text);
+}
+
 static void write_result(struct ndp_buf *out, const struct ndp_report *r,
                          const struct rule_table *t, char *const *impacts,
                          const struct ndp_finding *f)
@@ -330,7 +350,7 @@ static void write_result(struct ndp_buf *out, const struct ndp_report *r,
                  "\n      \"message\": {\"text\": ", find_rule(t, f->rule_id),
                  result_level(f->severity));
     ndp_report_describe_all(&msg, f, NDP_ARROW);
-    ndp_buf_add_json_string(out, msg.buf);
+    add_message_text(out, msg.buf);
     ndp_buf_adds(out, "},\n");
     write_location(out, r, f);
     ndp_buf_addf(out, "      \"properties\": {\"verdict\": \"%s\", "
@@ -395,4 +415,6 @@ static void write_sarif(struct ndp_buf *out, const struct ndp_report *r)
     free_impacts(impacts, r->result->impacts.nr);
 }
 
-const struct ndp_reporter ndp_report_sarif = { "sarif", write_sarif, 0 };
+const struct ndp_reporter ndp_report_sarif = {
+    "sarif", write_sarif, 0, NDP_CMDS_NONE, &ndp_defuse_json
+};

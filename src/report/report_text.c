@@ -388,4 +388,6 @@ static void write_text(struct ndp_buf *out, const struct ndp_report *r)
     }
 }
 
-const struct ndp_reporter ndp_report_text = { "text", write_text, 0 };
+const struct ndp_reporter ndp_report_text = {
+    "text", write_text, 0, NDP_CMDS_NONE, &ndp_defuse_text
+};

@@ -57,11 +57,7 @@ void ndp_report_window_json(struct ndp_buf *out,
 void ndp_report_window_opening(struct ndp_buf *out,
                                const struct ndp_resolution *r, int64_t start)
 {
-    ndp_time_format_utc(out, start);
-    ndp_buf_adds(out, " (");
-    ndp_time_format_offset(out, start,
-                           ndp_window_utc_offset_minutes(r->window));
-    ndp_buf_addch(out, ')');
+    ndp_time_format_both(out, start, ndp_window_utc_offset_minutes(r->window));
 }
 
 const char *ndp_report_profile_source_words(const char *source)
@@ -99,6 +95,10 @@ static void write_openings(struct ndp_buf *out,
         }
         ndp_buf_addf(out, "    %s ", i ? "then      " : "next opens");
         ndp_report_window_opening(out, c, start);
+        if (start > NDP_TIME_MAX) {
+            ndp_buf_addch(out, '\n'); /* and so is every later one */
+            return;
+        }
         ndp_buf_adds(out, " until ");
         ndp_time_format_utc(out, end);
         ndp_buf_addch(out, '\n');
@@ -243,4 +243,5 @@ void ndp_report_window_check(struct ndp_buf *out, const struct ndp_report *r)
         ndp_buf_addch(out, '\n');
     }
     ndp_utf8_repair_tail(out, start, 0);
+    ndp_safe_lines(out, start, NDP_CMDS_NONE, &ndp_defuse_text);
 }

@@ -196,6 +196,24 @@ static int check_value_list(const struct loader *ld,
     return 0;
 }
 
+/* "changed": the keys whose change counts, each a string (a null key
+ * would be looked up as no string at all). */
+static int check_key_list(const struct loader *ld,
+                          const struct json_object *v, const char *where)
+{
+    size_t i, n;
+
+    if (!json_object_is_type(v, json_type_array))
+        return rule_error(ld, where, "must be an array of key names");
+    n = json_object_array_length(v);
+    for (i = 0; i < n; i++)
+        if (!json_object_is_type(json_object_array_get_idx(v, i),
+                                 json_type_string))
+            return rule_error(ld, where, "must be an array of key names "
+                              "(strings)");
+    return 0;
+}
+
 static int check_matcher(const struct loader *ld, const struct json_object *m,
                          const char *where)
 {
@@ -290,7 +308,7 @@ static int check_transitions(const struct loader *ld, struct rule_impl *r,
         }
         if (!rc && (v = ndp_json_get(e, "changed")) != NULL) {
             at_path(at, "%s[%zu].changed", where, i);
-            rc = check_value_list(ld, v, at);
+            rc = check_key_list(ld, v, at);
         }
     }
     return rc;

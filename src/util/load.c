@@ -3,7 +3,8 @@
  * load.c - a file's bytes, for every file ndplint reads (load.h): a
  * regular file mapped, a stream read by a thread of its own, both held to
  * a byte cap; UTF-16 and byte order marks turned into plain UTF-8; text
- * that is not JSON refused with a message saying what it looks like; and
+ * that is not JSON refused with a message saying what it looks like (a
+ * binary plan, a plan written through setup-terraform's wrapper); and
  * a small file parsed whole with json-c.  The input stage (src/input/)
  * builds on it for plans and what-if results; the settings file, cluster
  * state and baselines use ndp_load_json().
@@ -491,6 +492,17 @@ int ndp_load_check_not_json(const struct ndp_bytes *text, const char *path,
                              "archive); run 'terraform show -json %s > "
                              "plan.json' and pass plan.json",
                              path, path);
+    /* hashicorp/setup-terraform's wrapper (terraform_wrapper, on by
+     * default) echoed the command it runs to standard output before its
+     * v3, and '[' looks like JSON. */
+    if (text->len - skip >= 9 && memcmp(s + skip, "[command]", 9) == 0)
+        return ndp_error_set(err, NDP_EPARSE,
+                             "'%s' begins with '[command]', the line the "
+                             "terraform wrapper of hashicorp/setup-terraform "
+                             "writes before terraform's output: set "
+                             "'terraform_wrapper: false' on the "
+                             "setup-terraform step and write the file again",
+                             path);
     if (looks_like_json(s + skip))
         return 0;
     rc = ndp_load_refuse_nul(text, path, err);

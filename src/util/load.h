@@ -98,8 +98,9 @@ int ndp_load_refuse_nul(const struct ndp_bytes *text, const char *path,
 
 /*
  * Refuses what is plainly not a JSON document, saying what it looks like
- * instead: empty, a binary Terraform plan, a NUL byte, text that starts
- * no JSON value (an error message, text output).  'expected' says what
+ * instead: empty, a binary Terraform plan, terraform's output behind the
+ * '[command]' line of hashicorp/setup-terraform's wrapper, a NUL byte,
+ * text that starts no JSON value (an error message, text output).  'expected' says what
  * the file should have been ("'terraform show -json PLANFILE' ...
  * output"), for the messages.  0 when it may be JSON.
  */

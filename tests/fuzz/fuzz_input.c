@@ -5,9 +5,10 @@
  * --window-check), and the pruned reader on the same bytes arriving in
  * pieces against the whole text.  The output rule of safe.h is asserted on
  * everything produced: every report and every error message is valid UTF-8,
- * JUnit has no character XML 1.0 refuses, and the text report, the window
- * check and error messages (as printed) have no control character but the
- * line feed, no line that starts with "::" and no "##[".
+ * JUnit has no character XML 1.0 refuses, every line of every output
+ * holds to the command rule (no log command but a format's own, at column
+ * 0), and the text report, the window check and error messages (as
+ * printed) have no control character but the line feed.
  * Built as a libFuzzer target with clang (-DNDP_FUZZ=ON) and, always, as a
  * replay program that ctest runs over tests/fuzz/corpus/input.
  */
@@ -31,6 +32,7 @@ static void report(const struct ndp_result *result)
     static const struct ndp_reporter *const formats[] = {
         &ndp_report_text, &ndp_report_json, &ndp_report_sarif,
         &ndp_report_github, &ndp_report_junit, &ndp_report_markdown,
+        &ndp_report_azure, &ndp_report_gitlab,
     };
     struct ndp_report_options ro = { .fail_on = NDP_SEVERITY_WARNING };
     struct ndp_report r;
@@ -42,12 +44,19 @@ static void report(const struct ndp_result *result)
         ndp_buf_reset(&out);
         ndp_report_render(&out, formats[i], &r);
         check_utf8(formats[i]->name, &out, formats[i]->utf8_flags);
+        check_commands(formats[i]->name, &out, formats[i]->commands);
         if (formats[i] == &ndp_report_text)
             check_log("text report", &out);
     }
+    ro.quiet = true;
+    ndp_report_init(&r, result, &ro);
+    ndp_buf_reset(&out);
+    ndp_report_render(&out, &ndp_report_text, &r);
+    check_log("quiet text report", &out);
     ndp_buf_reset(&out);
     ndp_report_markdown_summary(&out, &r, 4096);
     check_utf8("step summary", &out, 0);
+    check_commands("step summary", &out, NDP_CMDS_NONE);
     if (out.len > 4096)
         broken("step summary over its budget", &out);
     ndp_buf_reset(&out);

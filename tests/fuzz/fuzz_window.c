@@ -5,9 +5,12 @@
  * is asked whether it is open and when it next opens, at instants around
  * the epoch, today and far ahead, and must stay consistent: an instant a
  * window covers is open, and a next opening is never before the instant.
- * The same bytes are read again as a window known only in part.
+ * Every opening and closing is written as the reports write them, with no
+ * year past 9999 (or before 0000), and the window's words as a log line
+ * hold to safe.h's output rule.  The same bytes are read again as a window
+ * known only in part.
  */
-#include "common.h"
+#include "fuzz_common.h"
 #include "buf.h"
 #include "timeutil.h"
 #include "window.h"
@@ -21,9 +24,28 @@ static const int64_t instants[] = {
     0, 1796472000, 1796500800, 4102444800, -86400, 253402300799
 };
 
+/* No year of five digits, nor a negative one, in 'text'. */
+static void check_years(const struct ndp_buf *text)
+{
+    size_t i, digits = 0;
+
+    for (i = 0; i < text->len; i++) {
+        if (text->buf[i] >= '0' && text->buf[i] <= '9') {
+            if (++digits == 5 && text->buf[i + 1] == '-')
+                broken("an instant past 9999", text);
+            continue;
+        }
+        if (text->buf[i] == '-' && digits == 0 && i + 8 < text->len &&
+            text->buf[i + 1] >= '0' && text->buf[i + 1] <= '9' &&
+            text->buf[i + 5] == '-' && text->buf[i + 8] == '-')
+            broken("an instant before 0000", text);
+        digits = 0;
+    }
+}
+
 static void exercise(const struct ndp_window *w)
 {
-    struct ndp_buf out = NDP_BUF_INIT;
+    struct ndp_buf out = NDP_BUF_INIT, line = NDP_BUF_INIT;
     size_t i;
 
     for (i = 0; i < NDP_ARRAY_SIZE(instants); i++) {
@@ -35,10 +57,24 @@ static void exercise(const struct ndp_window *w)
             if (!ndp_window_phase_unknown(w) &&
                 !ndp_window_is_open(w, start, &closes))
                 NDP_BUG("a window's own start is not open");
+            ndp_time_format_both(&out, start,
+                                 ndp_window_utc_offset_minutes(w));
+            ndp_buf_addch(&out, ' ');
+            ndp_time_format_utc(&out, end);
+            ndp_buf_addch(&out, ' ');
+            if (!ndp_window_phase_unknown(w))
+                ndp_time_format_utc(&out, closes);
+            ndp_buf_addch(&out, '\n');
         }
     }
+    check_years(&out);
+    ndp_buf_reset(&out);
     ndp_report_schedule_words(&out, w);
+    ndp_safe_line(&line, out.buf);
+    check_utf8("window words", &line, 0);
+    check_log("window words", &line);
     ndp_report_schedule_json(&out, w);
+    ndp_buf_release(&line);
     ndp_buf_release(&out);
 }
 

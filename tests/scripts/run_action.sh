@@ -236,5 +236,93 @@ run_action 2 INPUT_FILES=fixtures/example-plan.json INPUT_SARIF= \
     INPUT_SOFT_FAIL=yes
 has "$tmp/ws/stdout" '^::error title=ndplint action::soft-fail must be true or false$'
 
+# The counts are read with a JSON parser: a JSON report written with other
+# spacing and key order (here rewritten compact by a wrapper around
+# ndplint) gives the same outputs, through python3 and, without it, jq.
+cat > "$tmp/compact-ndplint" <<EOF
+#!/bin/sh
+"$ndplint" "\$@"
+status=\$?
+for arg; do
+    case \$arg in
+    json:*) python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+json.dump(d, open(sys.argv[1], "w"), separators=(",", ":"), sort_keys=True)
+' "\${arg#json:}" ;;
+    esac
+done
+exit \$status
+EOF
+chmod +x "$tmp/compact-ndplint"
+run_action 1 INPUT_FILES=fixtures/example-plan.json INPUT_SARIF= \
+    NDPLINT="$tmp/compact-ndplint"
+has "$tmp/ws/output" '^errors=2$'
+has "$tmp/ws/output" '^warnings=0$'
+has "$tmp/ws/output" '^notes=1$'
+if command -v jq >/dev/null 2>&1; then
+    # No python3 on the PATH the step sees: jq reads the counts.
+    mkdir "$tmp/nopython"
+    for tool in bash sh jq mktemp rm cat dirname env python3; do
+        p=$(command -v "$tool") || continue
+        [ "$tool" = python3 ] && continue
+        ln -s "$p" "$tmp/nopython/$tool"
+    done
+    run_action 1 INPUT_FILES=fixtures/example-plan.json INPUT_SARIF= \
+        INPUT_JSON="$r/report.json" PATH="$tmp/nopython"
+    has "$tmp/ws/output" '^errors=2$'
+    has "$tmp/ws/output" '^notes=1$'
+fi
+
+# Reports go under $RUNNER_TEMP by default ('$RUNNER_TEMP/ndplint.sarif',
+# the default of the sarif input, written literally), and never through a
+# symbolic link the checkout holds.
+run_action 1 INPUT_FILES=fixtures/example-plan.json \
+    INPUT_SARIF='$RUNNER_TEMP/ndplint.sarif' INPUT_JUNIT='$RUNNER_TEMP/x.xml' \
+    RUNNER_TEMP="$r"
+has "$tmp/ws/output" "^sarif=$r/ndplint.sarif\$"
+has "$r/ndplint.sarif" '"ruleId": "NDP103"'
+has "$r/x.xml" '<failure type="outside-window"'
+runs=$((runs + 1))
+[ -e "$src/\$RUNNER_TEMP" ] && fail "a report written to '\$RUNNER_TEMP' in the checkout"
+# checkout PATH [ENV...]: run.sh in a checkout that holds links, at PATH.
+checkout() {
+    ws=$tmp/checkout
+    rm -rf "$ws" "$tmp/victim" && mkdir -p "$ws/real" "$tmp/victim" || return
+    cp "$src/fixtures/example-plan.json" "$ws/plan.json"
+    echo 'keep me' > "$tmp/victim/victim.txt"
+    ln -s "$tmp/victim/victim.txt" "$ws/ndplint.sarif"
+    ln -s "$tmp/victim" "$ws/reports"
+    ln -s ../ndplint.sarif "$ws/real/up.sarif"
+    : > "$tmp/ws/output"
+    (cd "$ws" && env "$@" NDPLINT="$ndplint" GITHUB_WORKSPACE="$ws" \
+        GITHUB_OUTPUT="$tmp/ws/output" GITHUB_ENV=/dev/null \
+        GITHUB_STEP_SUMMARY=/dev/null INPUT_AT=2026-12-05T12:00:00Z \
+        INPUT_FILES=plan.json INPUT_FORMAT=github \
+        bash "$src/ci/action/run.sh") > "$tmp/ws/stdout" 2> "$tmp/ws/stderr"
+    got=$?
+    runs=$((runs + 1))
+    [ "$got" = 2 ] && grep -q 'keep me' "$tmp/victim/victim.txt" &&
+        [ "$(ls "$tmp/victim")" = victim.txt ] &&
+        grep -q '^::error title=ndplint action::.*a symbolic link in the checkout' \
+            "$tmp/ws/stdout" ||
+        fail "run.sh $*: exit $got, victim: $(cat "$tmp/victim/victim.txt"), $(cat "$tmp/ws/stdout")"
+}
+checkout INPUT_SARIF=ndplint.sarif
+checkout INPUT_SARIF=reports/victim.txt
+checkout INPUT_SARIF= INPUT_JSON=reports/new.json
+checkout INPUT_SARIF= INPUT_MARKDOWN=./real/../reports/x.md
+checkout INPUT_SARIF= INPUT_JUNIT=real/up.sarif
+checkout INPUT_SARIF="$tmp/checkout/ndplint.sarif"
+# A link outside the checkout is the user's: written through as given.
+ln -sfn "$tmp/victim" "$tmp/outside"
+: > "$tmp/ws/output"
+(cd "$src" && env NDPLINT="$ndplint" GITHUB_WORKSPACE="$src" \
+    GITHUB_OUTPUT="$tmp/ws/output" INPUT_AT=2026-12-05T12:00:00Z \
+    INPUT_FILES=fixtures/example-plan.json INPUT_FORMAT=text \
+    INPUT_SARIF="$tmp/outside/out.sarif" bash ci/action/run.sh) > /dev/null 2>&1
+runs=$((runs + 1))
+grep -q '"ruleId"' "$tmp/victim/out.sarif" 2>/dev/null ||
+    fail "run.sh refused a report through a link outside the checkout"
+
 echo "action: $((runs - failed)) passed, $failed failed"
 [ "$failed" = 0 ]

@@ -99,6 +99,15 @@ static const struct input_case cases[] = {
       0, NULL, NDP_EPARSE, "is not JSON" },
     { "ansi escape text", "\033[31mError\033[0m", 0, NULL, NDP_EPARSE,
       "begins with '?[31mError" },
+    { "setup-terraform wrapper", "[command]/usr/bin/terraform show -json "
+      "tfplan\n" PLAN "\n::debug::Terraform exited with code 0.\n", 0, NULL,
+      NDP_EPARSE, "begins with '[command]', the line the terraform wrapper of "
+      "hashicorp/setup-terraform writes before terraform's output: set "
+      "'terraform_wrapper: false' on the setup-terraform step" },
+    { "setup-terraform wrapper after blank lines", "\r\n [command]x\n" PLAN,
+      0, NULL, NDP_EPARSE, "set 'terraform_wrapper: false'" },
+    { "an array that starts with a string is JSON", "[\"command\"]", 0, NULL,
+      NDP_ESCHEMA, NULL },
     { "truncated download", "{\"format_version\":\"1.2\",\"resource_changes\":[{\"type\":",
       0, NULL, NDP_EPARSE, "ends in the middle" },
     { "trailing garbage", PLAN " trailing", 0, NULL, NDP_EPARSE,

@@ -4,7 +4,9 @@
  * golden files cannot show well: SHA-256 against the FIPS 180-4 vectors,
  * workflow-command escaping of hostile input, GitHub's per-step annotation
  * cap, Azure Pipelines logging-command escaping, Markdown and JUnit
- * escaping, and fingerprints that ignore lines.
+ * escaping, the Markdown closing sentence within a size budget, and
+ * fingerprints that ignore lines.  Reports are rendered as ndplint writes
+ * them (ndp_report_render: repaired, and held to the command rule).
  */
 #include "test_common.h"
 #include "buf.h"
@@ -112,11 +114,13 @@ static void fixture_release(struct fixture *fx)
     ndp_result_release(&fx->result);
 }
 
+/* The report as ndplint writes it: repaired, and held to the command
+ * rule (ndp_report_render). */
 static char *render(const struct ndp_reporter *rep, struct fixture *fx)
 {
     struct ndp_buf out = NDP_BUF_INIT;
 
-    rep->write(&out, &fx->report);
+    ndp_report_render(&out, rep, &fx->report);
     return ndp_buf_detach(&out);
 }
 
@@ -434,6 +438,106 @@ static void markdown_budget_counts_cluster_headers(void **state)
     fixture_release(&fx);
 }
 
+/* Adds a cluster 'id' to 'fx', frozen (Block) with one refused finding. */
+static void fixture_add_cluster(struct fixture *fx, const char *id)
+{
+    static const struct ndp_rule rule = { .id = "NDP101",
+                                          .category = "network-policy" };
+    struct ndp_report_options options = fx->report.options;
+    size_t n = fx->result.clusters.nr;
+    struct ndp_cluster *c;
+    struct ndp_resolution *res;
+    struct ndp_finding_spec spec = {
+        .rule = &rule,
+        .verdict = NDP_VERDICT_REJECTED,
+        .input = fx->result.set.inputs[0].path,
+        .cluster = id,
+        .resource = id,
+        .path = "p",
+        .after = "\"azure\"",
+        .message = "refused",
+        .cluster_index = n,
+    };
+
+    NDP_GROW(fx->result.clusters.items, fx->result.clusters.alloc, n + 1);
+    c = &fx->result.clusters.items[fx->result.clusters.nr++];
+    memset(c, 0, sizeof(*c));
+    c->id = ndp_xstrdup(id);
+    c->input = fx->result.set.inputs[0].path;
+    fx->result.resolved.items = ndp_xrealloc(
+        fx->result.resolved.items, (n + 1) * sizeof(*res));
+    fx->result.resolved.nr = n + 1;
+    res = &fx->result.resolved.items[n];
+    *res = fx->result.resolved.items[0];
+    fx->result.impacts.items = ndp_xrealloc(
+        fx->result.impacts.items, (n + 1) * sizeof(*fx->result.impacts.items));
+    memset(&fx->result.impacts.items[n], 0,
+           sizeof(*fx->result.impacts.items));
+    fx->result.impacts.nr = n + 1;
+    ndp_findings_add(&fx->result.findings, &spec);
+    ndp_report_init(&fx->report, &fx->result, &options);
+}
+
+/*
+ * The closing sentence of the Markdown summary is whole while the budget
+ * has room for it, and otherwise names the clusters that fit, counts the
+ * others and keeps its advice: no name is ever cut.
+ */
+static void markdown_apply_sentence_within_budget(void **state)
+{
+    struct fixture fx;
+    struct ndp_buf out = NDP_BUF_INIT, id = NDP_BUF_INIT;
+    static const size_t budgets[] = { 60000, 9000, 6000, 1500 };
+    const char *last;
+    size_t i, b, named;
+
+    (void)state;
+    fixture_init(&fx, "aks-0", NDP_SEVERITY_ERROR, 1);
+    for (i = 1; i < 40; i++) {
+        ndp_buf_reset(&id);
+        ndp_buf_addf(&id, "aks-%zu-", i);
+        while (id.len < 200)
+            ndp_buf_addch(&id, 'x');
+        fixture_add_cluster(&fx, id.buf);
+    }
+    for (b = 0; b < NDP_ARRAY_SIZE(budgets); b++) {
+        ndp_buf_reset(&out);
+        ndp_report_markdown_summary(&out, &fx.report, budgets[b]);
+        assert_true(out.len <= budgets[b]);
+        ndp_buf_setlen(&out, out.len - 1);
+        last = strrchr(out.buf, '\n') + 1;
+        assert_true(strncmp(last, "Cannot apply: ", 14) == 0);
+        assert_non_null(strstr(last, "; to apply, lift it for this change "
+                                     "with 'az aks update "
+                                     "--node-disruption-policy Allow', then "
+                                     "restore it"));
+        named = 0;
+        for (i = 0; i < fx.result.clusters.nr; i++) {
+            ndp_buf_reset(&id);
+            ndp_buf_addf(&id, "`%s`", fx.result.clusters.items[i].id);
+            named += strstr(last, id.buf) != NULL;
+        }
+        /* Every name in the sentence is whole: as many spans as names. */
+        for (i = 0; (last = strchr(last, '`')); last++)
+            i++;
+        assert_int_equal(i, 2 * named);
+        if (b == 0)
+            assert_int_equal(named, 40);
+        else
+            assert_true(named < 40);
+        if (b > 0) {
+            ndp_buf_reset(&id);
+            ndp_buf_addf(&id, "%s%zu%s clusters are frozen",
+                         named ? " and " : "Cannot apply: ", 40 - named,
+                         named ? " more" : "");
+            assert_non_null(strstr(out.buf, id.buf));
+        }
+    }
+    ndp_buf_release(&out);
+    ndp_buf_release(&id);
+    fixture_release(&fx);
+}
+
 static void fingerprint_ignores_line_and_message(void **state)
 {
     struct fixture fx;
@@ -478,6 +582,7 @@ int main(void)
     ADD_TEST(&list, every_format_is_valid_utf8);
     ADD_TEST(&list, markdown_bare_urls_do_not_autolink);
     ADD_TEST(&list, markdown_budget_counts_cluster_headers);
+    ADD_TEST(&list, markdown_apply_sentence_within_budget);
     rc = cmocka_run_group_tests_name("report", list.items, NULL, NULL);
     return rc;
 }

@@ -64,6 +64,18 @@ static const struct broken_case broken[] = {
       "\"rules\":[{\"id\":\"X\",\"scope\":\"cluster\",\"class\":\"covered\","
       "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"x\","
       "\"path\":\"y\"}]}]}", "rules[0].transitions: is required" },
+    { "a null key in changed",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"rules\":[{\"id\":\"X\",\"scope\":\"cluster\",\"class\":\"covered\","
+      "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"x\","
+      "\"path\":\"y\"}],\"transitions\":[{\"changed\":[null,\"a\"]}]}]}",
+      "rules[0].transitions[0].changed: must be an array of key names" },
+    { "a number in changed",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"rules\":[{\"id\":\"X\",\"scope\":\"cluster\",\"class\":\"covered\","
+      "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"x\","
+      "\"path\":\"y\"}],\"transitions\":[{\"changed\":[\"a\",1]}]}]}",
+      "rules[0].transitions[0].changed: must be an array of key names" },
     { "empty rule title",
       "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
       "\"rules\":[{\"id\":\"X\",\"title\":\"\",\"scope\":\"cluster\","

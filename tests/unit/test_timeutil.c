@@ -128,6 +128,20 @@ static const struct format_case format_cases[] = {
       "2026-12-06T02:30:00+00:00" },
     { "format_offset_crossing_year__new_year", 1798761600 - 1, false, 60,
       "2027-01-01T00:59:59+01:00" },
+    { "format_utc_last_instant__printed", NDP_TIME_MAX, true, 0,
+      "9999-12-31T23:59:59Z" },
+    { "format_utc_past_9999__words", NDP_TIME_MAX + 1, true, 0,
+      "after the end of 9999" },
+    { "format_utc_far_past_9999__words", NDP_TIME_MAX + 86400 * 400LL, true,
+      0, "after the end of 9999" },
+    { "format_offset_local_last_instant__printed", NDP_TIME_MAX - 3600, false,
+      60, "9999-12-31T23:59:59+01:00" },
+    { "format_offset_local_past_9999__words", NDP_TIME_MAX, false, 60,
+      "after the end of 9999" },
+    { "format_offset_local_before_0000__words", NDP_TIME_MIN, false, -300,
+      "before the start of 0000" },
+    { "format_utc_first_instant__printed", NDP_TIME_MIN, true, 0,
+      "0000-01-01T00:00:00Z" },
 };
 
 /* --at's forms, read against a fixed "now": 2026-12-01T10:00:00Z. */
@@ -322,6 +336,15 @@ static void date_format__zero_padded(void **state)
     (void)state;
     ndp_date_format(&out, ndp_days_from_civil(987, 6, 5));
     assert_string_equal(out.buf, "0987-06-05");
+    ndp_buf_reset(&out);
+    ndp_date_format(&out, ndp_days_from_civil(9999, 12, 31));
+    assert_string_equal(out.buf, "9999-12-31");
+    ndp_buf_reset(&out);
+    ndp_date_format(&out, ndp_days_from_civil(10000, 1, 1));
+    assert_string_equal(out.buf, "after the end of 9999");
+    ndp_buf_reset(&out);
+    ndp_date_format(&out, ndp_days_from_civil(-1, 12, 31));
+    assert_string_equal(out.buf, "before the start of 0000");
     ndp_buf_release(&out);
 }
 
