@@ -143,17 +143,39 @@ static int parse_check_config(struct ndp_options *o, const char *arg,
     return 0;
 }
 
+int64_t ndp_cli_now(void)
+{
+    const char *fixed = getenv("NDPLINT_NOW");
+    int64_t now;
+
+    if (!fixed || !*fixed)
+        return (int64_t)time(NULL);
+    if (ndp_time_parse_rfc3339(&now, fixed) != 0) {
+        fprintf(stderr, "ndplint: warning: NDPLINT_NOW is not an RFC 3339 "
+                "instant; the clock is read instead\n");
+        return (int64_t)time(NULL);
+    }
+    return now;
+}
+
 static int parse_at(struct ndp_options *o, const char *arg,
                     struct ndp_error *err)
 {
+    o->at_given = true;
+    if (strcmp(arg, "next-window") == 0) {
+        o->at_next_window = true;
+        o->have_at = false;
+        return 0;
+    }
     o->have_at = true;
+    o->at_next_window = false;
     /* The one read of the clock for --at; ndp_time_parse_at() is tested. */
-    if (ndp_time_parse_at(&o->at, arg, (int64_t)time(NULL)) != 0)
+    if (ndp_time_parse_at(&o->at, arg, ndp_cli_now()) != 0)
         return ndp_error_set(err, NDP_EUSAGE, "--at: '%s' is not a time: use "
                              "an RFC 3339 instant (2026-12-06T02:30:00Z or "
                              "2026-12-06T02:30Z), a date (2026-12-06, "
-                             "midnight UTC), 'now', or an offset from now "
-                             "(+90m, +6h, +2d)", arg);
+                             "midnight UTC), 'now', an offset from now "
+                             "(+90m, +6h, +2d), or 'next-window'", arg);
     return 0;
 }
 
@@ -321,8 +343,10 @@ static const struct ndp_cli_option options[] = {
     OPT_CALLBACK(0, "at", parse_at, "TIME",
         "judge maintenance windows at this instant (default: now): RFC "
         "3339 with or without seconds (2026-12-06T02:30Z), a date "
-        "(2026-12-06, midnight UTC), 'now', or an offset from now (+90m, "
-        "+6h, +2d)"),
+        "(2026-12-06, midnight UTC), 'now', an offset from now (+90m, "
+        "+6h, +2d), or 'next-window': each cluster at the first instant "
+        "inside its maintenance window (now when inside one, or when no "
+        "window gates it)"),
     OPT_CALLBACK_LIST(0, "fail-on", parse_fail_on, "LEVEL",
         "exit 1 when a finding is at least this severe: %s", list_fail_on),
     OPT_CALLBACK(0, "cluster-state", parse_cluster_state, "FILE",
@@ -683,6 +707,12 @@ int ndp_cli_finish(struct ndp_options *o, const struct ndp_config *config,
         o->fail_on = config->fail_on;
     if (config && !o->rules_dir)
         o->rules_dir = config->rules_dir;
+    if (config && !o->at_given && config->at_next_window)
+        o->at_next_window = true;
+    else if (config && !o->at_given && config->has_at) {
+        o->have_at = true;
+        o->at = config->at;
+    }
     /* Every report the file names, unless the command line names any. */
     for (i = 0; config && !formats_given && i < config->nr_formats; i++)
         if (add_output(o, config->formats[i]) != FORMAT_OK)

@@ -51,8 +51,12 @@ struct ndp_options {
     const char *input_format;  /* --input-format, or NULL to sniff */
     bool have_profile;
     int profile;               /* enum ndp_profile when have_profile */
-    bool have_at;
+    bool have_at;              /* an instant: --at TIME, or the settings
+                                  file's "at" */
     int64_t at;
+    bool at_next_window;       /* --at next-window, or the settings file's */
+    bool at_given;             /* --at in any form: the settings file's
+                                  "at" then yields */
     int fail_on;               /* enum ndp_severity */
     enum ndp_color_mode color;
     size_t max_input_bytes;
@@ -115,6 +119,14 @@ int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
 int ndp_cli_finish(struct ndp_options *o, const struct ndp_config *config,
                    struct ndp_error *err);
 /* The full --help text, and the two lines shown after a usage error. */
+/*
+ * The current instant: the clock, or the RFC 3339 instant in the
+ * environment variable NDPLINT_NOW (for tests that must judge "now" at a
+ * chosen time; docs/development.md).  The only read of the clock that
+ * decides what a run judges.
+ */
+int64_t ndp_cli_now(void);
+
 void ndp_cli_help(FILE *out);
 void ndp_cli_short_usage(FILE *out);
 

@@ -335,11 +335,31 @@ static int load_list(const struct checker *ck, struct json_object *root,
     return 0;
 }
 
+/* "at": "now", "next-window" or an RFC 3339 instant (--at wins). */
+static int load_at(const struct checker *ck, struct ndp_config *c)
+{
+    const char *s = NULL;
+    int rc = get_string(ck, c->root, "at", "", false, &s);
+
+    if (rc || !s || strcmp(s, "now") == 0)
+        return rc;
+    if (strcmp(s, "next-window") == 0) {
+        c->at_next_window = true;
+        return 0;
+    }
+    if (ndp_time_parse_rfc3339(&c->at, s) != 0)
+        return bad(ck, "at", "must be \"now\", \"next-window\" or an RFC "
+                   "3339 instant (2026-12-06T02:30:00Z)");
+    c->has_at = true;
+    return 0;
+}
+
 static int load_top(const struct checker *ck, struct ndp_config *c)
 {
-    static const char *const keys[] = { "fail_on", "profile", "rules",
-                                        "formats", "clusters", "waivers",
-                                        "severity_overrides", NULL };
+    static const char *const keys[] = { "fail_on", "profile", "at",
+                                        "rules", "formats", "clusters",
+                                        "waivers", "severity_overrides",
+                                        NULL };
     const char *s = NULL;
     struct json_object *list;
     size_t i, n;
@@ -355,6 +375,8 @@ static int load_top(const struct checker *ck, struct ndp_config *c)
     c->profile = s ? ndp_profile_parse(s) : -1;
     if (!rc && s && c->profile < 0)
         return bad_choice(ck, "profile", ndp_profile_choice);
+    if (!rc)
+        rc = load_at(ck, c);
     if (!rc)
         rc = get_string(ck, c->root, "rules", "", false, &c->rules_dir);
     if (!rc)

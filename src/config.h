@@ -59,6 +59,9 @@ struct ndp_config {
     struct json_object *root;   /* owns every string above */
     int fail_on;                /* enum ndp_severity, or -1 */
     int profile;                /* enum ndp_profile, or -1 */
+    bool has_at;                /* "at" is an RFC 3339 instant */
+    int64_t at;                 /* that instant */
+    bool at_next_window;        /* "at": "next-window" ("now" sets neither) */
     const char *rules_dir;
     const char **formats;       /* "FMT" or "FMT:PATH" */
     size_t nr_formats;

@@ -25,11 +25,36 @@ struct ndp_window;
 
 struct ndp_eval_options {
     int64_t at;                 /* evaluation instant, seconds since the epoch */
+    bool next_window;           /* --at next-window: judge each cluster at
+                                   the first instant inside its window at
+                                   or after 'at' (enum ndp_judged) */
     bool have_profile;          /* --profile given */
     enum ndp_profile profile;   /* its value */
     struct ndp_states *states;  /* --cluster-state files, or NULL; the
                                    evaluator marks what it matched */
     const struct ndp_config *config; /* .ndplint.json, or NULL */
+};
+
+/*
+ * At which instant a cluster is judged, and why there.  With --at
+ * next-window a cluster whose window gates its changes
+ * (AllowDuringMaintenanceWindow with an aksManagedNodeOSUpgradeSchedule
+ * window) is judged at max(the run's instant, the first instant inside
+ * the window in force and, when the apply replaces it, the new one too;
+ * notAllowedDates skipped): "will this pass if applied when the window
+ * opens?".  Every other cluster is judged at the run's instant.
+ */
+enum ndp_judged {
+    NDP_JUDGED_GIVEN,           /* the run's instant: --at TIME, or now */
+    NDP_JUDGED_NEXT_WINDOW,     /* next-window: at its window's opening, or
+                                   the run's instant when inside one */
+    NDP_JUDGED_NO_WINDOW,       /* next-window, but no window gates the
+                                   cluster (none, not
+                                   AllowDuringMaintenanceWindow, or Block):
+                                   the run's instant */
+    NDP_JUDGED_NO_OPENING       /* next-window, but no opening can be named
+                                   (unknown values or phase, or none within
+                                   the horizon): the run's instant */
 };
 
 /*
@@ -70,6 +95,9 @@ struct ndp_resolution {
                                    said "no node disruption now" */
     bool has_next_window;
     int64_t next_window_start, next_window_end, window_closes_at;
+    int64_t at;                 /* the instant every verdict, window and
+                                   overrun of this cluster is judged at */
+    enum ndp_judged judged;     /* why there */
     char *version;              /* Kubernetes version in force, or NULL */
     bool version_sensitive;     /* read under a sensitive mask: not printed */
     struct ndp_state_cluster *state; /* live state from --cluster-state,

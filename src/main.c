@@ -237,7 +237,7 @@ static int check_config(const struct ndp_options *given, const char *path,
  * exit status is the worst of theirs. */
 static int check_configs(const struct ndp_options *o)
 {
-    int64_t at = o->have_at ? o->at : (int64_t)time(NULL);
+    int64_t at = o->have_at ? o->at : ndp_cli_now();
     int status = NDP_EXIT_CLEAN, one;
     size_t i;
 
@@ -276,7 +276,8 @@ static void run_options(struct ndp_run_options *out,
     out->nr_cluster_states = o->nr_cluster_states;
     out->input.max_bytes = o->max_input_bytes;
     out->input.force_format = o->input_format;
-    out->at = o->have_at ? o->at : (int64_t)time(NULL);
+    out->at = o->have_at ? o->at : ndp_cli_now();
+    out->at_next_window = o->at_next_window;
     out->have_profile = o->have_profile;
     out->profile = (enum ndp_profile)o->profile;
     out->config = config;

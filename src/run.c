@@ -80,6 +80,7 @@ void ndp_result_judge(struct ndp_result *r, const struct ndp_ruleset *rs,
     struct ndp_hits hits = NDP_HITS_INIT;
 
     r->at = eo->at;
+    r->next_window = eo->next_window;
     ndp_link(&r->clusters, &r->set);
     ndp_facts_fill_linked(&r->set);
     ndp_engine_run(&hits, rs, &r->set);
@@ -122,6 +123,7 @@ int ndp_run(struct ndp_result *out, const struct ndp_run_options *o,
         return rc;
     memset(&eo, 0, sizeof(eo));
     eo.at = o->at;
+    eo.next_window = o->at_next_window;
     eo.have_profile = o->have_profile;
     eo.profile = o->profile;
     eo.states = &out->states;
@@ -153,4 +155,5 @@ void ndp_result_release(struct ndp_result *r)
     r->nr_errors = 0;
     r->baseline_known = 0;
     r->at = 0;
+    r->next_window = false;
 }

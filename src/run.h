@@ -46,6 +46,8 @@ struct ndp_run_options {
     size_t nr_cluster_states;
     struct ndp_input_options input;    /* byte cap, format, whole tree */
     int64_t at;                        /* the instant judged */
+    bool at_next_window;               /* --at next-window: each cluster at
+                                          its window (evaluate.h) */
     bool have_profile;                 /* --profile given */
     enum ndp_profile profile;
     const struct ndp_config *config;   /* the settings file, or NULL */
@@ -63,7 +65,10 @@ struct ndp_result {
     struct ndp_resolutions resolved;  /* per cluster, by index */
     struct ndp_impacts impacts;       /* per cluster, by index */
     struct ndp_findings findings;     /* in report order after ndp_run() */
-    int64_t at;                       /* the instant judged */
+    int64_t at;                       /* the instant judged: the run's;
+                                         each cluster's is in its
+                                         resolution (evaluate.h) */
+    bool next_window;                 /* --at next-window */
     size_t baseline_known;            /* findings the baseline listed */
     /* Why the run stopped: every input and cluster state that could not
      * be read (each is tried, so each is named), else the one failure
@@ -74,8 +79,8 @@ struct ndp_result {
 
 #define NDP_RESULT_INIT                                                   \
     { NDP_CHANGESET_INIT, NDP_STATES_INIT, NDP_CLUSTERS_INIT,             \
-      NDP_RESOLUTIONS_INIT, NDP_IMPACTS_INIT, NDP_FINDINGS_INIT, 0, 0,    \
-      NULL, 0 }
+      NDP_RESOLUTIONS_INIT, NDP_IMPACTS_INIT, NDP_FINDINGS_INIT, 0,       \
+      false, 0, NULL, 0 }
 
 /*
  * The whole run into 'out' (NDP_RESULT_INIT on entry): read the inputs

@@ -136,7 +136,8 @@ static void overrun_finding(const struct ndp_evaluator *ev, size_t index,
         return;
     overrun_message(&msg, &r, impact);
     help = overrun_help(ev->resolved->items[index].window,
-                        impact->window_sensitive, ev->opt->at, r.minutes);
+                        impact->window_sensitive,
+                        ev->resolved->items[index].at, r.minutes);
     spec.message = msg.buf;
     spec.help = help;
     ndp_evaluator_add(ev, &spec);
@@ -154,7 +155,7 @@ void ndp_overrun_findings(const struct ndp_evaluator *ev,
         const struct ndp_resolution *c = &ev->resolved->items[i];
         struct ndp_impact *impact = &impacts->items[i];
 
-        impact->window_minutes_left = minutes_left(c, ev->opt->at);
+        impact->window_minutes_left = minutes_left(c, c->at);
         impact->window_sensitive = c->window_sensitive;
         if (impact->rebuilds && impact->window_minutes_left >= 0 &&
             allowed[i])

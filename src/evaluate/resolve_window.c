@@ -21,6 +21,10 @@
  * the live state or the settings file stays a warning.  A startDate is sent when the change creates the window, when
  * it changes the startDate, and on every update of an azapi resource,
  * whose whole body is sent again.
+ *
+ * The instant a cluster is judged at (evaluate.h, enum ndp_judged) is
+ * chosen here, once its window is known; a startDate is still held
+ * against the run's own instant, the date on which the plan is judged.
  */
 #include "common.h"
 #include "evaluate_internal.h"
@@ -425,6 +429,45 @@ static void judge_both_windows(struct ndp_resolution *c, int64_t at)
     c->next_window_end = end;
 }
 
+/* Can the openings of the windows in force be named? */
+static bool openings_known(const struct ndp_resolution *c)
+{
+    return !ndp_window_opening_unknown(c->window) &&
+           !ndp_window_phase_unknown(c->window) &&
+           !(c->new_window && (ndp_window_opening_unknown(c->new_window) ||
+                               ndp_window_phase_unknown(c->new_window)));
+}
+
+/*
+ * --at next-window: the first instant at or after 'now' inside the window
+ * in force and, when the apply replaces it, inside the new one too (spec
+ * §11); an occurrence that touches a date of notAllowedDates does not
+ * open, as ndp_window_is_open() reads it.  No instant to name leaves the
+ * cluster judged now, and its report says so (NDP_JUDGED_NO_OPENING).
+ */
+static void move_to_next_window(struct ndp_resolution *c, int64_t now)
+{
+    int64_t start = now, end;
+    bool found;
+
+    if (!openings_known(c)) {
+        c->judged = NDP_JUDGED_NO_OPENING;
+        return;
+    }
+    if (c->new_window)
+        found = ndp_window_next_common(c->window, c->new_window, now,
+                                       &start, &end);
+    else
+        found = ndp_window_is_open(c->window, now, NULL) ||
+                ndp_window_next(c->window, now, &start, &end);
+    if (!found) {
+        c->judged = NDP_JUDGED_NO_OPENING;
+        return;
+    }
+    c->at = start;
+    c->judged = NDP_JUDGED_NEXT_WINDOW;
+}
+
 void ndp_resolve_window(const struct ndp_evaluator *ev, size_t index)
 {
     struct ndp_resolution *c = &ev->resolved->items[index];
@@ -434,6 +477,9 @@ void ndp_resolve_window(const struct ndp_evaluator *ev, size_t index)
     int64_t closes = 0;
     size_t i;
 
+    c->at = ev->opt->at;
+    c->judged = ev->opt->next_window ? NDP_JUDGED_NO_WINDOW
+                                     : NDP_JUDGED_GIVEN;
     ctx.all = all;
     ctx.known = c->state && c->state->window
                     ? c->state->window
@@ -445,13 +491,15 @@ void ndp_resolve_window(const struct ndp_evaluator *ev, size_t index)
     config_window(ev, c);
     if (c->profile != NDP_PROFILE_WINDOW || !c->window)
         return;
+    if (ev->opt->next_window)
+        move_to_next_window(c, ev->opt->at);
     if (c->new_window) {
-        judge_both_windows(c, ev->opt->at);
+        judge_both_windows(c, c->at);
         return;
     }
-    c->in_window = ndp_window_is_open(c->window, ev->opt->at, &closes);
+    c->in_window = ndp_window_is_open(c->window, c->at, &closes);
     c->window_closes_at = closes;
-    c->has_next_window = ndp_window_next(c->window, ev->opt->at,
+    c->has_next_window = ndp_window_next(c->window, c->at,
                                          &c->next_window_start,
                                          &c->next_window_end);
 }

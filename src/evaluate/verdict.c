@@ -268,7 +268,7 @@ static void freeze_finding(const struct ndp_evaluator *ev, size_t index)
         r->profile != NDP_PROFILE_BLOCK)
         return;
     e = r->declared;
-    if (e && e->has_until && e->until >= ev->opt->at)
+    if (e && e->has_until && e->until >= r->at)
         return;
     if (e && e->has_until)
         ndp_buf_addf(&msg, "the freeze (Block) that %s declares for this "
@@ -537,6 +537,22 @@ static void describe_next_window(struct ndp_buf *msg,
                              3600));
 }
 
+/* " at <instant> (its next window)" when --at next-window moved it there. */
+static void describe_judged_at(struct ndp_buf *msg,
+                               const struct ndp_resolution *c)
+{
+    if (c->judged != NDP_JUDGED_NEXT_WINDOW)
+        return;
+    if (c->window_sensitive) {
+        ndp_buf_adds(msg, " at its next opening (--at next-window; the time "
+                     "is not shown: its settings are sensitive)");
+        return;
+    }
+    ndp_buf_adds(msg, " at ");
+    ndp_time_format_utc(msg, c->at);
+    ndp_buf_adds(msg, " (--at next-window)");
+}
+
 static void note_both_windows(struct ndp_buf *msg,
                               const struct ndp_resolution *c)
 {
@@ -568,8 +584,9 @@ static enum ndp_verdict gated_verdict(const struct ndp_resolution *c,
             return NDP_VERDICT_ALLOWED;
         }
         if (c->in_window == 1) {
-            ndp_buf_adds(msg, "; inside the maintenance window, which "
-                         "closes ");
+            ndp_buf_adds(msg, "; inside the maintenance window");
+            describe_judged_at(msg, c);
+            ndp_buf_adds(msg, ", which closes ");
             if (c->window_sensitive)
                 ndp_buf_adds(msg, "at a time not shown (sensitive)");
             else
@@ -581,6 +598,9 @@ static enum ndp_verdict gated_verdict(const struct ndp_resolution *c,
                      "window, so AKS refuses it; ");
         describe_next_window(msg, c);
         note_both_windows(msg, c);
+        if (c->judged == NDP_JUDGED_NO_OPENING)
+            ndp_buf_adds(msg, "; --at next-window has no opening to judge "
+                         "it at, so it is judged now");
         return NDP_VERDICT_OUTSIDE_WINDOW;
     case NDP_PROFILE_ALLOW:
     default:

@@ -7,7 +7,9 @@
  * that blocks the apply) leaves no instant at all.  What gates them: Block freezes them;
  * AllowDuringMaintenanceWindow lets them through while its window (and
  * the window this apply replaces it with, spec section 11) is open; a window that cannot be evaluated or
- * whose phase is unknown gives no instant.
+ * whose phase is unknown gives no instant.  A cluster --at next-window
+ * judged at a later opening waits for its window with the reimaging
+ * changes it lets through there.
  */
 #include "common.h"
 #include "report.h"
@@ -25,6 +27,20 @@
 
 static const char *const weekday_abbr[7] = { "Sun", "Mon", "Tue", "Wed",
     "Thu", "Fri", "Sat" };
+
+/*
+ * A cluster --at next-window judged at a later opening of its window
+ * waits for that window with every change it lets through that reimages:
+ * it was let through there, not now.
+ */
+static bool waits_for_window(const struct ndp_report *r,
+                             const struct ndp_resolution *c,
+                             const struct ndp_finding *f)
+{
+    const struct ndp_verdict_row *row = ndp_verdict_row(f->verdict);
+
+    return c->at != r->result->at && row->lets_through && row->reimages;
+}
 
 /* What gates cluster 'index's refused changes. */
 static void gate_of(struct ndp_apply_cluster *g, const struct ndp_report *r,
@@ -44,7 +60,8 @@ static void gate_of(struct ndp_apply_cluster *g, const struct ndp_report *r,
     }
     for (i = 0; i < r->result->findings.nr; i++)
         if (r->result->findings.items[i].cluster_index == index &&
-            r->result->findings.items[i].refused_now)
+            (r->result->findings.items[i].refused_now ||
+             waits_for_window(r, c, &r->result->findings.items[i])))
             break;
     if (i == r->result->findings.nr)
         return;

@@ -1,8 +1,9 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * report_json.c - the JSON report, schema_version 1 (architecture §7,
- * README "JSON report").  Every field is always present; findings come
- * sorted, so the output is byte-for-byte reproducible for a fixed --at.
+ * report_json.c - the JSON report, schema_version 2 (docs/formats.md;
+ * version 2 added each cluster's evaluated_at and evaluated_at_reason).
+ * Every field is always present; findings come sorted, so the output is
+ * byte-for-byte reproducible for a fixed --at (or NDPLINT_NOW).
  */
 #include "common.h"
 #include "report.h"
@@ -44,6 +45,34 @@ static void write_inputs(struct ndp_buf *out, const struct ndp_changeset *set)
     ndp_buf_adds(out, set->nr_inputs ? "\n  ],\n" : "],\n");
 }
 
+static const char *const judged_names[] = {
+    [NDP_JUDGED_GIVEN] = "given",
+    [NDP_JUDGED_NEXT_WINDOW] = "next-window",
+    [NDP_JUDGED_NO_WINDOW] = "no-window",
+    [NDP_JUDGED_NO_OPENING] = "no-opening",
+};
+
+/*
+ * The instant the cluster was judged at and why there.  An instant that
+ * --at next-window took from a sensitive window would tell its settings:
+ * "(sensitive)" instead.
+ */
+static void write_evaluated_at(struct ndp_buf *out,
+                               const struct ndp_report *r,
+                               const struct ndp_resolution *c)
+{
+    ndp_buf_adds(out, ",\n      \"evaluated_at\": ");
+    if (c->window_sensitive && c->at != r->result->at) {
+        ndp_buf_adds(out, "\"(sensitive)\"");
+    } else {
+        ndp_buf_addch(out, '"');
+        ndp_time_format_utc(out, c->at);
+        ndp_buf_addch(out, '"');
+    }
+    ndp_buf_adds(out, ",\n      \"evaluated_at_reason\": ");
+    ndp_buf_add_json_string(out, judged_names[c->judged]);
+}
+
 static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
                           size_t index)
 {
@@ -61,6 +90,7 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
     ndp_buf_add_json_string(out, ndp_profile_name(c->profile));
     ndp_buf_adds(out, ",\n      \"profile_source\": ");
     ndp_buf_add_json_string(out, c->profile_source);
+    write_evaluated_at(out, r, c);
     ndp_buf_adds(out, ",\n      \"window\": ");
     ndp_report_window_json(out, c);
     ndp_buf_adds(out, ",\n      \"in_window\": ");
@@ -172,7 +202,7 @@ static void write_json(struct ndp_buf *out, const struct ndp_report *r)
 {
     size_t i;
 
-    ndp_buf_adds(out, "{\n  \"schema_version\": 1,\n");
+    ndp_buf_adds(out, "{\n  \"schema_version\": 2,\n");
     ndp_buf_adds(out, "  \"ndplint_version\": \"" NDP_VERSION "\",\n");
     ndp_buf_adds(out, "  \"evaluated_at\": \"");
     ndp_time_format_utc(out, r->result->at);

@@ -114,14 +114,18 @@ static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
 /*
  * "; open now" or "; closed now"; with --at, "; open at <instant>" or
  * "; closed at <instant>", so that a report judged at another time does
- * not read as the present.  The instant is written as people write --at:
+ * not read as the present; "; open at its next opening" for a cluster
+ * --at next-window judged there.  The instant is written as people write --at:
  * without ":00" seconds when it has none (2026-12-06T02:30Z).
  */
 static void write_window_state(struct ndp_buf *out, const struct ndp_report *r,
-                               bool open)
+                               const struct ndp_resolution *c, bool open)
 {
     ndp_buf_adds(out, open ? "; open " : "; closed ");
-    if (r->options.at_given) {
+    if (c->at != r->result->at) {
+        /* --at next-window moved it: the judged line names the instant. */
+        ndp_buf_adds(out, "at its next opening");
+    } else if (r->options.at_given) {
         size_t start = out->len;
 
         ndp_buf_adds(out, "at ");
@@ -150,13 +154,13 @@ static void write_window_line(struct ndp_buf *out, const struct ndp_report *r,
     if (c->window_sensitive) {
         /* Its times would tell its settings. */
         if (c->in_window == 1 || c->in_window == 0)
-            write_window_state(out, r, c->in_window == 1);
+            write_window_state(out, r, c, c->in_window == 1);
     } else if (c->in_window == 1) {
-        write_window_state(out, r, true);
+        write_window_state(out, r, c, true);
         ndp_buf_adds(out, ", closes ");
         ndp_time_format_utc(out, c->window_closes_at);
     } else if (c->in_window == 0 && c->has_next_window) {
-        write_window_state(out, r, false);
+        write_window_state(out, r, c, false);
         ndp_buf_adds(out, ", next opens ");
         ndp_report_window_opening(out, c, c->next_window_start);
     }
@@ -179,11 +183,23 @@ static void write_cluster_name(struct ndp_buf *out,
     ndp_buf_release(&names);
 }
 
-static void write_cluster_header(struct ndp_buf *out,
-                                 const struct ndp_report *r,
-                                 const struct ndp_cluster *cluster,
-                                 const struct ndp_resolution *c)
+/* --at next-window: the instant this cluster was judged at. */
+static void write_judged_line(struct ndp_buf *out, const struct ndp_report *r,
+                              size_t index)
 {
+    if (!r->result->next_window)
+        return;
+    ndp_buf_adds(out, "    judged at: ");
+    ndp_report_cluster_judged(out, r, index);
+    ndp_buf_addch(out, '\n');
+}
+
+static void write_cluster_header(struct ndp_buf *out,
+                                 const struct ndp_report *r, size_t index)
+{
+    const struct ndp_cluster *cluster = &r->result->clusters.items[index];
+    const struct ndp_resolution *c = &r->result->resolved.items[index];
+
     ndp_buf_adds(out, "  ");
     write_cluster_name(out, cluster);
     ndp_buf_addf(out, "  [profile %s, %s]\n", ndp_profile_name(c->profile),
@@ -194,6 +210,7 @@ static void write_cluster_header(struct ndp_buf *out,
         ndp_buf_addch(out, '\n');
     }
     write_window_line(out, r, c);
+    write_judged_line(out, r, index);
 }
 
 static void write_impact_line(struct ndp_buf *out,
@@ -257,8 +274,7 @@ static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
 {
     size_t i;
 
-    write_cluster_header(out, r, &r->result->clusters.items[index],
-                         &r->result->resolved.items[index]);
+    write_cluster_header(out, r, index);
     for (i = g->start[index]; i < g->start[index + 1]; i++) {
         const struct ndp_finding *f = &r->result->findings.items[g->order[i]];
         if (f->suppression && !r->options.show_suppressed)
@@ -315,8 +331,8 @@ static void write_summary(struct ndp_buf *out, const struct ndp_report *r)
     if (r->result->baseline_known)
         ndp_buf_addf(out, "; %zu known from the baseline (not listed)",
                      r->result->baseline_known);
-    ndp_buf_adds(out, "; judged at ");
-    ndp_time_format_utc(out, r->result->at);
+    ndp_buf_adds(out, "; ");
+    ndp_report_add_judged(out, r);
     ndp_buf_addch(out, '\n');
 }
 

@@ -186,9 +186,50 @@ void ndp_report_log_summary(struct ndp_buf *out, const struct ndp_report *r)
     if (r->result->baseline_known)
         ndp_buf_addf(out, "; %zu known from the baseline (not listed)",
                      r->result->baseline_known);
-    ndp_buf_adds(out, "; judged at ");
-    ndp_time_format_utc(out, r->result->at);
+    ndp_buf_adds(out, "; ");
+    ndp_report_add_judged(out, r);
     ndp_buf_addch(out, '\n');
+}
+
+void ndp_report_add_judged(struct ndp_buf *out, const struct ndp_report *r)
+{
+    if (!r->result->next_window) {
+        ndp_buf_adds(out, "judged at ");
+        ndp_time_format_utc(out, r->result->at);
+        return;
+    }
+    ndp_buf_adds(out, "judged at the next window of each cluster (from ");
+    ndp_time_format_utc(out, r->result->at);
+    ndp_buf_addch(out, ')');
+}
+
+void ndp_report_cluster_judged(struct ndp_buf *out,
+                               const struct ndp_report *r, size_t index)
+{
+    const struct ndp_resolution *c = &r->result->resolved.items[index];
+
+    if (c->window_sensitive && c->at != r->result->at) {
+        ndp_buf_adds(out, "the first instant inside its window (not shown: "
+                     "its settings are sensitive)");
+        return;
+    }
+    ndp_time_format_utc(out, c->at);
+    switch (c->judged) {
+    case NDP_JUDGED_NEXT_WINDOW:
+        ndp_buf_adds(out, c->at == r->result->at
+                              ? ", inside its window now"
+                              : ", the first instant inside its window");
+        break;
+    case NDP_JUDGED_NO_WINDOW:
+        ndp_buf_adds(out, ", now: no maintenance window gates it");
+        break;
+    case NDP_JUDGED_NO_OPENING:
+        ndp_buf_adds(out, ", now: no opening of its window can be named");
+        break;
+    case NDP_JUDGED_GIVEN:
+    default:
+        break;
+    }
 }
 
 size_t ndp_report_failing(const struct ndp_report *r)

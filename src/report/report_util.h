@@ -79,6 +79,22 @@ void ndp_report_describe_all(struct ndp_buf *out, const struct ndp_finding *f,
 
 
 /*
+ * Where a summary line says the instant it judged at: "judged at
+ * <instant>", or with --at next-window "judged at the next window of
+ * each cluster (from <instant>)".
+ */
+void ndp_report_add_judged(struct ndp_buf *out, const struct ndp_report *r);
+
+/*
+ * Cluster 'index's instant in words, for --at next-window:
+ * "2026-12-05T01:00:00Z, the first instant inside its window", "...,
+ * no window gates it", "..., no opening of its window can be named";
+ * an instant taken from a sensitive window is not shown.
+ */
+void ndp_report_cluster_judged(struct ndp_buf *out,
+                               const struct ndp_report *r, size_t index);
+
+/*
  * The one-line summary the CI log formats (github, azure) end with:
  * "ndplint: N errors, ... (M inputs); K at or above --fail-on LEVEL;
  * ...; judged at <instant>", and a newline.  Only counts and names of

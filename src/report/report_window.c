@@ -235,7 +235,8 @@ void ndp_report_window_check(struct ndp_buf *out, const struct ndp_report *r)
             ndp_buf_addch(out, '\n');
         write_cluster(out, &r->result->clusters.items[i],
                       &r->result->resolved.items[i],
-                      &r->result->impacts.items[i], r->result->at);
+                      &r->result->impacts.items[i],
+                      r->result->resolved.items[i].at);
     }
     if (r->result->clusters.nr) {
         ndp_buf_addch(out, '\n');

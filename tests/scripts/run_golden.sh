@@ -9,7 +9,8 @@
 # printed first), 'args' (one argument per line; paths relative to the
 # source root, e.g. fixtures/plan.json), 'expected.out', 'expected.err'
 # (optional when empty) and 'expected.exit'.  An optional 'stdin' file is
-# fed to ndplint.  A case without its one-line description fails, and so
+# fed to ndplint; an optional 'now' file (one RFC 3339 instant) is the
+# current instant the case runs at (NDPLINT_NOW), for --at next-window.  A case without its one-line description fails, and so
 # does one that expects what /bin/true or /bin/false gives (no output,
 # exit 0 or 1): ctest standins stands in for ndplint in one case only.
 set -u
@@ -35,7 +36,10 @@ done < "$case_dir/args"
 
 stdin=/dev/null
 [ -f "$case_dir/stdin" ] && stdin=$case_dir/stdin
-LC_ALL=C NO_COLOR=1 "$ndplint" "$@" < "$stdin" > "$tmp/out" 2> "$tmp/err"
+now=
+[ -f "$case_dir/now" ] && now=$(cat "$case_dir/now")
+LC_ALL=C NO_COLOR=1 NDPLINT_NOW=$now "$ndplint" "$@" < "$stdin" \
+    > "$tmp/out" 2> "$tmp/err"
 echo $? > "$tmp/exit"
 
 if [ "${NDP_UPDATE_GOLDEN:-}" = 1 ]; then
