@@ -225,6 +225,7 @@ static void check_profile(const struct ndp_options *o)
 static void check_at(const struct ndp_options *o)
 {
     assert_true(o->have_at);
+    assert_false(o->at_next_window);
     assert_int_equal(o->at, 1796524200);
 }
 
@@ -308,11 +309,21 @@ static void check_config_alone(const struct ndp_options *o)
     assert_int_equal(o->nr_inputs, 0);
 }
 
+/* next-window is no instant: each cluster's comes from its window. */
+static void check_at_next_window(const struct ndp_options *o)
+{
+    assert_true(o->at_next_window);
+    assert_true(o->at_given);
+    assert_false(o->have_at);
+}
+
 static void check_defaults(const struct ndp_options *o)
 {
     assert_int_equal(o->nr_outputs, 0);
     assert_false(o->have_profile);
     assert_false(o->have_at);
+    assert_false(o->at_next_window);
+    assert_false(o->at_given);
     assert_false(o->fail_on_given);
     assert_false(o->quiet);
     assert_int_equal(o->fail_on, NDP_SEVERITY_ERROR);
@@ -344,6 +355,11 @@ static const struct accept_case accept_cases[] = {
     { "at", { "--at", "+6h", "in.json" }, check_at_six_hours },
     { "at", { "--at=+90m", "in.json" }, NULL },
     { "at", { "--at", "+2d", "in.json" }, NULL },
+    { "at", { "--at", "next-window", "in.json" }, check_at_next_window },
+    { "at", { "--at", "2026-12-06T02:30:00Z", "--at=next-window", "in.json" },
+      check_at_next_window },
+    { "at", { "--at", "next-window", "--at", "2026-12-06T02:30:00Z",
+              "in.json" }, check_at },
     { "fail-on", { "--fail-on", "warning", "in.json" }, check_fail_on },
     { "fail-on", { "--fail-on=warning", "in.json" }, check_fail_on },
     { "cluster-state", { "--cluster-state", "a.json", "--cluster-state=b.json",
@@ -409,7 +425,8 @@ struct refuse_case {
 #define FORMATS "text, json, sarif, github, junit, markdown, azure, gitlab"
 #define AT_FORMS "is not a time: use an RFC 3339 instant " \
     "(2026-12-06T02:30:00Z or 2026-12-06T02:30Z), a date (2026-12-06, " \
-    "midnight UTC), 'now', or an offset from now (+90m, +6h, +2d)"
+    "midnight UTC), 'now', an offset from now (+90m, +6h, +2d), or " \
+    "'next-window'"
 
 static const struct refuse_case refuse_cases[] = {
     { { NULL }, "no input file (give a plan JSON file, or '-' for standard "
@@ -681,6 +698,53 @@ static void settings_error_is_not_overwritten(void **state)
                         "'bogus' is not FMT or FMT:PATH with a known format");
 }
 
+/* The settings file's "at" counts only when --at is not given. */
+static void settings_at_yields_to_the_command_line(void **state)
+{
+    const char *bare[] = { "in.json", NULL };
+    const char *given[] = { "--at", "2026-12-06T02:30:00Z", "in.json", NULL };
+    struct ndp_error err = NDP_ERROR_INIT;
+    struct ndp_config c;
+    struct ndp_options o;
+
+    (void)state;
+    fake_config(&c, NULL, 0);
+    c.at_next_window = true;
+    parse_ok(&o, "bare", bare);
+    assert_int_equal(ndp_cli_finish(&o, &c, &err), 0);
+    assert_true(o.at_next_window);
+    assert_false(o.have_at);
+    parse_ok(&o, "given", given);
+    assert_int_equal(ndp_cli_finish(&o, &c, &err), 0);
+    assert_false(o.at_next_window);
+    check_at(&o);
+    c.at_next_window = false;
+    c.has_at = true;
+    c.at = 1796524200;
+    parse_ok(&o, "bare", bare);
+    assert_int_equal(ndp_cli_finish(&o, &c, &err), 0);
+    check_at(&o);
+}
+
+/* NDPLINT_NOW stands in for the clock; anything else reads the clock. */
+static void now_comes_from_the_environment(void **state)
+{
+    int64_t before = (int64_t)time(NULL);
+
+    (void)state;
+    assert_int_equal(setenv("NDPLINT_NOW", "2026-12-06T02:30:00Z", 1), 0);
+    assert_int_equal(ndp_cli_now(), 1796524200);
+    assert_int_equal(setenv("NDPLINT_NOW", "2026-12-05T21:30:00-05:00", 1),
+                     0);
+    assert_int_equal(ndp_cli_now(), 1796524200);
+    assert_int_equal(setenv("NDPLINT_NOW", "", 1), 0);
+    assert_true(ndp_cli_now() >= before);
+    assert_int_equal(setenv("NDPLINT_NOW", "soon", 1), 0);
+    assert_true(ndp_cli_now() >= before);
+    assert_int_equal(unsetenv("NDPLINT_NOW"), 0);
+    assert_true(ndp_cli_now() >= before);
+}
+
 static void the_first_bad_option_is_reported(void **state)
 {
     const char *args[] = { "--at", "soon", "--color", "bogus", "in.json",
@@ -773,6 +837,8 @@ int main(void)
         cmocka_unit_test(bad_settings_format_is_a_settings_error),
         cmocka_unit_test(an_earlier_error_is_kept),
         cmocka_unit_test(settings_error_is_not_overwritten),
+        cmocka_unit_test(settings_at_yields_to_the_command_line),
+        cmocka_unit_test(now_comes_from_the_environment),
         cmocka_unit_test(the_first_bad_option_is_reported),
         cmocka_unit_test(help_lists_every_option_and_format),
         cmocka_unit_test(reporter_names_end_with_null_and_are_found),

@@ -61,6 +61,17 @@ static const struct refusal refusals[] = {
       "config 'FILE': profile: " CHOICES_PROFILE },
     { "profile: an array", "{'profile': ['Block']}",
       "config 'FILE': profile: must be a non-empty string" },
+    { "at: a number", "{'at': 1796524200}",
+      "config 'FILE': at: must be a non-empty string" },
+    { "at: a relative offset", "{'at': '+6h'}",
+      "config 'FILE': at: must be \"now\", \"next-window\" or an RFC 3339 "
+      "instant (2026-12-06T02:30:00Z)" },
+    { "at: another case", "{'at': 'Next-Window'}",
+      "config 'FILE': at: must be \"now\", \"next-window\" or an RFC 3339 "
+      "instant (2026-12-06T02:30:00Z)" },
+    { "at: no time zone", "{'at': '2026-12-06T02:30:00'}",
+      "config 'FILE': at: must be \"now\", \"next-window\" or an RFC 3339 "
+      "instant (2026-12-06T02:30:00Z)" },
     { "rules: empty", "{'rules': ''}",
       "config 'FILE': rules: must be a non-empty string" },
     { "rules: an object", "{'rules': {}}",
@@ -322,6 +333,31 @@ static void load_text(struct ndp_config *c, const char *text)
         fail_msg("refused: %s", err.msg);
     assert_string_equal(c->path, path);
     free(path);
+}
+
+/* "at": now (nothing set), next-window, or an instant. */
+static void at__now_next_window_or_an_instant(void **state)
+{
+    struct ndp_config c;
+
+    (void)state;
+    load_text(&c, "{'at': 'now'}");
+    assert_false(c.has_at);
+    assert_false(c.at_next_window);
+    ndp_config_release(&c);
+    load_text(&c, "{'at': 'next-window'}");
+    assert_false(c.has_at);
+    assert_true(c.at_next_window);
+    ndp_config_release(&c);
+    load_text(&c, "{'at': '2026-12-05T21:30:00-05:00'}");
+    assert_true(c.has_at);
+    assert_false(c.at_next_window);
+    assert_int_equal(c.at, 1796524200);
+    ndp_config_release(&c);
+    load_text(&c, "{}");
+    assert_false(c.has_at);
+    assert_false(c.at_next_window);
+    ndp_config_release(&c);
 }
 
 /* Every key of the file, read into its field. */
@@ -745,6 +781,7 @@ int main(void)
     ADD_ROWS(&list, refusals, refusal_test);
     ADD_TEST(&list, refusals__codes_say_file_or_settings);
     ADD_TEST(&list, refusals__unreadable_files_name_the_file);
+    ADD_TEST(&list, at__now_next_window_or_an_instant);
     ADD_TEST(&list, every_key__read_into_its_field);
     ADD_TEST(&list, empty__every_default);
     ADD_TEST(&list, names__every_severity_and_profile);
