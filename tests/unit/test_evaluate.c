@@ -213,6 +213,126 @@ static void window_profile__inside_allowed_outside_refused(void **state)
     }
 }
 
+/* The azurerm node OS block: weekly on 'day' at 'start' for 4 hours. */
+static void node_os_block(char *out, size_t size, const char *day,
+                          const char *start, const char *offset,
+                          int interval, const char *not_allowed)
+{
+    snprintf(out, size, "'maintenance_window_node_os':[{'frequency':"
+             "'Weekly','interval':%d,'duration':4,'day_of_week':'%s',"
+             "'day_of_month':0,'week_index':'','start_time':'%s',"
+             "'utc_offset':'%s','start_date':'','not_allowed':[%s]}]",
+             interval, day, start, offset, not_allowed);
+}
+
+/*
+ * --at next-window: each cluster judged at max(now, the first instant
+ * inside its window, both windows when the apply replaces it,
+ * notAllowedDates skipped); no window, or Block, judged now.
+ */
+static void next_window__judged_at_the_first_instant_inside(void **state)
+{
+    static const char blackout[] = "{'start':'2026-12-05T00:00:00Z',"
+                                   "'end':'2026-12-06T00:00:00Z'}";
+    static const struct {
+        const char *name, *profile, *now;
+        bool window_before, window_after, moved;
+        const char *not_allowed;
+        int interval;
+        const char *at;
+        enum ndp_judged judged;
+        enum ndp_verdict verdict;
+    } rows[] = {
+        { "inside: now", "AllowDuringMaintenanceWindow",
+          "2026-12-06T02:00:00Z", true, true, false, "", 1,
+          "2026-12-06T02:00:00Z", NDP_JUDGED_NEXT_WINDOW,
+          NDP_VERDICT_ALLOWED },
+        { "before: its opening", "AllowDuringMaintenanceWindow",
+          "2026-12-05T12:00:00Z", true, true, false, "", 1,
+          "2026-12-06T01:00:00Z", NDP_JUDGED_NEXT_WINDOW,
+          NDP_VERDICT_ALLOWED },
+        { "at its close: the next one", "AllowDuringMaintenanceWindow",
+          "2026-12-06T05:00:00Z", true, true, false, "", 1,
+          "2026-12-13T01:00:00Z", NDP_JUDGED_NEXT_WINDOW,
+          NDP_VERDICT_ALLOWED },
+        { "after: the next one", "AllowDuringMaintenanceWindow",
+          "2026-12-07T09:00:00Z", true, true, false, "", 1,
+          "2026-12-13T01:00:00Z", NDP_JUDGED_NEXT_WINDOW,
+          NDP_VERDICT_ALLOWED },
+        { "no window: now", "AllowDuringMaintenanceWindow",
+          "2026-12-05T12:00:00Z", false, false, false, "", 1,
+          "2026-12-05T12:00:00Z", NDP_JUDGED_NO_WINDOW,
+          NDP_VERDICT_ALLOWED },
+        { "Allow: now", "Allow", "2026-12-05T12:00:00Z", true, true, false,
+          "", 1, "2026-12-05T12:00:00Z", NDP_JUDGED_NO_WINDOW,
+          NDP_VERDICT_ALLOWED },
+        { "Block: now", "Block", "2026-12-05T12:00:00Z", true, true, false,
+          "", 1, "2026-12-05T12:00:00Z", NDP_JUDGED_NO_WINDOW,
+          NDP_VERDICT_REJECTED },
+        { "moved window: inside both", "AllowDuringMaintenanceWindow",
+          "2026-12-05T12:00:00Z", true, true, true, "", 1,
+          "2026-12-06T03:00:00Z", NDP_JUDGED_NEXT_WINDOW,
+          NDP_VERDICT_ALLOWED },
+        { "blackout: skipped", "AllowDuringMaintenanceWindow",
+          "2026-12-05T12:00:00Z", true, true, false, blackout, 1,
+          "2026-12-13T01:00:00Z", NDP_JUDGED_NEXT_WINDOW,
+          NDP_VERDICT_ALLOWED },
+        { "phase unknown: now", "AllowDuringMaintenanceWindow",
+          "2026-12-05T12:00:00Z", true, true, false, "", 2,
+          "2026-12-05T12:00:00Z", NDP_JUDGED_NO_OPENING,
+          NDP_VERDICT_OUTSIDE_WINDOW },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        struct run r = { 0 };
+        struct ndp_eval_options opt;
+        char before[600], after[600], wb[400], wa[400];
+        const struct ndp_resolution *c;
+        const struct ndp_finding *f;
+        int64_t want;
+
+        node_os_block(wb, sizeof(wb), "Saturday", "20:00", "-05:00",
+                      rows[i].interval, rows[i].not_allowed);
+        if (rows[i].moved)
+            node_os_block(wa, sizeof(wa), "Sunday", "03:00", "+00:00", 1,
+                          "");
+        else
+            snprintf(wa, sizeof(wa), "%s", wb);
+        snprintf(before, sizeof(before), "{'network_profile':[{"
+                 "'network_policy':''}]%s%s}",
+                 rows[i].window_before ? "," : "",
+                 rows[i].window_before ? wb : "");
+        snprintf(after, sizeof(after), "{'network_profile':[{"
+                 "'network_policy':'calico'}]%s%s}",
+                 rows[i].window_after ? "," : "",
+                 rows[i].window_after ? wa : "");
+        azurerm_cluster(&r, before, after);
+        setter(&r, rows[i].profile, rows[i].profile);
+        memset(&opt, 0, sizeof(opt));
+        assert_int_equal(ndp_time_parse_rfc3339(&opt.at, rows[i].now), 0);
+        opt.next_window = true;
+        ndp_facts_fill_all(&r.result.set, 0);
+        ndp_result_judge(&r.result, test_ruleset, &opt);
+        assert_int_equal(r.result.resolved.nr, 1);
+        c = &r.result.resolved.items[0];
+        assert_int_equal(ndp_time_parse_rfc3339(&want, rows[i].at), 0);
+        if (c->at != want || c->judged != rows[i].judged)
+            fail_msg("%s: judged at %lld (reason %d), want %s (reason %d)",
+                     rows[i].name, (long long)c->at, (int)c->judged,
+                     rows[i].at, (int)rows[i].judged);
+        f = only(&r, "NDP101");
+        if (f->verdict != rows[i].verdict)
+            fail_msg("%s: verdict %s", rows[i].name,
+                     ndp_verdict_name(f->verdict));
+        if (rows[i].judged == NDP_JUDGED_NO_OPENING)
+            assert_non_null(strstr(f->message, "--at next-window has no "
+                                   "opening"));
+        release(&r);
+    }
+}
+
 static void window_profile_without_window__gate_open(void **state)
 {
     struct run r = { 0 };
@@ -1104,6 +1224,7 @@ int main(void)
         cmocka_unit_test(profile_changed_in_plan__stricter_wins_and_is_said),
         cmocka_unit_test(no_declaration__option_then_default),
         cmocka_unit_test(window_profile__inside_allowed_outside_refused),
+        cmocka_unit_test(next_window__judged_at_the_first_instant_inside),
         cmocka_unit_test(window_profile_without_window__gate_open),
         cmocka_unit_test(version_upgrade_in_same_change__bypassed),
         cmocka_unit_test(version_upgrade_under_allow__allowed_note),
