@@ -221,7 +221,12 @@ void ndp_report_cluster_judged(struct ndp_buf *out,
                               : ", the first instant inside its window");
         break;
     case NDP_JUDGED_NO_WINDOW:
-        ndp_buf_adds(out, ", now: no maintenance window gates it");
+        ndp_buf_adds(out, c->profile == NDP_PROFILE_BLOCK
+                              ? ", now: Block refuses at any time"
+                          : c->profile == NDP_PROFILE_ALLOW
+                              ? ", now: Allow lets changes through at any "
+                                "time"
+                              : ", now: no maintenance window gates it");
         break;
     case NDP_JUDGED_NO_OPENING:
         ndp_buf_adds(out, ", now: no opening of its window can be named");
