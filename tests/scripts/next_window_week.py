@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: Apache-2.0
+"""--at next-window gives the same verdicts at any hour of a week.
+
+For each fixture, ndplint runs with --at next-window at every hour of one
+week (the current instant set with NDPLINT_NOW, docs/development.md), and
+every run must give the same exit status and the same findings (rule,
+resource, path, verdict, severity) but window-overrun: a run inside the
+window is judged at its own instant, with less of the window left, as
+the apply it stands for would be (docs/ci.md).  Each cluster with a window must be
+judged inside it (evaluated_at_reason next-window).  The same fixture
+judged at the hour itself (--at now) must change its verdict during the
+week, or the fixture proves nothing; and every run must write a JSON
+report with findings, so a program that prints nothing fails.
+
+    usage: next_window_week.py NDPLINT SOURCE_DIR
+"""
+import datetime
+import json
+import os
+import subprocess
+import sys
+
+# Fixtures whose windows have no notAllowedDates: a weekly window, and a
+# window the apply replaces (only where both are open counts).
+FIXTURES = ("fixtures/example-plan.json", "fixtures/profile-change.json")
+MONDAY = datetime.datetime(2026, 11, 30, 0, 0, tzinfo=datetime.timezone.utc)
+HOURS = 7 * 24
+
+
+def run(ndplint, source, fixture, now, at):
+    env = dict(os.environ, NDPLINT_NOW=now, LC_ALL="C", NO_COLOR="1")
+    proc = subprocess.run([ndplint, fixture, "--at", at, "--format", "json"],
+                          cwd=source, env=env, capture_output=True,
+                          timeout=60, check=False)
+    try:
+        report = json.loads(proc.stdout)
+    except ValueError:
+        return proc.returncode, None
+    return proc.returncode, report
+
+
+def verdicts(report):
+    return sorted((f["rule"], f["resource"], f["path"] or "", f["verdict"],
+                   f["severity"]) for f in report["findings"]
+                  if f["verdict"] != "window-overrun")
+
+
+def check_fixture(ndplint, source, fixture):
+    """The problems of one fixture, as lines."""
+    problems = []
+    first = None
+    now_answers = set()
+    for hour in range(HOURS):
+        now = (MONDAY + datetime.timedelta(hours=hour)).strftime(
+            "%Y-%m-%dT%H:%M:%SZ")
+        status, report = run(ndplint, source, fixture, now, "next-window")
+        if report is None or not report.get("findings"):
+            problems.append("%s at %s: no JSON report with findings (exit "
+                            "%d)" % (fixture, now, status))
+            break
+        for cluster in report["clusters"]:
+            if cluster["window"] is not None and \
+                    cluster["profile"] == "AllowDuringMaintenanceWindow" and \
+                    (cluster["evaluated_at_reason"] != "next-window" or
+                     cluster["in_window"] is not True):
+                problems.append("%s at %s: cluster %s judged at %s (%s), "
+                                "in_window %s" % (
+                                    fixture, now, cluster["id"],
+                                    cluster["evaluated_at"],
+                                    cluster["evaluated_at_reason"],
+                                    cluster["in_window"]))
+        answer = (status, verdicts(report))
+        if first is None:
+            first = (now, answer)
+        elif answer != first[1]:
+            problems.append("%s: at %s exit %d and %s, at %s exit %d and %s"
+                            % (fixture, first[0], first[1][0], first[1][1],
+                               now, answer[0], answer[1]))
+            break
+        status, report = run(ndplint, source, fixture, now, "now")
+        if report is not None:
+            now_answers.add((status, json.dumps(verdicts(report))))
+    if not problems and len(now_answers) < 2:
+        problems.append("%s: --at now gives the same verdicts all week, so "
+                        "the fixture proves nothing" % fixture)
+    return problems
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: next_window_week.py NDPLINT SOURCE_DIR")
+    ndplint, source = sys.argv[1], sys.argv[2]
+    problems = []
+    for fixture in FIXTURES:
+        problems += check_fixture(ndplint, source, fixture)
+    for line in problems[:10]:
+        print(line)
+    if len(problems) > 10:
+        print("... and %d more" % (len(problems) - 10))
+    if problems:
+        return 1
+    print("next-window: %d fixtures, %d hours each: the same verdicts and "
+          "exit status every hour" % (len(FIXTURES), HOURS))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
