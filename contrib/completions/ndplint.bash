@@ -82,8 +82,11 @@ _ndplint() {
     --source-root|--rules)
         _ndplint_files "$cur" -d
         return 0 ;;
-    --at|--max-input-bytes)
-        return 0 ;;  # a time, a number: nothing to offer
+    --at)
+        COMPREPLY=($(compgen -W "now next-window" -- "$cur"))
+        return 0 ;;  # or a time
+    --max-input-bytes)
+        return 0 ;;  # a number: nothing to offer
     esac
 
     if [[ $cur == -* ]]; then

@@ -26,7 +26,7 @@ complete -c ndplint -s f -l format -x -a '(__fish_ndplint_formats)' -d 'Report f
 complete -c ndplint -s o -l output -r -F -d 'Write the report that has no PATH to FILE'
 complete -c ndplint -l source-root -x -a '(__fish_complete_directories)' -d 'Make report paths relative to DIR'
 complete -c ndplint -l profile -x -a 'Allow AllowDuringMaintenanceWindow Block' -d 'Profile for clusters whose input declares none'
-complete -c ndplint -l at -x -a 'now +90m +6h +2d' -d 'Judge windows at this instant (RFC 3339, a date, now, +6h)'
+complete -c ndplint -l at -x -a 'now next-window +90m +6h +2d' -d 'Judge windows at this instant (RFC 3339, a date, now, +6h, next-window)'
 complete -c ndplint -l fail-on -x -a 'error warning note never' -d 'Exit 1 on a finding at least this severe'
 complete -c ndplint -l cluster-state -r -F -d 'Live cluster state JSON (repeatable)'
 complete -c ndplint -l config -r -F -d 'Read settings from FILE'

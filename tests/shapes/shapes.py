@@ -1284,9 +1284,9 @@ def judge(ndplint, path, fmt):
     except (OSError, ValueError) as e:
         problems.append("no JSON report (%s)" % e.__class__.__name__)
         return None, problems
-    if not isinstance(rep, dict) or rep.get("schema_version") != 1 or \
+    if not isinstance(rep, dict) or rep.get("schema_version") != 2 or \
             not isinstance(rep.get("findings"), list):
-        problems.append("the report is not a schema_version 1 report")
+        problems.append("the report is not a schema_version 2 report")
         return None, problems
     formats = [i.get("format") for i in rep.get("inputs", [])]
     if formats != [fmt]:
