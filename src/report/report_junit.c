@@ -217,6 +217,11 @@ static void write_properties(struct ndp_buf *out, const struct ndp_report *r,
     xml(out, in->format);
     ndp_buf_adds(out, "\"/>\n      <property name=\"evaluated_at\" value=\"");
     ndp_time_format_utc(out, r->result->at);
+    /* --at next-window: each cluster's own instant, in its testcases'
+     * messages; the run's instant above is where the search began. */
+    if (r->result->next_window)
+        ndp_buf_adds(out, "\"/>\n      <property name=\"at\" "
+                          "value=\"next-window");
     ndp_buf_addf(out,
                  "\"/>\n      <property name=\"fail_on\" value=\"%s\"/>"
                  "\n    </properties>\n",
