@@ -77,6 +77,23 @@ grep -v '^# SPDX-License-Identifier: ' "$src/$workflow" > "$tmp/example.yml"
 cmp -s "$tmp/readme.yml" "$tmp/example.yml" ||
     fail "the README's example workflow differs from $workflow"
 
+# Nothing in the example workflow needs a paid feature: the SARIF upload
+# (code scanning, GitHub Advanced Security in a private repository) runs
+# only in a public repository or where NDPLINT_CODE_SCANNING is 'true',
+# and the comment has its permission.
+runs=$((runs + 1))
+python3 -c 'import sys, yaml
+w = yaml.safe_load(open(sys.argv[1]))
+steps = [s for j in w["jobs"].values() for s in j["steps"]]
+up = [s for s in steps
+      if str(s.get("uses", "")).startswith("github/codeql-action/upload-sarif@")]
+cond = str(up[0].get("if", "")) if len(up) == 1 else ""
+sys.exit(not (w["permissions"].get("pull-requests") == "write" and
+              "always()" in cond and "!github.event.repository.private" in cond
+              and "vars.NDPLINT_CODE_SCANNING == '"'"'true'"'"'" in cond))' \
+    "$src/$workflow" ||
+    fail "$workflow: the SARIF upload is not conditional, or no pull-requests: write"
+
 # build.sh source: the action's own files, or a ref for actions/checkout.
 source_of() { # version -> the outputs build.sh source writes
     : > "$tmp/out"
