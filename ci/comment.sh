@@ -162,6 +162,71 @@ make_body() { # limit -> $tmp/body.txt as a JSON string
         usage "cannot read the report file as text"
 }
 
+# $marker, for the pipeline KIND (workflow, pipeline) named NAME, the job
+# JOB and the working directory relative to ROOT (the checkout).
+set_marker() { # kind name job root
+    workdir=$PWD
+    if [ -n "$4" ]; then
+        case $workdir/ in "${4%/}"/*) workdir=.${workdir#"${4%/}"} ;; esac
+    fi
+    marker="<!-- ndplint: $1=$(marker_text "$2") job=$(marker_text "$3")"
+    marker="$marker dir=$(marker_text "$workdir")"
+    [ -n "$id" ] && marker="$marker id=$(marker_text "$id")"
+    marker="$marker -->"
+}
+
+# The page after PAGE of a list, from the last response's headers
+# (GitHub's Link, GitLab's X-Next-Page), or nothing.
+next_page() { # page
+    case $platform in
+    github)
+        if grep -i '^link:.*rel="next"' "$tmp/headers" >/dev/null; then
+            echo $(($1 + 1))
+        fi ;;
+    gitlab)
+        next=$(sed -n 's/^[Xx]-[Nn]ext-[Pp]age: *\([0-9]*\).*/\1/p' \
+               "$tmp/headers" | head -n 1)
+        if is_number "$next" && [ "$next" -gt "$1" ]; then
+            echo "$next"
+        fi ;;
+    esac
+}
+
+# $found: the id of the first item of the paged list at URL that the jq
+# FILTER (given $m, the marker, and $me, the token's user) selects, or
+# nothing; at most 100 pages.
+find_in_pages() { # url what filter me-option me
+    found="" page=1
+    while [ -n "$page" ] && [ "$page" -le 100 ]; do
+        case $1 in *\?*) sep='&' ;; *) sep='?' ;; esac
+        request GET "$1${sep}per_page=100&page=$page"
+        checked "read the $2"
+        json_is 'type == "array"' "the list of $2"
+        found=$(jq -r --arg m "$marker" "$4" me "$5" \
+                "[.[] | $3 | select((.id | type) == \"number\")][0].id // empty" \
+                "$tmp/response")
+        [ -n "$found" ] && return
+        page=$(next_page "$page")
+    done
+}
+
+# Edits the comment $found (METHOD URL, body $tmp/update.json), or when
+# there is none, or it was deleted since it was listed, creates one (POST
+# CREATE-URL, body $tmp/create.json).  NOUN names it in the log.
+post() { # method url create-url noun
+    if [ -n "$found" ]; then
+        request "$1" "$2" "$tmp/update.json"
+        if [ "$status" != 404 ]; then
+            checked "update the $4"
+            echo "ndplint comment: updated $4 $found"
+            return
+        fi
+    fi
+    request POST "$3" "$tmp/create.json"
+    checked "create the $4"
+    echo "ndplint comment: created a $4"
+}
+
 # ---- GitHub: issue comments of the pull request -------------------------
 github() {
     api=${GITHUB_API_URL:-https://api.github.com}
@@ -185,54 +250,23 @@ github() {
     [ -n "${GITHUB_TOKEN:-}" ] || give_up "GITHUB_TOKEN is empty"
     printf 'Authorization: Bearer %s\nAccept: application/vnd.github+json\n' \
         "$GITHUB_TOKEN" > "$tmp/auth"
-    marker="<!-- ndplint: workflow=$(marker_text "${GITHUB_WORKFLOW:-}")"
-    marker="$marker job=$(marker_text "${GITHUB_JOB:-}")"
-    workdir=$PWD
-    case $workdir/ in "${GITHUB_WORKSPACE:-//}"/*)
-        workdir=.${workdir#"${GITHUB_WORKSPACE%/}"} ;; esac
-    marker="$marker dir=$(marker_text "$workdir")"
-    [ -n "$id" ] && marker="$marker id=$(marker_text "$id")"
-    marker="$marker -->"
+    set_marker workflow "${GITHUB_WORKFLOW:-}" "${GITHUB_JOB:-}" \
+        "${GITHUB_WORKSPACE:-}"
     make_body 65536
-    jq '{body: .}' "$tmp/body.json" > "$tmp/request.json" || exit 2
+    jq '{body: .}' "$tmp/body.json" > "$tmp/create.json" || exit 2
+    cp "$tmp/create.json" "$tmp/update.json" || exit 2
     url=$api/repos/$repo/issues/$number/comments
+
     # Only a comment the token's own user wrote is edited: one that anybody
     # else wrote, marker or not, stays theirs (and they could edit it back).
-    author=${NDPLINT_COMMENT_AUTHOR:-github-actions[bot]}
-
     found=""
-    if [ "$mode" = update ]; then
-        page=1
-        while [ "$page" -le 100 ]; do
-            request GET "$url?per_page=100&page=$page"
-            checked "read the pull request's comments"
-            json_is 'type == "array"' "the list of comments"
-            found=$(jq -r --arg m "$marker" --arg me "$author" '[.[] | select(
-                        (.body | type) == "string" and
-                        (.body | startswith($m)) and
-                        .user.login == $me and
-                        (.id | type) == "number")][0].id // empty' \
-                    "$tmp/response")
-            [ -n "$found" ] && break
-            grep -i '^link:.*rel="next"' "$tmp/headers" >/dev/null || break
-            page=$((page + 1))
-        done
-    fi
-    if [ -n "$found" ]; then
-        request PATCH "$api/repos/$repo/issues/comments/$found" \
-            "$tmp/request.json"
-        if [ "$status" = 404 ]; then
-            found=""   # deleted since it was listed: create it again
-        else
-            checked "update the comment"
-            echo "ndplint comment: updated comment $found"
-        fi
-    fi
-    if [ -z "$found" ]; then
-        request POST "$url" "$tmp/request.json"
-        checked "comment on the pull request"
-        echo "ndplint comment: created a comment"
-    fi
+    # shellcheck disable=SC2016 # $m and $me are jq's
+    [ "$mode" = update ] &&
+        find_in_pages "$url" "pull request's comments" \
+            'select((.body | type) == "string" and (.body | startswith($m))
+                    and .user.login == $me)' \
+            --arg "${NDPLINT_COMMENT_AUTHOR:-github-actions[bot]}"
+    post PATCH "$api/repos/$repo/issues/comments/$found" "$url" comment
 }
 
 # ---- GitLab: notes of the merge request ---------------------------------
@@ -249,16 +283,11 @@ gitlab() {
     token=${NDPLINT_GITLAB_TOKEN:-}
     [ -n "$token" ] || give_up "NDPLINT_GITLAB_TOKEN is empty"
     printf 'PRIVATE-TOKEN: %s\n' "$token" > "$tmp/auth"
-    marker="<!-- ndplint: pipeline=$(marker_text "${CI_CONFIG_PATH:-.gitlab-ci.yml}")"
-    marker="$marker job=$(marker_text "${CI_JOB_NAME:-}")"
-    workdir=$PWD
-    case $workdir/ in "${CI_PROJECT_DIR:-//}"/*)
-        workdir=.${workdir#"${CI_PROJECT_DIR%/}"} ;; esac
-    marker="$marker dir=$(marker_text "$workdir")"
-    [ -n "$id" ] && marker="$marker id=$(marker_text "$id")"
-    marker="$marker -->"
+    set_marker pipeline "${CI_CONFIG_PATH:-.gitlab-ci.yml}" \
+        "${CI_JOB_NAME:-}" "${CI_PROJECT_DIR:-}"
     make_body 1000000
-    jq '{body: .}' "$tmp/body.json" > "$tmp/request.json" || exit 2
+    jq '{body: .}' "$tmp/body.json" > "$tmp/create.json" || exit 2
+    cp "$tmp/create.json" "$tmp/update.json" || exit 2
     url=$api/projects/$project/merge_requests/$number/notes
 
     found=""
@@ -268,40 +297,14 @@ gitlab() {
         checked "read its own user"
         me=$(jq -r '.id | select(type == "number")' "$tmp/response" 2>/dev/null)
         is_number "$me" || give_up "the API's answer to /user has no id"
-        page=1
-        while [ "$page" -le 100 ]; do
-            request GET "$url?per_page=100&page=$page&sort=asc&order_by=created_at"
-            checked "read the merge request's notes"
-            json_is 'type == "array"' "the list of notes"
-            found=$(jq -r --arg m "$marker" --argjson me "$me" '[.[] | select(
-                        (.system | not) and .author.id == $me and
-                        (.body | type) == "string" and
-                        (.body | startswith($m)) and
-                        (.id | type) == "number")][0].id // empty' \
-                    "$tmp/response")
-            [ -n "$found" ] && break
-            next=$(sed -n 's/^[Xx]-[Nn]ext-[Pp]age: *\([0-9]*\).*/\1/p' \
-                   "$tmp/headers" | head -n 1)
-            if ! is_number "$next" || [ "$next" -le "$page" ]; then
-                break
-            fi
-            page=$next
-        done
+        # shellcheck disable=SC2016 # $m and $me are jq's
+        find_in_pages "$url?sort=asc&order_by=created_at" \
+            "merge request's notes" \
+            'select((.system | not) and .author.id == $me and
+                    (.body | type) == "string" and (.body | startswith($m)))' \
+            --argjson "$me"
     fi
-    if [ -n "$found" ]; then
-        request PUT "$url/$found" "$tmp/request.json"
-        if [ "$status" = 404 ]; then
-            found=""
-        else
-            checked "update the note"
-            echo "ndplint comment: updated note $found"
-        fi
-    fi
-    if [ -z "$found" ]; then
-        request POST "$url" "$tmp/request.json"
-        checked "comment on the merge request"
-        echo "ndplint comment: created a note"
-    fi
+    post PUT "$url/$found" "$url" note
 }
 
 # ---- Azure Repos: threads of the pull request ---------------------------
@@ -320,22 +323,20 @@ azure() {
     [ -n "${SYSTEM_ACCESSTOKEN:-}" ] ||
         give_up "SYSTEM_ACCESSTOKEN is empty (map it in the step's env)"
     printf 'Authorization: Bearer %s\n' "$SYSTEM_ACCESSTOKEN" > "$tmp/auth"
-    marker="<!-- ndplint: pipeline=$(marker_text "${BUILD_DEFINITIONNAME:-}")"
-    marker="$marker job=$(marker_text "${SYSTEM_JOBNAME:-${AGENT_JOBNAME:-}}")"
-    workdir=$PWD
-    case $workdir/ in "${BUILD_SOURCESDIRECTORY:-//}"/*)
-        workdir=.${workdir#"${BUILD_SOURCESDIRECTORY%/}"} ;; esac
-    marker="$marker dir=$(marker_text "$workdir")"
-    [ -n "$id" ] && marker="$marker id=$(marker_text "$id")"
-    marker="$marker -->"
+    set_marker pipeline "${BUILD_DEFINITIONNAME:-}" \
+        "${SYSTEM_JOBNAME:-${AGENT_JOBNAME:-}}" "${BUILD_SOURCESDIRECTORY:-}"
     make_body 150000
+    jq '{content: .}' "$tmp/body.json" > "$tmp/update.json" || exit 2
+    jq '{comments: [{parentCommentId: 0, content: ., commentType: 1}],
+         status: 1}' "$tmp/body.json" > "$tmp/create.json" || exit 2
     version='api-version=7.1'
     url=${collection%/}/$SYSTEM_TEAMPROJECTID/_apis/git/repositories
     url=$url/$BUILD_REPOSITORY_ID/pullRequests/$number/threads
 
-    thread="" comment=""
+    # The thread whose first comment the token's own identity wrote with
+    # the marker; the threads come in one list.
+    found="" thread="" comment=""
     if [ "$mode" = update ]; then
-        # Only a thread the token's own identity started is edited.
         request GET "${collection%/}/_apis/connectionData"
         checked "read its own identity"
         me=$(jq -r '.authenticatedUser.id | select(type == "string")' \
@@ -357,24 +358,10 @@ azure() {
                     if . then "\(.t) \(.c.id)" else empty end' \
                 "$tmp/response")
         thread=${found% *} comment=${found#* }
+        is_number "$thread" && is_number "$comment" || found=""
     fi
-    if is_number "$thread" && is_number "$comment"; then
-        jq '{content: .}' "$tmp/body.json" > "$tmp/request.json" || exit 2
-        request PATCH "$url/$thread/comments/$comment?$version" \
-            "$tmp/request.json"
-        if [ "$status" = 404 ]; then
-            thread=""
-        else
-            checked "update the comment"
-            echo "ndplint comment: updated thread $thread"
-            return
-        fi
-    fi
-    jq '{comments: [{parentCommentId: 0, content: ., commentType: 1}],
-         status: 1}' "$tmp/body.json" > "$tmp/request.json" || exit 2
-    request POST "$url?$version" "$tmp/request.json"
-    checked "comment on the pull request"
-    echo "ndplint comment: created a thread"
+    post PATCH "$url/$thread/comments/$comment?$version" "$url?$version" \
+        thread
 }
 
 case $platform in

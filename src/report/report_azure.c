@@ -66,6 +66,17 @@ static void data(struct ndp_buf *out, const char *s)
     ndp_report_azure_escape(out, s, false);
 }
 
+/* The finding's message: "NDP101 (category): " and its description. */
+static void write_message(struct ndp_buf *out, const struct ndp_finding *f)
+{
+    struct ndp_buf text = NDP_BUF_INIT;
+
+    ndp_buf_addf(&text, "%s (%s): ", f->rule_id, f->category);
+    ndp_report_describe_all(&text, f, NDP_ARROW);
+    data(out, text.buf);
+    ndp_buf_release(&text);
+}
+
 static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
                           const struct ndp_finding *f)
 {
@@ -85,10 +96,7 @@ static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
     ndp_buf_adds(out, "code=");
     ndp_report_azure_escape(out, f->rule_id, true);
     ndp_buf_adds(out, "]ndplint ");
-    ndp_buf_reset(&text);
-    ndp_buf_addf(&text, "%s (%s): ", f->rule_id, f->category);
-    ndp_report_describe_all(&text, f, NDP_ARROW);
-    data(out, text.buf);
+    write_message(out, f);
     ndp_buf_addch(out, '\n');
     ndp_buf_release(&text);
 }
@@ -107,10 +115,7 @@ static void write_note(struct ndp_buf *out, const struct ndp_report *r,
             ndp_buf_addf(out, ":%ld", line);
         ndp_buf_adds(out, ": ");
     }
-    ndp_buf_reset(&text);
-    ndp_buf_addf(&text, "%s (%s): ", f->rule_id, f->category);
-    ndp_report_describe_all(&text, f, NDP_ARROW);
-    data(out, text.buf);
+    write_message(out, f);
     ndp_buf_addch(out, '\n');
     ndp_buf_release(&text);
 }

@@ -129,18 +129,11 @@ def check_comment(path, steps, tmp, markdown):
     if run.returncode != 0 or run.stdout.splitlines() != want:
         problems.append("%s: the comment step outside a pull request: "
                         "exit %d, %r" % (path, run.returncode, run.stdout))
-    mock = comment_mock.Mock()
-    try:
-        env.update({"SYSTEM_COLLECTIONURI": mock.url + "/org/",
-                    "SYSTEM_TEAMPROJECTID": "p", "BUILD_REPOSITORY_ID": "r",
-                    "SYSTEM_PULLREQUEST_PULLREQUESTID": "12",
-                    "SYSTEM_ACCESSTOKEN": "t0ken"})
-        for _ in range(2):
-            run = subprocess.run(["sh", "-c", script], cwd=src, env=env,
-                                 capture_output=True, text=True)
-        threads = mock.state()["azure"]
-    finally:
-        mock.close()
+    run, state = comment_mock.run_twice(script, lambda url: dict(
+        env, SYSTEM_COLLECTIONURI=url + "/org/", SYSTEM_TEAMPROJECTID="p",
+        BUILD_REPOSITORY_ID="r", SYSTEM_PULLREQUEST_PULLREQUESTID="12",
+        SYSTEM_ACCESSTOKEN="t0ken"), src)
+    threads = state["azure"]
     report = open(markdown, encoding="utf-8").read()
     if run.returncode != 0 or len(threads) != 1 or not \
             threads[0]["comments"][0]["content"].endswith("-->\n" + report):

@@ -79,6 +79,19 @@ def free_port():
     return port
 
 
+def first_update(mock, env, tmp, report, name):
+    """One update run: its requests as (method, path), the mock's
+    state and the run, or None (a problem) when no request was made."""
+    run = comment(env, [report], tmp)
+    st = mock.state()
+    check(run.returncode == 0 and st["requests"],
+          "%s update: exit %d, %r %r" % (name, run.returncode, run.stdout,
+                                        run.stderr))
+    if not st["requests"]:
+        return None
+    return [(r["method"], r["path"]) for r in st["requests"]], st, run
+
+
 def github_env(tmp, url, event):
     path = os.path.join(tmp, "event.json")
     with open(path, "w") as f:
@@ -102,14 +115,10 @@ def run_github(mock, tmp, findings, clean, big):
     # The comment is on the list's second page (3 to a page), after a
     # comment by someone else that carries the marker.
     mock.setup({"github": [other, forged, other, other, ours]})
-    run = comment(env, [findings[0]], tmp)
-    st = mock.state()
-    reqs = [(r["method"], r["path"]) for r in st["requests"]]
-    check(run.returncode == 0 and st["requests"],
-          "github update: exit %d, %r %r" % (run.returncode, run.stdout,
-                                            run.stderr))
-    if not st["requests"]:
+    update = first_update(mock, env, tmp, findings[0], "github")
+    if update is None:
         return
+    reqs, st, run = update
     check(reqs == [
         ("GET", "/repos/octo/infra/issues/42/comments?per_page=100&page=1"),
         ("GET", "/repos/octo/infra/issues/42/comments?per_page=100&page=2"),
@@ -237,20 +246,16 @@ def run_gitlab(mock, tmp, findings, clean):
     ours = {"id": 8, "body": marker + "\nold", "system": False,
             "author": {"id": comment_mock.GITLAB_USER}}
     mock.setup({"gitlab": [system, system, system, ours]})
-    run = comment(env, [findings[0]], tmp)
-    st = mock.state()
-    reqs = [(r["method"], r["path"]) for r in st["requests"]]
-    base = "/api/v4/projects/17/merge_requests/5/notes"
-    check(run.returncode == 0 and st["requests"],
-          "gitlab update: exit %d, %r %r" % (run.returncode, run.stdout,
-                                            run.stderr))
-    if not st["requests"]:
+    update = first_update(mock, env, tmp, findings[0], "gitlab")
+    if update is None:
         return
+    reqs, st, run = update
+    base = "/api/v4/projects/17/merge_requests/5/notes"
     check(reqs == [("GET", "/api/v4/user"),
-                   ("GET", base + "?per_page=100&page=1&sort=asc"
-                    "&order_by=created_at"),
-                   ("GET", base + "?per_page=100&page=2&sort=asc"
-                    "&order_by=created_at"),
+                   ("GET", base + "?sort=asc&order_by=created_at"
+                    "&per_page=100&page=1"),
+                   ("GET", base + "?sort=asc&order_by=created_at"
+                    "&per_page=100&page=2"),
                    ("PUT", base + "/8")], "gitlab update: %r" % reqs)
     last = st["requests"][-1]
     check(last["headers"].get("PRIVATE-TOKEN") == "glpat-xyz",
@@ -294,15 +299,11 @@ def run_azure(mock, tmp, findings, clean):
                                   {"id": 2, "content": "a reply",
                                    "author": {"id": "someone"}}]}
     mock.setup({"azure": [forged, ours]})
-    run = comment(env, [findings[0]], tmp)
-    st = mock.state()
-    reqs = [(r["method"], r["path"]) for r in st["requests"]]
-    base = "/org/proj-1/_apis/git/repositories/repo-2/pullRequests/31/threads"
-    check(run.returncode == 0 and st["requests"],
-          "azure update: exit %d, %r %r" % (run.returncode, run.stdout,
-                                           run.stderr))
-    if not st["requests"]:
+    update = first_update(mock, env, tmp, findings[0], "azure")
+    if update is None:
         return
+    reqs, st, run = update
+    base = "/org/proj-1/_apis/git/repositories/repo-2/pullRequests/31/threads"
     check(reqs == [("GET", "/org/_apis/connectionData"),
                    ("GET", base + "?api-version=7.1"),
                    ("PATCH", base + "/4/comments/1?api-version=7.1")],

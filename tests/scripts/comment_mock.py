@@ -12,12 +12,14 @@ comments; POST /_mock/setup replaces them with its JSON body:
   {"github": [COMMENT...], "gitlab": [NOTE...], "azure": [THREAD...],
    "fail": STATUS or 0}   (fail: every API request answers STATUS)
 
-Used as a module (Mock(), .url, .state(), .setup(), .close()) by
-comment_check.py, and as a program by run_action.sh:
+Used as a module (Mock(), .url, .state(), .setup(), .close(); run_twice())
+by comment_check.py and the recipe tests, and as a program by
+run_action.sh:
     usage: comment_mock.py PORT_FILE   (serves until killed)
 """
 import json
 import re
+import subprocess
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -192,6 +194,21 @@ class Mock:
     def close(self):
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def run_twice(script, env_of, cwd):
+    """Runs the shell SCRIPT twice with the environment env_of(URL) for a
+    fresh mock at URL, as a re-run of a CI job would: the second run's
+    result and the mock's state."""
+    mock = Mock()
+    try:
+        env = env_of(mock.url)
+        for _ in range(2):
+            run = subprocess.run(["sh", "-c", script], cwd=cwd, env=env,
+                                 capture_output=True, text=True)
+        return run, mock.state()
+    finally:
+        mock.close()
 
 
 def main(argv):

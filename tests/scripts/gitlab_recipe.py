@@ -102,16 +102,11 @@ def check(path, heading):
                 "ndplint comment: not a merge request pipeline: nothing posted\n":
             problems.append("%s: after_script outside a merge request: "
                             "exit %d, %r" % (path, run.returncode, run.stdout))
-        mock = comment_mock.Mock()
-        try:
-            env.update({"CI_API_V4_URL": mock.url + "/api/v4",
-                        "CI_PROJECT_ID": "4", "CI_MERGE_REQUEST_IID": "9",
-                        "NDPLINT_GITLAB_TOKEN": "glpat-recipe"})
-            for _ in range(2):
-                run = sh(script, env)
-            notes = mock.state()["gitlab"]
-        finally:
-            mock.close()
+        run, state = comment_mock.run_twice(script, lambda url: dict(
+            env, CI_API_V4_URL=url + "/api/v4", CI_PROJECT_ID="4",
+            CI_MERGE_REQUEST_IID="9", NDPLINT_GITLAB_TOKEN="glpat-recipe"),
+            src)
+        notes = state["gitlab"]
         report = open(markdown, encoding="utf-8").read()
         if run.returncode != 0 or len(notes) != 1 or \
                 not notes[0]["body"].endswith("-->\n" + report):
