@@ -5,7 +5,9 @@
 # is found by a hidden marker, "<!-- ndplint: workflow=... job=... dir=...
 # -->", on its first line, one per workflow, job and working directory (so
 # a monorepo with several plans keeps several comments), and its body is
-# replaced by the new report, a clean one included.  GitHub (issue
+# replaced by the new report, a clean one included; only a comment by the
+# token's own user is edited, never one that somebody else wrote with the
+# marker.  GitHub (issue
 # comments), GitLab (merge request notes) and Azure Repos (pull request
 # threads); POSIX sh, curl and jq.
 #
