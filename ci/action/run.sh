@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # Runs ndplint once for the GitHub Action (action.yml at the root): every
 # report (the log format, SARIF, JUnit, Markdown, JSON) comes from the same
-# run, the counts and the SARIF path go to $GITHUB_OUTPUT, and the step
-# fails (with ndplint's exit status) only after all of it is written.
+# run, the counts and the SARIF path go to $GITHUB_OUTPUT, the Markdown
+# report goes to the pull request as one comment (ci/comment.sh, which
+# only warns when it cannot post), and the step fails (with ndplint's exit
+# status) only after all of it is written.
 # Inputs arrive as INPUT_* variables; NDPLINT names the binary.
 #
 # The checkout is the pull request's: a report is written under
@@ -14,8 +16,12 @@
 # read from the JSON report with a JSON parser.
 set -uo pipefail
 ndplint=${NDPLINT:-ndplint}
-tmp=$(mktemp -d) || exit 2
+runner_temp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
+tmp=$(mktemp -d "$runner_temp/ndplint.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
+# The token is for ci/comment.sh alone, not for ndplint.
+token=${GITHUB_TOKEN:-}
+unset GITHUB_TOKEN
 
 # One workflow command: '%', CR and LF in the message escaped as the
 # toolkit does, so that a file name cannot start a command of its own.
@@ -26,7 +32,6 @@ die() {
     exit 2
 }
 
-runner_temp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
 # A report input as a path: '$RUNNER_TEMP/NAME' under the runner's
 # temporary directory.
 report_path() {
@@ -78,6 +83,12 @@ true) fail_on=never ;;
 false) fail_on=${INPUT_FAIL_ON:-error} ;;
 *) die "soft-fail must be true or false" ;;
 esac
+# comment: the Markdown report as a pull request comment.
+comment=${INPUT_COMMENT:-update}
+case $comment in
+update | new | off) ;;
+*) die "comment must be update, new or off" ;;
+esac
 
 sarif="" junit="" markdown="" json=""
 [ -n "${INPUT_SARIF:-}" ] && checked_report SARIF "$INPUT_SARIF" && sarif=$REPLY
@@ -98,6 +109,12 @@ states=(${INPUT_CLUSTER_STATE:-})
 for state in "${states[@]}"; do args+=(--cluster-state "$state"); done
 [ -n "$sarif" ] && args+=(--format "sarif:$sarif")
 [ -n "$junit" ] && args+=(--format "junit:$junit")
+# The comment's Markdown: the user's report, or a private one.
+comment_md=""
+if [ "$comment" != off ]; then
+    comment_md=${markdown:-$tmp/comment.md}
+    [ -z "$markdown" ] && args+=(--format "markdown:$comment_md")
+fi
 [ -n "$markdown" ] && args+=(--format "markdown:$markdown")
 # The counts come from the JSON report: the user's, or a private one.
 json=${json:-$tmp/report.json}
@@ -132,6 +149,13 @@ fi
     echo "sarif=$sarif"
     echo "exit-code=$status"
 } >> "${GITHUB_OUTPUT:-/dev/null}"
+# One comment per workflow, job and 'files' input (ci/comment.sh finds it
+# by its marker); nothing when ndplint wrote no report.
+if [ -n "$comment_md" ] && [ -s "$comment_md" ]; then
+    GITHUB_TOKEN=$token sh "${BASH_SOURCE[0]%/*}/../comment.sh" \
+        --platform github --mode "$comment" --id "${INPUT_FILES:-}" \
+        "$comment_md"
+fi
 {
     echo "NDPLINT=$ndplint"
     echo "NDPLINT_SARIF=$sarif"

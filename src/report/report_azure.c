@@ -1,13 +1,14 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  * report_azure.c - Azure Pipelines logging commands: a
- * "##vso[task.logissue]" per unwaived finding, pointing at the line of the
- * resource in the input (relative to --source-root), then the summary line
- * and "##vso[task.complete]" with the result of the step: Failed when a
+ * "##vso[task.logissue]" per unwaived error or warning, pointing at the
+ * line of the resource in the input (relative to --source-root), a plain
+ * "ndplint: note: " log line per note (Azure has only the issue types
+ * error and warning, and a note is neither), then the summary line and
+ * "##vso[task.complete]" with the result of the step: Failed when a
  * finding reaches --fail-on, SucceededWithIssues when there are findings
- * below it, Succeeded otherwise.  Azure has only two issue types: an error
- * is an error, a warning and a note are warnings.  Waived findings and
- * those a --baseline left out are counted in the summary line only.
+ * below it, Succeeded otherwise.  Waived findings and those a --baseline
+ * left out are counted in the summary line only.
  *
  * Threat model: input text (file paths, addresses, values, waiver-free
  * messages) reaches the sourcepath property and the message.  It is
@@ -65,6 +66,17 @@ static void data(struct ndp_buf *out, const char *s)
     ndp_report_azure_escape(out, s, false);
 }
 
+/* The finding's message: "NDP101 (category): " and its description. */
+static void write_message(struct ndp_buf *out, const struct ndp_finding *f)
+{
+    struct ndp_buf text = NDP_BUF_INIT;
+
+    ndp_buf_addf(&text, "%s (%s): ", f->rule_id, f->category);
+    ndp_report_describe_all(&text, f, NDP_ARROW);
+    data(out, text.buf);
+    ndp_buf_release(&text);
+}
+
 static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
                           const struct ndp_finding *f)
 {
@@ -84,10 +96,26 @@ static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
     ndp_buf_adds(out, "code=");
     ndp_report_azure_escape(out, f->rule_id, true);
     ndp_buf_adds(out, "]ndplint ");
-    ndp_buf_reset(&text);
-    ndp_buf_addf(&text, "%s (%s): ", f->rule_id, f->category);
-    ndp_report_describe_all(&text, f, NDP_ARROW);
-    data(out, text.buf);
+    write_message(out, f);
+    ndp_buf_addch(out, '\n');
+    ndp_buf_release(&text);
+}
+
+/* A note: a plain log line, not an issue on the run's summary page. */
+static void write_note(struct ndp_buf *out, const struct ndp_report *r,
+                       const struct ndp_finding *f)
+{
+    struct ndp_buf text = NDP_BUF_INIT;
+    long line;
+
+    ndp_buf_adds(out, "ndplint: note: ");
+    if (ndp_report_location(&text, &line, r, f) >= 0) {
+        data(out, text.buf);
+        if (line > 0)
+            ndp_buf_addf(out, ":%ld", line);
+        ndp_buf_adds(out, ": ");
+    }
+    write_message(out, f);
     ndp_buf_addch(out, '\n');
     ndp_buf_release(&text);
 }
@@ -95,12 +123,18 @@ static void write_finding(struct ndp_buf *out, const struct ndp_report *r,
 static void write_azure(struct ndp_buf *out, const struct ndp_report *r)
 {
     const char *result = "Succeeded";
+    const struct ndp_finding *f;
     size_t i;
 
-    for (i = 0; i < r->result->findings.nr; i++)
-        if (!r->result->findings.items[i].suppression &&
-            r->result->findings.items[i].severity < NDP_SEVERITY_NEVER)
-            write_finding(out, r, &r->result->findings.items[i]);
+    for (i = 0; i < r->result->findings.nr; i++) {
+        f = &r->result->findings.items[i];
+        if (f->suppression || f->severity >= NDP_SEVERITY_NEVER)
+            continue;
+        if (f->severity == NDP_SEVERITY_NOTE)
+            write_note(out, r, f);
+        else
+            write_finding(out, r, f);
+    }
     ndp_report_log_summary(out, r);
     if (r->result->clusters.nr) {
         ndp_buf_adds(out, "ndplint: ");
@@ -109,7 +143,7 @@ static void write_azure(struct ndp_buf *out, const struct ndp_report *r)
     }
     if (ndp_report_failing(r))
         result = "Failed";
-    else if (r->counts.errors + r->counts.warnings + r->counts.notes)
+    else if (r->counts.errors + r->counts.warnings)
         result = "SucceededWithIssues";
     ndp_log_command_start(out, NDP_CMD_AZURE_COMPLETE);
     ndp_buf_addf(out, "result=%s;]\n", result);

@@ -4,7 +4,9 @@ valid YAML, its steps are Azure Pipelines steps, and its ndplint step,
 run by sh with the pipeline variables pointed at this build and the plan
 at fixtures/example-plan.json (judged at a pinned instant), writes only logging commands and
 "ndplint: " lines, ends with ##vso[task.complete], exits 1 (the example
-has errors) and writes the JUnit report the next step publishes.
+has errors) and writes the JUnit report the next step publishes and the
+Markdown report the step after it uploads as the summary and posts with
+ci/comment.sh (against a loopback mock of the threads API).
    usage: azure_recipe.py NDPLINT SOURCE_DIR"""
 import os, re, subprocess, sys, tempfile
 
@@ -13,6 +15,9 @@ try:
 except ImportError:
     print("azure_recipe: python3-yaml is not installed: skipped")
     sys.exit(77)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import comment_mock  # noqa: E402
 
 ndplint, src = sys.argv[1:3]
 problems = []
@@ -80,6 +85,11 @@ def check(path, heading):
                                 "sourcepath=fixtures/example-plan.json;")
                    for l in lines):
             problems.append("%s: no located logissue" % path)
+        markdown = os.path.join(tmp, "ndplint.md")
+        if not os.path.isfile(markdown) or not os.path.getsize(markdown):
+            problems.append("%s: no Markdown report written" % path)
+        else:
+            check_comment(path, steps, tmp, markdown)
         published = [s for s in steps
                      if s.get("task", "").startswith("PublishTestResults")]
         for s in published:
@@ -87,6 +97,50 @@ def check(path, heading):
                 "$(Agent.TempDirectory)", tmp)
             if not os.path.isfile(report):
                 problems.append("%s: %s not written" % (path, report))
+
+
+def check_comment(path, steps, tmp, markdown):
+    """The step after ndplint's uploads the Markdown report as the run's
+    summary (a logging command the recipe writes, with a fixed path) and
+    posts it with ci/comment.sh: nothing outside a pull request build, a
+    thread on the pull request in one (the threads API a loopback mock)."""
+    post = [s for s in steps if "comment.sh" in str(s.get("script", ""))]
+    if len(post) != 1:
+        problems.append("%s: %d steps run comment.sh" % (path, len(post)))
+        return
+    step = post[0]
+    if step.get("condition") != "succeededOrFailed()":
+        problems.append("%s: the comment step does not run after findings"
+                        % path)
+    if (step.get("env") or {}).get("SYSTEM_ACCESSTOKEN") != \
+            "$(System.AccessToken)":
+        problems.append("%s: the comment step lacks System.AccessToken" % path)
+    script = step["script"].replace("$(Agent.TempDirectory)/ndplint/ci/",
+                                    os.path.join(src, "ci") + "/")
+    script = script.replace("$(Agent.TempDirectory)", tmp)
+    if "$(" in script:
+        problems.append("%s: unknown variable in %r" % (path, script))
+        return
+    env = {"PATH": os.environ["PATH"], "TF_BUILD": "True"}
+    run = subprocess.run(["sh", "-c", script], cwd=src, env=env,
+                         capture_output=True, text=True)
+    want = ["##vso[task.uploadsummary]" + markdown,
+            "ndplint comment: not a pull request build: nothing posted"]
+    if run.returncode != 0 or run.stdout.splitlines() != want:
+        problems.append("%s: the comment step outside a pull request: "
+                        "exit %d, %r" % (path, run.returncode, run.stdout))
+    run, state = comment_mock.run_twice(script, lambda url: dict(
+        env, SYSTEM_COLLECTIONURI=url + "/org/", SYSTEM_TEAMPROJECTID="p",
+        BUILD_REPOSITORY_ID="r", SYSTEM_PULLREQUEST_PULLREQUESTID="12",
+        SYSTEM_ACCESSTOKEN="t0ken"), src)
+    threads = state["azure"]
+    report = open(markdown, encoding="utf-8").read()
+    if run.returncode != 0 or len(threads) != 1 or not \
+            threads[0]["comments"][0]["content"].endswith("-->\n" + report):
+        problems.append("%s: the comment step on a pull request, run twice: "
+                        "exit %d, %d threads, %r" % (path, run.returncode,
+                                                     len(threads),
+                                                     run.stdout))
 
 
 check("README.md", "### Azure Pipelines")

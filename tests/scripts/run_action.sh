@@ -77,6 +77,23 @@ grep -v '^# SPDX-License-Identifier: ' "$src/$workflow" > "$tmp/example.yml"
 cmp -s "$tmp/readme.yml" "$tmp/example.yml" ||
     fail "the README's example workflow differs from $workflow"
 
+# Nothing in the example workflow needs a paid feature: the SARIF upload
+# (code scanning, GitHub Advanced Security in a private repository) runs
+# only in a public repository or where NDPLINT_CODE_SCANNING is 'true',
+# and the comment has its permission.
+runs=$((runs + 1))
+python3 -c 'import sys, yaml
+w = yaml.safe_load(open(sys.argv[1]))
+steps = [s for j in w["jobs"].values() for s in j["steps"]]
+up = [s for s in steps
+      if str(s.get("uses", "")).startswith("github/codeql-action/upload-sarif@")]
+cond = str(up[0].get("if", "")) if len(up) == 1 else ""
+sys.exit(not (w["permissions"].get("pull-requests") == "write" and
+              "always()" in cond and "!github.event.repository.private" in cond
+              and "vars.NDPLINT_CODE_SCANNING == '"'"'true'"'"'" in cond))' \
+    "$src/$workflow" ||
+    fail "$workflow: the SARIF upload is not conditional, or no pull-requests: write"
+
 # build.sh source: the action's own files, or a ref for actions/checkout.
 source_of() { # version -> the outputs build.sh source writes
     : > "$tmp/out"
@@ -323,6 +340,96 @@ ln -sfn "$tmp/victim" "$tmp/outside"
 runs=$((runs + 1))
 grep -q '"ruleId"' "$tmp/victim/out.sarif" 2>/dev/null ||
     fail "run.sh refused a report through a link outside the checkout"
+
+# The README's workflow as written (its ndplint step's inputs over
+# action.yml's defaults, its tfplan.json a copy of a fixture) on a pull request,
+# with GitHub's API a loopback mock (comment_mock.py): the first run leaves
+# one comment, a re-run updates it, a clean plan replaces it, and a token
+# that may not comment (a fork's) only warns.
+if command -v jq >/dev/null 2>&1 && command -v curl >/dev/null 2>&1; then
+    python3 "$src/tests/scripts/comment_mock.py" "$tmp/mock.url" \
+        > /dev/null 2>&1 &
+    mock_pid=$!
+    trap 'kill "$mock_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+    trap 'exit 1' INT TERM
+    i=0
+    while [ ! -s "$tmp/mock.url" ] && [ "$i" -lt 100 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    url=$(cat "$tmp/mock.url" 2>/dev/null)
+    echo '{"pull_request": {"number": 7}}' > "$tmp/event.json"
+    python3 -c 'import sys, yaml
+action = yaml.safe_load(open(sys.argv[1]))
+workflow = yaml.safe_load(open(sys.argv[2]))
+inputs = {k: str(v.get("default", "")) for k, v in action["inputs"].items()}
+for job in workflow["jobs"].values():
+    for step in job["steps"]:
+        if str(step.get("uses", "")).startswith("ndplint/ndplint@"):
+            inputs.update({k: str(v) for k, v in step.get("with", {}).items()})
+inputs["files"] = sys.argv[3]
+for k, v in inputs.items():
+    print("INPUT_%s=%s" % (k.upper().replace("-", "_"), v))' \
+        "$src/action.yml" "$src/$workflow" "$tmp/tfplan.json" > "$tmp/inputs"
+    mock_state() {
+        curl -sS "$url/_mock/state" > "$tmp/state.json" 2>/dev/null
+    }
+    readme_run() { # want [ENV...]: run.sh as the README's workflow runs it
+        want=$1
+        shift
+        while IFS= read -r line; do set -- "$line" "$@"; done < "$tmp/inputs"
+        run_action "$want" "$@" GITHUB_ACTIONS=true GITHUB_API_URL="$url" \
+            GITHUB_REPOSITORY=octo/infra GITHUB_EVENT_PATH="$tmp/event.json" \
+            GITHUB_TOKEN=ghs_mocktoken GITHUB_WORKFLOW="AKS reimage check" \
+            GITHUB_JOB=ndplint RUNNER_TEMP="$r"
+    }
+    ours='[.github[] | select(.body | startswith("<!-- ndplint: "))]'
+    plan() { cp "$src/fixtures/$1" "$tmp/tfplan.json"; }
+    plan example-plan.json
+    readme_run 1
+    has "$tmp/ws/stdout" '^ndplint comment: created a comment$'
+    readme_run 1
+    has "$tmp/ws/stdout" '^ndplint comment: updated comment '
+    mock_state
+    runs=$((runs + 1))
+    jq -e "$ours"' | length == 1 and (.[0].body | contains("NDP101"))' \
+        "$tmp/state.json" > /dev/null 2>&1 ||
+        fail "the README workflow run twice: not one comment with the report"
+    runs=$((runs + 1))
+    jq -e '.requests | map(.method) == ["GET", "POST", "GET", "PATCH"] and
+           all(.headers.Authorization == "Bearer ghs_mocktoken") and
+           (.[1].path == "/repos/octo/infra/issues/7/comments")' \
+        "$tmp/state.json" > /dev/null 2>&1 ||
+        fail "the README workflow's requests: $(cat "$tmp/state.json")"
+    runs=$((runs + 1))
+    grep -q ghs_mocktoken "$tmp/ws/stdout" "$tmp/ws/stderr" &&
+        fail "the token is in the step's log"
+    plan allow-negative.json
+    readme_run 0
+    mock_state
+    runs=$((runs + 1))
+    jq -e "$ours"' | length == 1 and (.[0].body | contains("NDP101") | not)' \
+        "$tmp/state.json" > /dev/null 2>&1 ||
+        fail "a clean plan did not replace the comment"
+    curl -sS -d '{"fail": 403}' "$url/_mock/setup" > /dev/null 2>&1
+    plan example-plan.json
+    readme_run 1
+    has "$tmp/ws/stdout" '^::warning title=ndplint comment::.*HTTP 403'
+    has "$tmp/ws/output" '^exit-code=1$'
+    readme_run 0 INPUT_FILES=fixtures/allow-negative.json
+    has "$tmp/ws/stdout" '^::warning title=ndplint comment::.*HTTP 403'
+    # comment: off posts nothing; a value it does not know stops the step.
+    curl -sS -d '{}' "$url/_mock/setup" > /dev/null 2>&1
+    readme_run 1 INPUT_COMMENT=off
+    mock_state
+    runs=$((runs + 1))
+    jq -e '.requests == []' "$tmp/state.json" > /dev/null 2>&1 ||
+        fail "comment: off sent requests"
+    readme_run 2 INPUT_COMMENT=sometimes
+    has "$tmp/ws/stdout" '^::error title=ndplint action::comment must be'
+else
+    echo "action: curl or jq is missing: the comment runs were skipped"
+fi
 
 echo "action: $((runs - failed)) passed, $failed failed"
 [ "$failed" = 0 ]

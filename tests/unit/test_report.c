@@ -252,7 +252,16 @@ static void azure_hostile_input_is_inert(void **state)
     free(out);
     fixture_release(&fx);
 
+    /* Notes are plain log lines, no issues, and leave the step Succeeded. */
     fixture_init(&fx, "aks", NDP_SEVERITY_NOTE, 2);
+    out = render(&ndp_report_azure, &fx);
+    assert_null(strstr(out, "task.logissue"));
+    assert_int_equal(count(out, "ndplint: note: "), 2);
+    assert_non_null(strstr(out, "result=Succeeded;]"));
+    free(out);
+    fixture_release(&fx);
+
+    fixture_init(&fx, "aks", NDP_SEVERITY_WARNING, 2);
     out = render(&ndp_report_azure, &fx);
     assert_int_equal(count(out, "##vso[task.logissue type=warning;"), 2);
     assert_non_null(strstr(out, "result=SucceededWithIssues;]"));

@@ -1,0 +1,374 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Posts ndplint's Markdown report as ONE comment on the pull request (or
+# merge request) the CI job runs for, and keeps it up to date: the comment
+# is found by a hidden marker, "<!-- ndplint: workflow=... job=... dir=...
+# -->", on its first line, one per workflow, job and working directory (so
+# a monorepo with several plans keeps several comments), and its body is
+# replaced by the new report, a clean one included; only a comment by the
+# token's own user is edited, never one that somebody else wrote with the
+# marker.  GitHub (issue
+# comments), GitLab (merge request notes) and Azure Repos (pull request
+# threads); POSIX sh, curl and jq.
+#
+#   usage: comment.sh [--platform github|gitlab|azure] [--mode update|new|off]
+#                     [--id TEXT] REPORT.md
+#
+# The platform is the CI's (GITHUB_ACTIONS, GITLAB_CI, TF_BUILD) unless
+# named.  update (the default) edits the comment that carries the marker
+# and creates one when there is none; new always creates one; off posts
+# nothing.  --id adds TEXT to the marker, for two reports of one job in
+# one directory.
+#
+# Posting is never the gate: a job that is not for a pull request, a
+# missing or read-only token (a fork's), an HTTP error or a network error
+# is a warning in the log and exit 0.  Exit 2 is for this script's own
+# usage errors (an unknown option, a report it cannot read, no curl or
+# jq).  The report is the pull request's (hostile) text: it goes only into
+# request bodies built by jq, never onto a log line, and the log lines
+# this script writes start with its own fixed text.
+set -u
+
+usage() {
+    echo "comment.sh: $1" >&2
+    echo "usage: comment.sh [--platform github|gitlab|azure]" \
+         "[--mode update|new|off] [--id TEXT] REPORT.md" >&2
+    exit 2
+}
+
+platform="" mode=update id="" report=""
+while [ $# -gt 0 ]; do
+    case $1 in
+    --platform) [ $# -ge 2 ] || usage "--platform needs a value"
+                platform=$2; shift 2 ;;
+    --mode) [ $# -ge 2 ] || usage "--mode needs a value"; mode=$2; shift 2 ;;
+    --id) [ $# -ge 2 ] || usage "--id needs a value"; id=$2; shift 2 ;;
+    --) shift; break ;;
+    -*) usage "unknown option" ;;
+    *) break ;;
+    esac
+done
+[ $# -eq 1 ] || usage "one report file is needed"
+report=$1
+case $mode in
+update | new) ;;
+off) echo "ndplint comment: off"; exit 0 ;;
+*) usage "--mode must be update, new or off" ;;
+esac
+if [ -z "$platform" ]; then
+    if [ "${GITHUB_ACTIONS:-}" = true ]; then platform=github
+    elif [ -n "${GITLAB_CI:-}" ]; then platform=gitlab
+    elif [ -n "${TF_BUILD:-}" ]; then platform=azure
+    else usage "no CI platform found: name one with --platform"
+    fi
+fi
+case $platform in
+github | gitlab | azure) ;;
+*) usage "--platform must be github, gitlab or azure" ;;
+esac
+if [ ! -f "$report" ] || [ ! -r "$report" ]; then
+    usage "cannot read the report file"
+fi
+command -v curl >/dev/null 2>&1 || usage "curl is not installed"
+command -v jq >/dev/null 2>&1 || usage "jq is not installed"
+
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+umask 077
+
+# A warning in the CI's own form, with fixed text from this script (the
+# only variable parts are numbers).
+warn() {
+    case $platform in
+    github) echo "::warning title=ndplint comment::$*" ;;
+    azure) echo "##vso[task.logissue type=warning]ndplint comment: $*" ;;
+    *) echo "ndplint comment: warning: $*" ;;
+    esac
+}
+# Nothing to post: a warning, and the gate stands as ndplint left it.
+give_up() {
+    warn "$*; the report was not posted as a comment"
+    exit 0
+}
+
+# Text for the marker: letters, digits and a few marks, the rest '_', so
+# that no name can end the HTML comment or show in the rendered page.
+marker_text() {
+    printf '%s' "$1" | tr -c 'A-Za-z0-9._/+=@-' '_' | cut -c1-120
+}
+# A value that must be a number or an id (digits, letters, '-', '_', '.').
+is_id() {
+    case $1 in '' | *[!A-Za-z0-9._-]*) return 1 ;; esac
+}
+is_number() {
+    case $1 in '' | *[!0-9]*) return 1 ;; esac
+}
+
+# The HTTP request METHOD URL [BODY-FILE]: the response body in
+# $tmp/response, its headers in $tmp/headers, the status in $status
+# ("000" when there was no answer).  The credentials go to curl in a file
+# ($tmp/auth), never on its command line.
+request() {
+    : > "$tmp/response"
+    : > "$tmp/headers"
+    set -- "$1" "$2" "${3:-}"
+    if [ -n "$3" ]; then
+        status=$(curl -sS -o "$tmp/response" -D "$tmp/headers" \
+                 -w '%{http_code}' --max-time 60 --proto '=http,https' \
+                 -X "$1" -H @"$tmp/auth" \
+                 -H 'Content-Type: application/json' \
+                 --data-binary @"$3" "$2" 2>/dev/null)
+    else
+        status=$(curl -sS -o "$tmp/response" -D "$tmp/headers" \
+                 -w '%{http_code}' --max-time 60 --proto '=http,https' \
+                 -X "$1" -H @"$tmp/auth" "$2" 2>/dev/null)
+    fi
+    is_number "$status" || status=000
+}
+# Did the last request succeed (2xx)?  Otherwise a warning and exit 0.
+checked() { # what
+    case $status in
+    2??) return 0 ;;
+    000) give_up "no answer from the API ($1)" ;;
+    401 | 403) give_up "the token may not $1 (HTTP $status; a pull request" \
+                       "from a fork gets a read-only token)" ;;
+    *) give_up "the API refused to $1 (HTTP $status)" ;;
+    esac
+}
+# The response is JSON of the expected shape (jq -e FILTER), or give up.
+json_is() { # filter what
+    jq -e "$1" "$tmp/response" >/dev/null 2>&1 ||
+        give_up "the API's answer to $2 is not what was expected"
+}
+
+# The body: the marker, then the report, cut to the platform's limit at
+# a line break, with a note when cut.  Built by jq, never by hand.
+make_body() { # limit -> $tmp/body.txt as a JSON string
+    jq -n --rawfile report "$report" --arg marker "$marker" \
+          --argjson limit "$1" '
+        ("\n\n---\n*ndplint: the report was cut to fit the comment" +
+         " limit; the whole report is in the job log.*\n") as $note
+        | ($marker + "\n" + $report) as $all
+        | if ($all | length) <= $limit then $all
+          else ($limit - ($note | length)) as $room
+               | reduce ($all | split("\n"))[] as $line
+                     ({kept: [], size: 0, full: false};
+                      if .full then .
+                      elif .size + ($line | length) + 1 <= $room
+                      then .kept += [$line]
+                           | .size += ($line | length) + 1
+                      else .full = true end)
+               | (.kept | join("\n")) + $note
+          end' > "$tmp/body.json" ||
+        usage "cannot read the report file as text"
+}
+
+# $marker, for the pipeline KIND (workflow, pipeline) named NAME, the job
+# JOB and the working directory relative to ROOT (the checkout).
+set_marker() { # kind name job root
+    workdir=$PWD
+    if [ -n "$4" ]; then
+        case $workdir/ in "${4%/}"/*) workdir=.${workdir#"${4%/}"} ;; esac
+    fi
+    marker="<!-- ndplint: $1=$(marker_text "$2") job=$(marker_text "$3")"
+    marker="$marker dir=$(marker_text "$workdir")"
+    [ -n "$id" ] && marker="$marker id=$(marker_text "$id")"
+    marker="$marker -->"
+}
+
+# The page after PAGE of a list, from the last response's headers
+# (GitHub's Link, GitLab's X-Next-Page), or nothing.
+next_page() { # page
+    case $platform in
+    github)
+        if grep -i '^link:.*rel="next"' "$tmp/headers" >/dev/null; then
+            echo $(($1 + 1))
+        fi ;;
+    gitlab)
+        next=$(sed -n 's/^[Xx]-[Nn]ext-[Pp]age: *\([0-9]*\).*/\1/p' \
+               "$tmp/headers" | head -n 1)
+        if is_number "$next" && [ "$next" -gt "$1" ]; then
+            echo "$next"
+        fi ;;
+    esac
+}
+
+# $found: the id of the first item of the paged list at URL that the jq
+# FILTER (given $m, the marker, and $me, the token's user) selects, or
+# nothing; at most 100 pages.
+find_in_pages() { # url what filter me-option me
+    found="" page=1
+    while [ -n "$page" ] && [ "$page" -le 100 ]; do
+        case $1 in *\?*) sep='&' ;; *) sep='?' ;; esac
+        request GET "$1${sep}per_page=100&page=$page"
+        checked "read the $2"
+        json_is 'type == "array"' "the list of $2"
+        found=$(jq -r --arg m "$marker" "$4" me "$5" \
+                "[.[] | $3 | select((.id | type) == \"number\")][0].id // empty" \
+                "$tmp/response")
+        [ -n "$found" ] && return
+        page=$(next_page "$page")
+    done
+}
+
+# Edits the comment $found (METHOD URL, body $tmp/update.json), or when
+# there is none, or it was deleted since it was listed, creates one (POST
+# CREATE-URL, body $tmp/create.json).  NOUN names it in the log.
+post() { # method url create-url noun
+    if [ -n "$found" ]; then
+        request "$1" "$2" "$tmp/update.json"
+        if [ "$status" != 404 ]; then
+            checked "update the $4"
+            echo "ndplint comment: updated $4 $found"
+            return
+        fi
+    fi
+    request POST "$3" "$tmp/create.json"
+    checked "create the $4"
+    echo "ndplint comment: created a $4"
+}
+
+# ---- GitHub: issue comments of the pull request -------------------------
+github() {
+    api=${GITHUB_API_URL:-https://api.github.com}
+    repo=${GITHUB_REPOSITORY:-}
+    number=""
+    if [ -n "${GITHUB_EVENT_PATH:-}" ] && [ -r "$GITHUB_EVENT_PATH" ]; then
+        number=$(jq -r '.pull_request.number // empty |
+                        select(type == "number") | floor' \
+                 "$GITHUB_EVENT_PATH" 2>/dev/null)
+    fi
+    if ! is_number "$number"; then
+        echo "ndplint comment: not a pull request event: nothing posted"
+        exit 0
+    fi
+    case $repo in
+    */*) if ! is_id "${repo%%/*}" || ! is_id "${repo#*/}"; then
+            give_up "GITHUB_REPOSITORY is not OWNER/NAME"
+         fi ;;
+    *) give_up "GITHUB_REPOSITORY is not OWNER/NAME" ;;
+    esac
+    [ -n "${GITHUB_TOKEN:-}" ] || give_up "GITHUB_TOKEN is empty"
+    printf 'Authorization: Bearer %s\nAccept: application/vnd.github+json\n' \
+        "$GITHUB_TOKEN" > "$tmp/auth"
+    set_marker workflow "${GITHUB_WORKFLOW:-}" "${GITHUB_JOB:-}" \
+        "${GITHUB_WORKSPACE:-}"
+    make_body 65536
+    jq '{body: .}' "$tmp/body.json" > "$tmp/create.json" || exit 2
+    cp "$tmp/create.json" "$tmp/update.json" || exit 2
+    url=$api/repos/$repo/issues/$number/comments
+
+    # Only a comment the token's own user wrote is edited: one that anybody
+    # else wrote, marker or not, stays theirs (and they could edit it back).
+    found=""
+    # shellcheck disable=SC2016 # $m and $me are jq's
+    [ "$mode" = update ] &&
+        find_in_pages "$url" "pull request's comments" \
+            'select((.body | type) == "string" and (.body | startswith($m))
+                    and .user.login == $me)' \
+            --arg "${NDPLINT_COMMENT_AUTHOR:-github-actions[bot]}"
+    post PATCH "$api/repos/$repo/issues/comments/$found" "$url" comment
+}
+
+# ---- GitLab: notes of the merge request ---------------------------------
+gitlab() {
+    api=${CI_API_V4_URL:-}
+    project=${CI_PROJECT_ID:-}
+    number=${CI_MERGE_REQUEST_IID:-}
+    if ! is_number "$number"; then
+        echo "ndplint comment: not a merge request pipeline: nothing posted"
+        exit 0
+    fi
+    [ -n "$api" ] || give_up "CI_API_V4_URL is empty"
+    is_number "$project" || give_up "CI_PROJECT_ID is not a number"
+    token=${NDPLINT_GITLAB_TOKEN:-}
+    [ -n "$token" ] || give_up "NDPLINT_GITLAB_TOKEN is empty"
+    printf 'PRIVATE-TOKEN: %s\n' "$token" > "$tmp/auth"
+    set_marker pipeline "${CI_CONFIG_PATH:-.gitlab-ci.yml}" \
+        "${CI_JOB_NAME:-}" "${CI_PROJECT_DIR:-}"
+    make_body 1000000
+    jq '{body: .}' "$tmp/body.json" > "$tmp/create.json" || exit 2
+    cp "$tmp/create.json" "$tmp/update.json" || exit 2
+    url=$api/projects/$project/merge_requests/$number/notes
+
+    found=""
+    if [ "$mode" = update ]; then
+        # Only a note of the token's own user is edited (see github()).
+        request GET "$api/user"
+        checked "read its own user"
+        me=$(jq -r '.id | select(type == "number")' "$tmp/response" 2>/dev/null)
+        is_number "$me" || give_up "the API's answer to /user has no id"
+        # shellcheck disable=SC2016 # $m and $me are jq's
+        find_in_pages "$url?sort=asc&order_by=created_at" \
+            "merge request's notes" \
+            'select((.system | not) and .author.id == $me and
+                    (.body | type) == "string" and (.body | startswith($m)))' \
+            --argjson "$me"
+    fi
+    post PUT "$url/$found" "$url" note
+}
+
+# ---- Azure Repos: threads of the pull request ---------------------------
+azure() {
+    number=${SYSTEM_PULLREQUEST_PULLREQUESTID:-}
+    if ! is_number "$number"; then
+        echo "ndplint comment: not a pull request build: nothing posted"
+        exit 0
+    fi
+    collection=${SYSTEM_COLLECTIONURI:-}
+    [ -n "$collection" ] || give_up "SYSTEM_COLLECTIONURI is empty"
+    is_id "${SYSTEM_TEAMPROJECTID:-}" ||
+        give_up "SYSTEM_TEAMPROJECTID is not an id"
+    is_id "${BUILD_REPOSITORY_ID:-}" ||
+        give_up "BUILD_REPOSITORY_ID is not an id"
+    [ -n "${SYSTEM_ACCESSTOKEN:-}" ] ||
+        give_up "SYSTEM_ACCESSTOKEN is empty (map it in the step's env)"
+    printf 'Authorization: Bearer %s\n' "$SYSTEM_ACCESSTOKEN" > "$tmp/auth"
+    set_marker pipeline "${BUILD_DEFINITIONNAME:-}" \
+        "${SYSTEM_JOBNAME:-${AGENT_JOBNAME:-}}" "${BUILD_SOURCESDIRECTORY:-}"
+    make_body 150000
+    jq '{content: .}' "$tmp/body.json" > "$tmp/update.json" || exit 2
+    jq '{comments: [{parentCommentId: 0, content: ., commentType: 1}],
+         status: 1}' "$tmp/body.json" > "$tmp/create.json" || exit 2
+    version='api-version=7.1'
+    url=${collection%/}/$SYSTEM_TEAMPROJECTID/_apis/git/repositories
+    url=$url/$BUILD_REPOSITORY_ID/pullRequests/$number/threads
+
+    # The thread whose first comment the token's own identity wrote with
+    # the marker; the threads come in one list.
+    found="" thread="" comment=""
+    if [ "$mode" = update ]; then
+        request GET "${collection%/}/_apis/connectionData"
+        checked "read its own identity"
+        me=$(jq -r '.authenticatedUser.id | select(type == "string")' \
+             "$tmp/response" 2>/dev/null)
+        is_id "$me" || give_up "the API's connectionData has no user id"
+        request GET "$url?$version"
+        checked "read the pull request's threads"
+        json_is '(.value | type) == "array"' "the list of threads"
+        found=$(jq -r --arg m "$marker" --arg me "$me" '[.value[] |
+                    select((.id | type) == "number" and
+                           (.isDeleted | not) and
+                           ((.comments | type) == "array")) |
+                    {t: .id, c: .comments[0]} |
+                    select((.c.id | type) == "number" and
+                           .c.author.id == $me and
+                           (.c.isDeleted | not) and
+                           (.c.content | type) == "string" and
+                           (.c.content | startswith($m)))][0] |
+                    if . then "\(.t) \(.c.id)" else empty end' \
+                "$tmp/response")
+        thread=${found% *} comment=${found#* }
+        is_number "$thread" && is_number "$comment" || found=""
+    fi
+    post PATCH "$url/$thread/comments/$comment?$version" "$url?$version" \
+        thread
+}
+
+case $platform in
+github) github ;;
+gitlab) gitlab ;;
+azure) azure ;;
+esac
+exit 0

@@ -1,0 +1,374 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""ci/comment.sh against loopback mocks of the GitHub, GitLab and Azure
+Repos APIs (comment_mock.py, on 127.0.0.1): ndplint writes the Markdown
+reports of a plan with findings and of a clean plan, and the script posts
+them.  Checked: the requests (method, path, the token's header, a JSON
+body holding the marker and the report), a comment found on the second
+page of the list, update against create, a re-run that edits the same
+comment (one comment after two runs), the clean report replacing the
+findings, a comment of someone else that carries the marker left alone,
+one comment per working directory, the modes new and off, a report cut
+to the platform's limit, and errors (403, 404, 500, connection refused,
+no token, not a pull request) that warn and exit 0, while the script's
+own usage errors exit 2.  Every line the script writes starts with its
+own text.
+    usage: comment_check.py NDPLINT SOURCE_DIR"""
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import comment_mock  # noqa: E402
+
+ndplint, src = sys.argv[1:3]
+script = os.path.abspath(os.path.join(src, "ci", "comment.sh"))
+problems = []
+checks = 0
+
+
+def check(ok, what):
+    global checks
+    checks += 1
+    if not ok:
+        problems.append(what)
+    return ok
+
+
+def write_report(tmp, name, plan, want):
+    path = os.path.join(tmp, name)
+    run = subprocess.run([ndplint, "--at", "2026-12-05T12:00:00Z",
+                          "--format", "markdown:" + path,
+                          os.path.join(src, "fixtures", plan)],
+                         capture_output=True, text=True)
+    check(run.returncode == want,
+          "ndplint %s: exit %d, want %d" % (plan, run.returncode, want))
+    check(os.path.isfile(path) and os.path.getsize(path) > 0,
+          "ndplint %s wrote no Markdown report" % plan)
+    try:
+        return path, open(path, encoding="utf-8").read()
+    except OSError:
+        return path, None
+
+
+def comment(env, args, cwd):
+    run = subprocess.run(["sh", script] + args, env=env, cwd=cwd,
+                         capture_output=True, text=True, timeout=120)
+    for line in run.stdout.splitlines():
+        check(line.startswith(("ndplint comment: ",
+                               "::warning title=ndplint comment::",
+                               "##vso[task.logissue type=warning]"
+                               "ndplint comment: ")),
+              "a line of comment.sh %s: %r" % (args, line[:80]))
+    return run
+
+
+def mine(comments, key="body"):
+    return [c for c in comments if str(c.get(key, "")).startswith(
+        "<!-- ndplint: ")]
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def first_update(mock, env, tmp, report, name):
+    """One update run: its requests as (method, path), the mock's
+    state and the run, or None (a problem) when no request was made."""
+    run = comment(env, [report], tmp)
+    st = mock.state()
+    check(run.returncode == 0 and st["requests"],
+          "%s update: exit %d, %r %r" % (name, run.returncode, run.stdout,
+                                        run.stderr))
+    if not st["requests"]:
+        return None
+    return [(r["method"], r["path"]) for r in st["requests"]], st, run
+
+
+def github_env(tmp, url, event):
+    path = os.path.join(tmp, "event.json")
+    with open(path, "w") as f:
+        json.dump(event, f)
+    return {"PATH": os.environ["PATH"], "GITHUB_ACTIONS": "true",
+            "GITHUB_API_URL": url, "GITHUB_REPOSITORY": "octo/infra",
+            "GITHUB_EVENT_PATH": path, "GITHUB_TOKEN": "ghs_secret123",
+            "GITHUB_WORKFLOW": "AKS reimage check", "GITHUB_JOB": "ndplint",
+            "GITHUB_WORKSPACE": tmp}
+
+
+def run_github(mock, tmp, findings, clean, big):
+    pr = {"pull_request": {"number": 42}}
+    env = github_env(tmp, mock.url, pr)
+    other = {"id": 1, "body": "LGTM", "user": {"login": "alice"}}
+    marker = "<!-- ndplint: workflow=AKS_reimage_check job=ndplint dir=. -->"
+    forged = {"id": 2, "body": marker + "\nall clear",
+              "user": {"login": "mallory"}}
+    ours = {"id": 9, "body": marker + "\nold report",
+            "user": {"login": "github-actions[bot]"}}
+    # The comment is on the list's second page (3 to a page), after a
+    # comment by someone else that carries the marker.
+    mock.setup({"github": [other, forged, other, other, ours]})
+    update = first_update(mock, env, tmp, findings[0], "github")
+    if update is None:
+        return
+    reqs, st, run = update
+    check(reqs == [
+        ("GET", "/repos/octo/infra/issues/42/comments?per_page=100&page=1"),
+        ("GET", "/repos/octo/infra/issues/42/comments?per_page=100&page=2"),
+        ("PATCH", "/repos/octo/infra/issues/comments/9")],
+        "github update: requests %r" % reqs)
+    last = st["requests"][-1]
+    check(last["headers"].get("Authorization") == "Bearer ghs_secret123",
+          "github: the token header %r" % last["headers"].get("Authorization"))
+    check("ghs_secret123" not in run.stdout + run.stderr,
+          "github: the token is in the log")
+    body = json.loads(last["body"])["body"] if last["body"] else ""
+    check(body == marker + "\n" + findings[1],
+          "github update: the body is not the marker and the report")
+    check(st["github"][1]["body"] == marker + "\nall clear",
+          "github: someone else's comment with the marker was changed")
+    check(len(st["github"]) == 5, "github update: comments added")
+
+    # A pull request without the comment: created, then the same one
+    # updated; the clean report replaces the findings.
+    mock.setup({"github": [other]})
+    first = comment(env, [findings[0]], tmp)
+    second = comment(env, [findings[0]], tmp)
+    st = mock.state()
+    check(first.returncode == 0 and second.returncode == 0,
+          "github create/re-run: exit %d, %d" % (first.returncode,
+                                                second.returncode))
+    methods = [r["method"] for r in st["requests"]]
+    check(methods == ["GET", "POST", "GET", "PATCH"],
+          "github create/re-run: %r" % methods)
+    check(len(mine(st["github"])) == 1,
+          "github re-run: %d comments" % len(mine(st["github"])))
+    comment(env, [clean[0]], tmp)
+    st = mock.state()
+    ndp = mine(st["github"])
+    check(len(ndp) == 1 and ndp[0]["body"] == marker + "\n" + clean[1],
+          "github clean plan: the comment does not hold the clean report")
+    check(first.stdout.strip() == "ndplint comment: created a comment",
+          "github create: %r" % first.stdout)
+
+    # Another working directory (a second plan of a monorepo) keeps its
+    # own comment; --id another.
+    sub = os.path.join(tmp, "infra", "prod")
+    os.makedirs(sub, exist_ok=True)
+    comment(env, [findings[0]], sub)
+    comment(env, ["--id", "whatif", findings[0]], tmp)
+    st = mock.state()
+    markers = sorted(c["body"].split("\n")[0] for c in mine(st["github"]))
+    check(markers == sorted([marker,
+                             marker.replace("dir=.", "dir=./infra/prod"),
+                             marker.replace(" -->", " id=whatif -->")]),
+          "github monorepo markers %r" % markers)
+
+    # new: another comment; off: no request at all.
+    mock.setup({"github": [ours]})
+    comment(env, ["--mode", "new", findings[0]], tmp)
+    st = mock.state()
+    check([r["method"] for r in st["requests"]] == ["POST"] and
+          len(st["github"]) == 2, "github --mode new: %r" %
+          [r["method"] for r in st["requests"]])
+    mock.setup({"github": [ours]})
+    run = comment(env, ["--mode", "off", findings[0]], tmp)
+    check(run.returncode == 0 and not mock.state()["requests"],
+          "github --mode off: exit %d" % run.returncode)
+
+    # A report beyond 65,536 characters is cut at a line, with a note.
+    mock.setup({})
+    comment(env, [big], tmp)
+    st = mock.state()
+    body = mine(st["github"])[0]["body"] if mine(st["github"]) else ""
+    check(0 < len(body) <= 65536 and "report was cut" in body and
+          body.startswith(marker + "\n"),
+          "github cut: %d characters" % len(body))
+
+    # A name that tries to end the marker's HTML comment cannot.
+    hostile = dict(env, GITHUB_WORKFLOW="x --> <img src=x>\n::error::boom")
+    mock.setup({})
+    comment(hostile, [findings[0]], tmp)
+    st = mock.state()
+    first_line = st["github"][0]["body"].split("\n")[0] if st["github"] else ""
+    check(first_line.count(">") == 1 and first_line.endswith(" -->"),
+          "github hostile workflow name: marker %r" % first_line)
+
+    # Errors warn and exit 0: a fork's read-only token (403), 404, 500,
+    # nothing listening, no token, not a pull request.
+    for status in (403, 404, 500):
+        mock.setup({"fail": status})
+        run = comment(env, [findings[0]], tmp)
+        check(run.returncode == 0 and run.stdout.startswith(
+            "::warning title=ndplint comment::") and
+            ("HTTP %d" % status) in run.stdout,
+            "github %d: exit %d, %r" % (status, run.returncode, run.stdout))
+    down = dict(env, GITHUB_API_URL="http://127.0.0.1:%d" % free_port())
+    run = comment(down, [findings[0]], tmp)
+    check(run.returncode == 0 and "no answer from the API" in run.stdout,
+          "github refused connection: exit %d, %r" % (run.returncode,
+                                                     run.stdout))
+    run = comment(dict(env, GITHUB_TOKEN=""), [findings[0]], tmp)
+    check(run.returncode == 0 and "::warning" in run.stdout,
+          "github without a token: exit %d" % run.returncode)
+    mock.setup({})
+    push = github_env(tmp, mock.url, {"ref": "refs/heads/main"})
+    run = comment(push, [findings[0]], tmp)
+    check(run.returncode == 0 and not mock.state()["requests"] and
+          "not a pull request" in run.stdout,
+          "github push event: exit %d, %r" % (run.returncode, run.stdout))
+
+    # Usage errors are the script's own: exit 2.
+    for args in ([os.path.join(tmp, "missing.md")],
+                 ["--mode", "sometimes", findings[0]],
+                 ["--platform", "bitbucket", findings[0]],
+                 [findings[0], clean[0]], ["--bogus", findings[0]]):
+        run = comment(env, args, tmp)
+        check(run.returncode == 2, "usage %r: exit %d" % (args,
+                                                          run.returncode))
+
+
+def run_gitlab(mock, tmp, findings, clean):
+    env = {"PATH": os.environ["PATH"], "GITLAB_CI": "true",
+           "CI_API_V4_URL": mock.url + "/api/v4", "CI_PROJECT_ID": "17",
+           "CI_MERGE_REQUEST_IID": "5", "NDPLINT_GITLAB_TOKEN": "glpat-xyz",
+           "CI_JOB_NAME": "ndplint", "CI_PROJECT_DIR": tmp}
+    marker = "<!-- ndplint: pipeline=.gitlab-ci.yml job=ndplint dir=. -->"
+    system = {"id": 1, "body": "added 1 commit", "system": True,
+              "author": {"id": 3}}
+    ours = {"id": 8, "body": marker + "\nold", "system": False,
+            "author": {"id": comment_mock.GITLAB_USER}}
+    mock.setup({"gitlab": [system, system, system, ours]})
+    update = first_update(mock, env, tmp, findings[0], "gitlab")
+    if update is None:
+        return
+    reqs, st, run = update
+    base = "/api/v4/projects/17/merge_requests/5/notes"
+    check(reqs == [("GET", "/api/v4/user"),
+                   ("GET", base + "?sort=asc&order_by=created_at"
+                    "&per_page=100&page=1"),
+                   ("GET", base + "?sort=asc&order_by=created_at"
+                    "&per_page=100&page=2"),
+                   ("PUT", base + "/8")], "gitlab update: %r" % reqs)
+    last = st["requests"][-1]
+    check(last["headers"].get("PRIVATE-TOKEN") == "glpat-xyz",
+          "gitlab: the PRIVATE-TOKEN header")
+    check(last["body"] and json.loads(last["body"])["body"] ==
+          marker + "\n" + findings[1], "gitlab update: the body")
+    mock.setup({})
+    comment(env, [findings[0]], tmp)
+    comment(env, [clean[0]], tmp)
+    st = mock.state()
+    ndp = mine(st["gitlab"])
+    check([r["method"] for r in st["requests"]] ==
+          ["GET", "GET", "POST", "GET", "GET", "PUT"],
+          "gitlab create/re-run: %r" % [r["method"] for r in st["requests"]])
+    check(len(ndp) == 1 and ndp[0]["body"] == marker + "\n" + clean[1],
+          "gitlab re-run: %d notes, or not the clean report" % len(ndp))
+    mock.setup({"fail": 404})
+    run = comment(env, [findings[0]], tmp)
+    check(run.returncode == 0 and
+          run.stdout.startswith("ndplint comment: warning: "),
+          "gitlab 404: exit %d, %r" % (run.returncode, run.stdout))
+    mock.setup({})
+    run = comment(dict(env, CI_MERGE_REQUEST_IID=""), [findings[0]], tmp)
+    check(run.returncode == 0 and not mock.state()["requests"],
+          "gitlab branch pipeline: exit %d" % run.returncode)
+
+
+def run_azure(mock, tmp, findings, clean):
+    env = {"PATH": os.environ["PATH"], "TF_BUILD": "True",
+           "SYSTEM_COLLECTIONURI": mock.url + "/org/",
+           "SYSTEM_TEAMPROJECTID": "proj-1", "BUILD_REPOSITORY_ID": "repo-2",
+           "SYSTEM_PULLREQUEST_PULLREQUESTID": "31",
+           "SYSTEM_ACCESSTOKEN": "azp-token", "BUILD_DEFINITIONNAME": "infra",
+           "SYSTEM_JOBNAME": "ndplint", "BUILD_SOURCESDIRECTORY": tmp}
+    marker = "<!-- ndplint: pipeline=infra job=ndplint dir=. -->"
+    me = {"id": comment_mock.AZURE_USER}
+    forged = {"id": 3, "comments": [{"id": 1, "content": marker + "\nok",
+                                     "author": {"id": "someone"}}]}
+    ours = {"id": 4, "comments": [{"id": 1, "content": marker + "\nold",
+                                   "author": me},
+                                  {"id": 2, "content": "a reply",
+                                   "author": {"id": "someone"}}]}
+    mock.setup({"azure": [forged, ours]})
+    update = first_update(mock, env, tmp, findings[0], "azure")
+    if update is None:
+        return
+    reqs, st, run = update
+    base = "/org/proj-1/_apis/git/repositories/repo-2/pullRequests/31/threads"
+    check(reqs == [("GET", "/org/_apis/connectionData"),
+                   ("GET", base + "?api-version=7.1"),
+                   ("PATCH", base + "/4/comments/1?api-version=7.1")],
+          "azure update: %r" % reqs)
+    last = st["requests"][-1]
+    check(last["headers"].get("Authorization") == "Bearer azp-token",
+          "azure: the bearer token header")
+    check(last["body"] and json.loads(last["body"])["content"] ==
+          marker + "\n" + findings[1], "azure update: the body")
+    check(st["azure"][0]["comments"][0]["content"] == marker + "\nok",
+          "azure: someone else's thread was changed")
+    mock.setup({})
+    comment(env, [findings[0]], tmp)
+    comment(env, [clean[0]], tmp)
+    st = mock.state()
+    check([r["method"] for r in st["requests"]] ==
+          ["GET", "GET", "POST", "GET", "GET", "PATCH"],
+          "azure create/re-run: %r" % [r["method"] for r in st["requests"]])
+    post = [r for r in st["requests"] if r["method"] == "POST"]
+    if post:
+        sent = json.loads(post[0]["body"])
+        check(sent.get("status") == 1 and
+              sent["comments"][0]["parentCommentId"] == 0 and
+              sent["comments"][0]["content"] == marker + "\n" + findings[1],
+              "azure create: the thread %r" % post[0]["body"][:200])
+    check(len(st["azure"]) == 1 and
+          st["azure"][0]["comments"][0]["content"] == marker + "\n" + clean[1],
+          "azure re-run: %d threads, or not the clean report" %
+          len(st["azure"]))
+    mock.setup({"fail": 500})
+    run = comment(env, [findings[0]], tmp)
+    check(run.returncode == 0 and run.stdout.startswith(
+        "##vso[task.logissue type=warning]ndplint comment: "),
+        "azure 500: exit %d, %r" % (run.returncode, run.stdout))
+
+
+def main():
+    for tool in ("curl", "jq"):
+        if subprocess.run(["sh", "-c", "command -v " + tool],
+                          capture_output=True).returncode:
+            print("comment: %s is not installed: skipped" % tool)
+            return 77
+    mock = comment_mock.Mock()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = os.path.realpath(tmp)
+            findings = write_report(tmp, "findings.md", "example-plan.json", 1)
+            clean = write_report(tmp, "clean.md", "allow-negative.json", 0)
+            big = os.path.join(tmp, "big.md")
+            with open(big, "w", encoding="utf-8") as f:
+                for i in range(3000):
+                    f.write("| row %d | é → ü | %s |\n" % (i, "x" * 20))
+            if findings[1] is None or clean[1] is None:
+                problems.append("no reports to post")
+            else:
+                run_github(mock, tmp, findings, clean, big)
+                run_gitlab(mock, tmp, findings, clean)
+                run_azure(mock, tmp, findings, clean)
+    finally:
+        mock.close()
+    for p in problems:
+        print("comment: " + p)
+    print("comment: %d checks, %d failed" % (checks, len(problems)))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
