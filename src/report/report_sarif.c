@@ -398,6 +398,10 @@ static void write_sarif(struct ndp_buf *out, const struct ndp_report *r)
     ndp_buf_adds(out, "    }},\n    \"properties\": {\"evaluatedAt\": \"");
     ndp_time_format_utc(out, r->result->at);
     ndp_buf_addch(out, '"');
+    /* --at next-window: evaluatedAt is where the search began; each
+     * result's message names its cluster's instant where it matters. */
+    if (r->result->next_window)
+        ndp_buf_adds(out, ", \"at\": \"next-window\"");
     if (r->counts.suppressed)
         ndp_buf_addf(out, ", \"waived\": %d", r->counts.suppressed);
     if (r->options.baseline)
