@@ -72,14 +72,40 @@ static void lower_first(struct ndp_buf *b, size_t from)
         b->buf[from] = (char)(b->buf[from] - 'A' + 'a');
 }
 
-/* A cluster in a sentence: a code span, never cut. */
+/* The "rg/name" of an ARM id "/subscriptions/.../resourceGroups/rg/
+ * providers/.../name", into 'out'; false when 's' is not one. */
+static bool arm_short_name(struct ndp_buf *out, const char *s)
+{
+    static const char marker[] = "/resourcegroups/";
+    const char *rg = NULL, *end, *name = strrchr(s, '/'), *p;
+
+    if (ndp_strncasecmp(s, "/subscriptions/", 15) != 0)
+        return false;
+    for (p = s; *p && !rg; p++)
+        if (ndp_strncasecmp(p, marker, sizeof(marker) - 1) == 0)
+            rg = p + sizeof(marker) - 1;
+    end = rg ? strchr(rg, '/') : NULL;
+    if (!end || end == rg || ndp_strncasecmp(end, "/providers/", 11) != 0 ||
+        !name[1])
+        return false;
+    ndp_buf_add(out, rg, (size_t)(end - rg));
+    ndp_buf_adds(out, name);
+    return true;
+}
+
+/* A cluster in a sentence: a code span, never cut; an ARM id as
+ * "rg/name" (the detail gives it whole). */
 static void md_name(struct ndp_buf *out, const char *s)
 {
-    ndp_report_md_code_span(out, s, 0, false);
+    struct ndp_buf name = NDP_BUF_INIT;
+
+    ndp_report_md_code_span(out, arm_short_name(&name, s) ? name.buf : s, 0,
+                            false);
+    ndp_buf_release(&name);
 }
 
 /*
- * The first line: "## ndplint: 2 changes AKS will refuse if applied at
+ * The first line: "### ndplint: 2 changes AKS will refuse if applied at
  * 2026-12-05T12:00:00Z; apply between ... (Sat 20:00–24:00 UTC-05:00)".
  * It names no cluster, so its length does not depend on the input.
  */
@@ -88,7 +114,7 @@ static void write_verdict(struct ndp_buf *out, const struct ndp_report *r,
 {
     size_t refused = total_refused(counts, r->result->clusters.nr), start;
 
-    ndp_buf_adds(out, "## ndplint: ");
+    ndp_buf_adds(out, "### ndplint: ");
     if (r->result->clusters.nr == 0) {
         ndp_buf_adds(out, "no AKS cluster, node pool or maintenance "
                           "configuration in the input, nothing to judge at ");
@@ -260,7 +286,8 @@ static void write_detail(struct ndp_buf *out, const struct ndp_report *r,
 {
     struct ndp_buf head = NDP_BUF_INIT;
     size_t end = strlen(DETAILS_END) + sizeof(NO_CHANGE);
-    size_t room = budget > end ? budget - end : 0;
+    size_t room = budget > end ? budget - end : 0, before = out->len;
+    size_t left = 0;
     int group;
 
     ndp_report_md_cluster_detail(&head, r, index, c);
@@ -271,7 +298,14 @@ static void write_detail(struct ndp_buf *out, const struct ndp_report *r,
         return;
     }
     for (group = 0; group <= 3; group++)
-        lo->findings += write_group(out, r, g, index, group, room);
+        left += write_group(out, r, g, index, group, room);
+    lo->findings += left;
+    if (left && left == g->start[index + 1] - g->start[index]) {
+        ndp_buf_setlen(out, before); /* a head alone says nothing */
+        lo->details++;
+        ndp_buf_release(&head);
+        return;
+    }
     if (g->start[index] == g->start[index + 1])
         ndp_buf_adds(out, NO_CHANGE);
     ndp_buf_adds(out, DETAILS_END);

@@ -49,7 +49,8 @@ void ndp_report_md_defuse(struct ndp_buf *b, size_t from);
 
 /* What the table says of a cluster, counted in one pass (unwaived
  * findings, but 'refused' counts waived ones too: a waiver silences
- * ndplint, not AKS). */
+ * ndplint, not AKS).  A change is refused when the policy refuses it at
+ * the evaluation instant or AKS or azurerm refuses it whatever the time. */
 struct ndp_md_counts {
     size_t refused, rollouts, errors, warnings, notes, waived;
 };

@@ -30,6 +30,7 @@
 
 #define MIDDLE_DOT " \xc2\xb7 "
 #define EM_DASH "\xe2\x80\x94"
+#define ZWSP "\xe2\x80\x8b" /* U+200B ZERO WIDTH SPACE: a line may break */
 
 void ndp_report_md_count(struct ndp_md_counts *counts,
                          const struct ndp_report *r)
@@ -43,7 +44,8 @@ void ndp_report_md_count(struct ndp_md_counts *counts,
         if (f->cluster_index >= nr)
             continue;
         c = &counts[f->cluster_index];
-        c->refused += f->refused_now;
+        c->refused += f->refused_now ||
+                      ndp_verdict_row(f->verdict)->blocks_apply;
         if (f->suppression) {
             c->waived++;
             continue;
@@ -70,17 +72,34 @@ static void short_name(struct ndp_buf *out, const struct ndp_cluster *c)
         ndp_buf_adds(out, c->name ? c->name : c->id);
 }
 
-/* "2026-12-06T01:00Z": an instant as people write --at. */
+/* "2026-12-06 01:00Z": an instant in a cell, where it may wrap after
+ * the date. */
 static void add_instant(struct ndp_buf *out, int64_t t)
 {
+    size_t start = out->len;
+
     ndp_time_format_utc(out, t);
-    if (out->len > 4 && memcmp(out->buf + out->len - 4, ":00Z", 4) == 0) {
+    if (out->len - start == 20 && out->buf[start + 10] == 'T') {
+        out->buf[start + 10] = ' ';
         ndp_buf_setlen(out, out->len - 4);
         ndp_buf_addch(out, 'Z');
     }
 }
 
-/* The window cell: "none", "open until T", "closed; opens T". */
+/* The profile's name, which may wrap between its words in a cell:
+ * "Allow<ZWSP>During<ZWSP>Maintenance<ZWSP>Window". */
+static void add_profile(struct ndp_buf *out, enum ndp_profile profile)
+{
+    const char *p;
+
+    for (p = ndp_profile_name(profile); *p; p++) {
+        if (p[0] >= 'A' && p[0] <= 'Z' && p != ndp_profile_name(profile))
+            ndp_buf_adds(out, ZWSP);
+        ndp_buf_addch(out, *p);
+    }
+}
+
+/* The window cell: "none", "open until T", "opens T". */
 static void window_cell(struct ndp_buf *out, const struct ndp_resolution *c)
 {
     if (!c->window) {
@@ -92,7 +111,7 @@ static void window_cell(struct ndp_buf *out, const struct ndp_resolution *c)
         ndp_buf_adds(out, "open until ");
         add_instant(out, c->window_closes_at);
     } else if (c->in_window == 0 && c->has_next_window) {
-        ndp_buf_adds(out, "closed; opens ");
+        ndp_buf_adds(out, "opens ");
         add_instant(out, c->next_window_start);
     } else {
         ndp_buf_adds(out, c->in_window == 0 ? "closed; no opening known"
@@ -153,9 +172,9 @@ static void worst_case_cell(struct ndp_buf *out,
 
 void ndp_report_md_table_head(struct ndp_buf *out)
 {
-    ndp_buf_adds(out, "| cluster | profile | window | refused" MIDDLE_DOT
-                      "rollouts" MIDDLE_DOT "warnings | rebuilt | worst "
-                      "case |\n|---|---|---|---|---|---|\n");
+    ndp_buf_adds(out, "| cluster | profile | window | refused | rollouts "
+                      "| warnings | rebuilt | worst case |\n"
+                      "|---|---|---|--:|--:|--:|---|---|\n");
 }
 
 void ndp_report_md_cluster_row(struct ndp_buf *out,
@@ -168,10 +187,12 @@ void ndp_report_md_cluster_row(struct ndp_buf *out,
     short_name(&name, &r->result->clusters.items[index]);
     ndp_buf_adds(out, "| ");
     ndp_report_md_code_span(out, name.buf, NDP_MD_CELL_WIDTH, true);
-    ndp_buf_addf(out, " | %s | ", ndp_profile_name(res->profile));
+    ndp_buf_adds(out, " | ");
+    add_profile(out, res->profile);
+    ndp_buf_adds(out, " | ");
     window_cell(out, res);
-    ndp_buf_addf(out, " | %zu" MIDDLE_DOT "%zu" MIDDLE_DOT "%zu | ",
-                 c->refused, c->rollouts, c->warnings);
+    ndp_buf_addf(out, " | %zu | %zu | %zu | ", c->refused, c->rollouts,
+                 c->warnings);
     rebuilt_cell(out, &r->result->impacts.items[index]);
     ndp_buf_adds(out, " | ");
     worst_case_cell(out, &r->result->impacts.items[index]);
