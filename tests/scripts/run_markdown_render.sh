@@ -160,11 +160,11 @@ render() {
     name=$1 cut=$2
     shift 2
     n=$((n + 1))
-    "$ndplint" --no-config --format markdown "$@" > "$tmp/$name.md"
+    "$ndplint" --format markdown "$@" > "$tmp/$name.md"
     status=$?
     [ "$status" = 0 ] || [ "$status" = 1 ] || bad "$name: exit status $status"
     [ -s "$tmp/$name.md" ] || { bad "$name: no report"; return; }
-    "$ndplint" --no-config --format json "$@" > "$tmp/$name.json"
+    "$ndplint" --format json "$@" > "$tmp/$name.json"
     [ -s "$tmp/$name.json" ] || { bad "$name: no JSON report"; return; }
     cmark-gfm --unsafe -e table -e strikethrough -e autolink -e tagfilter \
         "$tmp/$name.md" > "$tmp/$name.html" || bad "$name: cmark-gfm"
@@ -177,12 +177,12 @@ render() {
 }
 
 at=--at=2026-12-05T12:00:00Z
-render one-cluster whole "$at" fixtures/example-plan.json
+render one-cluster whole --no-config "$at" fixtures/example-plan.json
 render several-clusters whole --at=2026-12-02T12:00:00Z \
     --config fixtures/config/apply-windows-meet.ndplint.json \
     fixtures/modules-count-foreach.json
-render whatif whole "$at" fixtures/whatif-rest-pools-window.json
-render clean whole "$at" fixtures/allow-negative.json
+render whatif whole --no-config "$at" fixtures/whatif-rest-pools-window.json
+render clean whole --no-config "$at" fixtures/allow-negative.json
 render waived whole "$at" --config fixtures/config/waivers.ndplint.json \
     fixtures/state-plan.json
 
@@ -199,7 +199,7 @@ for i in range(400):
     d["changes"].append(c)
 json.dump(d, open(sys.argv[1], "w"))
 ' "$tmp/huge-plan.json" || exit 1
-render huge cut "$at" "$tmp/huge-plan.json"
+render huge cut --no-config "$at" "$tmp/huge-plan.json"
 
 echo "markdown_render: $n reports, $failed failed"
 [ "$failed" = 0 ] && [ "$n" -gt 0 ]
