@@ -359,17 +359,8 @@ GITHUB_STEP_SUMMARY=$tmp/summary "$ndplint" --at 2026-12-05T12:00:00Z \
 n=$((n + 1))
 tail -n 1 "$tmp/summary" | grep -q "production-07\` are frozen (.*$advice\$" ||
     bad "the step summary's closing sentence: $(tail -c 300 "$tmp/summary")"
-"$python" -c '
-import copy, json, sys
-d = json.load(open("fixtures/whatif-many-frozen.json"))
-base, d["changes"] = d["changes"][0], []
-for i in range(300):
-    c = copy.deepcopy(base)
-    rid = c["resourceId"] + "-%03d-" % i + "x" * 40
-    c["resourceId"] = c["before"]["id"] = c["after"]["id"] = rid
-    d["changes"].append(c)
-json.dump(d, open(sys.argv[1], "w"))
-' "$tmp/many-frozen.json" || exit 1
+"$python" tests/scripts/gen_many_frozen.py . 300 40 "$tmp/many-frozen.json" ||
+    exit 1
 "$ndplint" --at 2026-12-05T12:00:00Z --format markdown "$tmp/many-frozen.json" \
     > "$tmp/report"
 at_most 65536 "$tmp/report" "the markdown report of 300 frozen clusters"

@@ -188,17 +188,8 @@ render waived whole "$at" --config fixtures/config/waivers.ndplint.json \
 
 # 400 frozen clusters with long ids, each with its findings: more detail
 # than a comment holds.
-"$python" -c '
-import copy, json, sys
-d = json.load(open("fixtures/whatif-many-frozen.json"))
-base, d["changes"] = d["changes"][0], []
-for i in range(400):
-    c = copy.deepcopy(base)
-    rid = c["resourceId"] + "-%03d-" % i + "x" * 60
-    c["resourceId"] = c["before"]["id"] = c["after"]["id"] = rid
-    d["changes"].append(c)
-json.dump(d, open(sys.argv[1], "w"))
-' "$tmp/huge-plan.json" || exit 1
+"$python" tests/scripts/gen_many_frozen.py . 400 60 "$tmp/huge-plan.json" ||
+    exit 1
 render huge cut --no-config "$at" "$tmp/huge-plan.json"
 
 echo "markdown_render: $n reports, $failed failed"
