@@ -56,6 +56,16 @@ struct left_out {
     size_t rows, details, findings;
 };
 
+/*
+ * Holds 'b' from byte 'from' (which starts a line) to the command rule as
+ * rendering will (safe.h), so that a size budget counts what is written.
+ */
+static void md_defuse(struct ndp_buf *b, size_t from)
+{
+    ndp_safe_lines(b, from, ndp_report_markdown.commands,
+                   ndp_report_markdown.defuse);
+}
+
 static size_t total_refused(const struct ndp_md_counts *counts, size_t nr)
 {
     size_t i, n = 0;
@@ -208,7 +218,7 @@ static size_t *cluster_order(const struct ndp_md_counts *counts, size_t nr)
 static bool add_within(struct ndp_buf *out, struct ndp_buf *part,
                        size_t budget)
 {
-    ndp_report_md_defuse(part, 0);
+    md_defuse(part, 0);
     if (out->len + part->len > budget)
         return false;
     ndp_buf_add(out, part->buf, part->len);
@@ -352,7 +362,7 @@ static size_t apply_sentence(struct ndp_buf *sentence,
 {
     ndp_buf_reset(sentence);
     ndp_report_apply_sentence_names(sentence, r, md_name, max_names);
-    ndp_report_md_defuse(sentence, 0);
+    md_defuse(sentence, 0);
     return sentence->len;
 }
 
@@ -401,7 +411,7 @@ static void write_summary(struct ndp_buf *out, const struct ndp_report *r,
     write_verdict(out, r, counts);
     write_status(out, r);
     write_inputs(out, r, budget / 8);
-    ndp_report_md_defuse(out, start);
+    md_defuse(out, start);
     if (nr)
         write_table(out, r, counts, order, budget, &lo);
     ndp_report_group_by_cluster(&g, r);

@@ -41,12 +41,6 @@ void ndp_report_md_html(struct ndp_buf *out, const char *s, size_t width);
 void ndp_report_md_code_span(struct ndp_buf *out, const char *s,
                              size_t width, bool cell);
 
-/*
- * Holds 'b' from byte 'from' (which starts a line) to the command rule as
- * rendering will (safe.h), so that a size budget counts what is written.
- */
-void ndp_report_md_defuse(struct ndp_buf *b, size_t from);
-
 /* What the table says of a cluster, counted in one pass (unwaived
  * findings, but 'refused' counts waived ones too: a waiver silences
  * ndplint, not AKS).  A change is refused when the policy refuses it at

@@ -20,7 +20,6 @@
  */
 #include "common.h"
 #include "report.h"
-#include "report_internal.h"
 #include "report_markdown.h"
 #include "buf.h"
 #include "safe.h"
@@ -173,12 +172,6 @@ void ndp_report_md_prose(struct ndp_buf *out, const char *s, size_t width)
 void ndp_report_md_html(struct ndp_buf *out, const char *s, size_t width)
 {
     add_prose(out, s, width, true);
-}
-
-void ndp_report_md_defuse(struct ndp_buf *b, size_t from)
-{
-    ndp_safe_lines(b, from, ndp_report_markdown.commands,
-                   ndp_report_markdown.defuse);
 }
 
 static size_t longest_backtick_run(const char *s)
