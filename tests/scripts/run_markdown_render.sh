@@ -30,6 +30,27 @@ cd "$src" || exit 1
 n=0 failed=0
 bad() { echo "markdown_render: $*"; failed=$((failed + 1)); }
 
+# render NAME CUT ARGS...: the report of ARGS, rendered and checked.
+render() {
+    name=$1 cut=$2
+    shift 2
+    n=$((n + 1))
+    "$ndplint" --format markdown "$@" > "$tmp/$name.md"
+    status=$?
+    [ "$status" = 0 ] || [ "$status" = 1 ] || bad "$name: exit status $status"
+    [ -s "$tmp/$name.md" ] || { bad "$name: no report"; return; }
+    "$ndplint" --format json "$@" > "$tmp/$name.json"
+    [ -s "$tmp/$name.json" ] || { bad "$name: no JSON report"; return; }
+    cmark-gfm --unsafe -e table -e strikethrough -e autolink -e tagfilter \
+        "$tmp/$name.md" > "$tmp/$name.html" || bad "$name: cmark-gfm"
+    if "$python" "$tmp/check.py" "$tmp/$name.md" "$tmp/$name.html" \
+        "$tmp/$name.json" "$cut" > "$tmp/log" 2>&1; then
+        echo "markdown_render: ok: $name: $(tail -n 1 "$tmp/log")"
+    else
+        bad "$name: $(cat "$tmp/log")"
+    fi
+}
+
 cat > "$tmp/check.py" <<'EOF'
 import json, re, sys
 from html.parser import HTMLParser
@@ -154,27 +175,6 @@ print("%d clusters, %d findings, %d bytes, %d details, %d links" %
       (clusters, findings, len(raw), len(p.details), len(p.links)))
 sys.exit(1 if problems else 0)
 EOF
-
-# render NAME CUT ARGS...: the report of ARGS, rendered and checked.
-render() {
-    name=$1 cut=$2
-    shift 2
-    n=$((n + 1))
-    "$ndplint" --format markdown "$@" > "$tmp/$name.md"
-    status=$?
-    [ "$status" = 0 ] || [ "$status" = 1 ] || bad "$name: exit status $status"
-    [ -s "$tmp/$name.md" ] || { bad "$name: no report"; return; }
-    "$ndplint" --format json "$@" > "$tmp/$name.json"
-    [ -s "$tmp/$name.json" ] || { bad "$name: no JSON report"; return; }
-    cmark-gfm --unsafe -e table -e strikethrough -e autolink -e tagfilter \
-        "$tmp/$name.md" > "$tmp/$name.html" || bad "$name: cmark-gfm"
-    if "$python" "$tmp/check.py" "$tmp/$name.md" "$tmp/$name.html" \
-        "$tmp/$name.json" "$cut" > "$tmp/log" 2>&1; then
-        echo "markdown_render: ok: $name: $(tail -n 1 "$tmp/log")"
-    else
-        bad "$name: $(cat "$tmp/log")"
-    fi
-}
 
 at=--at=2026-12-05T12:00:00Z
 render one-cluster whole --no-config "$at" fixtures/example-plan.json
