@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: Apache-2.0
  * explain.c - --list-rules and --explain (see explain.h).  A rule is told
  * from its rule file: title, why AKS rebuilds nodes, what it watches, and
- * which verdicts its class of rule leads to; a verdict from its row of the
- * verdict table.
+ * which verdicts its class of rule leads to, and where its docs and its
+ * source are; a verdict from its row of the verdict table.
  */
 #include "common.h"
 #include "explain.h"
@@ -135,6 +135,17 @@ static int explain_verdict(struct ndp_buf *out, const char *name)
     return 0;
 }
 
+/* "Docs: <its section of docs/rules.md>" and "Source: <the Microsoft
+ * page>": the links the SARIF and Markdown reports give. */
+static void add_links(struct ndp_buf *text, const struct ndp_rule *rule)
+{
+    ndp_buf_adds(text, "\nDocs: ");
+    ndp_rules_docs_url(text, rule->category);
+    if (rule->source)
+        ndp_buf_addf(text, "\nSource: %s", rule->source);
+    ndp_buf_addch(text, '\n');
+}
+
 int ndp_explain(struct ndp_buf *out, const struct ndp_ruleset *rs,
                 const char *name)
 {
@@ -164,6 +175,7 @@ int ndp_explain(struct ndp_buf *out, const struct ndp_ruleset *rs,
     if (first) {
         ndp_buf_addf(&text, "What to do: %s\n", safe(&scratch,
                                                       first->advice));
+        add_links(&text, first);
         add_lines(out, &text);
     }
     ndp_buf_release(&text);

@@ -13,10 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Where SARIF's informationUri and helpUri point (the README's home). */
-#ifndef NDP_HOMEPAGE
-#define NDP_HOMEPAGE "https://github.com/ndplint/ndplint"
-#endif
+#include "rules.h" /* NDP_HOMEPAGE */
 
 struct ndp_buf;
 struct ndp_result;

@@ -52,6 +52,8 @@ struct ndp_rule {
     const char *summary;     /* one line: what this rule watches */
     const char *why;         /* why AKS reimages for it */
     const char *advice;      /* what to do about it */
+    const char *source;      /* the category's source page (an https URL
+                                the reports write as is), or NULL */
     const char *target;      /* what is reimaged, when not the scope's default */
     const char *file;        /* rule file name */
     enum ndp_scope scope;
@@ -82,6 +84,18 @@ const struct ndp_rule *ndp_ruleset_meta(const struct ndp_ruleset *rs,
 /* Appends the rule in plain words: what it watches, which changes count. */
 struct ndp_buf;
 void ndp_rule_describe(struct ndp_buf *out, const struct ndp_rule *rule);
+
+/* The project's home: the README, and docs/ under it. */
+#ifndef NDP_HOMEPAGE
+#define NDP_HOMEPAGE "https://github.com/ndplint/ndplint"
+#endif
+
+/*
+ * Appends the URL of the section of docs/rules.md on the homepage that
+ * tells 'category' (a rule's, or a finding's): its anchor in the table of
+ * categories, or the table itself for a name that is not one.
+ */
+void ndp_rules_docs_url(struct ndp_buf *out, const char *category);
 
 const char *ndp_scope_name(enum ndp_scope scope);
 const char *ndp_class_name(enum ndp_rule_class class_);

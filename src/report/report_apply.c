@@ -422,6 +422,17 @@ static void no_common_sentence(struct ndp_buf *out,
     ndp_buf_addch(out, ')');
 }
 
+bool ndp_report_apply_now(const struct ndp_report *r)
+{
+    struct plan p;
+    bool now;
+
+    plan_start(&p, r);
+    now = p.answer.reason == NDP_APPLY_NOW;
+    plan_release(&p);
+    return now;
+}
+
 void ndp_report_apply_sentence(struct ndp_buf *out,
                                const struct ndp_report *r,
                                add_name_fn add_name)

@@ -15,8 +15,16 @@
 
 #ifndef NDP_INSIDE_REPORT
 #error "report_apply.h is internal to src/report/ and its tests"
+/*
+ * Whether the plan can be applied at the evaluation instant: nothing is
+ * refused then and nothing depends on a value known only after apply
+ * (the sentence's "Apply now").
+ */
+bool ndp_report_apply_now(const struct ndp_report *r);
+
 #endif
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct ndp_buf;
@@ -55,5 +63,12 @@ void ndp_report_apply_sentence_names(struct ndp_buf *out,
                                      void (*add_name)(struct ndp_buf *out,
                                                       const char *s),
                                      size_t max_names);
+
+/*
+ * Whether the plan can be applied at the evaluation instant: nothing is
+ * refused then and nothing depends on a value known only after apply
+ * (the sentence's "Apply now").
+ */
+bool ndp_report_apply_now(const struct ndp_report *r);
 
 #endif

@@ -33,7 +33,7 @@
 #include "timeutil.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
-#define HELP_URI NDP_HOMEPAGE "#categories-and-rules"
+#define HELP_URI NDP_HOMEPAGE "/blob/main/docs/rules.md#categories-and-rules"
 #define MAX_DESCRIPTION 1024  /* GitHub: shortDescription, fullDescription */
 #define STDIN_URI "stdin"
 
@@ -127,6 +127,8 @@ static void write_help(struct ndp_buf *out, const struct ndp_rule *rule)
                      "outside the aksManagedNodeOSUpgradeSchedule window) are "
                      "refused by AKS halfway through the apply; allowed "
                      "changes go through and reimage.");
+    if (rule->source)
+        ndp_buf_addf(&text, "\n\nSource: %s", rule->source);
     ndp_buf_adds(out, ",\n          \"help\": {\"text\": ");
     ndp_buf_add_json_string(out, text.buf);
     ndp_buf_reset(&text);
@@ -141,7 +143,13 @@ static void write_help(struct ndp_buf *out, const struct ndp_rule *rule)
                      "`aksManagedNodeOSUpgradeSchedule` window) are refused "
                      "by AKS halfway through the apply; `allowed` changes go "
                      "through and reimage.\n\n");
-    ndp_buf_adds(&text, "See [the rule table](" HELP_URI ").");
+    ndp_buf_adds(&text, "See [its section of the rules](");
+    ndp_rules_docs_url(&text, rule->category);
+    ndp_buf_adds(&text, ")");
+    if (rule->source)
+        ndp_buf_addf(&text, " and [the Microsoft page it comes from](%s)",
+                     rule->source);
+    ndp_buf_adds(&text, ".");
     ndp_buf_adds(out, ", \"markdown\": ");
     ndp_buf_add_json_string(out, text.buf);
     ndp_buf_adds(out, "}");
@@ -157,8 +165,8 @@ static void write_bare_rule(struct ndp_buf *out, const char *id)
                       "\"ndplint finding.\"},\n          \"fullDescription\": "
                       "{\"text\": \"A finding about the node disruption "
                       "policy or its window.\"},\n          \"help\": "
-                      "{\"text\": \"See the ndplint README.\", \"markdown\": "
-                      "\"See [the ndplint README](" HELP_URI ").\"}");
+                      "{\"text\": \"See the ndplint rules.\", \"markdown\": "
+                      "\"See [the ndplint rules](" HELP_URI ").\"}");
     ndp_buf_adds(out, ",\n          \"helpUri\": \"" HELP_URI "\""
                       ",\n          \"defaultConfiguration\": {\"level\": "
                       "\"warning\"}\n        }");
@@ -206,10 +214,13 @@ static void write_rule(struct ndp_buf *out, const struct ndp_rule *rule)
     add_string_max(out, text.buf, MAX_DESCRIPTION);
     ndp_buf_adds(out, "}");
     write_help(out, rule);
-    ndp_buf_addf(out, ",\n          \"helpUri\": \"%s\",\n          "
-                 "\"defaultConfiguration\": {\"level\": \"%s\"},\n          "
-                 "\"properties\": {\"tags\": [\"aks\", \"node-reimage\", ",
-                 HELP_URI, rule_level(rule));
+    ndp_buf_reset(&text);
+    ndp_rules_docs_url(&text, rule->category);
+    ndp_buf_adds(out, ",\n          \"helpUri\": ");
+    ndp_buf_add_json_string(out, text.buf);
+    ndp_buf_addf(out, ",\n          \"defaultConfiguration\": {\"level\": "
+                 "\"%s\"},\n          \"properties\": {\"tags\": "
+                 "[\"aks\", \"node-reimage\", ", rule_level(rule));
     ndp_buf_add_json_string(out, rule->category);
     ndp_buf_addf(out, "], \"precision\": \"high\", \"scope\": \"%s\", "
                  "\"class\": \"%s\"}\n        }",

@@ -241,36 +241,8 @@ static void write_plan_impact(struct ndp_buf *out, const struct ndp_report *r)
     ndp_buf_release(&words);
 }
 
-/*
- * Findings grouped by cluster in one pass: 'order' lists finding indexes
- * cluster by cluster (keeping their sorted order), 'start[c]' is where
- * cluster c's run begins.  Linear in clusters + findings.
- */
-struct by_cluster {
-    size_t *order;
-    size_t *start; /* nr_clusters + 1 entries */
-};
-
-static void group_by_cluster(struct by_cluster *g, const struct ndp_report *r)
-{
-    size_t nc = r->result->clusters.nr, nf = r->result->findings.nr, i;
-    size_t *fill = ndp_xcalloc(nc + 1, sizeof(*fill));
-
-    g->order = ndp_xcalloc(nf ? nf : 1, sizeof(*g->order));
-    g->start = ndp_xcalloc(nc + 1, sizeof(*g->start));
-    for (i = 0; i < nf; i++)
-        g->start[r->result->findings.items[i].cluster_index + 1]++;
-    for (i = 0; i < nc; i++)
-        g->start[i + 1] += g->start[i];
-    for (i = 0; i < nf; i++) {
-        size_t c = r->result->findings.items[i].cluster_index;
-        g->order[g->start[c] + fill[c]++] = i;
-    }
-    free(fill);
-}
-
 static void write_cluster(struct ndp_buf *out, const struct ndp_report *r,
-                          const struct by_cluster *g, size_t index)
+                          const struct ndp_report_by_cluster *g, size_t index)
 {
     size_t i;
 
@@ -371,14 +343,14 @@ static void write_quiet(struct ndp_buf *out, const struct ndp_report *r)
 
 static void write_text(struct ndp_buf *out, const struct ndp_report *r)
 {
-    struct by_cluster g;
+    struct ndp_report_by_cluster g;
     size_t i, j;
 
     if (r->options.quiet) {
         write_quiet(out, r);
         return;
     }
-    group_by_cluster(&g, r);
+    ndp_report_group_by_cluster(&g, r);
     for (i = 0; i < r->result->set.nr_inputs; i++) {
         const char *input = r->result->set.inputs[i].path;
         bool any = false;
@@ -394,8 +366,7 @@ static void write_text(struct ndp_buf *out, const struct ndp_report *r)
             write_cluster(out, r, &g, j);
         }
     }
-    free(g.order);
-    free(g.start);
+    ndp_report_by_cluster_release(&g);
     write_plan_impact(out, r);
     write_summary(out, r);
     if (r->result->clusters.nr) {

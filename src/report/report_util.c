@@ -249,3 +249,29 @@ size_t ndp_report_failing(const struct ndp_report *r)
             n++;
     return n;
 }
+
+void ndp_report_group_by_cluster(struct ndp_report_by_cluster *g,
+                                 const struct ndp_report *r)
+{
+    size_t nc = r->result->clusters.nr, nf = r->result->findings.nr, i;
+    size_t *fill = ndp_xcalloc(nc + 1, sizeof(*fill));
+
+    g->order = ndp_xcalloc(nf ? nf : 1, sizeof(*g->order));
+    g->start = ndp_xcalloc(nc + 1, sizeof(*g->start));
+    for (i = 0; i < nf; i++)
+        g->start[r->result->findings.items[i].cluster_index + 1]++;
+    for (i = 0; i < nc; i++)
+        g->start[i + 1] += g->start[i];
+    for (i = 0; i < nf; i++) {
+        size_t c = r->result->findings.items[i].cluster_index;
+        g->order[g->start[c] + fill[c]++] = i;
+    }
+    free(fill);
+}
+
+void ndp_report_by_cluster_release(struct ndp_report_by_cluster *g)
+{
+    free(g->order);
+    free(g->start);
+    g->order = g->start = NULL;
+}

@@ -102,4 +102,20 @@ void ndp_report_cluster_judged(struct ndp_buf *out,
  */
 void ndp_report_log_summary(struct ndp_buf *out, const struct ndp_report *r);
 
+/*
+ * Findings grouped by cluster in one pass: 'order' lists finding indexes
+ * cluster by cluster (keeping their sorted order), 'start[c]' is where
+ * cluster c's run begins (nr_clusters + 1 entries).  Linear in clusters +
+ * findings.  The arrays are owned; ndp_report_by_cluster_release() frees
+ * them.
+ */
+struct ndp_report_by_cluster {
+    size_t *order;
+    size_t *start;
+};
+
+void ndp_report_group_by_cluster(struct ndp_report_by_cluster *g,
+                                 const struct ndp_report *r);
+void ndp_report_by_cluster_release(struct ndp_report_by_cluster *g);
+
 #endif

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: Apache-2.0
  * rules_describe.c - a rule in plain words, for --explain (see rules.h):
  * what it watches, which changes of the value reimage, and what an unset
- * value means.
+ * value means; and where docs/rules.md tells its category.
  */
 #include "common.h"
 #include "rules.h"
@@ -227,4 +227,23 @@ void ndp_rule_describe(struct ndp_buf *out, const struct ndp_rule *rule)
         ndp_buf_release(&scratch);
     }
     ndp_buf_addch(out, '\n');
+}
+
+/* Whether 's' can be an anchor as it is: a category's name, [a-z0-9-]. */
+static bool anchor_name(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+              *s == '-'))
+            return false;
+    return true;
+}
+
+void ndp_rules_docs_url(struct ndp_buf *out, const char *category)
+{
+    ndp_buf_adds(out, NDP_HOMEPAGE "/blob/main/docs/rules.md#");
+    ndp_buf_adds(out, category && anchor_name(category)
+                          ? category : "categories-and-rules");
 }

@@ -137,6 +137,7 @@ static void put_rule(FILE *out, const struct rule_impl *r, size_t index)
     put_field(out, "summary", p->summary);
     put_field(out, "why", p->why);
     put_field(out, "advice", p->advice);
+    put_field(out, "source", p->source);
     put_field(out, "target", p->target);
     put_field(out, "file", base_name(p->file));
     put_enums(out, p);

@@ -8,7 +8,7 @@
  * Rule file shape (docs/rules.md, "Rule files", documents it for users):
  *
  *   { "category": "network-policy", "title": "...", "why": "...",
- *     "advice": "...",
+ *     "advice": "...", "source": "https://learn.microsoft.com/...",
  *     "rules": [ { "id": "NDP101", "title": "...", "scope": "cluster",
  *                  "class": "covered", "summary": "...",
  *                  "watch": [ { "notation": "azurerm", "resource": "^re$",
@@ -28,7 +28,12 @@
  * must or must not hold) and "fields" (matchers for an object's members);
  * every key present must hold.  Values compare ASCII case-insensitively.
  * A rule's "title" (optional) names what it watches where its category
- * covers several things; without one it has the category's title.
+ * covers several things; without one it has the category's title.  The
+ * category's "source" (optional) is the page its reading comes from: an
+ * https URL of at most SOURCE_MAX bytes without a character that would end
+ * a Markdown link, a table cell or a JSON string early (space, quotes,
+ * brackets, parentheses, a bar, angle brackets, backslash, backtick),
+ * since the reports write it as is.
  * The parsed files stay alive in the rule set: rule strings point into them.
  */
 #include "common.h"
@@ -57,6 +62,7 @@ struct loader {
 };
 
 #define AT_SIZE 256
+#define SOURCE_MAX 512
 
 /* Formats a JSON path for an error message (truncated if very long). */
 static void at_path(char *at, const char *fmt, ...)
@@ -389,6 +395,7 @@ static int load_rule(const struct loader *ld, const struct json_object *file,
         r->pub.title = r->pub.category_title;
     r->pub.why = ndp_json_get_string(file, "why");
     r->pub.advice = ndp_json_get_string(file, "advice");
+    r->pub.source = ndp_json_get_string(file, "source");
     r->pub.id = str_member(ld, o, "id", where, true, &rc);
     r->pub.summary = str_member(ld, o, "summary", where, true, &rc);
     r->pub.target = str_member(ld, o, "target", where, false, &rc);
@@ -441,10 +448,38 @@ static int check_unique_ids(const struct loader *ld)
     return 0;
 }
 
+/* Whether 's' is a URL the reports may write as is (see the top). */
+static bool source_url_ok(const char *s)
+{
+    size_t len = strlen(s), i;
+
+    if (len > SOURCE_MAX || strncmp(s, "https://", 8) != 0 || len == 8)
+        return false;
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c <= ' ' || c >= 0x7f || strchr("\"'()<>[]|\\`", c))
+            return false;
+    }
+    return true;
+}
+
+static int check_source(const struct loader *ld, struct json_object *root,
+                        int *rc)
+{
+    const char *source = str_member(ld, root, "source", "(top level)", false,
+                                    rc);
+
+    if (*rc || !source || source_url_ok(source))
+        return *rc;
+    return *rc = rule_error(ld, "source", "must be an https URL without "
+                            "spaces, quotes, brackets, parentheses, bars, "
+                            "angle brackets, backslashes or backticks");
+}
+
 static int load_file_root(const struct loader *ld, struct json_object *root)
 {
     static const char *const keys[] = { "category", "title", "why", "advice",
-                                        "rules", NULL };
+                                        "source", "rules", NULL };
     struct json_object *rules;
     char at[64];
     size_t i, n;
@@ -456,7 +491,7 @@ static int load_file_root(const struct loader *ld, struct json_object *root)
     str_member(ld, root, "title", "(top level)", true, &rc);
     str_member(ld, root, "why", "(top level)", true, &rc);
     str_member(ld, root, "advice", "(top level)", true, &rc);
-    if (rc)
+    if (rc || check_source(ld, root, &rc))
         return rc;
     rules = ndp_json_get(root, "rules");
     if (!rules || !json_object_is_type(rules, json_type_array) ||

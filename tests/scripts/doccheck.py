@@ -20,8 +20,10 @@ settings keys and links.  Used by run_manpages.sh and run_completions.sh.
         scripts): 'option LONG SHORT ARG' and 'values LONG V...' lines.
     doccheck.py links SOURCE_DIR
         Every relative link in README.md and docs/*.md names a file that
-        exists, and an anchor (#...) a heading of that file; README.md
-        has fewer than 300 lines.
+        exists, and an anchor (#...) a heading or an <a id> of that
+        file; README.md has fewer than 300 lines; every category of
+        rules/*.json has its anchor in docs/rules.md (where the reports
+        link a rule) and an https "source".
 
 Exit status 0 when everything agrees, 1 otherwise (each problem on one
 line).  A program that prints no option list (a stand-in such as
@@ -272,11 +274,13 @@ def check_completion(kind, path, ndplint):
 
 
 def anchors(path):
-    """GitHub's anchors for the headings of a Markdown file."""
+    """GitHub's anchors for the headings and <a id> of a Markdown file."""
     out, fence = set(), False
     for line in open(path, encoding="utf-8"):
         if line.startswith("```"):
             fence = not fence
+        if not fence:
+            out.update(re.findall(r'<a id="([a-z0-9-]+)"></a>', line))
         m = None if fence else re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
         if m:
             slug = m.group(1).strip().lower()
@@ -322,7 +326,23 @@ def check_links(src):
     if readme_lines >= README_MAX_LINES:
         problem(f"README.md: {readme_lines} lines; keep it under "
                 f"{README_MAX_LINES} (reference material goes to docs/)")
+    check_rule_anchors(src)
     print(f"doccheck: {checked} relative links in {len(files)} files")
+
+
+def check_rule_anchors(src):
+    """The reports link each rule to docs/rules.md#<category>."""
+    have = anchors(os.path.join(src, "docs", "rules.md"))
+    files = sorted(glob.glob(os.path.join(src, "rules", "*.json")))
+    if not files:
+        problem("no rule file in rules/")
+    for path in files:
+        rule_file = json.load(open(path, encoding="utf-8"))
+        category = rule_file.get("category", "")
+        if category not in have:
+            problem(f"docs/rules.md: no anchor for category '{category}'")
+        if not str(rule_file.get("source", "")).startswith("https://"):
+            problem(f"{os.path.basename(path)}: no https source")
 
 
 def main():

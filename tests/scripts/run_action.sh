@@ -198,12 +198,13 @@ has "$tmp/ws/output" '^notes=2$'
 has "$tmp/ws/output" "^sarif=$r/ndplint.sarif\$"
 has "$tmp/ws/output" '^exit-code=1$'
 has "$tmp/ws/env" "^NDPLINT_SARIF=$r/ndplint.sarif\$"
-has "$tmp/ws/summary" '^## ndplint: 2 errors, 0 warnings, 2 notes'
+has "$tmp/ws/summary" '^### ndplint: 2 changes AKS will refuse if applied at '
+has "$tmp/ws/summary" '(2 errors, 0 warnings, 2 notes)'
 has "$tmp/ws/summary" 'next opening 2026-12-06T01:00:00Z'
 has "$tmp/ws/stdout" '^::error file=fixtures/example-plan.json,line=330,'
 has "$r/ndplint.sarif" '"ruleId": "NDP103"'
 has "$r/junit.xml" '<failure type="outside-window"'
-has "$r/report.md" '| error | outside-window | NDP101'
+has "$r/report.md" '^- \*\*error\*\* outside-window · \[NDP101 '
 
 run_action 0 INPUT_FILES=fixtures/allow-negative.json INPUT_SARIF="$r/x.sarif"
 has "$tmp/ws/output" '^errors=0$'

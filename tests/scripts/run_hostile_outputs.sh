@@ -203,7 +203,7 @@ for fmt in text json sarif github junit markdown azure gitlab; do
     do
         case $input in
         *invalid-utf8* | *autolink* | *newline-address* | *command-* | \
-        *references*)
+        *references* | *summary-html*)
             run 1 "$fmt" "$input" ;;
         *) run 2 "$fmt" "$input" ;;
         esac
@@ -274,8 +274,10 @@ for name, what in found:
 sys.exit(1 if found else 0)
 EOF
 
-# no_links FILE WHAT: the Markdown in FILE, rendered, links nowhere and
-# holds no reference GitHub would link.
+# no_links FILE WHAT: the Markdown in FILE, rendered, links nowhere but to
+# ndplint's own pages (a rule's section of docs/rules.md, the Microsoft
+# page its category comes from, both written by ndplint, never from the
+# input) and holds no reference GitHub would link.
 no_links() {
     n=$((n + 1))
     if ! command -v cmark-gfm >/dev/null 2>&1; then
@@ -283,8 +285,18 @@ no_links() {
         return
     fi
     [ -s "$1" ] || { bad "$1: empty"; return; }
-    cmark-gfm -e autolink -e table "$1" > "$tmp/html" || bad "cmark-gfm $1"
-    if grep -Eio '<(a|img|script)[ >][^>]*' "$tmp/html"; then
+    # --unsafe: raw HTML (the <details> and <summary> ndplint writes) is
+    # rendered, as GitHub does, so that any tag the input made shows.
+    cmark-gfm --unsafe -e autolink -e table "$1" > "$tmp/html" ||
+        bad "cmark-gfm $1"
+    if grep -Eio '</?[a-z][a-z0-9]*' "$tmp/html" | tr -d '</' | sort -u |
+        grep -Evx 'a|br|code|details|em|h3|li|p|strong|summary|table|tbody|td|th|thead|tr|ul'
+    then
+        bad "an element ndplint does not write in the rendered $2"
+    fi
+    own='^<a href="(https://github\.com/ndplint/ndplint/blob/main/docs/rules\.md#[a-z0-9-]+|https://learn\.microsoft\.com/azure/aks/[a-z0-9-]+)"$'
+    if grep -Eio '<(a|img|script)[ >][^>]*' "$tmp/html" | grep -Ev "$own"
+    then
         bad "a link, image or tag in the rendered $2"
     fi
     "$python" "$tmp/refs.py" "$tmp/html" > "$tmp/log" 2>&1 ||
@@ -314,6 +326,9 @@ rendered fixtures/hostile/plan-autolink.json ""
 # GitHub's references (#1, GH-3, owner/repo#2, user@sha, owner/repo@sha, a
 # bare SHA) in prose, in names and in the closing sentence.
 rendered fixtures/hostile/plan-references.json " of references"
+# Names in the <summary> of a <details>, raw HTML where no backslash
+# escapes: written with character references.
+rendered fixtures/hostile/plan-summary-html.json " of HTML in a summary"
 
 # A 2 MiB cluster address, and 100 inputs with 200-byte names.
 "$python" -c '
@@ -344,17 +359,8 @@ GITHUB_STEP_SUMMARY=$tmp/summary "$ndplint" --at 2026-12-05T12:00:00Z \
 n=$((n + 1))
 tail -n 1 "$tmp/summary" | grep -q "production-07\` are frozen (.*$advice\$" ||
     bad "the step summary's closing sentence: $(tail -c 300 "$tmp/summary")"
-"$python" -c '
-import copy, json, sys
-d = json.load(open("fixtures/whatif-many-frozen.json"))
-base, d["changes"] = d["changes"][0], []
-for i in range(300):
-    c = copy.deepcopy(base)
-    rid = c["resourceId"] + "-%03d-" % i + "x" * 40
-    c["resourceId"] = c["before"]["id"] = c["after"]["id"] = rid
-    d["changes"].append(c)
-json.dump(d, open(sys.argv[1], "w"))
-' "$tmp/many-frozen.json" || exit 1
+"$python" tests/scripts/gen_many_frozen.py . 300 40 "$tmp/many-frozen.json" ||
+    exit 1
 "$ndplint" --at 2026-12-05T12:00:00Z --format markdown "$tmp/many-frozen.json" \
     > "$tmp/report"
 at_most 65536 "$tmp/report" "the markdown report of 300 frozen clusters"

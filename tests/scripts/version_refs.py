@@ -20,6 +20,8 @@ PROJECT = re.compile(r"project\(\s*ndplint\s+VERSION\s+(\d+\.\d+\.\d+)\b")
 REFERENCE = re.compile(r"(?<![\w.])v(\d+\.\d+\.\d+)(?![\w.]|\.\d)")
 DOCUMENTS = ("README.md", "CONTRIBUTING.md", "docs/*.md", "docs/examples/*",
              "action.yml", ".pre-commit-hooks.yaml")
+# Pictures among the examples (a screenshot of a report) hold no text.
+PICTURES = (".png",)
 # 'vX.Y.Z' of other projects that a document may quote, as
 # (file, text containing the reference); none today.
 FOREIGN = ()
@@ -34,7 +36,7 @@ def project_version(root):
 def documents(root):
     for pattern in DOCUMENTS:
         for path in sorted(glob.glob(os.path.join(root, pattern))):
-            if os.path.isfile(path):
+            if os.path.isfile(path) and not path.endswith(PICTURES):
                 yield os.path.relpath(path, root)
 
 

@@ -422,7 +422,8 @@ static void markdown_bare_urls_do_not_autolink(void **state)
     fixture_release(&fx);
 }
 
-/* A cluster whose header alone passes the budget is left out, counted. */
+/* A cluster whose detail alone passes the budget is left out, counted;
+ * its row of the table stays. */
 static void markdown_budget_counts_cluster_headers(void **state)
 {
     struct fixture fx;
@@ -439,10 +440,11 @@ static void markdown_budget_counts_cluster_headers(void **state)
     assert_non_null(strstr(out.buf, "a long note a long"));
     assert_non_null(strstr(out.buf, "..."));
     ndp_buf_reset(&out);
-    ndp_report_markdown_summary(&out, &fx.report, 1500);
-    assert_true(out.len <= 1500);
-    assert_null(strstr(out.buf, "### "));
-    assert_non_null(strstr(out.buf, "_1 cluster and 3 findings left out"));
+    ndp_report_markdown_summary(&out, &fx.report, 1800);
+    assert_true(out.len <= 1800);
+    assert_null(strstr(out.buf, "<details>"));
+    assert_non_null(strstr(out.buf, "| `aks` |")); /* its row stays */
+    assert_non_null(strstr(out.buf, "the detail of 1 cluster; 3 findings."));
     ndp_buf_release(&out);
     fixture_release(&fx);
 }

@@ -1,7 +1,8 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  * test_rules.c - loading rule files: the built-in set loads, and a broken
- * rule file is refused with its name, the JSON path and the reason; and
+ * rule file is refused with its name, the JSON path and the reason (a
+ * category's "source" is an https URL the reports can write as is); and
  * what a rule watches in each notation.
  */
 #include "test_common.h"
@@ -76,6 +77,62 @@ static const struct broken_case broken[] = {
       "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"x\","
       "\"path\":\"y\"}],\"transitions\":[{\"changed\":[\"a\",1]}]}]}",
       "rules[0].transitions[0].changed: must be an array of key names" },
+    { "source over http",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"source\":\"http://learn.microsoft.com/azure/aks/x\","
+      "\"rules\":[{\"id\":\"X1\",\"scope\":\"cluster\",\"class\":\"covered\","
+      "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"^x$\","
+      "\"path\":\"^y$\"}],\"transitions\":\"any-change\"}]}",
+      "source: must be an https URL" },
+    { "source without a host",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"source\":\"https://\","
+      "\"rules\":[{\"id\":\"X1\",\"scope\":\"cluster\",\"class\":\"covered\","
+      "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"^x$\","
+      "\"path\":\"^y$\"}],\"transitions\":\"any-change\"}]}",
+      "source: must be an https URL" },
+    { "source with a space",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"source\":\"https://learn.microsoft.com/a b\","
+      "\"rules\":[{\"id\":\"X1\",\"scope\":\"cluster\",\"class\":\"covered\","
+      "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"^x$\","
+      "\"path\":\"^y$\"}],\"transitions\":\"any-change\"}]}",
+      "source: must be an https URL" },
+    { "source ending a Markdown link",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"source\":\"https://x.test/a)[y](https://evil.test\","
+      "\"rules\":[{\"id\":\"X1\",\"scope\":\"cluster\",\"class\":\"covered\","
+      "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"^x$\","
+      "\"path\":\"^y$\"}],\"transitions\":\"any-change\"}]}",
+      "source: must be an https URL" },
+    { "source with a quote",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"source\":\"https://x.test/\\\"\","
+      "\"rules\":[{\"id\":\"X1\",\"scope\":\"cluster\",\"class\":\"covered\","
+      "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"^x$\","
+      "\"path\":\"^y$\"}],\"transitions\":\"any-change\"}]}",
+      "source: must be an https URL" },
+    { "source with a backtick",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"source\":\"https://x.test/`\","
+      "\"rules\":[{\"id\":\"X1\",\"scope\":\"cluster\",\"class\":\"covered\","
+      "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"^x$\","
+      "\"path\":\"^y$\"}],\"transitions\":\"any-change\"}]}",
+      "source: must be an https URL" },
+    { "source with a newline",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"source\":\"https://x.test/\\n\","
+      "\"rules\":[{\"id\":\"X1\",\"scope\":\"cluster\",\"class\":\"covered\","
+      "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"^x$\","
+      "\"path\":\"^y$\"}],\"transitions\":\"any-change\"}]}",
+      "source: must be an https URL" },
+    { "source not a string",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"source\":1,"
+      "\"rules\":[{\"id\":\"X1\",\"scope\":\"cluster\",\"class\":\"covered\","
+      "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"^x$\","
+      "\"path\":\"^y$\"}],\"transitions\":\"any-change\"}]}",
+      "source: must be a non-empty string" },
     { "empty rule title",
       "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
       "\"rules\":[{\"id\":\"X\",\"title\":\"\",\"scope\":\"cluster\","
@@ -143,6 +200,8 @@ static void builtin_image__describes_every_rule_as_the_files_do(void **state)
         assert_same_text(x->summary, y->summary);
         assert_same_text(x->why, y->why);
         assert_same_text(x->advice, y->advice);
+        assert_same_text(x->source, y->source);
+        assert_non_null(x->source); /* every bundled category has one */
         assert_same_text(x->target, y->target);
         assert_string_equal(x->file, slash ? slash + 1 : y->file);
         assert_int_equal(x->scope, y->scope);
@@ -305,6 +364,38 @@ static void rule_title__own_else_the_categorys(void **state)
     ndp_ruleset_free(rs);
 }
 
+/* A category's source is kept as written; the docs link is its anchor. */
+static void rule_source__kept_and_docs_linked_by_category(void **state)
+{
+    static const char text[] =
+        "{\"category\":\"c-1\",\"title\":\"t\",\"why\":\"w\","
+        "\"advice\":\"a\",\"source\":\"https://learn.microsoft.com/x?a=1#b\","
+        "\"rules\":[{\"id\":\"X1\",\"scope\":\"cluster\",\"class\":\"covered\","
+        "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"^x$\","
+        "\"path\":\"^y$\"}],\"transitions\":\"any-change\"}]}";
+    struct ndp_ruleset *rs = NULL, *plain = NULL;
+    struct ndp_error err = NDP_ERROR_INIT;
+    struct ndp_buf url = NDP_BUF_INIT;
+
+    (void)state;
+    assert_int_equal(ndp_rules_load_text(&rs, "s.json", text, strlen(text),
+                                         &err), 0);
+    assert_string_equal(ndp_ruleset_find(rs, "X1")->source,
+                        "https://learn.microsoft.com/x?a=1#b");
+    ndp_rules_docs_url(&url, "c-1");
+    assert_string_equal(url.buf, NDP_HOMEPAGE "/blob/main/docs/rules.md#c-1");
+    ndp_buf_reset(&url);
+    ndp_rules_docs_url(&url, "C](x)");
+    assert_string_equal(url.buf, NDP_HOMEPAGE
+                        "/blob/main/docs/rules.md#categories-and-rules");
+    assert_int_equal(ndp_rules_load_text(&plain, "v.json", valid_rule,
+                                         strlen(valid_rule), &err), 0);
+    assert_null(ndp_ruleset_find(plain, "X1")->source);
+    ndp_buf_release(&url);
+    ndp_ruleset_free(rs);
+    ndp_ruleset_free(plain);
+}
+
 static void empty_rules_directory__is_a_usage_error(void **state)
 {
     char dir[] = "/tmp/ndp-rules-XXXXXX";
@@ -328,6 +419,7 @@ int main(void)
         cmocka_unit_test(empty_rules_directory__is_a_usage_error),
         cmocka_unit_test(rule_watches__match_type_and_path_per_notation),
         cmocka_unit_test(rule_title__own_else_the_categorys),
+        cmocka_unit_test(rule_source__kept_and_docs_linked_by_category),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
