@@ -138,7 +138,11 @@ static void write_verdict(struct ndp_buf *out, const struct ndp_report *r,
     else
         ndp_buf_adds(out, "no change AKS will refuse");
     ndp_buf_adds(out, " if applied at ");
+    if (r->result->next_window)
+        ndp_buf_adds(out, "the next window of each cluster (from ");
     ndp_time_format_utc(out, r->result->at);
+    if (r->result->next_window)
+        ndp_buf_addch(out, ')');
     if (ndp_report_apply_now(r)) {
         ndp_buf_adds(out, "; apply now\n\n");
         return;

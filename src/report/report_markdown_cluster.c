@@ -221,6 +221,20 @@ static void add_counts(struct ndp_buf *out, const struct ndp_md_counts *c)
         ndp_buf_addf(out, ", %zu waived", c->waived);
 }
 
+/*
+ * The instant the cluster is judged at: --at, or with --at next-window its
+ * own (not shown where it would tell a sensitive window's times).
+ */
+static void add_judged_at(struct ndp_buf *out, const struct ndp_report *r,
+                          const struct ndp_resolution *c)
+{
+    if (r->result->next_window)
+        ndp_report_cluster_judged(out, r,
+                                  (size_t)(c - r->result->resolved.items));
+    else
+        ndp_time_format_utc(out, r->result->at);
+}
+
 static void write_window(struct ndp_buf *out, const struct ndp_report *r,
                          const struct ndp_resolution *c)
 {
@@ -245,7 +259,7 @@ static void write_window(struct ndp_buf *out, const struct ndp_report *r,
     ndp_buf_addch(out, '\n');
     if (c->in_window == 1) {
         ndp_buf_adds(out, "- Open at ");
-        ndp_time_format_utc(out, r->result->at);
+        add_judged_at(out, r, c);
         if (!c->window_sensitive) { /* its times would tell its settings */
             ndp_buf_adds(out, "; closes ");
             ndp_time_format_utc(out, c->window_closes_at);
@@ -253,7 +267,7 @@ static void write_window(struct ndp_buf *out, const struct ndp_report *r,
         ndp_buf_addch(out, '\n');
     } else if (c->in_window == 0) {
         ndp_buf_adds(out, "- Closed at ");
-        ndp_time_format_utc(out, r->result->at);
+        add_judged_at(out, r, c);
         if (c->has_next_window && !c->window_sensitive) {
             ndp_buf_adds(out, "; next opening ");
             ndp_report_window_opening(out, c, c->next_window_start);
