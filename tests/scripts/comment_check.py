@@ -12,10 +12,13 @@ one comment per working directory, the modes new and off, a report cut
 to the platform's limit, and errors (403, 404, 500, connection refused,
 no token, not a pull request) that warn and exit 0, while the script's
 own usage errors exit 2.  Every line the script writes starts with its
-own text.
+own text.  What an earlier step or a crafted answer could do (run_hostile)
+and the limits as each platform counts them (run_sizes).  All of it again
+under dash and busybox sh when installed (and sh is not that shell).
     usage: comment_check.py NDPLINT SOURCE_DIR"""
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -29,6 +32,22 @@ ndplint, src = sys.argv[1:3]
 script = os.path.abspath(os.path.join(src, "ci", "comment.sh"))
 problems = []
 checks = 0
+# The shell that runs the script: sh, then every other POSIX shell found
+# (dash, busybox sh), each through the same checks.
+SHELL = ["sh"]
+
+
+def other_shells():
+    found = []
+    sh = os.path.realpath(shutil.which("sh") or "sh")
+    dash = shutil.which("dash")
+    if dash and os.path.realpath(dash) != sh:
+        found.append([dash])
+    if shutil.which("busybox") and subprocess.run(
+            ["busybox", "sh", "-c", "exit 0"],
+            capture_output=True).returncode == 0:
+        found.append(["busybox", "sh"])
+    return found
 
 
 def check(ok, what):
@@ -56,7 +75,7 @@ def write_report(tmp, name, plan, want):
 
 
 def comment(env, args, cwd):
-    run = subprocess.run(["sh", script] + args, env=env, cwd=cwd,
+    run = subprocess.run(SHELL + [script] + args, env=env, cwd=cwd,
                          capture_output=True, text=True, timeout=120)
     for line in run.stdout.splitlines():
         check(line.startswith(("ndplint comment: ",
@@ -452,11 +471,18 @@ def main():
             if findings[1] is None or clean[1] is None:
                 problems.append("no reports to post")
             else:
-                run_github(mock, tmp, findings, clean, big)
-                run_gitlab(mock, tmp, findings, clean)
-                run_azure(mock, tmp, findings, clean)
-                run_hostile(mock, tmp, findings)
-                run_sizes(mock, tmp)
+                global SHELL
+                for shell in [["sh"]] + other_shells():
+                    SHELL = shell
+                    before = len(problems)
+                    run_github(mock, tmp, findings, clean, big)
+                    run_gitlab(mock, tmp, findings, clean)
+                    run_azure(mock, tmp, findings, clean)
+                    run_hostile(mock, tmp, findings)
+                    run_sizes(mock, tmp)
+                    problems[before:] = ["%s: %s" % (" ".join(shell), p)
+                                         for p in problems[before:]]
+                    print("comment: ran under %s" % " ".join(shell))
     finally:
         mock.close()
     for p in problems:
