@@ -21,10 +21,10 @@
 # one directory.
 #
 # Posting is never the gate: a job that is not for a pull request, a
-# missing or read-only token (a fork's), an HTTP error or a network error
-# is a warning in the log and exit 0.  Exit 2 is for this script's own
-# usage errors (an unknown option, a report it cannot read, no curl or
-# jq).  The report is the pull request's (hostile) text: it goes only into
+# missing or read-only token (a fork's), no curl or jq on the runner, an
+# HTTP error or a network error is a warning in the log and exit 0.  Exit
+# 2 is for this script's own usage errors (an unknown option, a report it
+# cannot read).  The report is the pull request's (hostile) text: it goes only into
 # request bodies built by jq, never onto a log line, and the log lines
 # this script writes start with its own fixed text.
 set -u
@@ -69,9 +69,6 @@ esac
 if [ ! -f "$report" ] || [ ! -r "$report" ]; then
     usage "cannot read the report file"
 fi
-command -v curl >/dev/null 2>&1 || usage "curl is not installed"
-command -v jq >/dev/null 2>&1 || usage "jq is not installed"
-
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
@@ -100,6 +97,10 @@ give_up() {
     warn "$*; the report was not posted as a comment"
     exit 0
 }
+
+# A runner without curl or jq cannot post, and that fails nothing.
+command -v curl >/dev/null 2>&1 || give_up "curl is not installed"
+command -v jq >/dev/null 2>&1 || give_up "jq is not installed"
 
 # Text for the marker: letters, digits and a few marks, the rest '_', so
 # that no name can end the HTML comment or show in the rendered page.

@@ -245,6 +245,23 @@ def run_github(mock, tmp, findings, clean, big):
           "not a pull request" in run.stdout,
           "github push event: exit %d, %r" % (run.returncode, run.stdout))
 
+    # A runner without jq (or curl) warns and exits 0: every other tool
+    # the script uses is on PATH.
+    nojq = os.path.join(tmp, "nojq")
+    os.makedirs(nojq, exist_ok=True)
+    for tool in ("sh", "busybox", "curl", "mktemp", "rm", "tr", "cut", "sed",
+                 "grep", "head", "cp", "cat"):
+        path = shutil.which(tool)
+        link = os.path.join(nojq, tool)
+        if path and not os.path.exists(link):
+            os.symlink(path, link)
+    mock.setup({})
+    run = comment(dict(env, PATH=nojq), [findings[0]], tmp)
+    check(run.returncode == 0 and run.stdout.startswith(
+        "::warning title=ndplint comment::jq is not installed") and
+        not mock.state()["requests"],
+        "github without jq: exit %d, %r" % (run.returncode, run.stdout))
+
     # Usage errors are the script's own: exit 2.
     for args in ([os.path.join(tmp, "missing.md")],
                  ["--mode", "sometimes", findings[0]],
