@@ -284,8 +284,8 @@ static void write_heading(struct ndp_buf *out, const struct ndp_report *r,
                      "listed).",
                      r->result->baseline_known,
                      r->result->baseline_known == 1 ? "" : "s");
-    ndp_buf_adds(out, " Maintenance windows judged at ");
-    ndp_time_format_utc(out, r->result->at);
+    ndp_buf_adds(out, " Maintenance windows ");
+    ndp_report_add_judged(out, r);
     ndp_buf_adds(out, ".\n\nInputs:");
     for (i = 0; i < r->result->set.nr_inputs; i++) {
         if (out->len > budget / 4) {
@@ -297,6 +297,23 @@ static void write_heading(struct ndp_buf *out, const struct ndp_report *r,
         ndp_buf_addf(out, " (%s)", r->result->set.inputs[i].format);
     }
     ndp_buf_adds(out, "\n\n");
+}
+
+/*
+ * The instant cluster 'c' is judged at: the run's, or with --at
+ * next-window its window's opening, not shown when the window is
+ * sensitive (the opening would give its settings away).
+ */
+static void write_cluster_instant(struct ndp_buf *out,
+                                  const struct ndp_report *r,
+                                  const struct ndp_resolution *c)
+{
+    if (c->window_sensitive && c->at != r->result->at) {
+        ndp_buf_adds(out, "its next opening (--at next-window; not shown: "
+                          "sensitive)");
+        return;
+    }
+    ndp_time_format_utc(out, c->at);
 }
 
 static void write_window(struct ndp_buf *out, const struct ndp_report *r,
@@ -323,7 +340,7 @@ static void write_window(struct ndp_buf *out, const struct ndp_report *r,
     ndp_buf_addch(out, '\n');
     if (c->in_window == 1) {
         ndp_buf_adds(out, "- Open at ");
-        ndp_time_format_utc(out, r->result->at);
+        write_cluster_instant(out, r, c);
         if (!c->window_sensitive) { /* its times would tell its settings */
             ndp_buf_adds(out, "; closes ");
             ndp_time_format_utc(out, c->window_closes_at);
@@ -331,7 +348,7 @@ static void write_window(struct ndp_buf *out, const struct ndp_report *r,
         ndp_buf_addch(out, '\n');
     } else if (c->in_window == 0) {
         ndp_buf_adds(out, "- Closed at ");
-        ndp_time_format_utc(out, r->result->at);
+        write_cluster_instant(out, r, c);
         if (c->has_next_window && !c->window_sensitive) {
             ndp_buf_adds(out, "; next opening ");
             ndp_report_window_opening(out, c, c->next_window_start);
