@@ -21,10 +21,10 @@
 # one directory.
 #
 # Posting is never the gate: a job that is not for a pull request, a
-# missing or read-only token (a fork's), an HTTP error or a network error
-# is a warning in the log and exit 0.  Exit 2 is for this script's own
-# usage errors (an unknown option, a report it cannot read, no curl or
-# jq).  The report is the pull request's (hostile) text: it goes only into
+# missing or read-only token (a fork's), no curl or jq on the runner, an
+# HTTP error or a network error is a warning in the log and exit 0.  Exit
+# 2 is for this script's own usage errors (an unknown option, a report it
+# cannot read).  The report is the pull request's (hostile) text: it goes only into
 # request bodies built by jq, never onto a log line, and the log lines
 # this script writes start with its own fixed text.
 set -u
@@ -69,13 +69,19 @@ esac
 if [ ! -f "$report" ] || [ ! -r "$report" ]; then
     usage "cannot read the report file"
 fi
-command -v curl >/dev/null 2>&1 || usage "curl is not installed"
-command -v jq >/dev/null 2>&1 || usage "jq is not installed"
-
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 umask 077
+# An earlier step of the job may have run the pull request's code, which
+# can write files in $HOME but was not given the token: curl runs with -q
+# (no ~/.curlrc, which could make it follow a redirect to another host
+# with the token) and jq with $HOME an empty directory (no ~/.jq, whose
+# definitions would replace jq's own and could copy the token into the
+# comment).
+HOME=$tmp
+export HOME
+unset CURL_HOME XDG_CONFIG_HOME
 
 # A warning in the CI's own form, with fixed text from this script (the
 # only variable parts are numbers).
@@ -92,11 +98,18 @@ give_up() {
     exit 0
 }
 
+# A runner without curl or jq cannot post, and that fails nothing.
+command -v curl >/dev/null 2>&1 || give_up "curl is not installed"
+command -v jq >/dev/null 2>&1 || give_up "jq is not installed"
+
 # Text for the marker: letters, digits and a few marks, the rest '_', so
 # that no name can end the HTML comment or show in the rendered page.
 marker_text() {
     printf '%s' "$1" | tr -c 'A-Za-z0-9._/+=@-' '_' | cut -c1-120
 }
+# The id of a comment in a list: a whole number that jq prints exactly.
+# shellcheck disable=SC2016 # a jq filter
+exact_id='(numbers | select(. == floor and . > 0 and . < 9007199254740992))'
 # A value that must be a number or an id (digits, letters, '-', '_', '.').
 is_id() {
     case $1 in '' | *[!A-Za-z0-9._-]*) return 1 ;; esac
@@ -114,15 +127,16 @@ request() {
     : > "$tmp/headers"
     set -- "$1" "$2" "${3:-}"
     if [ -n "$3" ]; then
-        status=$(curl -sS -o "$tmp/response" -D "$tmp/headers" \
+        status=$(curl -q -sS -o "$tmp/response" -D "$tmp/headers" \
                  -w '%{http_code}' --max-time 60 --proto '=http,https' \
-                 -X "$1" -H @"$tmp/auth" \
+                 --max-filesize 67108864 -X "$1" -H @"$tmp/auth" \
                  -H 'Content-Type: application/json' \
                  --data-binary @"$3" "$2" 2>/dev/null)
     else
-        status=$(curl -sS -o "$tmp/response" -D "$tmp/headers" \
+        status=$(curl -q -sS -o "$tmp/response" -D "$tmp/headers" \
                  -w '%{http_code}' --max-time 60 --proto '=http,https' \
-                 -X "$1" -H @"$tmp/auth" "$2" 2>/dev/null)
+                 --max-filesize 67108864 -X "$1" -H @"$tmp/auth" "$2" \
+                 2>/dev/null)
     fi
     is_number "$status" || status=000
 }
@@ -143,23 +157,31 @@ json_is() { # filter what
 }
 
 # The body: the marker, then the report, cut to the platform's limit at
-# a line break, with a note when cut.  Built by jq, never by hand.
-make_body() { # limit -> $tmp/body.txt as a JSON string
+# a line break, with a note when cut.  Built by jq, never by hand.  The
+# limit counts UNITS: "chars" (Unicode characters: GitHub, GitLab) or
+# "utf16" (UTF-16 code units, as .NET counts a string: Azure DevOps,
+# where a character beyond U+FFFF counts two).  The cut is found by
+# adding up line sizes and made by one slice, so the cost is linear in
+# the report's size.
+make_body() { # limit units -> $tmp/body.json as a JSON string
     jq -n --rawfile report "$report" --arg marker "$marker" \
-          --argjson limit "$1" '
+          --argjson limit "$1" --arg units "$2" '
+        def size: length + (if $units == "utf16"
+                            then [explode[] | select(. > 65535)] | length
+                            else 0 end);
         ("\n\n---\n*ndplint: the report was cut to fit the comment" +
          " limit; the whole report is in the job log.*\n") as $note
         | ($marker + "\n" + $report) as $all
-        | if ($all | length) <= $limit then $all
-          else ($limit - ($note | length)) as $room
+        | if ($all | size) <= $limit then $all
+          else ($limit - ($note | size)) as $room
                | reduce ($all | split("\n"))[] as $line
-                     ({kept: [], size: 0, full: false};
+                     ({chars: 0, size: 0, full: false};
                       if .full then .
-                      elif .size + ($line | length) + 1 <= $room
-                      then .kept += [$line]
-                           | .size += ($line | length) + 1
+                      elif .size + ($line | size) + 1 <= $room
+                      then .chars += ($line | length) + 1
+                           | .size += ($line | size) + 1
                       else .full = true end)
-               | (.kept | join("\n")) + $note
+               | $all[0:([.chars - 1, 0] | max)] + $note
           end' > "$tmp/body.json" ||
         usage "cannot read the report file as text"
 }
@@ -205,9 +227,10 @@ find_in_pages() { # url what filter me-option me
         checked "read the $2"
         json_is 'type == "array"' "the list of $2"
         found=$(jq -r --arg m "$marker" "$4" me "$5" \
-                "[.[] | $3 | select((.id | type) == \"number\")][0].id // empty" \
-                "$tmp/response")
-        [ -n "$found" ] && return
+                "[.[] | objects | $3 | .id | $exact_id][0] // empty" \
+                "$tmp/response" 2>/dev/null)
+        is_number "$found" && return
+        found=""
         page=$(next_page "$page")
     done
 }
@@ -252,9 +275,10 @@ github() {
     [ -n "${GITHUB_TOKEN:-}" ] || give_up "GITHUB_TOKEN is empty"
     printf 'Authorization: Bearer %s\nAccept: application/vnd.github+json\n' \
         "$GITHUB_TOKEN" > "$tmp/auth"
+    unset GITHUB_TOKEN    # only curl reads it, from $tmp/auth
     set_marker workflow "${GITHUB_WORKFLOW:-}" "${GITHUB_JOB:-}" \
         "${GITHUB_WORKSPACE:-}"
-    make_body 65536
+    make_body 65536 chars
     jq '{body: .}' "$tmp/body.json" > "$tmp/create.json" || exit 2
     cp "$tmp/create.json" "$tmp/update.json" || exit 2
     url=$api/repos/$repo/issues/$number/comments
@@ -265,8 +289,8 @@ github() {
     # shellcheck disable=SC2016 # $m and $me are jq's
     [ "$mode" = update ] &&
         find_in_pages "$url" "pull request's comments" \
-            'select((.body | type) == "string" and (.body | startswith($m))
-                    and .user.login == $me)' \
+            'select((.body | strings | startswith($m)) and
+                    .user.login? == $me)' \
             --arg "${NDPLINT_COMMENT_AUTHOR:-github-actions[bot]}"
     post PATCH "$api/repos/$repo/issues/comments/$found" "$url" comment
 }
@@ -285,9 +309,10 @@ gitlab() {
     token=${NDPLINT_GITLAB_TOKEN:-}
     [ -n "$token" ] || give_up "NDPLINT_GITLAB_TOKEN is empty"
     printf 'PRIVATE-TOKEN: %s\n' "$token" > "$tmp/auth"
+    unset NDPLINT_GITLAB_TOKEN token
     set_marker pipeline "${CI_CONFIG_PATH:-.gitlab-ci.yml}" \
         "${CI_JOB_NAME:-}" "${CI_PROJECT_DIR:-}"
-    make_body 1000000
+    make_body 1000000 chars
     jq '{body: .}' "$tmp/body.json" > "$tmp/create.json" || exit 2
     cp "$tmp/create.json" "$tmp/update.json" || exit 2
     url=$api/projects/$project/merge_requests/$number/notes
@@ -302,8 +327,8 @@ gitlab() {
         # shellcheck disable=SC2016 # $m and $me are jq's
         find_in_pages "$url?sort=asc&order_by=created_at" \
             "merge request's notes" \
-            'select((.system | not) and .author.id == $me and
-                    (.body | type) == "string" and (.body | startswith($m)))' \
+            'select((.system | not) and .author.id? == $me and
+                    (.body | strings | startswith($m)))' \
             --argjson "$me"
     fi
     post PUT "$url/$found" "$url" note
@@ -325,9 +350,10 @@ azure() {
     [ -n "${SYSTEM_ACCESSTOKEN:-}" ] ||
         give_up "SYSTEM_ACCESSTOKEN is empty (map it in the step's env)"
     printf 'Authorization: Bearer %s\n' "$SYSTEM_ACCESSTOKEN" > "$tmp/auth"
+    unset SYSTEM_ACCESSTOKEN
     set_marker pipeline "${BUILD_DEFINITIONNAME:-}" \
         "${SYSTEM_JOBNAME:-${AGENT_JOBNAME:-}}" "${BUILD_SOURCESDIRECTORY:-}"
-    make_body 150000
+    make_body 150000 utf16
     jq '{content: .}' "$tmp/body.json" > "$tmp/update.json" || exit 2
     jq '{comments: [{parentCommentId: 0, content: ., commentType: 1}],
          status: 1}' "$tmp/body.json" > "$tmp/create.json" || exit 2
@@ -347,18 +373,16 @@ azure() {
         request GET "$url?$version"
         checked "read the pull request's threads"
         json_is '(.value | type) == "array"' "the list of threads"
-        found=$(jq -r --arg m "$marker" --arg me "$me" '[.value[] |
-                    select((.id | type) == "number" and
-                           (.isDeleted | not) and
+        found=$(jq -r --arg m "$marker" --arg me "$me" '[.value[] | objects |
+                    select((.isDeleted | not) and
                            ((.comments | type) == "array")) |
-                    {t: .id, c: .comments[0]} |
-                    select((.c.id | type) == "number" and
-                           .c.author.id == $me and
+                    {t: (.id | '"$exact_id"'), c: (.comments[0] | objects)} |
+                    select((.c.id | '"$exact_id"') and
+                           .c.author.id? == $me and
                            (.c.isDeleted | not) and
-                           (.c.content | type) == "string" and
-                           (.c.content | startswith($m)))][0] |
+                           (.c.content | strings | startswith($m)))][0] |
                     if . then "\(.t) \(.c.id)" else empty end' \
-                "$tmp/response")
+                "$tmp/response" 2>/dev/null)
         thread=${found% *} comment=${found#* }
         is_number "$thread" && is_number "$comment" || found=""
     fi

@@ -159,6 +159,10 @@ static int get_string(const struct checker *ck, const struct json_object *o,
     if (!json_object_is_type(v, json_type_string) ||
         json_object_get_string_len(v) == 0)
         return bad(ck, at, "must be a non-empty string");
+    /* "next-window\u0000…" would be read as "next-window". */
+    if (strlen(json_object_get_string(v)) !=
+        (size_t)json_object_get_string_len(v))
+        return bad(ck, at, "must not contain a NUL character (\\u0000)");
     *out = json_object_get_string(v);
     return 0;
 }

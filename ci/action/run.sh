@@ -154,7 +154,7 @@ fi
 if [ -n "$comment_md" ] && [ -s "$comment_md" ]; then
     GITHUB_TOKEN=$token sh "${BASH_SOURCE[0]%/*}/../comment.sh" \
         --platform github --mode "$comment" --id "${INPUT_FILES:-}" \
-        "$comment_md"
+        -- "$comment_md"
 fi
 {
     echo "NDPLINT=$ndplint"

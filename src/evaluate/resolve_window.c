@@ -28,6 +28,7 @@
  */
 #include "common.h"
 #include "evaluate_internal.h"
+#include "apply_window.h"
 #include "buf.h"
 #include "change.h"
 #include "config.h"
@@ -443,7 +444,9 @@ static bool openings_known(const struct ndp_resolution *c)
  * in force and, when the apply replaces it, inside the new one too (spec
  * §11); an occurrence that touches a date of notAllowedDates does not
  * open, as ndp_window_is_open() reads it.  No instant to name leaves the
- * cluster judged now, and its report says so (NDP_JUDGED_NO_OPENING).
+ * cluster judged now, and its report says so (NDP_JUDGED_NO_OPENING);
+ * so does an opening more than NDP_APPLY_HORIZON (366 days) away, the
+ * horizon of the closing advice.
  */
 static void move_to_next_window(struct ndp_resolution *c, int64_t now)
 {
@@ -460,7 +463,9 @@ static void move_to_next_window(struct ndp_resolution *c, int64_t now)
     else
         found = ndp_window_is_open(c->window, now, NULL) ||
                 ndp_window_next(c->window, now, &start, &end);
-    if (!found) {
+    /* An opening beyond the closing advice's horizon is no answer for a
+     * pull request: it would pass a change that cannot apply for years. */
+    if (!found || start - now > NDP_APPLY_HORIZON) {
         c->judged = NDP_JUDGED_NO_OPENING;
         return;
     }

@@ -599,8 +599,13 @@ static enum ndp_verdict gated_verdict(const struct ndp_resolution *c,
         describe_next_window(msg, c);
         note_both_windows(msg, c);
         if (c->judged == NDP_JUDGED_NO_OPENING)
-            ndp_buf_adds(msg, "; --at next-window has no opening to judge "
-                         "it at, so it is judged now");
+            ndp_buf_adds(msg, c->has_next_window &&
+                                  !ndp_window_phase_unknown(c->window)
+                              ? "; --at next-window judges only at an "
+                                "opening within 366 days, so it is judged "
+                                "now"
+                              : "; --at next-window has no opening to "
+                                "judge it at, so it is judged now");
         return NDP_VERDICT_OUTSIDE_WINDOW;
     case NDP_PROFILE_ALLOW:
     default:

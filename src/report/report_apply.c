@@ -29,17 +29,20 @@ static const char *const weekday_abbr[7] = { "Sun", "Mon", "Tue", "Wed",
     "Thu", "Fri", "Sat" };
 
 /*
- * A cluster --at next-window judged at a later opening of its window
- * waits for that window with every change it lets through that reimages:
- * it was let through there, not now.
+ * A cluster --at next-window judged inside its window (at a later opening,
+ * or now when the run is inside it) waits for that window with every
+ * change it lets through that reimages: it was let through there, and an
+ * apply later than the window's close would be refused.  Inside the window
+ * now counts too, or the advice would name another cluster's later window
+ * as if this one were open then, and change with the hour of the run.
  */
-static bool waits_for_window(const struct ndp_report *r,
-                             const struct ndp_resolution *c,
+static bool waits_for_window(const struct ndp_resolution *c,
                              const struct ndp_finding *f)
 {
     const struct ndp_verdict_row *row = ndp_verdict_row(f->verdict);
 
-    return c->at != r->result->at && row->lets_through && row->reimages;
+    return c->judged == NDP_JUDGED_NEXT_WINDOW && row->lets_through &&
+           row->reimages;
 }
 
 /* What gates cluster 'index's refused changes. */
@@ -61,7 +64,7 @@ static void gate_of(struct ndp_apply_cluster *g, const struct ndp_report *r,
     for (i = 0; i < r->result->findings.nr; i++)
         if (r->result->findings.items[i].cluster_index == index &&
             (r->result->findings.items[i].refused_now ||
-             waits_for_window(r, c, &r->result->findings.items[i])))
+             waits_for_window(c, &r->result->findings.items[i])))
             break;
     if (i == r->result->findings.nr)
         return;

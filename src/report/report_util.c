@@ -13,6 +13,7 @@
 #include "report.h"
 #include "run.h"
 #include "timeutil.h"
+#include "window.h"
 
 /* ---- paths ---- */
 
@@ -229,7 +230,12 @@ void ndp_report_cluster_judged(struct ndp_buf *out,
                               : ", now: no maintenance window gates it");
         break;
     case NDP_JUDGED_NO_OPENING:
-        ndp_buf_adds(out, ", now: no opening of its window can be named");
+        ndp_buf_adds(out, c->has_next_window &&
+                              !ndp_window_phase_unknown(c->window)
+                              ? ", now: its next opening is more than 366 "
+                                "days away"
+                              : ", now: no opening of its window can be "
+                                "named");
         break;
     case NDP_JUDGED_GIVEN:
     default:

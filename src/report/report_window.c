@@ -175,6 +175,23 @@ static void write_rollout(struct ndp_buf *out, const struct ndp_resolution *c,
     ndp_buf_addch(out, '\n');
 }
 
+/*
+ * "  at <instant>", the instant the cluster is judged at; with --at
+ * next-window on a sensitive window that instant is the window's opening,
+ * which would give the window away, so it is not shown.
+ */
+static void write_judged_at(struct ndp_buf *out,
+                            const struct ndp_resolution *c, int64_t at)
+{
+    if (c->window_sensitive && c->judged == NDP_JUDGED_NEXT_WINDOW) {
+        ndp_buf_adds(out, "  at its next opening (--at next-window; not "
+                          "shown: sensitive)");
+        return;
+    }
+    ndp_buf_adds(out, "  at ");
+    ndp_time_format_utc(out, at);
+}
+
 static void write_cluster(struct ndp_buf *out,
                           const struct ndp_cluster *cluster,
                           const struct ndp_resolution *c,
@@ -203,8 +220,7 @@ static void write_cluster(struct ndp_buf *out,
                                  "window in force before the change)\n"
                                : "\n");
     if (ndp_window_is_open(c->window, at, &closes)) {
-        ndp_buf_adds(out, "  at ");
-        ndp_time_format_utc(out, at);
+        write_judged_at(out, c, at);
         ndp_buf_adds(out, ": inside a window that closes ");
         if (c->window_sensitive)
             ndp_buf_adds(out, "at a time not shown");
@@ -212,8 +228,7 @@ static void write_cluster(struct ndp_buf *out,
             ndp_time_format_utc(out, closes);
         ndp_buf_addch(out, '\n');
     } else {
-        ndp_buf_adds(out, "  at ");
-        ndp_time_format_utc(out, at);
+        write_judged_at(out, c, at);
         ndp_buf_adds(out, ": outside any window\n");
     }
     if (c->window_sensitive)

@@ -12,14 +12,18 @@ one comment per working directory, the modes new and off, a report cut
 to the platform's limit, and errors (403, 404, 500, connection refused,
 no token, not a pull request) that warn and exit 0, while the script's
 own usage errors exit 2.  Every line the script writes starts with its
-own text.
+own text.  What an earlier step or a crafted answer could do (run_hostile)
+and the limits as each platform counts them (run_sizes).  All of it again
+under dash and busybox sh when installed (and sh is not that shell).
     usage: comment_check.py NDPLINT SOURCE_DIR"""
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import comment_mock  # noqa: E402
@@ -28,6 +32,22 @@ ndplint, src = sys.argv[1:3]
 script = os.path.abspath(os.path.join(src, "ci", "comment.sh"))
 problems = []
 checks = 0
+# The shell that runs the script: sh, then every other POSIX shell found
+# (dash, busybox sh), each through the same checks.
+SHELL = ["sh"]
+
+
+def other_shells():
+    found = []
+    sh = os.path.realpath(shutil.which("sh") or "sh")
+    dash = shutil.which("dash")
+    if dash and os.path.realpath(dash) != sh:
+        found.append([dash])
+    if shutil.which("busybox") and subprocess.run(
+            ["busybox", "sh", "-c", "exit 0"],
+            capture_output=True).returncode == 0:
+        found.append(["busybox", "sh"])
+    return found
 
 
 def check(ok, what):
@@ -55,7 +75,7 @@ def write_report(tmp, name, plan, want):
 
 
 def comment(env, args, cwd):
-    run = subprocess.run(["sh", script] + args, env=env, cwd=cwd,
+    run = subprocess.run(SHELL + [script] + args, env=env, cwd=cwd,
                          capture_output=True, text=True, timeout=120)
     for line in run.stdout.splitlines():
         check(line.startswith(("ndplint comment: ",
@@ -225,6 +245,23 @@ def run_github(mock, tmp, findings, clean, big):
           "not a pull request" in run.stdout,
           "github push event: exit %d, %r" % (run.returncode, run.stdout))
 
+    # A runner without jq (or curl) warns and exits 0: every other tool
+    # the script uses is on PATH.
+    nojq = os.path.join(tmp, "nojq")
+    os.makedirs(nojq, exist_ok=True)
+    for tool in ("sh", "busybox", "curl", "mktemp", "rm", "tr", "cut", "sed",
+                 "grep", "head", "cp", "cat"):
+        path = shutil.which(tool)
+        link = os.path.join(nojq, tool)
+        if path and not os.path.exists(link):
+            os.symlink(path, link)
+    mock.setup({})
+    run = comment(dict(env, PATH=nojq), [findings[0]], tmp)
+    check(run.returncode == 0 and run.stdout.startswith(
+        "::warning title=ndplint comment::jq is not installed") and
+        not mock.state()["requests"],
+        "github without jq: exit %d, %r" % (run.returncode, run.stdout))
+
     # Usage errors are the script's own: exit 2.
     for args in ([os.path.join(tmp, "missing.md")],
                  ["--mode", "sometimes", findings[0]],
@@ -340,6 +377,98 @@ def run_azure(mock, tmp, findings, clean):
         "azure 500: exit %d, %r" % (run.returncode, run.stdout))
 
 
+def run_hostile(mock, tmp, findings):
+    """What an earlier step of the job (the pull request's code, without
+    the token) or a crafted API answer could do: a ~/.curlrc that follows
+    a redirect to another host, a ~/.jq that copies the token into the
+    body, ids that are not whole numbers, items that are not objects."""
+    home = os.path.join(tmp, "home")
+    os.makedirs(home, exist_ok=True)
+    with open(os.path.join(home, ".curlrc"), "w") as f:
+        f.write("location\nlocation-trusted\n")
+    with open(os.path.join(home, ".jq"), "w") as f:
+        f.write("def length: 1000000000; def join($x): env.GITHUB_TOKEN;\n")
+    env = dict(github_env(tmp, mock.url, {"pull_request": {"number": 42}}),
+               HOME=home)
+    other = comment_mock.Mock()
+    try:
+        mock.setup({"redirect": other.url + "/steal"})
+        other.setup({})
+        run = comment(env, [findings[0]], tmp)
+        sent = other.state()["requests"]
+        check(run.returncode == 0 and not sent and "HTTP 302" in run.stdout,
+              "a ~/.curlrc made curl follow a redirect to another host: %d "
+              "requests there, %r" % (len(sent), run.stdout))
+    finally:
+        other.close()
+    mock.setup({})
+    comment(env, [findings[0]], tmp)
+    posted = [r["body"] for r in mock.state()["requests"]
+              if r["method"] == "POST"]
+    check(posted and "ghs_secret123" not in posted[0] and
+          findings[1] in json.loads(posted[0])["body"],
+          "a ~/.jq changed the body: %r" % (posted[:1],))
+
+    # Ids that are not whole numbers, and items that are not comments:
+    # nothing is edited, one comment is created, jq says nothing.
+    marker = "<!-- ndplint: workflow=AKS_reimage_check job=ndplint dir=. -->"
+    bot = {"login": "github-actions[bot]"}
+    odd = [1, "::error::x", None, {"id": 3, "body": 5, "user": "x"},
+           {"id": 1.5, "body": marker, "user": bot},
+           {"id": 1e300, "body": marker, "user": bot},
+           {"id": -3, "body": marker, "user": bot},
+           {"id": "7", "body": marker, "user": bot}]
+    mock.setup({"github": odd})
+    run = comment(dict(env, HOME=tmp), [findings[0]], tmp)
+    reqs = [(r["method"], r["path"]) for r in mock.state()["requests"]]
+    check(run.returncode == 0 and run.stderr == "" and
+          [m for m, _ in reqs] == ["GET", "GET", "GET", "POST"],
+          "github odd ids: %r, stderr %r" % (reqs, run.stderr[:200]))
+
+
+def run_sizes(mock, tmp):
+    """The limit as each platform counts it, and a cost linear in the
+    report: a 4 MB report cut to GitLab's 1,000,000 characters in
+    seconds, and a report of characters beyond U+FFFF cut to Azure's
+    150,000 UTF-16 code units."""
+    big = os.path.join(tmp, "huge.md")
+    with open(big, "w", encoding="utf-8") as f:
+        for i in range(250000):
+            f.write("| row %d | x |\n" % i)
+    env = {"PATH": os.environ["PATH"], "GITLAB_CI": "true",
+           "CI_API_V4_URL": mock.url + "/api/v4", "CI_PROJECT_ID": "17",
+           "CI_MERGE_REQUEST_IID": "5", "NDPLINT_GITLAB_TOKEN": "glpat-xyz",
+           "CI_JOB_NAME": "ndplint", "CI_PROJECT_DIR": tmp}
+    mock.setup({})
+    started = time.monotonic()
+    run = comment(dict(env), ["--mode", "new", big], tmp)
+    took = time.monotonic() - started
+    notes = mock.state()["gitlab"]
+    body = notes[0]["body"] if notes else ""
+    check(run.returncode == 0 and 900000 < len(body) <= 1000000 and
+          took < 30, "gitlab 4 MB report: %d characters in %.1f s" %
+          (len(body), took))
+
+    wide = os.path.join(tmp, "wide.md")
+    with open(wide, "w", encoding="utf-8") as f:
+        # 6,000 lines: about 120,000 characters but 180,000 UTF-16 units.
+        for i in range(6000):
+            f.write("row %04d %s\n" % (i, "\U0001F680" * 10))
+    env = {"PATH": os.environ["PATH"], "TF_BUILD": "True",
+           "SYSTEM_COLLECTIONURI": mock.url + "/org/",
+           "SYSTEM_TEAMPROJECTID": "proj-1", "BUILD_REPOSITORY_ID": "repo-2",
+           "SYSTEM_PULLREQUEST_PULLREQUESTID": "31",
+           "SYSTEM_ACCESSTOKEN": "azp-token", "BUILD_DEFINITIONNAME": "infra",
+           "SYSTEM_JOBNAME": "ndplint", "BUILD_SOURCESDIRECTORY": tmp}
+    mock.setup({})
+    comment(env, ["--mode", "new", wide], tmp)
+    threads = mock.state()["azure"]
+    text = threads[0]["comments"][0]["content"] if threads else ""
+    units = len(text.encode("utf-16-le")) // 2
+    check(140000 < units <= 150000 and "report was cut" in text,
+          "azure: %d UTF-16 code units (%d characters)" % (units, len(text)))
+
+
 def main():
     for tool in ("curl", "jq"):
         if subprocess.run(["sh", "-c", "command -v " + tool],
@@ -359,9 +488,18 @@ def main():
             if findings[1] is None or clean[1] is None:
                 problems.append("no reports to post")
             else:
-                run_github(mock, tmp, findings, clean, big)
-                run_gitlab(mock, tmp, findings, clean)
-                run_azure(mock, tmp, findings, clean)
+                global SHELL
+                for shell in [["sh"]] + other_shells():
+                    SHELL = shell
+                    before = len(problems)
+                    run_github(mock, tmp, findings, clean, big)
+                    run_gitlab(mock, tmp, findings, clean)
+                    run_azure(mock, tmp, findings, clean)
+                    run_hostile(mock, tmp, findings)
+                    run_sizes(mock, tmp)
+                    problems[before:] = ["%s: %s" % (" ".join(shell), p)
+                                         for p in problems[before:]]
+                    print("comment: ran under %s" % " ".join(shell))
     finally:
         mock.close()
     for p in problems:

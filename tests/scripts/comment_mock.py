@@ -49,6 +49,7 @@ class State:
         self.gitlab = list(seed.get("gitlab", []))
         self.azure = list(seed.get("azure", []))
         self.fail = int(seed.get("fail", 0))
+        self.redirect = seed.get("redirect", "")
         self.next_id = 1000
 
     def new_id(self):
@@ -99,6 +100,8 @@ class Handler(BaseHTTPRequestHandler):
                                 "body": raw})
             if st.fail:
                 return self.reply(st.fail, {"message": "refused"})
+            if st.redirect:
+                return self.reply(302, {}, [("Location", st.redirect)])
             body = json.loads(raw) if raw else None
             for route in (self.github, self.gitlab, self.azure):
                 done = route(st, url.path, query, body)

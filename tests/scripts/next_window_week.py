@@ -3,8 +3,9 @@
 
 For each fixture, ndplint runs with --at next-window at every hour of one
 week (the current instant set with NDPLINT_NOW, docs/development.md), and
-every run must give the same exit status and the same findings (rule,
-resource, path, verdict, severity) but window-overrun: a run inside the
+every run must give the same exit status, the same findings (rule,
+resource, path, verdict, severity) but window-overrun, and the same kind
+of closing advice (the summary's apply_window reason): a run inside the
 window is judged at its own instant, with less of the window left, as
 the apply it stands for would be (docs/ci.md).  Each cluster with a window must be
 judged inside it (evaluated_at_reason next-window).  The same fixture
@@ -20,16 +21,21 @@ import os
 import subprocess
 import sys
 
-# Fixtures whose windows have no notAllowedDates: a weekly window, and a
-# window the apply replaces (only where both are open counts).
-FIXTURES = ("fixtures/example-plan.json", "fixtures/profile-change.json")
+# Fixtures whose windows have no notAllowedDates, with the options they
+# need: a weekly window, a window the apply replaces (only where both are
+# open counts), and two clusters whose weekly windows never meet.
+FIXTURES = (("fixtures/example-plan.json",),
+            ("fixtures/profile-change.json",),
+            ("fixtures/next-window-two-windows.json",
+             "--profile", "AllowDuringMaintenanceWindow"))
 MONDAY = datetime.datetime(2026, 11, 30, 0, 0, tzinfo=datetime.timezone.utc)
 HOURS = 7 * 24
 
 
 def run(ndplint, source, fixture, now, at):
     env = dict(os.environ, NDPLINT_NOW=now, LC_ALL="C", NO_COLOR="1")
-    proc = subprocess.run([ndplint, fixture, "--at", at, "--format", "json"],
+    proc = subprocess.run([ndplint] + list(fixture) +
+                          ["--at", at, "--format", "json"],
                           cwd=source, env=env, capture_output=True,
                           timeout=60, check=False)
     try:
@@ -56,7 +62,7 @@ def check_fixture(ndplint, source, fixture):
         status, report = run(ndplint, source, fixture, now, "next-window")
         if report is None or not report.get("findings"):
             problems.append("%s at %s: no JSON report with findings (exit "
-                            "%d)" % (fixture, now, status))
+                            "%d)" % (fixture[0], now, status))
             break
         for cluster in report["clusters"]:
             if cluster["window"] is not None and \
@@ -65,24 +71,26 @@ def check_fixture(ndplint, source, fixture):
                      cluster["in_window"] is not True):
                 problems.append("%s at %s: cluster %s judged at %s (%s), "
                                 "in_window %s" % (
-                                    fixture, now, cluster["id"],
+                                    fixture[0], now, cluster["id"],
                                     cluster["evaluated_at"],
                                     cluster["evaluated_at_reason"],
                                     cluster["in_window"]))
-        answer = (status, verdicts(report))
+        # The closing advice too: apply now, in a window, separately.
+        answer = (status, verdicts(report),
+                  report["summary"]["apply_window"]["reason"])
         if first is None:
             first = (now, answer)
         elif answer != first[1]:
-            problems.append("%s: at %s exit %d and %s, at %s exit %d and %s"
-                            % (fixture, first[0], first[1][0], first[1][1],
-                               now, answer[0], answer[1]))
+            problems.append("%s: at %s exit %d, %s, apply %s; at %s exit "
+                            "%d, %s, apply %s" % ((fixture[0], first[0]) +
+                                                  first[1] + (now,) + answer))
             break
         status, report = run(ndplint, source, fixture, now, "now")
         if report is not None:
             now_answers.add((status, json.dumps(verdicts(report))))
     if not problems and len(now_answers) < 2:
         problems.append("%s: --at now gives the same verdicts all week, so "
-                        "the fixture proves nothing" % fixture)
+                        "the fixture proves nothing" % fixture[0])
     return problems
 
 

@@ -169,16 +169,18 @@ PATH=$tmp/nobrew RUNNER_OS=macOS "$bash" "$src/ci/action/build.sh" build \
     fail "build.sh build on macOS without Homebrew: $(cat "$tmp/log")"
 
 # run.sh as the action's last step runs it.  $1: expected exit status.
+# It runs in the source directory, or in $run_dir when that is set.
+run_dir=""
 run_action() {
     want=$1
     shift
     rm -rf "$tmp/ws" && mkdir -p "$tmp/ws/reports"
     : > "$tmp/ws/output"; : > "$tmp/ws/env"; : > "$tmp/ws/summary"
-    (cd "$src" && env "$@" NDPLINT="$ndplint" GITHUB_WORKSPACE="$src" \
+    (cd "${run_dir:-$src}" && env "$@" NDPLINT="$ndplint" GITHUB_WORKSPACE="$src" \
         GITHUB_OUTPUT="$tmp/ws/output" GITHUB_ENV="$tmp/ws/env" \
         GITHUB_STEP_SUMMARY="$tmp/ws/summary" INPUT_AT=2026-12-05T12:00:00Z \
         INPUT_FAIL_ON=error INPUT_FORMAT=github \
-        bash ci/action/run.sh) > "$tmp/ws/stdout" 2> "$tmp/ws/stderr"
+        bash "$src/ci/action/run.sh") > "$tmp/ws/stdout" 2> "$tmp/ws/stderr"
     got=$?
     runs=$((runs + 1))
     [ "$got" = "$want" ] || fail "run.sh $*: exit $got, want $want"
@@ -428,6 +430,12 @@ for k, v in inputs.items():
         fail "comment: off sent requests"
     readme_run 2 INPUT_COMMENT=sometimes
     has "$tmp/ws/stdout" '^::error title=ndplint action::comment must be'
+    # A Markdown report whose name starts with '-' is still the report
+    # (written in a directory of the test's own, not the checkout).
+    mkdir -p "$tmp/dash" && run_dir=$tmp/dash
+    readme_run 1 INPUT_MARKDOWN=-ndplint.md
+    run_dir=""
+    has "$tmp/ws/stdout" '^ndplint comment: created a comment$'
 else
     echo "action: curl or jq is missing: the comment runs were skipped"
 fi
