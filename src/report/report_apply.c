@@ -436,6 +436,27 @@ bool ndp_report_apply_now(const struct ndp_report *r)
     return now;
 }
 
+/*
+ * "Apply now": the findings a baseline lists were left out before this
+ * answer was made, so it promises nothing about them.
+ */
+static void now_sentence(struct ndp_buf *out, const struct ndp_report *r)
+{
+    size_t known = r->result->baseline_known;
+
+    if (!known) {
+        ndp_buf_adds(out, "Apply now: no change is refused at ");
+        ndp_time_format_utc(out, r->result->at);
+        return;
+    }
+    ndp_buf_adds(out, "Apply now as far as the new findings go: none is "
+                      "refused at ");
+    ndp_time_format_utc(out, r->result->at);
+    ndp_buf_addf(out, "; the %zu finding%s the baseline lists %s not "
+                 "judged here and may still be refused", known,
+                 known == 1 ? "" : "s", known == 1 ? "is" : "are");
+}
+
 void ndp_report_apply_sentence(struct ndp_buf *out,
                                const struct ndp_report *r,
                                add_name_fn add_name)
@@ -454,8 +475,7 @@ void ndp_report_apply_sentence_names(struct ndp_buf *out,
     plan_start(&p, r);
     switch (p.answer.reason) {
     case NDP_APPLY_NOW:
-        ndp_buf_adds(out, "Apply now: no change is refused at ");
-        ndp_time_format_utc(out, r->result->at);
+        now_sentence(out, r);
         break;
     case NDP_APPLY_FROZEN:
         frozen_sentence(out, r, &p, &names);

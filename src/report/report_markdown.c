@@ -132,11 +132,14 @@ static void write_verdict(struct ndp_buf *out, const struct ndp_report *r,
         ndp_buf_adds(out, "\n\n");
         return;
     }
+    /* What a baseline lists is left out: the line speaks of the rest. */
     if (refused)
-        ndp_buf_addf(out, "%zu change%s AKS will refuse", refused,
+        ndp_buf_addf(out, "%zu %schange%s AKS will refuse", refused,
+                     r->result->baseline_known ? "new " : "",
                      refused == 1 ? "" : "s");
     else
-        ndp_buf_adds(out, "no change AKS will refuse");
+        ndp_buf_addf(out, "no %schange AKS will refuse",
+                     r->result->baseline_known ? "new " : "");
     ndp_buf_adds(out, " if applied at ");
     if (r->result->next_window)
         ndp_buf_adds(out, "the next window of each cluster (from ");
@@ -144,7 +147,10 @@ static void write_verdict(struct ndp_buf *out, const struct ndp_report *r,
     if (r->result->next_window)
         ndp_buf_addch(out, ')');
     if (ndp_report_apply_now(r)) {
-        ndp_buf_adds(out, "; apply now\n\n");
+        ndp_buf_adds(out, r->result->baseline_known
+                              ? "; apply now, as far as the new findings go"
+                                "\n\n"
+                              : "; apply now\n\n");
         return;
     }
     ndp_buf_adds(out, "; ");
