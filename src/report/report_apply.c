@@ -37,17 +37,23 @@ static const char *const weekday_abbr[7] = { "Sun", "Mon", "Tue", "Wed",
  * as if this one were open then, and change with the hour of the run.
  */
 static bool waits_for_window(const struct ndp_resolution *c,
-                             const struct ndp_finding *f)
+                             const struct ndp_finding *f, bool open_now)
 {
     const struct ndp_verdict_row *row = ndp_verdict_row(f->verdict);
+    bool inside = c->judged == NDP_JUDGED_NEXT_WINDOW ||
+                  (open_now && c->profile == NDP_PROFILE_WINDOW &&
+                   c->in_window == 1);
 
-    return c->judged == NDP_JUDGED_NEXT_WINDOW && row->lets_through &&
-           row->reimages;
+    return inside && row->lets_through && row->reimages;
 }
 
-/* What gates cluster 'index's refused changes. */
+/*
+ * What gates cluster 'index's refused changes; with 'open_now', also the
+ * reimaging changes its window lets through now: when another cluster
+ * must wait for a later instant, this one's window must be open then too.
+ */
 static void gate_of(struct ndp_apply_cluster *g, const struct ndp_report *r,
-                    size_t index)
+                    size_t index, bool open_now)
 {
     const struct ndp_resolution *c = &r->result->resolved.items[index];
     size_t i;
@@ -64,7 +70,7 @@ static void gate_of(struct ndp_apply_cluster *g, const struct ndp_report *r,
     for (i = 0; i < r->result->findings.nr; i++)
         if (r->result->findings.items[i].cluster_index == index &&
             (r->result->findings.items[i].refused_now ||
-             waits_for_window(c, &r->result->findings.items[i])))
+             waits_for_window(c, &r->result->findings.items[i], open_now)))
             break;
     if (i == r->result->findings.nr)
         return;
@@ -126,18 +132,28 @@ struct plan {
 static void plan_start(struct plan *p, const struct ndp_report *r)
 {
     size_t i, nr = r->result->clusters.nr;
+    bool waiting = false;
 
     p->gates = ndp_xcalloc(nr ? nr : 1, sizeof(*p->gates));
     p->answers = ndp_xcalloc(nr ? nr : 1, sizeof(*p->answers));
     p->sensitive = false;
     for (i = 0; i < nr; i++) {
-        gate_of(&p->gates[i], r, i);
+        gate_of(&p->gates[i], r, i, false);
         ndp_apply_window_cluster(&p->answers[i], &p->gates[i],
                                  r->result->at);
+        waiting |= p->gates[i].gate != NDP_GATE_NONE;
+    }
+    /* Someone waits: a cluster open only now must be open then too. */
+    for (i = 0; waiting && i < nr; i++)
+        if (p->gates[i].gate == NDP_GATE_NONE) {
+            gate_of(&p->gates[i], r, i, true);
+            ndp_apply_window_cluster(&p->answers[i], &p->gates[i],
+                                     r->result->at);
+        }
+    for (i = 0; i < nr; i++)
         if (p->gates[i].gate == NDP_GATE_WINDOWS &&
             r->result->resolved.items[i].window_sensitive)
             p->sensitive = true;
-    }
     ndp_apply_window_plan(&p->answer, p->gates, nr, r->result->at);
     uncertain(&p->answer, r, NDP_APPLY_PLAN);
 }
@@ -174,7 +190,7 @@ void ndp_report_apply_json(struct ndp_buf *out, const struct ndp_report *r,
         a = &p.answer;
         hidden = p.sensitive;
     } else {
-        gate_of(&gate, r, index);
+        gate_of(&gate, r, index, false);
         ndp_apply_window_cluster(&one, &gate, r->result->at);
         uncertain(&one, r, index);
         a = &one;
