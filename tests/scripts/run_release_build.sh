@@ -1,0 +1,169 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# The Linux release archives as the release workflow builds them:
+# ci/release-build.sh linux-x86_64 linux-aarch64 (the aarch64 binary
+# cross-compiled), then checks that the archives have the names and the
+# files ci/install.sh expects, that SHA256SUMS lists exactly them and
+# matches, that 'file' calls each binary statically linked and of its
+# architecture, and that the aarch64 binary, run under qemu-aarch64-static,
+# writes byte for byte the standard output, standard error and exit status
+# of the x86_64 binary on every golden case (tests/golden/*), which are the
+# recorded ones.  Skipped (77) on another host than Linux x86_64, or when
+# 'file', the cross compiler, the arm64 libraries or qemu-user-static is
+# missing (sh ci/install-deps.sh --cross installs them).
+#   usage: run_release_build.sh SOURCE_DIR CMAKE
+set -u
+src=$1 cmake=$2
+
+skip() {
+    echo "release_build: $*: skipped"
+    exit 77
+}
+[ "$(uname -s)/$(uname -m)" = Linux/x86_64 ] ||
+    skip "the cross build runs on Linux x86_64, this is $(uname -s) $(uname -m)"
+for tool in file aarch64-linux-gnu-gcc qemu-aarch64-static sha256sum; do
+    command -v "$tool" >/dev/null 2>&1 ||
+        skip "$tool is not installed (sh ci/install-deps.sh --cross)"
+done
+[ -f /usr/lib/aarch64-linux-gnu/pkgconfig/json-c.pc ] &&
+    [ -f /usr/lib/aarch64-linux-gnu/pkgconfig/libpcre2-8.pc ] ||
+    skip "libjson-c-dev:arm64 or libpcre2-dev:arm64 is not installed" \
+         "(sh ci/install-deps.sh --cross)"
+
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT INT TERM
+failed=0
+fail() {
+    echo "release_build: $*"
+    failed=$((failed + 1))
+}
+
+started=$(date +%s)
+if ! CMAKE=$cmake sh "$src/ci/release-build.sh" -o "$work/dist" \
+        linux-x86_64 linux-aarch64 > "$work/log" 2>&1; then
+    tail -40 "$work/log"
+    echo "release_build: ci/release-build.sh failed"
+    exit 1
+fi
+built=$(($(date +%s) - started))
+version=$(sed -n 's/^project(ndplint VERSION \([0-9.]*\).*/\1/p' \
+    "$src/CMakeLists.txt")
+
+# The names ci/install.sh asks for, and nothing else.
+(cd "$work/dist" && ls) > "$work/names"
+cat > "$work/expected-names" <<EOF
+SHA256SUMS
+ndplint-$version-linux-aarch64.tar.gz
+ndplint-$version-linux-x86_64.tar.gz
+EOF
+cmp -s "$work/expected-names" "$work/names" ||
+    fail "the output holds other files (- missing, + extra):
+$(diff -u "$work/expected-names" "$work/names" | sed -n '4,$p')"
+if ! (cd "$work/dist" && sha256sum --quiet --strict -c SHA256SUMS) \
+        > "$work/sums" 2>&1; then
+    fail "SHA256SUMS does not match: $(cat "$work/sums")"
+fi
+[ "$(wc -l < "$work/dist/SHA256SUMS")" -eq 2 ] ||
+    fail "SHA256SUMS has $(wc -l < "$work/dist/SHA256SUMS") lines, not 2"
+
+for arch in x86_64 aarch64; do
+    name=ndplint-$version-linux-$arch
+    archive=$work/dist/$name.tar.gz
+    [ -f "$archive" ] || { fail "$name.tar.gz is missing"; continue; }
+    tar -tzf "$archive" | grep -v '/$' | LC_ALL=C sort > "$work/files-$arch"
+    LC_ALL=C sort > "$work/expected-$arch" <<EOF
+$name/LICENSE
+$name/bin/ndplint
+$name/share/bash-completion/completions/ndplint
+$name/share/doc/ndplint/copyright
+$name/share/fish/vendor_completions.d/ndplint.fish
+$name/share/man/man1/ndplint.1
+$name/share/man/man5/ndplint.json.5
+$name/share/zsh/vendor-completions/_ndplint
+EOF
+    cmp -s "$work/expected-$arch" "$work/files-$arch" ||
+        fail "$name.tar.gz holds other files (- missing, + extra):
+$(diff -u "$work/expected-$arch" "$work/files-$arch" | sed -n '4,$p')"
+    mkdir "$work/$arch" && tar -xzf "$archive" -C "$work/$arch" ||
+        fail "$name.tar.gz does not unpack"
+done
+x86=$work/x86_64/ndplint-$version-linux-x86_64/bin/ndplint
+arm=$work/aarch64/ndplint-$version-linux-aarch64/bin/ndplint
+[ -x "$x86" ] && [ -x "$arm" ] || {
+    echo "release_build: a binary is missing; $failed failed"
+    exit 1
+}
+
+kind_x86=$(file -b "$x86")
+kind_arm=$(file -b "$arm")
+case $kind_x86 in
+*x86-64*"statically linked"*) ;;
+*) fail "file says of the x86_64 binary: $kind_x86" ;;
+esac
+case $kind_arm in
+*aarch64*"statically linked"*) ;;
+*) fail "file says of the aarch64 binary: $kind_arm" ;;
+esac
+
+# The aarch64 binary under qemu, by a wrapper run_golden.sh can call.
+printf '#!/bin/sh\nexec qemu-aarch64-static "%s" "$@"\n' "$arm" > "$work/arm"
+chmod +x "$work/arm"
+for bin in "$x86" "$work/arm"; do
+    first=$(LC_ALL=C "$bin" --version | head -n 1)
+    [ "$first" = "ndplint $version" ] ||
+        fail "'$bin --version' says '$first', not 'ndplint $version'"
+done
+
+# Every golden case with both binaries: each output against the other,
+# and the x86_64 one against the recorded expectations.
+unset NDP_UPDATE_GOLDEN
+same=0 differ=0 golden_failed=0
+for case_dir in "$src"/tests/golden/*/; do
+    case_dir=${case_dir%/}
+    case_name=$(basename "$case_dir")
+    for arch in x86_64 aarch64; do
+        bin=$x86
+        [ "$arch" = aarch64 ] && bin=$work/arm
+        set --
+        while IFS= read -r arg || [ -n "$arg" ]; do
+            [ -n "$arg" ] || continue
+            set -- "$@" "$arg"
+        done < "$case_dir/args"
+        stdin=/dev/null
+        [ -f "$case_dir/stdin" ] && stdin=$case_dir/stdin
+        now=
+        [ -f "$case_dir/now" ] && now=$(cat "$case_dir/now")
+        (cd "$src" && LC_ALL=C NO_COLOR=1 NDPLINT_NOW=$now "$bin" "$@" \
+            < "$stdin" > "$work/out-$arch" 2> "$work/err-$arch"
+            echo $? > "$work/exit-$arch")
+    done
+    if cmp -s "$work/out-x86_64" "$work/out-aarch64" &&
+       cmp -s "$work/err-x86_64" "$work/err-aarch64" &&
+       cmp -s "$work/exit-x86_64" "$work/exit-aarch64"; then
+        same=$((same + 1))
+    else
+        differ=$((differ + 1))
+        fail "golden $case_name: the aarch64 binary's report differs:"
+        diff -u "$work/out-x86_64" "$work/out-aarch64" | head -20
+        diff -u "$work/err-x86_64" "$work/err-aarch64" | head -10
+        echo "exit: $(cat "$work/exit-x86_64") on x86_64," \
+             "$(cat "$work/exit-aarch64") on aarch64"
+    fi
+    if ! cmp -s "$case_dir/expected.out" "$work/out-x86_64" ||
+       ! cmp -s "$case_dir/expected.exit" "$work/exit-x86_64"; then
+        golden_failed=$((golden_failed + 1))
+        fail "golden $case_name: the x86_64 release binary's report is not" \
+             "the recorded one"
+    fi
+done
+[ "$same" -gt 0 ] || fail "no golden case ran"
+
+if [ "$failed" != 0 ]; then
+    echo "release_build: $failed failed ($differ golden cases differ" \
+         "between the architectures, $golden_failed differ from the record)"
+    exit 1
+fi
+echo "release_build: built in $built s; both statically linked" \
+     "($(wc -c < "$x86") and $(wc -c < "$arm") bytes stripped);" \
+     "$same golden cases byte-identical on aarch64 (qemu) and x86_64," \
+     "in $(($(date +%s) - started - built)) s"
