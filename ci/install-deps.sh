@@ -12,7 +12,8 @@
 # With --cross (ci/test.sh) on Debian amd64 also what the aarch64 release
 # build needs (ci/release-build.sh, ctest release_build): the arm64
 # architecture added to dpkg, gcc-aarch64-linux-gnu, libjson-c-dev:arm64,
-# libpcre2-dev:arm64 and qemu-user-static.
+# libpcre2-dev:arm64 and qemu-user-static, and podman (ctest
+# container_image).
 #   usage: ci/install-deps.sh [--validators] [--cross]
 set -eu
 validators=false
@@ -36,7 +37,7 @@ add_arm64=false
 if $cross; then
     if [ "$(dpkg --print-architecture)" = amd64 ]; then
         packages="$packages file gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-            qemu-user-static libjson-c-dev:arm64 libpcre2-dev:arm64"
+            qemu-user-static libjson-c-dev:arm64 libpcre2-dev:arm64 podman"
         dpkg --print-foreign-architectures | grep -qx arm64 || add_arm64=true
     else
         echo "ndplint: --cross: the cross build runs on Debian amd64, not" \

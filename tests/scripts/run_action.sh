@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # The GitHub Action (action.yml at the root, its work in ci/action/):
-# action.yml and the example workflow (docs/examples/github-workflow.yml)
-# pass action-validator (@action-validator/cli, installed by
+# action.yml, the example workflow (docs/examples/github-workflow.yml) and
+# the release workflow (.github/workflows/release.yml) pass
+# action-validator (@action-validator/cli, installed by
 # ci/install-deps.sh --validators), and copies of action.yml broken on
 # purpose do not; tests/scripts/action_check.py holds (Marketplace
 # metadata, inputs used and documented, the cache saved after a failing
@@ -34,7 +35,7 @@ if ! python3 -c 'import yaml' 2>/dev/null; then
          "(sh ci/install-deps.sh --validators): skipped"
     exit 77
 fi
-for f in action.yml "$workflow"; do
+for f in action.yml "$workflow" .github/workflows/release.yml; do
     runs=$((runs + 1))
     "$validator" "$src/$f" > "$tmp/log" 2>&1 || { cat "$tmp/log"; fail "$f"; }
 done
