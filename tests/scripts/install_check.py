@@ -22,6 +22,11 @@ script may use (no compiler, no cmake, no make):
   unknown arch    'uname -m' says riscv64: refused before any download
   bad version     '0.1' is a usage error (exit 2)
 
+and the GitHub Action's install step as action.yml runs it
+(ci/action/build.sh build DIR SRC with NDP_RELEASE): the good release
+leaves DIR/ndplint, the same bytes; the tampered one fails the step with
+the checksum message and a workflow error, and leaves no DIR/ndplint.
+
 Each refusal leaves PREFIX without bin/ndplint.  Skipped (77) when neither
 curl nor wget is installed, or on a platform with no release archive.
     usage: install_check.py NDPLINT SOURCE_DIR
@@ -41,7 +46,9 @@ import threading
 import time
 
 TOOLS = ("sh", "uname", "tar", "gzip", "sha256sum", "cut", "awk", "grep",
-         "mkdir", "mktemp", "rm", "cp", "chmod", "mv", "head", "cat")
+         "mkdir", "mktemp", "rm", "cp", "chmod", "mv", "head", "cat",
+         # the Action's ci/action/build.sh
+         "bash", "tr", "dirname")
 PLATFORMS = {("Linux", "x86_64"): "linux-x86_64",
              ("Linux", "aarch64"): "linux-aarch64",
              ("Darwin", "arm64"): "darwin-arm64",
@@ -226,6 +233,38 @@ def run(work, src, ndplint, fetcher, version, name, good, other, tampered,
               f"exit {done.returncode} (want {want}), stderr "
               f"{done.stderr.strip()!r} (want {message!r}), "
               f"installed: {os.path.exists(os.path.join(prefix, 'bin'))}")
+
+    # The Action's step, as action.yml runs it.
+    for case, release, want in (("action good", "good", 0),
+                                ("action tampered", "tampered", 2)):
+        out = os.path.join(work, case.replace(" ", "-"))
+        env = {"PATH": host_path, "HOME": work, "NDP_RELEASE": version,
+               "NDPLINT_RELEASE_URL": f"{base}/{release}/"}
+        started = time.monotonic()
+        done = subprocess.run(
+            ["bash", os.path.join(src, "ci", "action", "build.sh"), "build",
+             out, src], env=env, cwd=work, capture_output=True, text=True,
+            timeout=120)
+        took = time.monotonic() - started
+        binary = os.path.join(out, "ndplint")
+        text = done.stdout + done.stderr
+        if want == 0:
+            same = False
+            if os.path.isfile(binary):
+                with open(binary, "rb") as a, open(ndplint, "rb") as b:
+                    same = a.read() == b.read()
+            check(case, done.returncode == 0 and same,
+                  f"exit {done.returncode}, the same program: {same}; {text}")
+            if done.returncode == 0:
+                print(f"install_check: the Action's install step took "
+                      f"{took:.2f} s")
+        else:
+            check(case, done.returncode == want and
+                  f"checksum mismatch for {asset}" in text and
+                  "::error title=ndplint action::" in text and
+                  not os.path.exists(binary),
+                  f"exit {done.returncode} (want {want}), installed: "
+                  f"{os.path.exists(binary)}; {text}")
 
     server.shutdown()
     for f in failed:
