@@ -114,53 +114,45 @@ for bin in "$x86" "$work/arm"; do
         fail "'$bin --version' says '$first', not 'ndplint $version'"
 done
 
-# Every golden case with both binaries: each output against the other,
-# and the x86_64 one against the recorded expectations.
+# Every golden case with both binaries, through run_golden.sh (which
+# compares each with the recorded report), each run's output kept
+# (NDP_GOLDEN_OUT) and compared with the other's.
 unset NDP_UPDATE_GOLDEN
 same=0 differ=0 golden_failed=0
+mkdir "$work/run-x86_64" "$work/run-aarch64"
 for case_dir in "$src"/tests/golden/*/; do
     case_dir=${case_dir%/}
     case_name=$(basename "$case_dir")
     for arch in x86_64 aarch64; do
         bin=$x86
         [ "$arch" = aarch64 ] && bin=$work/arm
-        set --
-        while IFS= read -r arg || [ -n "$arg" ]; do
-            [ -n "$arg" ] || continue
-            set -- "$@" "$arg"
-        done < "$case_dir/args"
-        stdin=/dev/null
-        [ -f "$case_dir/stdin" ] && stdin=$case_dir/stdin
-        now=
-        [ -f "$case_dir/now" ] && now=$(cat "$case_dir/now")
-        (cd "$src" && LC_ALL=C NO_COLOR=1 NDPLINT_NOW=$now "$bin" "$@" \
-            < "$stdin" > "$work/out-$arch" 2> "$work/err-$arch"
-            echo $? > "$work/exit-$arch")
+        rm -f "$work/run-$arch"/*
+        if ! NDP_GOLDEN_OUT=$work/run-$arch sh "$src/tests/scripts/run_golden.sh" \
+                "$bin" "$case_dir" "$src" > "$work/golden-$arch" 2>&1; then
+            golden_failed=$((golden_failed + 1))
+            fail "golden $case_name: the $arch release binary's report is not" \
+                 "the recorded one:"
+            head -20 "$work/golden-$arch"
+        fi
     done
-    if cmp -s "$work/out-x86_64" "$work/out-aarch64" &&
-       cmp -s "$work/err-x86_64" "$work/err-aarch64" &&
-       cmp -s "$work/exit-x86_64" "$work/exit-aarch64"; then
+    if cmp -s "$work/run-x86_64/out" "$work/run-aarch64/out" &&
+       cmp -s "$work/run-x86_64/err" "$work/run-aarch64/err" &&
+       cmp -s "$work/run-x86_64/exit" "$work/run-aarch64/exit"; then
         same=$((same + 1))
     else
         differ=$((differ + 1))
         fail "golden $case_name: the aarch64 binary's report differs:"
-        diff -u "$work/out-x86_64" "$work/out-aarch64" | head -20
-        diff -u "$work/err-x86_64" "$work/err-aarch64" | head -10
-        echo "exit: $(cat "$work/exit-x86_64") on x86_64," \
-             "$(cat "$work/exit-aarch64") on aarch64"
-    fi
-    if ! cmp -s "$case_dir/expected.out" "$work/out-x86_64" ||
-       ! cmp -s "$case_dir/expected.exit" "$work/exit-x86_64"; then
-        golden_failed=$((golden_failed + 1))
-        fail "golden $case_name: the x86_64 release binary's report is not" \
-             "the recorded one"
+        diff -u "$work/run-x86_64/out" "$work/run-aarch64/out" | head -20
+        diff -u "$work/run-x86_64/err" "$work/run-aarch64/err" | head -10
+        echo "exit: $(cat "$work/run-x86_64/exit") on x86_64," \
+             "$(cat "$work/run-aarch64/exit") on aarch64"
     fi
 done
 [ "$same" -gt 0 ] || fail "no golden case ran"
 
 if [ "$failed" != 0 ]; then
     echo "release_build: $failed failed ($differ golden cases differ" \
-         "between the architectures, $golden_failed differ from the record)"
+         "between the architectures, $golden_failed runs differ from the record)"
     exit 1
 fi
 echo "release_build: built in $built s; both statically linked" \
