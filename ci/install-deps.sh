@@ -9,11 +9,11 @@
 # Debian, node/npm when missing, and the npm
 # packages @microsoft/sarif-multitool and @action-validator/cli, pinned,
 # in build-tools/ (ignored by git; tests/CMakeLists.txt NDP_TOOLS_DIR).
-# With --cross (ci/test.sh) on Debian amd64 also what the aarch64 release
-# build needs (ci/release-build.sh, ctest release_build): the arm64
-# architecture added to dpkg, gcc-aarch64-linux-gnu, libjson-c-dev:arm64,
-# libpcre2-dev:arm64 and qemu-user-static, and podman (ctest
-# container_image).
+# With --cross (ci/test.sh) on Debian amd64 also what the release build
+# needs (ci/release-build.sh, ctest release_build): the arm64 architecture
+# added to dpkg, gcc-aarch64-linux-gnu, libjson-c-dev:arm64,
+# libpcre2-dev:arm64, qemu-user-static, file and dpkg-dev (the packages),
+# and podman (ctest container_image).
 #   usage: ci/install-deps.sh [--validators] [--cross]
 set -eu
 validators=false
@@ -36,7 +36,7 @@ $validators &&
 add_arm64=false
 if $cross; then
     if [ "$(dpkg --print-architecture)" = amd64 ]; then
-        packages="$packages file gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+        packages="$packages file dpkg-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross
             qemu-user-static libjson-c-dev:arm64 libpcre2-dev:arm64 podman"
         dpkg --print-foreign-architectures | grep -qx arm64 || add_arm64=true
     else

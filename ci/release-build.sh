@@ -17,8 +17,12 @@
 #     ndplint-VERSION-OS-ARCH/share/doc/ndplint/copyright
 #     ndplint-VERSION-OS-ARCH/LICENSE
 #
-# then writes SHA256SUMS (sha256sum's format) over every ndplint-*.tar.gz
-# and ndplint_*.deb in OUT_DIR.  ci/install.sh reads these names.
+# and for a Linux target also the Debian package of that static build
+# ('cpack -G DEB', cmake/package.cmake: no Depends, the files of
+# 'dpkg-deb -c' in docs/install.md), ndplint_VERSION-1_amd64.deb or
+# _arm64.deb; then writes SHA256SUMS (sha256sum's format) over every
+# ndplint-*.tar.gz and ndplint_*.deb in OUT_DIR.  ci/install.sh reads
+# these names.
 #   TARGET   linux-x86_64    on Linux x86_64
 #            linux-aarch64   on Linux aarch64, or cross-compiled on Debian
 #                            x86_64 (cmake/toolchain-aarch64-linux-gnu.cmake:
@@ -30,8 +34,9 @@
 #                            (checked by review only: no Mac here)
 #   usage: ci/release-build.sh [-o OUT_DIR] TARGET...     (OUT_DIR: dist)
 #          ci/release-build.sh -s OUT_DIR      (SHA256SUMS only)
-#   CMAKE (default cmake), JOBS (default 2) and NDP_WERROR (default ON)
-#   from the environment.
+#   CMAKE (default cmake), CPACK (default cpack), JOBS (default 2) and
+#   NDP_WERROR (default ON) from the environment; the packages need
+#   dpkg-shlibdeps (dpkg-dev).
 set -eu
 
 usage() {
@@ -60,6 +65,7 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 src=$(cd "$(dirname "$0")/.." && pwd)
 cmake=${CMAKE:-cmake}
+cpack=${CPACK:-cpack}
 jobs=${JOBS:-2}
 werror=${NDP_WERROR:-ON}
 
@@ -160,5 +166,22 @@ for target in "$@"; do
     )
     mv "$out/$name.tar.gz.tmp" "$out/$name.tar.gz"
     echo "release-build: $out/$name.tar.gz"
+
+    case $target in
+    linux-x86_64) debian_arch=amd64 ;;
+    linux-aarch64) debian_arch=arm64 ;;
+    *) continue ;;
+    esac
+    if ! (cd "$build" && "$cpack" -G DEB \
+            -D CPACK_DEBIAN_PACKAGE_ARCHITECTURE="$debian_arch" \
+            -D CPACK_PACKAGE_DIRECTORY="$work/deb-$target") >> "$log" 2>&1
+    then
+        tail -20 "$log" >&2
+        die "$name: 'cpack -G DEB' failed"
+    fi
+    set -- "$work/deb-$target"/ndplint_*_"$debian_arch".deb
+    [ $# = 1 ] && [ -f "$1" ] || die "$name: cpack made no single .deb: $*"
+    cp "$1" "$out/"
+    echo "release-build: $out/$(basename "$1")"
 done
 write_sums

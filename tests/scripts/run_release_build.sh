@@ -3,7 +3,9 @@
 # The Linux release archives as the release workflow builds them:
 # ci/release-build.sh linux-x86_64 linux-aarch64 (the aarch64 binary
 # cross-compiled), then checks that the archives have the names and the
-# files ci/install.sh expects, that SHA256SUMS lists exactly them and
+# files ci/install.sh expects, that the two Debian packages are of their
+# architecture, depend on nothing and hold the archive's binary and the
+# package's files, that SHA256SUMS lists exactly them and
 # matches, that 'file' calls each binary statically linked and of its
 # architecture, and that the aarch64 binary, run under qemu-aarch64-static,
 # writes byte for byte the standard output, standard error and exit status
@@ -11,9 +13,9 @@
 # recorded ones.  Skipped (77) on another host than Linux x86_64, or when
 # 'file', the cross compiler, the arm64 libraries or qemu-user-static is
 # missing (sh ci/install-deps.sh --cross installs them).
-#   usage: run_release_build.sh SOURCE_DIR CMAKE
+#   usage: run_release_build.sh SOURCE_DIR CMAKE CPACK
 set -u
-src=$1 cmake=$2
+src=$1 cmake=$2 cpack=$3
 
 skip() {
     echo "release_build: $*: skipped"
@@ -21,7 +23,8 @@ skip() {
 }
 [ "$(uname -s)/$(uname -m)" = Linux/x86_64 ] ||
     skip "the cross build runs on Linux x86_64, this is $(uname -s) $(uname -m)"
-for tool in file aarch64-linux-gnu-gcc qemu-aarch64-static sha256sum; do
+for tool in file aarch64-linux-gnu-gcc qemu-aarch64-static sha256sum \
+        dpkg-deb dpkg-shlibdeps; do
     command -v "$tool" >/dev/null 2>&1 ||
         skip "$tool is not installed (sh ci/install-deps.sh --cross)"
 done
@@ -39,7 +42,7 @@ fail() {
 }
 
 started=$(date +%s)
-if ! CMAKE=$cmake sh "$src/ci/release-build.sh" -o "$work/dist" \
+if ! CMAKE=$cmake CPACK=$cpack sh "$src/ci/release-build.sh" -o "$work/dist" \
         linux-x86_64 linux-aarch64 > "$work/log" 2>&1; then
     tail -40 "$work/log"
     echo "release_build: ci/release-build.sh failed"
@@ -55,6 +58,8 @@ cat > "$work/expected-names" <<EOF
 SHA256SUMS
 ndplint-$version-linux-aarch64.tar.gz
 ndplint-$version-linux-x86_64.tar.gz
+ndplint_$version-1_amd64.deb
+ndplint_$version-1_arm64.deb
 EOF
 cmp -s "$work/expected-names" "$work/names" ||
     fail "the output holds other files (- missing, + extra):
@@ -63,8 +68,36 @@ if ! (cd "$work/dist" && sha256sum --quiet --strict -c SHA256SUMS) \
         > "$work/sums" 2>&1; then
     fail "SHA256SUMS does not match: $(cat "$work/sums")"
 fi
-[ "$(wc -l < "$work/dist/SHA256SUMS")" -eq 2 ] ||
-    fail "SHA256SUMS has $(wc -l < "$work/dist/SHA256SUMS") lines, not 2"
+[ "$(wc -l < "$work/dist/SHA256SUMS")" -eq 4 ] ||
+    fail "SHA256SUMS has $(wc -l < "$work/dist/SHA256SUMS") lines, not 4"
+
+# The packages: their architecture, no Depends (static), the files of
+# run_package_deb.sh, and the archive's binary.
+for pair in amd64:x86_64 arm64:aarch64; do
+    debian_arch=${pair%%:*} arch=${pair#*:}
+    deb=$work/dist/ndplint_$version-1_$debian_arch.deb
+    [ -f "$deb" ] || continue
+    [ "$(dpkg-deb -f "$deb" Architecture)" = "$debian_arch" ] ||
+        fail "$(basename "$deb"): Architecture is '$(dpkg-deb -f "$deb" Architecture)'"
+    [ -z "$(dpkg-deb -f "$deb" Depends)" ] ||
+        fail "$(basename "$deb"): Depends '$(dpkg-deb -f "$deb" Depends)' (static: none)"
+    dpkg-deb -c "$deb" | awk '$1 ~ /^-/ { print $NF }' | LC_ALL=C sort \
+        > "$work/deb-files-$arch"
+    LC_ALL=C sort > "$work/deb-expected" <<'EOF'
+./usr/bin/ndplint
+./usr/share/bash-completion/completions/ndplint
+./usr/share/doc/ndplint/copyright
+./usr/share/fish/vendor_completions.d/ndplint.fish
+./usr/share/man/man1/ndplint.1
+./usr/share/man/man5/ndplint.json.5
+./usr/share/zsh/vendor-completions/_ndplint
+EOF
+    cmp -s "$work/deb-expected" "$work/deb-files-$arch" ||
+        fail "$(basename "$deb") holds other files (- missing, + extra):
+$(diff -u "$work/deb-expected" "$work/deb-files-$arch" | sed -n '4,$p')"
+    mkdir "$work/deb-$arch" && dpkg-deb -x "$deb" "$work/deb-$arch" ||
+        fail "$(basename "$deb") does not unpack"
+done
 
 for arch in x86_64 aarch64; do
     name=ndplint-$version-linux-$arch
@@ -94,6 +127,11 @@ arm=$work/aarch64/ndplint-$version-linux-aarch64/bin/ndplint
     exit 1
 }
 
+for pair in x86_64:"$x86" aarch64:"$arm"; do
+    arch=${pair%%:*} bin=${pair#*:}
+    cmp -s "$bin" "$work/deb-$arch/usr/bin/ndplint" ||
+        fail "the $arch package's /usr/bin/ndplint is not the archive's binary"
+done
 kind_x86=$(file -b "$x86")
 kind_arm=$(file -b "$arm")
 case $kind_x86 in
