@@ -154,36 +154,43 @@ done
 
 # Every golden case with both binaries, through run_golden.sh (which
 # compares each with the recorded report), each run's output kept
-# (NDP_GOLDEN_OUT) and compared with the other's.
+# (NDP_GOLDEN_OUT) and compared with the other's.  The two passes run side
+# by side, one per processor (the test has two).
 unset NDP_UPDATE_GOLDEN
+golden_pass() { # arch program: $work/runs/ARCH/CASE/{out,err,exit,log}
+    for case_dir in "$src"/tests/golden/*/; do
+        case_dir=${case_dir%/}
+        keep=$work/runs/$1/$(basename "$case_dir")
+        mkdir -p "$keep"
+        NDP_GOLDEN_OUT=$keep sh "$src/tests/scripts/run_golden.sh" \
+            "$2" "$case_dir" "$src" > "$keep/log" 2>&1 || : > "$keep/failed"
+    done
+}
+golden_pass x86_64 "$x86" &
+x86_pass=$!
+golden_pass aarch64 "$work/arm"
+wait "$x86_pass"
 same=0 differ=0 golden_failed=0
-mkdir "$work/run-x86_64" "$work/run-aarch64"
 for case_dir in "$src"/tests/golden/*/; do
-    case_dir=${case_dir%/}
     case_name=$(basename "$case_dir")
+    x=$work/runs/x86_64/$case_name a=$work/runs/aarch64/$case_name
     for arch in x86_64 aarch64; do
-        bin=$x86
-        [ "$arch" = aarch64 ] && bin=$work/arm
-        rm -f "$work/run-$arch"/*
-        if ! NDP_GOLDEN_OUT=$work/run-$arch sh "$src/tests/scripts/run_golden.sh" \
-                "$bin" "$case_dir" "$src" > "$work/golden-$arch" 2>&1; then
+        if [ -e "$work/runs/$arch/$case_name/failed" ]; then
             golden_failed=$((golden_failed + 1))
             fail "golden $case_name: the $arch release binary's report is not" \
                  "the recorded one:"
-            head -20 "$work/golden-$arch"
+            head -20 "$work/runs/$arch/$case_name/log"
         fi
     done
-    if cmp -s "$work/run-x86_64/out" "$work/run-aarch64/out" &&
-       cmp -s "$work/run-x86_64/err" "$work/run-aarch64/err" &&
-       cmp -s "$work/run-x86_64/exit" "$work/run-aarch64/exit"; then
+    if cmp -s "$x/out" "$a/out" && cmp -s "$x/err" "$a/err" &&
+       cmp -s "$x/exit" "$a/exit"; then
         same=$((same + 1))
     else
         differ=$((differ + 1))
         fail "golden $case_name: the aarch64 binary's report differs:"
-        diff -u "$work/run-x86_64/out" "$work/run-aarch64/out" | head -20
-        diff -u "$work/run-x86_64/err" "$work/run-aarch64/err" | head -10
-        echo "exit: $(cat "$work/run-x86_64/exit") on x86_64," \
-             "$(cat "$work/run-aarch64/exit") on aarch64"
+        diff -u "$x/out" "$a/out" | head -20
+        diff -u "$x/err" "$a/err" | head -10
+        echo "exit: $(cat "$x/exit") on x86_64, $(cat "$a/exit") on aarch64"
     fi
 done
 [ "$same" -gt 0 ] || fail "no golden case ran"
