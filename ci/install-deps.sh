@@ -9,14 +9,41 @@
 # Debian, node/npm when missing, and the npm
 # packages @microsoft/sarif-multitool and @action-validator/cli, pinned,
 # in build-tools/ (ignored by git; tests/CMakeLists.txt NDP_TOOLS_DIR).
+# With --cross (ci/test.sh) on Debian amd64 also what the release build
+# needs (ci/release-build.sh, ctest release_build): the arm64 architecture
+# added to dpkg, gcc-aarch64-linux-gnu, libjson-c-dev:arm64,
+# libpcre2-dev:arm64, qemu-user-static, file and dpkg-dev (the packages),
+# and podman (ctest container_image).
+#   usage: ci/install-deps.sh [--validators] [--cross]
 set -eu
 validators=false
-[ "${1:-}" = --validators ] && validators=true
+cross=false
+for option in "$@"; do
+    case $option in
+    --validators) validators=true ;;
+    --cross) cross=true ;;
+    *)
+        echo "usage: ci/install-deps.sh [--validators] [--cross]" >&2
+        exit 2
+        ;;
+    esac
+done
 packages="gcc make cmake pkg-config libjson-c-dev libpcre2-dev libcmocka-dev
 python3 python3-dateutil"
 $validators &&
     packages="$packages git pre-commit libxml2-utils valgrind cmark-gfm
         mandoc bash zsh fish python3-jsonschema python3-yaml file dpkg-dev"
+add_arm64=false
+if $cross; then
+    if [ "$(dpkg --print-architecture)" = amd64 ]; then
+        packages="$packages file dpkg-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+            qemu-user-static libjson-c-dev:arm64 libpcre2-dev:arm64 podman"
+        dpkg --print-foreign-architectures | grep -qx arm64 || add_arm64=true
+    else
+        echo "ndplint: --cross: the cross build runs on Debian amd64, not" \
+             "$(dpkg --print-architecture); ctest release_build will skip" >&2
+    fi
+fi
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -53,6 +80,9 @@ elif command -v sudo >/dev/null 2>&1; then
 else
     echo "ndplint: run as root or install sudo to install:$missing" >&2
     exit 1
+fi
+if $add_arm64; then
+    $sudo dpkg --add-architecture arm64
 fi
 $sudo apt-get update -qq
 # shellcheck disable=SC2086

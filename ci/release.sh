@@ -4,8 +4,12 @@
 # the one in CMakeLists.txt project(), that CHANGELOG.md has its section
 # and that every vX.Y.Z the documents pin is this one
 # (tests/scripts/version_refs.py), then creates the annotated tag
-# vVERSION on HEAD with the CHANGELOG section as its message.  It pushes
-# nothing.  docs/development.md "Releasing".
+# vVERSION with the CHANGELOG section as its message, on a commit of its
+# own whose parent is HEAD and which adds only ci/action/RELEASE (the
+# version): the GitHub Action at that tag installs the release instead
+# of building (ci/action/build.sh), while the branch, which never gets the
+# file, keeps building from source.  The branch and the work tree are not
+# touched.  It pushes nothing.  docs/development.md "Releasing".
 #   usage: ci/release.sh VERSION        (e.g. ci/release.sh 0.1.0)
 set -eu
 
@@ -39,7 +43,22 @@ notes=$(awk -v v="$version" '
 python3 tests/scripts/version_refs.py . >&2 ||
     die "the documents pin another version (above)"
 
+[ ! -e ci/action/RELEASE ] ||
+    die "ci/action/RELEASE is on the branch: only the tagged commit may have it"
+
+# The tagged commit: HEAD's tree plus ci/action/RELEASE, built in an index
+# of its own so neither the branch, the index nor the work tree changes.
+index=$(mktemp) || exit 1
+trap 'rm -f "$index"' EXIT INT TERM
+blob=$(printf '%s\n' "$version" | git hash-object -w --stdin)
+GIT_INDEX_FILE=$index git read-tree HEAD
+GIT_INDEX_FILE=$index git update-index --add --cacheinfo "100644,$blob,ci/action/RELEASE"
+tree=$(GIT_INDEX_FILE=$index git write-tree)
+commit=$(printf 'ndplint %s: ci/action/RELEASE\n\nThe GitHub Action at %s installs this release.\n' \
+    "$version" "$tag" | git commit-tree "$tree" -p HEAD)
+
 printf 'ndplint %s\n\n%s\n' "$version" "$notes" |
-    git tag --annotate --cleanup=verbatim --file=- "$tag"
-echo "release: tagged $tag on $(git rev-parse --short HEAD)."
+    git tag --annotate --cleanup=verbatim --file=- "$tag" "$commit"
+echo "release: tagged $tag on $(git rev-parse --short "$commit")," \
+     "a child of $(git rev-parse --short HEAD) that adds ci/action/RELEASE."
 echo "release: publish with 'git push origin $tag', then a GitHub release from it."

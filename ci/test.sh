@@ -10,7 +10,7 @@
 # where") says why each build runs what it runs.
 set -eu
 cd "$(dirname "$0")/.."
-sh ci/install-deps.sh --validators
+sh ci/install-deps.sh --validators --cross
 jobs=$(nproc 2>/dev/null || echo 2)
 started=$(date +%s)
 stage_start=$started

@@ -24,9 +24,13 @@ endif()
 
 # '-static' for the program 'target' (ndplint).  Only the program: the test
 # programs of a static build link the archives too, but Debian ships cmocka
-# only as a shared library, so they keep the dynamic C library.
+# only as a shared library, so they keep the dynamic C library.  Not on
+# macOS, whose C library exists only as a shared one: there NDP_STATIC
+# links json-c and PCRE2 from their archives (Homebrew's libjson-c.a and
+# libpcre2-8.a), and the binary needs only the system's libSystem (the
+# release's macOS archives, ci/release-build.sh; checked by review only).
 function(ndp_static_link target)
-  if(NDP_STATIC)
+  if(NDP_STATIC AND NOT APPLE)
     target_link_options(${target} PRIVATE -static)
   endif()
 endfunction()
@@ -41,7 +45,7 @@ function(ndp_static_check_libraries)
   foreach(target IN LISTS ARGN)
     get_target_property(libraries ${target} INTERFACE_LINK_LIBRARIES)
     foreach(library IN LISTS libraries)
-      if(library MATCHES "\\.so(\\.[0-9]+)*$")
+      if(library MATCHES "\\.so(\\.[0-9]+)*$|\\.dylib$")
         message(FATAL_ERROR
           "NDP_STATIC=ON: ${target} links ${library}, a shared library "
           "(its static archive is missing, or this build directory found "

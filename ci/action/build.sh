@@ -1,14 +1,24 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Builds ndplint for the GitHub Action (action.yml at the repository root):
-# which source to build, the cache key of that source, and the build.  It
-# fetches nothing but the build dependencies: with apt on Linux, with
-# Homebrew on macOS (the branch is $RUNNER_OS, which the runner sets).
-#   build.sh source            reads INPUT_VERSION; writes checkout=,
-#                              repository=, ref= and dir= to $GITHUB_OUTPUT
-#   build.sh key SRC           writes key=<runner image>-<hash of SRC's
-#                              sources and of this script> to $GITHUB_OUTPUT
-#   build.sh build DIR SRC     leaves DIR/ndplint (kept when it already runs)
+# Installs or builds ndplint for the GitHub Action (action.yml at the
+# repository root): which release to install or source to build, the
+# cache key, and the install or build.  A release (the 'version' input
+# names one, X.Y.Z or vX.Y.Z, or the action's own ref is a release tag:
+# ci/release.sh wrote ci/action/RELEASE into the tagged commit) is
+# installed by ci/install.sh, which downloads the archive for the runner,
+# verifies it against the release's SHA256SUMS and never falls back to a
+# build.  Anything else (a branch, a commit, 'install: source') is built,
+# and then only the build dependencies are fetched: with apt on Linux,
+# with Homebrew on macOS (the branch is $RUNNER_OS, which the runner sets).
+#   build.sh source            reads INPUT_VERSION and INPUT_INSTALL;
+#                              writes release=, checkout=, repository=,
+#                              ref= and dir= to $GITHUB_OUTPUT
+#   build.sh key SRC           writes key=release-X.Y.Z (NDP_RELEASE set)
+#                              or key=<runner image>-<hash of SRC's sources
+#                              and of this script> to $GITHUB_OUTPUT
+#   build.sh build DIR SRC     leaves DIR/ndplint (kept when it already
+#                              runs, and is NDP_RELEASE when that is set):
+#                              NDP_RELEASE installed, or SRC built
 set -euo pipefail
 action_src=$(cd "$(dirname "$0")/../.." && pwd)
 self=$action_src/ci/action/build.sh
@@ -26,13 +36,37 @@ die() {
     exit 2
 }
 
-# version '' builds the action's own files; 'REF' or 'OWNER/REPO@REF' names
-# a tag, branch or commit for actions/checkout to fetch.
+# version '' installs the release the action's ref is (ci/action/RELEASE)
+# or builds the action's own files; 'X.Y.Z' or 'vX.Y.Z' installs that
+# release; another 'REF' or 'OWNER/REPO@REF' names a tag, branch or commit
+# for actions/checkout to fetch and build.  install 'source' always builds
+# (a release's tag is then checked out).
 choose_source() {
-    local version=${INPUT_VERSION:-} repository=$default_repository ref
+    local version=${INPUT_VERSION:-} install=${INPUT_INSTALL:-}
+    local repository=$default_repository ref release=""
+    case $install in
+    '' | release | source) ;;
+    *) die "install: '$install' is not release or source" ;;
+    esac
+    if [ "$install" != source ]; then
+        if [[ $version =~ ^v?[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
+            release=${version#v}
+        elif [ -z "$version" ] && [ -f "$action_src/ci/action/RELEASE" ]; then
+            release=$(tr -d ' \r\n' < "$action_src/ci/action/RELEASE")
+            [[ $release =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] ||
+                die "ci/action/RELEASE of the action holds '$release', not X.Y.Z"
+        fi
+    fi
+    if [ -n "$release" ]; then
+        printf 'release=%s\ncheckout=false\nrepository=\nref=\ndir=%s\n' \
+            "$release" "$action_src" >> "${GITHUB_OUTPUT:?}"
+        return 0
+    fi
+    [ "$install" != release ] ||
+        die "install: release needs a version X.Y.Z or a release tag as the action's ref"
     if [ -z "$version" ]; then
-        printf 'checkout=false\nrepository=\nref=\ndir=%s\n' "$action_src" \
-            >> "${GITHUB_OUTPUT:?}"
+        printf 'release=\ncheckout=false\nrepository=\nref=\ndir=%s\n' \
+            "$action_src" >> "${GITHUB_OUTPUT:?}"
         return 0
     fi
     ref=$version
@@ -43,7 +77,7 @@ choose_source() {
         die "version: '$repository' is not OWNER/REPOSITORY"
     [[ $ref =~ ^[A-Za-z0-9_./-]+$ ]] ||
         die "version: '$ref' is not a tag, branch or commit"
-    printf 'checkout=true\nrepository=%s\nref=%s\ndir=%s\n' "$repository" \
+    printf 'release=\ncheckout=true\nrepository=%s\nref=%s\ndir=%s\n' "$repository" \
         "$ref" "${GITHUB_WORKSPACE:?}/$checkout_dir" >> "${GITHUB_OUTPUT:?}"
 }
 
@@ -112,8 +146,29 @@ cached_build_runs() {
     "$1/ndplint" --version >/dev/null 2>&1
 }
 
+# The release NDP_RELEASE through ci/install.sh (NDPLINT_RELEASE_URL, when
+# set, is where it downloads from), into DIR/ndplint.
+install_release() {
+    local out=$1 version=$2 first
+    first=$("$out/ndplint" --version 2>/dev/null | head -n 1) || first=
+    if [ "$first" = "ndplint $version" ]; then
+        echo "ndplint: using the cached ndplint $version"
+        return 0
+    fi
+    rm -rf "$out/prefix"
+    mkdir -p "$out"
+    PREFIX=$out/prefix sh "$action_src/ci/install.sh" "$version" ||
+        die "ndplint $version was not installed (above); set 'install: source' to build it instead"
+    cp "$out/prefix/bin/ndplint" "$out/ndplint"
+    rm -rf "$out/prefix"
+}
+
 build() {
     local out=$1 src=$2
+    if [ -n "${NDP_RELEASE:-}" ]; then
+        install_release "$out" "$NDP_RELEASE"
+        return
+    fi
     if cached_build_runs "$out"; then
         echo "ndplint: using the cached build"
         return 0
@@ -134,9 +189,13 @@ build() {
 case "${1:-}" in
 source) choose_source ;;
 key)
-    [ -f "${2:?usage: build.sh key SRC}/CMakeLists.txt" ] ||
-        die "no ndplint source in '$2'"
-    key=$(source_key "$2")
+    if [ -n "${NDP_RELEASE:-}" ]; then
+        key=release-$NDP_RELEASE
+    else
+        [ -f "${2:?usage: build.sh key SRC}/CMakeLists.txt" ] ||
+            die "no ndplint source in '$2'"
+        key=$(source_key "$2")
+    fi
     echo "key=$key" >> "${GITHUB_OUTPUT:?}"
     ;;
 build) build "${2:?usage: build.sh build DIR SRC}" "${3:?usage: build.sh build DIR SRC}" ;;

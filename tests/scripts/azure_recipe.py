@@ -59,7 +59,7 @@ def check(path, heading):
             problems.append("%s: step %r is no script or task" % (path, s))
     with tempfile.TemporaryDirectory() as tmp:
         script = lint[0]["script"]
-        script = script.replace("$(Agent.TempDirectory)/ndplint/build/ndplint",
+        script = script.replace("$(Agent.TempDirectory)/ndplint/build/bin/ndplint",
                                 ndplint)
         script = script.replace("$(Agent.TempDirectory)", tmp)
         script = script.replace("$(Build.SourcesDirectory)", src)

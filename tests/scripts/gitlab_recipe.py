@@ -55,7 +55,7 @@ def check(path, heading):
         problems.append("%s: no ndplint job: %s" % (path, e))
         return
     lint = [line for line in job.get("script", [])
-            if line.startswith("/tmp/ndplint/build/ndplint ")]
+            if line.startswith("/tmp/ndplint/build/bin/ndplint ")]
     post = [line for line in job.get("after_script", [])
             if "comment.sh" in line]
     if len(lint) != 1 or len(post) != 1:
@@ -73,7 +73,7 @@ def check(path, heading):
     with tempfile.TemporaryDirectory() as tmp:
         markdown = os.path.join(tmp, "ndplint.md")
         quality = os.path.join(tmp, "gl-code-quality-report.json")
-        script = lint[0].replace("/tmp/ndplint/build/ndplint", ndplint)
+        script = lint[0].replace("/tmp/ndplint/build/bin/ndplint", ndplint)
         script = script.replace("/tmp/ndplint.md", markdown)
         script = script.replace("gitlab:gl-code-quality-report.json",
                                 "gitlab:" + quality)

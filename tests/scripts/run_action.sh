@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # The GitHub Action (action.yml at the root, its work in ci/action/):
-# action.yml and the example workflow (docs/examples/github-workflow.yml)
-# pass action-validator (@action-validator/cli, installed by
+# action.yml, the example workflow (docs/examples/github-workflow.yml) and
+# the release workflow (.github/workflows/release.yml) pass
+# action-validator (@action-validator/cli, installed by
 # ci/install-deps.sh --validators), and copies of action.yml broken on
 # purpose do not; tests/scripts/action_check.py holds (Marketplace
 # metadata, inputs used and documented, the cache saved after a failing
@@ -34,7 +35,7 @@ if ! python3 -c 'import yaml' 2>/dev/null; then
          "(sh ci/install-deps.sh --validators): skipped"
     exit 77
 fi
-for f in action.yml "$workflow"; do
+for f in action.yml "$workflow" .github/workflows/release.yml; do
     runs=$((runs + 1))
     "$validator" "$src/$f" > "$tmp/log" 2>&1 || { cat "$tmp/log"; fail "$f"; }
 done
@@ -94,23 +95,62 @@ sys.exit(not (w["permissions"].get("pull-requests") == "write" and
     "$src/$workflow" ||
     fail "$workflow: the SARIF upload is not conditional, or no pull-requests: write"
 
-# build.sh source: the action's own files, or a ref for actions/checkout.
-source_of() { # version -> the outputs build.sh source writes
+# build.sh source: a release to install, the action's own files, or a ref
+# for actions/checkout.
+source_of() { # version [install [action-tree]] -> build.sh source's outputs
     : > "$tmp/out"
-    (cd "$tmp" && env INPUT_VERSION="$1" GITHUB_OUTPUT="$tmp/out" \
-        GITHUB_WORKSPACE=/ws bash "$src/ci/action/build.sh" source) \
-        > "$tmp/log" 2>&1
+    (cd "$tmp" && env INPUT_VERSION="$1" INPUT_INSTALL="${2:-}" \
+        GITHUB_OUTPUT="$tmp/out" GITHUB_WORKSPACE=/ws \
+        bash "${3:-$src}/ci/action/build.sh" source) > "$tmp/log" 2>&1
 }
 runs=$((runs + 1))
 source_of '' && grep -qx 'checkout=false' "$tmp/out" &&
+    grep -qx 'release=' "$tmp/out" &&
     grep -qx "dir=$(cd "$src" && pwd)" "$tmp/out" ||
     fail "build.sh source without a version: $(cat "$tmp/out" "$tmp/log")"
+# A release: X.Y.Z or vX.Y.Z is installed, not checked out; with 'install:
+# source' its tag is checked out and built.
+for v in v9.8.7 9.8.7; do
+    runs=$((runs + 1))
+    source_of "$v" && grep -qx 'release=9.8.7' "$tmp/out" &&
+        grep -qx 'checkout=false' "$tmp/out" ||
+        fail "build.sh source $v: $(cat "$tmp/out" "$tmp/log")"
+done
 runs=$((runs + 1))
-source_of v9.8.7 && grep -qx 'checkout=true' "$tmp/out" &&
+source_of v9.8.7 source && grep -qx 'checkout=true' "$tmp/out" &&
+    grep -qx 'release=' "$tmp/out" &&
     grep -qx 'repository=ndplint/ndplint' "$tmp/out" &&
     grep -qx 'ref=v9.8.7' "$tmp/out" &&
     grep -qx 'dir=/ws/.ndplint-action-source' "$tmp/out" ||
-    fail "build.sh source v9.8.7: $(cat "$tmp/out" "$tmp/log")"
+    fail "build.sh source v9.8.7 with install: source: $(cat "$tmp/out" "$tmp/log")"
+runs=$((runs + 1))
+source_of main && grep -qx 'checkout=true' "$tmp/out" &&
+    grep -qx 'release=' "$tmp/out" && grep -qx 'ref=main' "$tmp/out" ||
+    fail "build.sh source main: $(cat "$tmp/out" "$tmp/log")"
+runs=$((runs + 1))
+source_of main release
+[ $? = 2 ] && grep -q '^::error title=ndplint action::install: release needs' "$tmp/log" ||
+    fail "build.sh source main with install: release: $(cat "$tmp/out" "$tmp/log")"
+# The action at a release tag: ci/action/RELEASE (ci/release.sh) names
+# the release it installs; 'install: source' builds its own files.
+mkdir -p "$tmp/tagged/ci/action"
+cp "$src/ci/action/build.sh" "$tmp/tagged/ci/action/"
+echo 9.8.6 > "$tmp/tagged/ci/action/RELEASE"
+runs=$((runs + 1))
+source_of '' '' "$tmp/tagged" && grep -qx 'release=9.8.6' "$tmp/out" ||
+    fail "build.sh source at a release tag: $(cat "$tmp/out" "$tmp/log")"
+runs=$((runs + 1))
+source_of '' source "$tmp/tagged" && grep -qx 'release=' "$tmp/out" &&
+    grep -qx 'checkout=false' "$tmp/out" ||
+    fail "build.sh source at a release tag, install: source: $(cat "$tmp/out" "$tmp/log")"
+runs=$((runs + 1))
+source_of v9.8.7 '' "$tmp/tagged" && grep -qx 'release=9.8.7' "$tmp/out" ||
+    fail "build.sh source v9.8.7 at a release tag: $(cat "$tmp/out" "$tmp/log")"
+echo 'v1; rm -rf /' > "$tmp/tagged/ci/action/RELEASE"
+runs=$((runs + 1))
+source_of '' '' "$tmp/tagged"
+[ $? = 2 ] && [ ! -s "$tmp/out" ] ||
+    fail "build.sh source with a bad ci/action/RELEASE: $(cat "$tmp/out" "$tmp/log")"
 runs=$((runs + 1))
 source_of me/ndplint-fork@fix/window && grep -qx 'repository=me/ndplint-fork' "$tmp/out" &&
     grep -qx 'ref=fix/window' "$tmp/out" ||
@@ -146,6 +186,10 @@ key_of "$src" | grep -Eqx 'ubuntu24-[0-9a-f]{16}' || fail "build.sh key of the s
 runs=$((runs + 1))
 key_of "$tmp/tree/src" > "$tmp/log" 2>&1 &&
     fail "build.sh key of a directory without sources: $(cat "$tmp/log")"
+# A release's key is its version, whatever the source tree.
+runs=$((runs + 1))
+[ "$(NDP_RELEASE=9.8.7 key_of "$tmp/tree")" = release-9.8.7 ] ||
+    fail "build.sh key of release 9.8.7: '$(NDP_RELEASE=9.8.7 key_of "$tmp/tree")'"
 
 # build.sh build keeps a cached build that runs, and refuses a runner it
 # cannot build on before building anything.

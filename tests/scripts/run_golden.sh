@@ -41,6 +41,11 @@ now=
 LC_ALL=C NO_COLOR=1 NDPLINT_NOW=$now "$ndplint" "$@" < "$stdin" \
     > "$tmp/out" 2> "$tmp/err"
 echo $? > "$tmp/exit"
+# NDP_GOLDEN_OUT=DIR: the run's out, err and exit also left in DIR, for a
+# caller that compares two programs' runs (run_release_build.sh).
+if [ -n "${NDP_GOLDEN_OUT:-}" ]; then
+    cp "$tmp/out" "$tmp/err" "$tmp/exit" "$NDP_GOLDEN_OUT/" || exit 1
+fi
 
 if [ "${NDP_UPDATE_GOLDEN:-}" = 1 ]; then
     cp "$tmp/out" "$case_dir/expected.out"

@@ -56,15 +56,9 @@ deb=$1
 
 # Regular files only: directories and their order do not matter.
 dpkg-deb -c "$deb" | awk '$1 ~ /^-/ { print $NF }' | sort > "$work/files"
-sort > "$work/expected" <<'EOF'
-./usr/bin/ndplint
-./usr/share/bash-completion/completions/ndplint
-./usr/share/doc/ndplint/copyright
-./usr/share/fish/vendor_completions.d/ndplint.fish
-./usr/share/man/man1/ndplint.1
-./usr/share/man/man5/ndplint.json.5
-./usr/share/zsh/vendor-completions/_ndplint
-EOF
+# The package's files, one a line (also the release's packages':
+# run_release_build.sh).
+sort "$src/tests/packaging/deb-files.txt" > "$work/expected"
 if ! cmp -s "$work/expected" "$work/files"; then
     fail "the package holds other files than expected (- missing, + extra):"
     diff -u "$work/expected" "$work/files" | sed -n '4,$p'

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Both pre-commit hooks, through Debian's pre-commit: 'pre-commit try-repo'
+# The pre-commit hooks, through Debian's pre-commit: 'pre-commit try-repo'
 # on a snapshot of this source tree (uncommitted files included), in a
 # throwaway git repository.  'ndplint' passes on a clean plan (plan.json
 # among them), fails on a plan that Block rejects, and skips files outside
@@ -12,7 +12,9 @@
 # ci/pre-commit/, taken from the snapshot); the one that runs both hooks
 # at once leaves NDPLINT unset and uses the whole snapshot, so the first
 # hook builds ndplint in its checkout, as it does for a user, and the
-# second uses that build.
+# second uses that build.  'ndplint-system' and 'ndplint-config-system'
+# (language: system) run the ndplint first on PATH, this build's linked
+# there as 'ndplint', and give the same results.
 #   usage: run_precommit.sh NDPLINT SOURCE_DIR
 set -u
 ndplint=$1 src=$2
@@ -76,8 +78,11 @@ git add -A && git commit -qm plans
 
 failed=0 runs=0
 # build=yes: the next check runs the hook without NDPLINT (it builds
-# ndplint) and with --verbose (every hook's output shown).
-build=no
+# ndplint) and with --verbose (every hook's output shown).  system=yes:
+# the next check runs a 'language: system' hook without NDPLINT, this
+# build's ndplint first on PATH as 'ndplint'.
+build=no system=no
+mkdir "$tmp/bin" && ln -s "$ndplint" "$tmp/bin/ndplint" || exit 1
 check() { # hook (or 'all') expected-status pattern files...
     hook=$1 want=$2 pattern=$3
     shift 3
@@ -88,12 +93,15 @@ check() { # hook (or 'all') expected-status pattern files...
     if [ "$build" = yes ]; then
         (unset NDPLINT; pre-commit try-repo "$tmp/hook" --verbose "$@") \
             > "$tmp/out" 2>&1
+    elif [ "$system" = yes ]; then
+        (unset NDPLINT; PATH=$tmp/bin:$PATH \
+            pre-commit try-repo "$tmp/hook-ndplint" "$@") > "$tmp/out" 2>&1
     else
         NDPLINT=$ndplint pre-commit try-repo "$tmp/hook-ndplint" "$@" \
             > "$tmp/out" 2>&1
     fi
     got=$?
-    build=no
+    build=no system=no
     if [ "$got" != "$want" ] || ! grep -q -- "$pattern" "$tmp/out"; then
         echo "precommit: $hook '$files': exit $got (want $want, '$pattern'), output:"
         cat "$tmp/out"
@@ -148,5 +156,17 @@ check ndplint-config 0 \
 also "^ndplint settings file (schema and waiver expiry)\.*Passed"
 also "^\.ndplint\.json: ok (1 waiver, none expired"
 check ndplint-config 0 "no files to check" plan.json notaplan.json
+# The 'language: system' hooks: the ndplint on PATH, the same results.
+system=yes
+check ndplint-system 0 Passed clean.tfplan.json
+system=yes
+check ndplint-system 1 "rejected" rejected.whatif.json
+system=yes
+check ndplint-system 0 "no files to check" notaplan.json
+system=yes
+check ndplint-config-system 1 "expired on 2020-01-31" infra/old/.ndplint.json
+system=yes
+check ndplint-config-system 0 "^\.ndplint\.json: ok (1 waiver, none expired" \
+    .ndplint.json
 echo "precommit: $((runs - failed)) passed, $failed failed"
 [ "$failed" = 0 ]

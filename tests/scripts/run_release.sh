@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # ci/release.sh in a throwaway clone holding the source tree as it is now
-# (uncommitted changes committed there): it tags vVERSION, annotated, on HEAD, with the
+# (uncommitted changes committed there): it tags vVERSION, annotated, on a
+# child of HEAD that adds ci/action/RELEASE alone, with the
 # CHANGELOG section as its message; and it refuses, tagging nothing, a
 # second tag, another version than project()'s, a 'v' in the argument, an
 # unclean tree, a CHANGELOG without the section and a document pinning
@@ -79,9 +80,23 @@ release 0 "tagged v$version" "$version"
 runs=$((runs + 1))
 [ "$(git -C "$repo" cat-file -t "v$version" 2>&1)" = tag ] ||
     fail "v$version is not an annotated tag"
+# The tagged commit is HEAD's child and adds ci/action/RELEASE alone; the
+# branch and the work tree stay as they were.
 runs=$((runs + 1))
-[ "$(git -C "$repo" rev-parse "v$version^{commit}")" = \
-  "$(git -C "$repo" rev-parse HEAD)" ] || fail "v$version is not on HEAD"
+[ "$(git -C "$repo" rev-parse "v$version^{commit}^")" = \
+  "$(git -C "$repo" rev-parse HEAD)" ] || fail "v$version is not on a child of HEAD"
+runs=$((runs + 1))
+[ "$(git -C "$repo" diff --name-status HEAD "v$version^{commit}")" = \
+  "A	ci/action/RELEASE" ] ||
+    fail "v$version's commit changes other than adding ci/action/RELEASE:" \
+         "$(git -C "$repo" diff --name-status HEAD "v$version^{commit}")"
+runs=$((runs + 1))
+[ "$(git -C "$repo" show "v$version:ci/action/RELEASE")" = "$version" ] ||
+    fail "ci/action/RELEASE at v$version is not '$version'"
+runs=$((runs + 1))
+[ ! -e "$repo/ci/action/RELEASE" ] &&
+    [ -z "$(git -C "$repo" status --porcelain)" ] ||
+    fail "release.sh changed the work tree: $(git -C "$repo" status --porcelain)"
 git -C "$repo" tag -l --format='%(contents)' "v$version" > "$tmp/message"
 runs=$((runs + 1))
 [ "$(head -n 1 "$tmp/message")" = "ndplint $version" ] &&

@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Installs a released ndplint without compiling anything: downloads the
+# archive for this machine's OS and architecture
+# (ndplint-X.Y.Z-OS-ARCH.tar.gz, made by ci/release-build.sh) and the
+# release's SHA256SUMS, checks the archive against its line there, and only
+# then installs the program to $PREFIX/bin and its man pages to
+# $PREFIX/share/man.  A checksum that does not match, a SHA256SUMS without
+# the archive's line, a download that fails or a platform without an
+# archive stops it with a message, before anything is installed; it never
+# falls back to another archive or to a build.  The unpacked program must
+# say it is ndplint X.Y.Z before it is installed.
+#   usage: sh ci/install.sh VERSION          (0.1.0 or v0.1.0)
+#   PREFIX               where to install (default /usr/local)
+#   NDPLINT_RELEASE_URL  where the releases are; the files are read from
+#                        $NDPLINT_RELEASE_URL/vX.Y.Z/ (default
+#                        https://github.com/ndplint/ndplint/releases/download)
+# Needs curl or wget, tar, gzip, and sha256sum or shasum.
+set -eu
+
+die() {
+    echo "ndplint install: $*" >&2
+    exit 1
+}
+
+[ $# = 1 ] || { echo "usage: sh ci/install.sh VERSION (e.g. 0.1.0)" >&2; exit 2; }
+version=${1#v}
+echo "$version" | grep -Eqx '[0-9]+\.[0-9]+\.[0-9]+' ||
+    { echo "ndplint install: '$1' is not X.Y.Z or vX.Y.Z" >&2; exit 2; }
+base=${NDPLINT_RELEASE_URL:-https://github.com/ndplint/ndplint/releases/download}
+base=${base%/}
+prefix=${PREFIX:-/usr/local}
+
+# The release's names for this platform: those of ci/release-build.sh.
+os=$(uname -s)
+machine=$(uname -m)
+case $os/$machine in
+Linux/x86_64 | Linux/amd64) platform=linux-x86_64 ;;
+Linux/aarch64 | Linux/arm64) platform=linux-aarch64 ;;
+Darwin/arm64 | Darwin/aarch64) platform=darwin-arm64 ;;
+Darwin/x86_64) platform=darwin-x86_64 ;;
+*)
+    die "no release archive for $os $machine (there are linux-x86_64," \
+        "linux-aarch64, darwin-arm64 and darwin-x86_64); build from source:" \
+        "docs/install.md"
+    ;;
+esac
+name=ndplint-$version-$platform
+url=$base/v$version
+
+if command -v curl >/dev/null 2>&1; then
+    fetch() { curl -fsSL --retry 2 -o "$2" "$1"; }
+elif command -v wget >/dev/null 2>&1; then
+    fetch() { wget -q -O "$2" "$1"; }
+else
+    die "neither curl nor wget is installed"
+fi
+if command -v sha256sum >/dev/null 2>&1; then
+    sha256() { sha256sum "$1" | cut -d ' ' -f 1; }
+elif command -v shasum >/dev/null 2>&1; then
+    sha256() { shasum -a 256 "$1" | cut -d ' ' -f 1; }
+else
+    die "neither sha256sum nor shasum is installed: cannot verify the archive"
+fi
+
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT INT TERM
+
+fetch "$url/SHA256SUMS" "$work/SHA256SUMS" ||
+    die "cannot download $url/SHA256SUMS (is v$version released?)"
+fetch "$url/$name.tar.gz" "$work/$name.tar.gz" ||
+    die "cannot download $url/$name.tar.gz (no archive for $platform in v$version?)"
+
+# Its line: 'HASH  NAME' (or 'HASH *NAME', sha256sum's binary mode).
+expected=$(awk -v n="$name.tar.gz" '$2 == n || $2 == "*" n { print $1 }' \
+    "$work/SHA256SUMS")
+[ -n "$expected" ] ||
+    die "SHA256SUMS of v$version has no line for $name.tar.gz: not installed"
+echo "$expected" | grep -Eqx '[0-9a-f]{64}' ||
+    die "SHA256SUMS of v$version has no valid checksum for $name.tar.gz: not installed"
+actual=$(sha256 "$work/$name.tar.gz")
+[ "$actual" = "$expected" ] ||
+    die "checksum mismatch for $name.tar.gz: SHA256SUMS says $expected," \
+        "the download is $actual; not installed (download it again; if it" \
+        "still differs, report it)"
+
+tar -xzf "$work/$name.tar.gz" -C "$work" ||
+    die "$name.tar.gz does not unpack"
+[ -f "$work/$name/bin/ndplint" ] || die "$name.tar.gz holds no bin/ndplint"
+unpacked=$("$work/$name/bin/ndplint" --version | head -n 1) || unpacked=
+[ "$unpacked" = "ndplint $version" ] ||
+    die "the ndplint of $name.tar.gz says '$unpacked', not 'ndplint $version':" \
+        "not installed"
+
+mkdir -p "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/man/man5" ||
+    die "cannot create the directories under $prefix (PREFIX; run as root?)"
+# Copied beside the old program and renamed over it: a running ndplint
+# keeps its file, and a copy that fails leaves the old one.
+cp "$work/$name/bin/ndplint" "$prefix/bin/.ndplint.new" &&
+    chmod 755 "$prefix/bin/.ndplint.new" &&
+    mv -f "$prefix/bin/.ndplint.new" "$prefix/bin/ndplint" ||
+    die "cannot write $prefix/bin/ndplint (PREFIX; run as root?)"
+for page in man1/ndplint.1 man5/ndplint.json.5; do
+    if [ -f "$work/$name/share/man/$page" ]; then
+        cp "$work/$name/share/man/$page" "$prefix/share/man/$page" ||
+            die "cannot write $prefix/share/man/$page"
+    fi
+done
+echo "ndplint install: $unpacked in $prefix/bin ($name.tar.gz, sha256 $actual)"
