@@ -15,6 +15,13 @@
 #   NDPLINT_RELEASE_URL  where the releases are; the files are read from
 #                        $NDPLINT_RELEASE_URL/vX.Y.Z/ (default
 #                        https://github.com/ndplint/ndplint/releases/download)
+#   NDPLINT_ATTESTATION  auto (default): where a GitHub CLI with 'gh
+#                        attestation' and a token (GH_TOKEN or GITHUB_TOKEN)
+#                        are there, the archive's build provenance
+#                        attestation must verify too, else the checksum
+#                        alone decides and a line says so; require: it must
+#                        verify (no gh or no token is an error); off: not
+#                        checked
 # Needs curl or wget, tar, gzip, and sha256sum or shasum.
 set -eu
 
@@ -30,6 +37,12 @@ echo "$version" | grep -Eqx '[0-9]+\.[0-9]+\.[0-9]+' ||
 base=${NDPLINT_RELEASE_URL:-https://github.com/ndplint/ndplint/releases/download}
 base=${base%/}
 prefix=${PREFIX:-/usr/local}
+attestation=${NDPLINT_ATTESTATION:-auto}
+case $attestation in
+auto | require | off) ;;
+*) echo "ndplint install: NDPLINT_ATTESTATION must be auto, require or off" >&2
+   exit 2 ;;
+esac
 
 # The release's names for this platform: those of ci/release-build.sh.
 os=$(uname -s)
@@ -83,6 +96,30 @@ actual=$(sha256 "$work/$name.tar.gz")
     die "checksum mismatch for $name.tar.gz: SHA256SUMS says $expected," \
         "the download is $actual; not installed (download it again; if it" \
         "still differs, report it)"
+
+# The build provenance attestation the release workflow made, checked by
+# GitHub's CLI where it can (it asks GitHub, so it needs a token).
+can_attest() {
+    command -v gh >/dev/null 2>&1 &&
+        gh attestation verify --help >/dev/null 2>&1 &&
+        [ -n "${GH_TOKEN:-}${GITHUB_TOKEN:-}" ]
+}
+if [ "$attestation" != off ]; then
+    if can_attest; then
+        gh attestation verify "$work/$name.tar.gz" --repo ndplint/ndplint \
+            >/dev/null ||
+            die "the build provenance attestation of $name.tar.gz does not" \
+                "verify (gh attestation verify, above): not installed"
+        echo "ndplint install: the build provenance attestation of" \
+             "$name.tar.gz verifies"
+    elif [ "$attestation" = require ]; then
+        die "NDPLINT_ATTESTATION=require, but there is no GitHub CLI with" \
+            "'gh attestation' or no GH_TOKEN / GITHUB_TOKEN: not installed"
+    else
+        echo "ndplint install: attestation not checked (no GitHub CLI with" \
+             "'gh attestation', or no token); the checksum matched"
+    fi
+fi
 
 tar -xzf "$work/$name.tar.gz" -C "$work" ||
     die "$name.tar.gz does not unpack"

@@ -21,6 +21,12 @@ script may use (no compiler, no cmake, no make):
   no release      no SHA256SUMS at all (a version never released): refused
   unknown arch    'uname -m' says riscv64: refused before any download
   bad version     '0.1' is a usage error (exit 2)
+  attestation     with a GitHub CLI (a stand-in 'gh' on the PATH) and
+                  GH_TOKEN: 'gh attestation verify ARCHIVE --repo
+                  ndplint/ndplint' is asked and installs when it says yes;
+                  when it says no the archive is refused, nothing
+                  installed; without gh, NDPLINT_ATTESTATION=require
+                  refuses and the default says it was not checked
 
 and the GitHub Action's install step as action.yml runs it
 (ci/action/build.sh build DIR SRC with NDP_RELEASE): the good release
@@ -111,6 +117,53 @@ def tool_path(work, fetcher, machine=None):
     return bindir
 
 
+def gh_path(work, host_path, answer):
+    """host_path's tools and a stand-in 'gh' that logs its arguments to
+    gh.log and answers 'attestation verify' with exit 'answer'."""
+    bindir = os.path.join(work, f"bin-gh-{answer}")
+    shutil.copytree(host_path, bindir, symlinks=True)
+    fake = os.path.join(bindir, "gh")
+    log = os.path.join(work, f"gh-{answer}.log")
+    with open(fake, "w") as f:
+        f.write('#!/bin/sh\ncase "$*" in *--help*) exit 0 ;; esac\n'
+                f'echo "$*" >> "{log}"\nexit {answer}\n')
+    os.chmod(fake, 0o755)
+    return bindir, log
+
+
+def attestation_cases(work, host_path, install, check, asset, version):
+    token = {"GH_TOKEN": "t0ken"}
+    for answer in (0, 1):
+        path, log = gh_path(work, host_path, answer)
+        case = f"attestation {'verifies' if answer == 0 else 'fails'}"
+        done, prefix, _ = install(case.replace(" ", "-"), "good", version,
+                                  path, token)
+        asked = ""
+        if os.path.exists(log):
+            with open(log) as f:
+                asked = f.read()
+        installed = os.path.exists(os.path.join(prefix, "bin", "ndplint"))
+        want_asked = re.compile(r"^attestation verify \S*/" + re.escape(asset)
+                                + r" --repo ndplint/ndplint$", re.M)
+        ok = (want_asked.search(asked) is not None and
+              (done.returncode == 0 and installed and "verifies" in
+               done.stdout if answer == 0 else
+               done.returncode == 1 and not installed and
+               "attestation" in done.stderr))
+        check(case, ok, f"exit {done.returncode}, installed {installed}, "
+              f"gh asked {asked!r}; {done.stdout}{done.stderr}")
+    done, prefix, _ = install("attestation-required", "good", version,
+                              host_path, {"NDPLINT_ATTESTATION": "require"})
+    check("attestation required without gh", done.returncode == 1 and
+          "NDPLINT_ATTESTATION=require" in done.stderr and
+          not os.path.exists(os.path.join(prefix, "bin", "ndplint")),
+          f"exit {done.returncode}; {done.stderr}")
+    done, prefix, _ = install("attestation-default", "good", version)
+    check("attestation default without gh", done.returncode == 0 and
+          "attestation not checked" in done.stdout,
+          f"exit {done.returncode}; {done.stdout}{done.stderr}")
+
+
 def main():
     ndplint, src = sys.argv[1], sys.argv[2]
     fetcher = next((t for t in ("curl", "wget") if shutil.which(t)), None)
@@ -175,10 +228,11 @@ def run(work, src, ndplint, fetcher, version, name, good, other, tampered,
     failed = []
     count = 0
 
-    def install(case, release, arg, path=host_path):
+    def install(case, release, arg, path=host_path, extra=None):
         prefix = os.path.join(work, "prefix-" + case)
         env = {"PATH": path, "PREFIX": prefix, "HOME": work,
                "NDPLINT_RELEASE_URL": f"{base}/{release}/"}
+        env.update(extra or {})
         started = time.monotonic()
         done = subprocess.run(["sh", script, arg], env=env, cwd=work,
                               capture_output=True, text=True, timeout=120)
@@ -233,6 +287,8 @@ def run(work, src, ndplint, fetcher, version, name, good, other, tampered,
               f"exit {done.returncode} (want {want}), stderr "
               f"{done.stderr.strip()!r} (want {message!r}), "
               f"installed: {os.path.exists(os.path.join(prefix, 'bin'))}")
+
+    attestation_cases(work, host_path, install, check, asset, version)
 
     # The Action's step, as action.yml runs it.
     for case, release, want in (("action good", "good", 0),
