@@ -209,6 +209,7 @@ static const struct ndp_verdict_row rows[NDP_VERDICT_COUNT] = {
         .reimages = true,
         .rebuilds_now = true,
         .lets_through = true,
+        .upgrade = true,
         .means = "a Kubernetes version or node image upgrade of a cluster "
                  "or pool: the node disruption policy does not gate it, and "
                  "AKS rolls every node of the pools it upgrades, one surge "

@@ -89,6 +89,9 @@ struct ndp_verdict_row {
      * does not show): whether it reimages is not known before the apply,
      * so no "apply now" is promised while it stands. */
     bool depends_on_unknown;
+    /* It is an upgrade the policy never gates, a node rollout of its own
+     * (what the Markdown report counts as rollouts). */
+    bool upgrade;
     /* The meta rule whose findings carry this verdict (its category, and
      * its id for a rule set that lacks it), or NULL. */
     const char *meta_category, *meta_id;

@@ -50,7 +50,7 @@ void ndp_report_md_count(struct ndp_md_counts *counts,
             c->waived++;
             continue;
         }
-        c->rollouts += f->verdict == NDP_VERDICT_ROLLOUT;
+        c->rollouts += ndp_verdict_row(f->verdict)->upgrade;
         c->errors += f->severity == NDP_SEVERITY_ERROR;
         c->warnings += f->severity == NDP_SEVERITY_WARNING;
         c->notes += f->severity == NDP_SEVERITY_NOTE;
