@@ -22,6 +22,12 @@
 #                        alone decides and a line says so; require: it must
 #                        verify (no gh or no token is an error); off: not
 #                        checked
+#   NDPLINT_CACHE_DIR    a folder the CI platform keeps between runs: the
+#                        archive is kept there and taken from there next
+#                        time, checked against the release's SHA256SUMS
+#                        (downloaded every time) like a download; a kept
+#                        archive that does not match is removed, said, and
+#                        downloaded again
 # Needs curl or wget, tar, gzip, and sha256sum or shasum.
 set -eu
 
@@ -81,8 +87,6 @@ trap 'rm -rf "$work"' EXIT INT TERM
 
 fetch "$url/SHA256SUMS" "$work/SHA256SUMS" ||
     die "cannot download $url/SHA256SUMS (is v$version released?)"
-fetch "$url/$name.tar.gz" "$work/$name.tar.gz" ||
-    die "cannot download $url/$name.tar.gz (no archive for $platform in v$version?)"
 
 # Its line: 'HASH  NAME' (or 'HASH *NAME', sha256sum's binary mode).
 expected=$(awk -v n="$name.tar.gz" '$2 == n || $2 == "*" n { print $1 }' \
@@ -91,7 +95,34 @@ expected=$(awk -v n="$name.tar.gz" '$2 == n || $2 == "*" n { print $1 }' \
     die "SHA256SUMS of v$version has no line for $name.tar.gz: not installed"
 echo "$expected" | grep -Eqx '[0-9a-f]{64}' ||
     die "SHA256SUMS of v$version has no valid checksum for $name.tar.gz: not installed"
-actual=$(sha256 "$work/$name.tar.gz")
+
+# The archive: the one kept in NDPLINT_CACHE_DIR when it matches, else a
+# download; either way nothing below runs unless it matches SHA256SUMS.
+archive=$work/$name.tar.gz
+kept=
+from_cache=no
+if [ -n "${NDPLINT_CACHE_DIR:-}" ]; then
+    mkdir -p "$NDPLINT_CACHE_DIR" ||
+        die "cannot create NDPLINT_CACHE_DIR $NDPLINT_CACHE_DIR"
+    kept=$NDPLINT_CACHE_DIR/$name.tar.gz
+    [ ! -L "$kept" ] || die "$kept is a symbolic link: not used, not installed"
+    # Copied first and the copy checked: what is checked is what is used.
+    if [ -f "$kept" ] && cp "$kept" "$archive" &&
+        [ "$(sha256 "$archive")" = "$expected" ]; then
+        from_cache=yes
+        echo "ndplint install: $name.tar.gz from NDPLINT_CACHE_DIR," \
+             "checked against SHA256SUMS"
+    elif [ -f "$kept" ]; then
+        echo "ndplint install: the $name.tar.gz in NDPLINT_CACHE_DIR does" \
+             "not match SHA256SUMS: removed, downloading it again" >&2
+        rm -f "$kept" "$archive" || die "cannot remove $kept"
+    fi
+fi
+if [ $from_cache = no ]; then
+    fetch "$url/$name.tar.gz" "$archive" ||
+        die "cannot download $url/$name.tar.gz (no archive for $platform in v$version?)"
+fi
+actual=$(sha256 "$archive")
 [ "$actual" = "$expected" ] ||
     die "checksum mismatch for $name.tar.gz: SHA256SUMS says $expected," \
         "the download is $actual; not installed (download it again; if it" \
@@ -106,7 +137,7 @@ can_attest() {
 }
 if [ "$attestation" != off ]; then
     if can_attest; then
-        gh attestation verify "$work/$name.tar.gz" --repo ndplint/ndplint \
+        gh attestation verify "$archive" --repo ndplint/ndplint \
             >/dev/null ||
             die "the build provenance attestation of $name.tar.gz does not" \
                 "verify (gh attestation verify, above): not installed"
@@ -121,7 +152,7 @@ if [ "$attestation" != off ]; then
     fi
 fi
 
-tar -xzf "$work/$name.tar.gz" -C "$work" ||
+tar -xzf "$archive" -C "$work" ||
     die "$name.tar.gz does not unpack"
 [ -f "$work/$name/bin/ndplint" ] || die "$name.tar.gz holds no bin/ndplint"
 unpacked=$("$work/$name/bin/ndplint" --version | head -n 1) || unpacked=
@@ -143,4 +174,10 @@ for page in man1/ndplint.1 man5/ndplint.json.5; do
             die "cannot write $prefix/share/man/$page"
     fi
 done
+# Kept for the next run only once it has proved itself.
+if [ -n "$kept" ] && [ $from_cache = no ]; then
+    cp "$archive" "$kept.new" && mv -f "$kept.new" "$kept" ||
+        echo "ndplint install: could not keep $name.tar.gz in" \
+             "NDPLINT_CACHE_DIR (installed all the same)" >&2
+fi
 echo "ndplint install: $unpacked in $prefix/bin ($name.tar.gz, sha256 $actual)"

@@ -57,6 +57,7 @@ def check(path, heading):
     for s in steps:
         if not ({"script", "task"} & set(s)):
             problems.append("%s: step %r is no script or task" % (path, s))
+    check_cache(path, steps)
     with tempfile.TemporaryDirectory() as tmp:
         script = lint[0]["script"]
         script = script.replace("$(Agent.TempDirectory)/ndplint/build/bin/ndplint",
@@ -97,6 +98,30 @@ def check(path, heading):
                 "$(Agent.TempDirectory)", tmp)
             if not os.path.isfile(report):
                 problems.append("%s: %s not written" % (path, report))
+
+
+def check_cache(path, steps):
+    """A Cache@2 task before the install step keeps the folder the install
+    step names as NDPLINT_CACHE_DIR, keyed by the version it installs."""
+    caches = [i for i, s in enumerate(steps)
+              if str(s.get("task", "")).startswith("Cache@2")]
+    installs = [i for i, s in enumerate(steps)
+                if "ci/install.sh" in str(s.get("script", ""))]
+    if len(caches) != 1 or len(installs) != 1 or caches[0] > installs[0]:
+        problems.append("%s: no Cache@2 task before the one install step"
+                        % path)
+        return
+    inputs = steps[caches[0]].get("inputs") or {}
+    script = steps[installs[0]]["script"]
+    folder = re.search(r'NDPLINT_CACHE_DIR="([^"]+)"', script)
+    version = re.search(r"install\.sh\" v?([0-9.]+)", script)
+    if not folder or inputs.get("path") != folder.group(1):
+        problems.append("%s: the cache keeps %r, the install step uses %r"
+                        % (path, inputs.get("path"),
+                           folder and folder.group(1)))
+    if not version or '"%s"' % version.group(1) not in str(inputs.get("key")):
+        problems.append("%s: the cache key %r does not name the version"
+                        % (path, inputs.get("key")))
 
 
 def check_comment(path, steps, tmp, markdown):

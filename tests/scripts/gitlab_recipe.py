@@ -45,6 +45,25 @@ def sh(script, env):
                           capture_output=True, text=True)
 
 
+def check_cache(path, job):
+    """The job's cache keeps the folder the install line names as
+    NDPLINT_CACHE_DIR, keyed by the version it installs."""
+    cache = job.get("cache") or {}
+    install = " ".join(line for line in job.get("script", [])
+                       if "ci/install.sh" in line)
+    folder = re.search(r'NDPLINT_CACHE_DIR="\$CI_PROJECT_DIR/([^"]+)"',
+                       install)
+    version = re.search(r"install\.sh v?([0-9.]+)", install)
+    if not folder or folder.group(1).rstrip("/") + "/" not in \
+            (cache.get("paths") or []):
+        problems.append("%s: the cache keeps %r, the install line uses %r"
+                        % (path, cache.get("paths"),
+                           folder and folder.group(1)))
+    if not version or version.group(1) not in str(cache.get("key")):
+        problems.append("%s: the cache key %r does not name the version"
+                        % (path, cache.get("key")))
+
+
 def check(path, heading):
     block = recipe(path, heading)
     if block is None:
@@ -65,6 +84,7 @@ def check(path, heading):
     if not re.search(r"\bjq\b", " ".join(job["script"])) or \
             not re.search(r"\bcurl\b", " ".join(job["script"])):
         problems.append("%s: the job does not install jq and curl" % path)
+    check_cache(path, job)
     artifacts = job.get("artifacts") or {}
     if artifacts.get("when") != "always" or \
             (artifacts.get("reports") or {}).get("codequality") != \

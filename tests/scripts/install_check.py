@@ -27,6 +27,12 @@ script may use (no compiler, no cmake, no make):
                   when it says no the archive is refused, nothing
                   installed; without gh, NDPLINT_ATTESTATION=require
                   refuses and the default says it was not checked
+  cache           with NDPLINT_CACHE_DIR: the first run keeps the archive
+                  there; the next installs it against a release that has
+                  SHA256SUMS but no archive (so it was not downloaded); a
+                  kept archive with other bytes is removed, said, and
+                  downloaded again, or refused when the release has none;
+                  a symbolic link there is refused
 
 and the GitHub Action's install step as action.yml runs it
 (ci/action/build.sh build DIR SRC with NDP_RELEASE): the good release
@@ -164,6 +170,53 @@ def attestation_cases(work, host_path, install, check, asset, version):
           f"exit {done.returncode}; {done.stdout}{done.stderr}")
 
 
+def cache_cases(work, host_path, install, check, asset, version, good,
+                tampered):
+    cache = os.path.join(work, "cache")
+    kept = os.path.join(cache, asset)
+    extra = {"NDPLINT_CACHE_DIR": cache}
+
+    def installed(prefix):
+        return os.path.exists(os.path.join(prefix, "bin", "ndplint"))
+
+    def kept_bytes():
+        if os.path.isfile(kept) and not os.path.islink(kept):
+            with open(kept, "rb") as f:
+                return f.read()
+        return None
+
+    done, prefix, _ = install("cache-first", "good", version, extra=extra)
+    check("cache first run", done.returncode == 0 and installed(prefix) and
+          kept_bytes() == good, f"exit {done.returncode}, kept: "
+          f"{kept_bytes() == good}; {done.stdout}{done.stderr}")
+    done, prefix, _ = install("cache-hit", "missing", version, extra=extra)
+    check("cache hit", done.returncode == 0 and installed(prefix) and
+          "from NDPLINT_CACHE_DIR" in done.stdout,
+          f"exit {done.returncode}; {done.stdout}{done.stderr}")
+    write(kept, tampered)
+    done, prefix, _ = install("cache-poisoned", "good", version, extra=extra)
+    check("cache poisoned, downloaded again", done.returncode == 0 and
+          installed(prefix) and "does not match SHA256SUMS" in done.stderr and
+          kept_bytes() == good,
+          f"exit {done.returncode}, kept good: {kept_bytes() == good}; "
+          f"{done.stdout}{done.stderr}")
+    write(kept, tampered)
+    done, prefix, _ = install("cache-poisoned-offline", "missing", version,
+                              extra=extra)
+    check("cache poisoned, no archive to download", done.returncode == 1 and
+          not installed(prefix) and kept_bytes() is None and
+          "does not match SHA256SUMS" in done.stderr,
+          f"exit {done.returncode}, installed {installed(prefix)}; "
+          f"{done.stdout}{done.stderr}")
+    target = os.path.join(work, "elsewhere.tar.gz")
+    write(target, good)
+    os.symlink(target, kept)
+    done, prefix, _ = install("cache-symlink", "good", version, extra=extra)
+    check("cache symbolic link", done.returncode == 1 and
+          not installed(prefix) and "is a symbolic link" in done.stderr,
+          f"exit {done.returncode}; {done.stdout}{done.stderr}")
+
+
 def main():
     ndplint, src = sys.argv[1], sys.argv[2]
     fetcher = next((t for t in ("curl", "wget") if shutil.which(t)), None)
@@ -206,7 +259,8 @@ def run(work, src, ndplint, fetcher, version, name, good, other, tampered,
         "tampered": {asset: tampered, "SHA256SUMS": sums((asset, good))},
         "replaced": {asset: replaced, "SHA256SUMS": sums((asset, good))},
         "nosums": {asset: good, "SHA256SUMS": sums(("other.tar.gz", other))},
-        "missing": {"SHA256SUMS": sums(("other.tar.gz", other))},
+        # SHA256SUMS names the archive, but the release does not hold it.
+        "missing": {"SHA256SUMS": sums((asset, good))},
         "norelease": {},
     }
     for release, files in releases.items():
@@ -289,6 +343,8 @@ def run(work, src, ndplint, fetcher, version, name, good, other, tampered,
               f"installed: {os.path.exists(os.path.join(prefix, 'bin'))}")
 
     attestation_cases(work, host_path, install, check, asset, version)
+    cache_cases(work, host_path, install, check, asset, version, good,
+                tampered)
 
     # The Action's step, as action.yml runs it.
     for case, release, want in (("action good", "good", 0),
