@@ -192,8 +192,10 @@ struct ndp_locator {
     size_t from;      /* search position */
     size_t counted;   /* newlines are counted up to here */
     long line;        /* line at 'counted' */
+    const char *section; /* '"key"' the search starts after, looked for
+                            only when an entry is not marked (NULL: none) */
 };
-#define NDP_LOCATOR_INIT { 0, 0, 1 }
+#define NDP_LOCATOR_INIT { 0, 0, 1, NULL }
 
 /*
  * Line of the next "key": "value" member, or 0 when not found.  'entry' is

@@ -73,6 +73,23 @@ static size_t entry_offset(const struct json_object *entry)
     return mark ? (size_t)mark - 1 : 0;
 }
 
+/*
+ * An entry the pruned reader did not mark (a document read whole): the
+ * search starts at the first '"section"' at or after where it stands.  A
+ * search of the whole text, so done once, and never for marked entries
+ * (a large document is pruned, and its entries marked).
+ */
+static void start_after_section(const struct ndp_document *doc,
+                                struct ndp_locator *loc)
+{
+    const char *p = find_bytes(doc->text + loc->from, doc->text + doc->len,
+                               loc->section, strlen(loc->section));
+
+    if (p)
+        loc->from = (size_t)(p - doc->text);
+    loc->section = NULL;
+}
+
 long ndp_document_locate(const struct ndp_document *doc,
                          struct ndp_locator *loc,
                          const struct json_object *entry, const char *key,
@@ -82,6 +99,8 @@ long ndp_document_locate(const struct ndp_document *doc,
     const char *p, *end = doc->text + doc->len;
     long line = 0;
 
+    if (!entry_offset(entry) && loc->section)
+        start_after_section(doc, loc);
     if (entry_offset(entry) > loc->from && entry_offset(entry) < doc->len)
         loc->from = entry_offset(entry);
     p = doc->text + loc->from;

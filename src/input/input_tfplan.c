@@ -655,13 +655,6 @@ static void link_by_configuration(const struct plan_reader *r,
     ndp_buf_release(&local);
 }
 
-static size_t section_offset(const struct ndp_document *doc, const char *key)
-{
-    const char *p = strstr(doc->text, key);
-
-    return p ? (size_t)(p - doc->text) : 0;
-}
-
 /* A top-level list of the plan, or NULL; '*n': its length. */
 static int plan_list(struct json_object **out, size_t *n,
                      const struct plan_reader *r, const char *key)
@@ -725,12 +718,12 @@ int ndp_tfplan_read(struct ndp_changeset *set, size_t input_index,
     if (n + nd == 0 && (doc->entries == 0 || doc->entries == SIZE_MAX))
         return check_empty_plan(&r);
     /* planned_values, earlier in the file, lists the same addresses. */
-    r.locator.from = section_offset(doc, "\"resource_changes\"");
+    r.locator.section = "\"resource_changes\"";
     for (i = 0; i < n && !rc; i++) {
         struct json_object *entry = json_object_array_get_idx(changes, i);
         rc = read_resource(&r, entry, entry, NULL);
     }
-    later.from = section_offset(doc, "\"deferred_changes\"");
+    later.section = "\"deferred_changes\"";
     r.locator = later;
     for (i = 0; i < nd && !rc; i++)
         rc = read_deferred(&r, json_object_array_get_idx(deferred, i));
