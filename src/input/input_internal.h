@@ -157,6 +157,8 @@ bool ndp_split_cancelled(const struct ndp_pruner *p);
  * 'percent' of the rest of the text (default: 8 MiB, 45).
  */
 void ndp_prune_tune_split(size_t min_bytes, unsigned percent);
+/* For tests: how many second threads' work has been taken over so far. */
+size_t ndp_prune_splits_taken(void);
 
 /* ---- the readers: input_tfplan.c, input_whatif.c, input_template.c ----- */
 

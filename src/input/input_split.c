@@ -46,6 +46,14 @@ struct ndp_split {
 static size_t split_min_bytes = (size_t)8 << 20;
 static unsigned split_percent = 45;
 
+/* Second threads whose work was taken over (ndp_prune_splits_taken()). */
+static atomic_size_t splits_taken;
+
+size_t ndp_prune_splits_taken(void)
+{
+    return atomic_load(&splits_taken);
+}
+
 void ndp_prune_tune_split(size_t min_bytes, unsigned percent)
 {
     split_min_bytes = min_bytes;
@@ -88,6 +96,122 @@ bool ndp_split_cancelled(const struct ndp_pruner *p)
     return p->started_mid_list && atomic_load(p->cancel);
 }
 
+/* How a list's elements begin, as its first element shows it. */
+struct element_shape {
+    const char *key;     /* its first key, with its quotes, in the text */
+    size_t key_len;
+    bool own_line;       /* the first element begins a line */
+    size_t indent;       /* then: the white space before its '{' */
+};
+
+static bool is_json_space(char c)
+{
+    return c == ' ' || c == '\n' || c == '\t' || c == '\r';
+}
+
+/* Longest first key the split looks for; longer ones are not split. */
+#define SPLIT_KEY_MAX 64
+/* Longest run of white space between two elements it looks across. */
+#define SPLIT_GAP_MAX 4096
+
+/*
+ * The shape of the list's first element, which begins after the white
+ * space at 'pos': an object with a plain first key.  False for anything
+ * else (no split).
+ */
+static bool first_element_shape(const char *text, size_t len, size_t pos,
+                                struct element_shape *shape)
+{
+    size_t at = pos, key, end;
+
+    while (at < len && is_json_space(text[at]))
+        at++;
+    if (at >= len || text[at] != '{')
+        return false;
+    shape->own_line = memchr(text + pos, '\n', at - pos) != NULL;
+    shape->indent = 0;
+    while (shape->own_line && shape->indent < at - pos &&
+           text[at - 1 - shape->indent] != '\n')
+        shape->indent++;
+    key = at + 1;
+    while (key < len && is_json_space(text[key]))
+        key++;
+    if (key >= len || text[key] != '"')
+        return false;
+    for (end = key + 1; end < len && end - key <= SPLIT_KEY_MAX; end++) {
+        if (text[end] == '\\' || (unsigned char)text[end] < 0x20)
+            return false;
+        if (text[end] == '"') {
+            shape->key = text + key;
+            shape->key_len = end + 1 - key;
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * Does an element of that shape begin at the '{' before the key at 'hit'?
+ * Then returns where its '{' is; else SIZE_MAX.  Looks back only: '}',
+ * white space, ',', white space, '{', white space, the key -- and when the
+ * first element began a line, this one must begin a line at the same
+ * indent (which tells the list's elements from objects in deeper lists).
+ */
+static size_t element_start_before(const char *text, size_t lo, size_t hit,
+                                   const struct element_shape *shape)
+{
+    size_t at = hit, brace, gap_end, line = 0;
+    bool newline = false;
+
+    while (at > lo && hit - at < SPLIT_GAP_MAX && is_json_space(text[at - 1]))
+        at--;
+    if (at <= lo || text[at - 1] != '{')
+        return SIZE_MAX;
+    brace = --at;
+    gap_end = at;
+    while (at > lo && gap_end - at < SPLIT_GAP_MAX &&
+           is_json_space(text[at - 1])) {
+        if (text[at - 1] == '\n' && !newline) {
+            newline = true;
+            line = gap_end - at;
+        }
+        at--;
+    }
+    if (shape->own_line && (!newline || line != shape->indent))
+        return SIZE_MAX;
+    if (at <= lo || text[at - 1] != ',')
+        return SIZE_MAX;
+    at--;
+    while (at > lo && gap_end - at < SPLIT_GAP_MAX &&
+           is_json_space(text[at - 1]))
+        at--;
+    return at > lo && text[at - 1] == '}' ? brace : SIZE_MAX;
+}
+
+/*
+ * The first element boundary of the list at or after 'from': a guess,
+ * which the first thread confirms by reaching it as an element of the
+ * same list (a guess inside a string or a deeper list is never confirmed,
+ * and only costs the second thread's work).  SIZE_MAX when there is none.
+ */
+static size_t find_element_start(const char *text, size_t len, size_t lo,
+                                 size_t from,
+                                 const struct element_shape *shape)
+{
+    const char *hit;
+
+    while (from < len &&
+           (hit = ndp_memmem(text + from, len - from, shape->key,
+                             shape->key_len)) != NULL) {
+        size_t start = element_start_before(text, lo, (size_t)(hit - text),
+                                            shape);
+        if (start != SIZE_MAX)
+            return start;
+        from = (size_t)(hit - text) + 1;
+    }
+    return SIZE_MAX;
+}
+
 /* The second thread: the rest of the list, then of the document. */
 static void *run_second(void *arg)
 {
@@ -105,19 +229,23 @@ static void *run_second(void *arg)
 size_t ndp_split_start(struct ndp_pruner *p, const struct ndp_jscan *s,
                        enum ndp_prune_filter f, ndp_split_walk *walk)
 {
-    const char *from, *hit;
+    struct element_shape shape;
     struct ndp_split *sp;
+    size_t start;
 
     if (p->src || p->started_mid_list || p->split || s->depth != 2 ||
-        p->len - s->pos < split_min_bytes)
+        p->len - s->pos < split_min_bytes ||
+        !first_element_shape(p->text, p->len, s->pos, &shape))
         return SIZE_MAX;
-    from = p->text + s->pos + (p->len - s->pos) / 100 * split_percent;
-    hit = ndp_memmem(from, (size_t)(p->text + p->len - from), "},{\"", 4);
-    if (!hit)
+    start = find_element_start(p->text, p->len, s->pos,
+                               s->pos + (p->len - s->pos) / 100 *
+                                            split_percent,
+                               &shape);
+    if (start == SIZE_MAX)
         return SIZE_MAX;
     sp = ndp_xcalloc(1, sizeof(*sp));
     atomic_init(&sp->cancel, false);
-    sp->start = (size_t)(hit - p->text) + 2;
+    sp->start = start;
     sp->f = f;
     sp->walk = walk;
     sp->p.text = p->text;
@@ -170,5 +298,6 @@ bool ndp_split_take(struct ndp_pruner *p, struct ndp_jscan *s,
     sp->tail = NULL;
     *rc = sp->rc;
     split_free(sp);
+    atomic_fetch_add(&splits_taken, 1);
     return true;
 }
