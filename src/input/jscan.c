@@ -5,8 +5,9 @@
  *
  * Sits under the readers: src/util/load.c loads the bytes, a reader walks
  * them with this cursor and parses only the values it keeps with json-c.
- * The hot path is skipping strings: a 16-byte SSE2 loop (8-byte SWAR
- * elsewhere) looks for the only bytes that need attention inside a string
+ * The hot path is skipping strings: a 32-byte AVX2 or 16-byte SSE2 loop
+ * (8 bytes of portable C elsewhere; jscan_impl.h, one copy each, picked at
+ * run time) looks for the only bytes that need attention inside a string
  * (the quote, a backslash, NUL and bytes >= 0x80), so ASCII text goes by a
  * vector at a time.  Nesting is a counter plus one bit per level in the cursor, so
  * deep input costs no C stack.
@@ -15,9 +16,14 @@
 #include "jscan.h"
 #include "buf.h"
 
-#if defined(__SSE2__) && !defined(NDP_JSCAN_PORTABLE)
-#include <emmintrin.h>
-#define JS_SSE2 1
+#include <stdatomic.h>
+
+/* x86 builds carry an SSE2 and an AVX2 copy of the hot loops (one picked
+ * at run time); others, and NDP_JSCAN_PORTABLE builds, the portable one. */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__) && \
+    defined(__GNUC__) && !defined(NDP_JSCAN_PORTABLE)
+#include <immintrin.h>
+#define JS_X86 1
 #endif
 
 static const char M_EOF[] = "unexpected end of data";
@@ -110,38 +116,6 @@ static size_t fail0_at(struct ndp_jscan *s, size_t pos, const char *msg)
 {
     fail_at(s, pos, msg);
     return 0;
-}
-
-/* Skips a run of whitespace; pretty-printed input has long ones. */
-static size_t skip_ws_run(const unsigned char *p, size_t pos, size_t len)
-{
-#ifdef JS_SSE2
-    while (len - pos >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + pos));
-        __m128i ws = _mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
-                         _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
-            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')),
-                         _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))));
-        unsigned other = (unsigned)_mm_movemask_epi8(ws) ^ 0xFFFFu;
-
-        if (other)
-            return pos + lowest_bit(other);
-        pos += 16;
-    }
-#endif
-    while (pos < len && (js_class[p[pos]] & JS_WS))
-        pos++;
-    return pos;
-}
-
-static inline size_t skip_ws(const unsigned char *p, size_t pos, size_t len)
-{
-    if (pos >= len || !(js_class[p[pos]] & JS_WS))
-        return pos;
-    if (len - pos < 2 || !(js_class[p[pos + 1]] & JS_WS))
-        return pos + 1;
-    return skip_ws_run(p, pos + 2, len);
 }
 
 static inline void set_kind(struct ndp_jscan *s, int depth, bool is_object)
@@ -267,91 +241,21 @@ static inline size_t string_special(struct ndp_jscan *s, size_t pos)
 }
 
 /*
- * Validates a "-quoted string whose opening quote is just before 'pos';
- * returns the index after the closing quote, or 0 after recording an
- * error.  Reads only inside [pos, len).
+ * Validates a '-quoted string (json-c takes them as keys) whose opening
+ * quote is just before 'pos'; returns the index after the closing quote,
+ * or 0.  Rare, so byte by byte.
  */
-static inline size_t scan_dq_string(struct ndp_jscan *s, size_t pos)
-{
-    const unsigned char *p = (const unsigned char *)s->buf;
-    const size_t len = s->len;
-#ifdef JS_SSE2
-    const __m128i quote = _mm_set1_epi8('"');
-    const __m128i bslash = _mm_set1_epi8('\\');
-    const __m128i zero = _mm_setzero_si128();
-#else
-    const uint64_t ones = 0x0101010101010101u;
-    const uint64_t highs = 0x8080808080808080u;
-#endif
-
-    for (;;) {
-#ifdef JS_SSE2
-        while (len - pos >= 16) {
-            __m128i a =
-                _mm_loadu_si128((const __m128i *)(const void *)(p + pos));
-            unsigned q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, quote));
-            /* Other bytes to look at: a backslash, NUL, top bit set. */
-            unsigned o = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-                _mm_or_si128(_mm_cmpeq_epi8(a, bslash),
-                             _mm_cmpeq_epi8(a, zero)), a));
-
-            /* Done when no other byte comes before the first quote. */
-            if (q && !(o & (q - 1) & ~q))
-                return pos + lowest_bit(q) + 1;
-            if (o) {
-                pos += lowest_bit(o);
-                goto special;
-            }
-            pos += 16;
-        }
-#else
-        while (len - pos >= 8) {
-            uint64_t w, q, b;
-
-            memcpy(&w, p + pos, 8);
-            q = w ^ (ones * '"');
-            b = w ^ (ones * '\\');
-            /* Flags the lowest byte of interest exactly; the loop below
-             * finds it. */
-            if (((w - ones) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b) |
-                (w & highs))
-                break;
-            pos += 8;
-        }
-#endif
-        while (pos < len && !(js_class[p[pos]] & JS_SPECIAL))
-            pos++;
-        if (pos >= len)
-            return fail0(s, len, M_EOF);
-        if (p[pos] == '"')
-            return pos + 1;
-#ifdef JS_SSE2
-special:
-#endif
-        pos = string_special(s, pos);
-        if (!pos)
-            return 0;
-    }
-}
-
-/*
- * Validates a string whose opening 'quote' is just before 'pos'; returns
- * the index after the closing quote, or 0.  Only keys use '\'', rarely.
- */
-static inline size_t scan_string(struct ndp_jscan *s, size_t pos,
-                                 unsigned char quote)
+static size_t scan_sq_string(struct ndp_jscan *s, size_t pos)
 {
     const unsigned char *p = (const unsigned char *)s->buf;
 
-    if (quote == '"')
-        return scan_dq_string(s, pos);
     for (;;) {
-        while (pos < s->len && p[pos] != quote &&
+        while (pos < s->len && p[pos] != '\'' &&
                !(js_class[p[pos]] & JS_SPECIAL))
             pos++;
         if (pos >= s->len)
             return fail0(s, s->len, M_EOF);
-        if (p[pos] == quote)
+        if (p[pos] == '\'')
             return pos + 1;
         if (p[pos] == '"') {
             pos++;
@@ -457,28 +361,114 @@ static size_t scan_number(struct ndp_jscan *s, size_t pos)
     return pos;
 }
 
-/* Validates the scalar at 'pos' ('c', its first byte); 0 on error. */
-static size_t scan_scalar(struct ndp_jscan *s, size_t pos, unsigned char c)
+/* The hot loops, once per instruction set (jscan_impl.h). */
+#define JS_NAME(x) x##_portable
+#define JS_WIDTH 0
+#define JS_TARGET
+#include "jscan_impl.h"
+#undef JS_NAME
+#undef JS_WIDTH
+#undef JS_TARGET
+#ifdef JS_X86
+#define JS_NAME(x) x##_sse2
+#define JS_WIDTH 16
+#define JS_TARGET
+#include "jscan_impl.h"
+#undef JS_NAME
+#undef JS_WIDTH
+#undef JS_TARGET
+#define JS_NAME(x) x##_avx2
+#define JS_WIDTH 32
+#define JS_TARGET __attribute__((target("avx2")))
+#include "jscan_impl.h"
+#undef JS_NAME
+#undef JS_WIDTH
+#undef JS_TARGET
+/* The cursor's other steps (a few bytes each) use the SSE2 copy. */
+#define skip_ws skip_ws_sse2
+#define scan_dq_string scan_dq_string_sse2
+#else
+#define skip_ws skip_ws_portable
+#define scan_dq_string scan_dq_string_portable
+#endif
+
+typedef int skip_value_fn(struct ndp_jscan *s, size_t *start, size_t *end);
+
+static const struct {
+    const char *name;
+    skip_value_fn *skip_value;
+} isas[] = {
+    [NDP_JSCAN_PORTABLE_ISA] = { "portable", skip_value_portable },
+#ifdef JS_X86
+    [NDP_JSCAN_SSE2] = { "sse2", skip_value_sse2 },
+    [NDP_JSCAN_AVX2] = { "avx2", skip_value_avx2 },
+#endif
+};
+
+/* The copy in use: -1 until the first value is skipped. */
+static atomic_int isa_in_use = -1;
+
+static bool isa_runs_here(enum ndp_jscan_isa isa)
 {
-    switch (c) {
-    case '"':
-        return scan_dq_string(s, pos + 1);
-    case '-': case '0': case '1': case '2': case '3': case '4': case '5':
-    case '6': case '7': case '8': case '9':
-        return scan_number(s, pos);
-    case 't':
-        return scan_word(s, pos, pos, "true");
-    case 'f':
-        return scan_word(s, pos, pos, "false");
-    case 'n':
-        return scan_word(s, pos, pos, "null");
-    case 'N':
-        return scan_word(s, pos, pos, "NaN");
-    case 'I':
-        return scan_word(s, pos, pos, "Infinity");
+    switch (isa) {
+    case NDP_JSCAN_PORTABLE_ISA:
+        return true;
+#ifdef JS_X86
+    case NDP_JSCAN_SSE2:
+        return true;
+    case NDP_JSCAN_AVX2:
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2");
+#endif
     default:
-        return fail0_at(s, pos, M_UNEXPECTED);
+        return false;
     }
+}
+
+bool ndp_jscan_use_isa(const char *name)
+{
+    int i;
+
+    for (i = 0; i < (int)NDP_ARRAY_SIZE(isas); i++) {
+        if (isas[i].name && strcmp(isas[i].name, name) == 0 &&
+            isa_runs_here((enum ndp_jscan_isa)i)) {
+            atomic_store(&isa_in_use, i);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* NDPLINT_JSCAN names the copy (for tests and benchmarks); else the
+ * widest the CPU runs. */
+static int choose_isa(void)
+{
+    const char *env = getenv("NDPLINT_JSCAN");
+    int i;
+
+    if (env && ndp_jscan_use_isa(env))
+        return atomic_load(&isa_in_use);
+    for (i = (int)NDP_ARRAY_SIZE(isas) - 1; i > 0; i--)
+        if (isas[i].name && isa_runs_here((enum ndp_jscan_isa)i))
+            break;
+    atomic_store(&isa_in_use, i);
+    return i;
+}
+
+const char *ndp_jscan_isa_name(void)
+{
+    int isa = atomic_load(&isa_in_use);
+
+    return isas[isa >= 0 ? isa : choose_isa()].name;
+}
+
+int ndp_jscan_skip_value(struct ndp_jscan *s, size_t *start, size_t *end)
+{
+    int isa = atomic_load_explicit(&isa_in_use, memory_order_relaxed);
+
+    if (isa < 0)
+        isa = choose_isa();
+    return isas[isa].skip_value(s, start, end);
 }
 
 static enum ndp_jscan_type type_of(unsigned char c)
@@ -523,108 +513,6 @@ enum ndp_jscan_type ndp_jscan_peek(struct ndp_jscan *s)
     if (s->pos >= s->len)
         return NDP_JSCAN_NONE;
     return type_of((unsigned char)s->buf[s->pos]);
-}
-
-int ndp_jscan_skip_value(struct ndp_jscan *s, size_t *start, size_t *end)
-{
-    const unsigned char *p = (const unsigned char *)s->buf;
-    const size_t len = s->len;
-    const int base = s->depth;
-    size_t pos, first;
-    int depth = base;
-    bool in_object = false; /* kind of level depth - 1, when depth > base */
-    unsigned char c;
-
-    if (s->err_msg)
-        return NDP_EPARSE;
-    pos = first = skip_ws(p, s->pos, len);
-
-value:
-    /* 'pos' is at a value (whitespace skipped) 'depth' containers deep. */
-    if (pos >= len)
-        return fail(s, len, M_EOF);
-    if (depth >= s->max_depth)
-        return fail(s, pos, M_DEPTH);
-    c = p[pos];
-    if (c == '"') {
-        pos = scan_dq_string(s, pos + 1);
-        if (!pos)
-            return NDP_EPARSE;
-        goto after;
-    }
-    if (c == '{') {
-        pos = skip_ws(p, pos + 1, len);
-        if (pos < len && p[pos] == '}') {
-            pos++;
-            goto after;
-        }
-        set_kind(s, depth++, true);
-        in_object = true;
-        goto key;
-    }
-    if (c == '[') {
-        pos = skip_ws(p, pos + 1, len);
-        if (pos < len && p[pos] == ']') {
-            pos++;
-            goto after;
-        }
-        set_kind(s, depth++, false);
-        in_object = false;
-        goto value;
-    }
-    pos = scan_scalar(s, pos, c);
-    if (!pos)
-        return NDP_EPARSE;
-    goto after;
-
-key:
-    /* 'pos' is where an object member must start. */
-    if (pos < len && p[pos] == '"')
-        pos = scan_dq_string(s, pos + 1);
-    else if (pos < len && p[pos] == '\'')
-        pos = scan_string(s, pos + 1, '\'');
-    else
-        return fail_at(s, pos, M_KEY);
-    if (!pos)
-        return NDP_EPARSE;
-    if (pos < len && p[pos] == ':') {
-        pos++;
-    } else {
-        pos = skip_ws(p, pos, len);
-        if (pos >= len || p[pos] != ':')
-            return fail_at(s, pos, M_COLON);
-        pos++;
-    }
-    pos = skip_ws(p, pos, len);
-    goto value;
-
-after:
-    /* A value ended at 'pos'; it was a member of level 'depth' - 1. */
-    if (depth == base) {
-        s->pos = pos;
-        if (start)
-            *start = first;
-        if (end)
-            *end = pos;
-        return 0;
-    }
-    pos = skip_ws(p, pos, len);
-    if (pos >= len)
-        return fail(s, len, M_EOF);
-    c = p[pos];
-    if (c == ',') {
-        pos = skip_ws(p, pos + 1, len);
-        if (in_object)
-            goto key;
-        goto value;
-    }
-    if (c != (in_object ? '}' : ']'))
-        return fail_at(s, pos, in_object ? M_OBJSEP : M_ARRSEP);
-    pos++;
-    depth--;
-    if (depth > base)
-        in_object = get_kind(s, depth - 1);
-    goto after;
 }
 
 /*
@@ -712,7 +600,8 @@ int ndp_jscan_object_next(struct ndp_jscan *s, const char **key,
     if (c != '"' && c != '\'')
         return fail_at(s, pos, M_KEY);
     key_start = pos + 1;
-    pos = scan_string(s, key_start, c);
+    pos = c == '"' ? scan_dq_string(s, key_start)
+                   : scan_sq_string(s, key_start);
     if (!pos)
         return NDP_EPARSE;
     *key = s->buf + key_start;

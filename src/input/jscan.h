@@ -104,6 +104,17 @@ enum ndp_jscan_type ndp_jscan_peek(struct ndp_jscan *s);
 int ndp_jscan_skip_value(struct ndp_jscan *s, size_t *start, size_t *end);
 
 /*
+ * The copies of the hot loops (jscan_impl.h): all validate and skip the
+ * same way.  By default the widest the CPU runs; NDPLINT_JSCAN
+ * ("portable", "sse2", "avx2") names one.  ndp_jscan_use_isa() switches
+ * to the one named and is false when this build or CPU has no such copy;
+ * ndp_jscan_isa_name() names the one in use.
+ */
+enum ndp_jscan_isa { NDP_JSCAN_PORTABLE_ISA, NDP_JSCAN_SSE2, NDP_JSCAN_AVX2 };
+bool ndp_jscan_use_isa(const char *name);
+const char *ndp_jscan_isa_name(void);
+
+/*
  * Object iteration.  ndp_jscan_object_begin() consumes the '{' of the value
  * at the cursor (NDP_ESCHEMA if it is another type).  Each
  * ndp_jscan_object_next() then either sets '*done' (the '}' is consumed and

@@ -1000,11 +1000,21 @@ int main(int argc, char **argv)
             verbose = true;
             continue;
         }
+        if (strcmp(argv[a], "--isa") == 0 && a + 1 < argc) {
+            /* One copy of the hot loops; skipped where there is none. */
+            if (!ndp_jscan_use_isa(argv[++a])) {
+                printf("jscan_diff: no %s copy of the scanner in this build "
+                       "or on this CPU: skipped\n", argv[a]);
+                return 77;
+            }
+            continue;
+        }
         before = st.passed + st.failed;
         cur_group = "";
         check_path(argv[a]);
         printf("%s: %lu inputs\n", argv[a], st.passed + st.failed - before);
     }
+    printf("scanner copy: %s\n", ndp_jscan_isa_name());
     for (i = 0; i < NDP_ARRAY_SIZE(groups); i++) {
         before = st.passed + st.failed;
         cur_group = "gen:";
