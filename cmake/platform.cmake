@@ -60,7 +60,6 @@ endfunction()
 ndp_check_platform(NDP_HAVE_MEMMEM memmem string.h)
 ndp_check_platform(NDP_HAVE_MAP_ANONYMOUS MAP_ANONYMOUS sys/mman.h)
 ndp_check_platform(NDP_HAVE_MAP_NORESERVE MAP_NORESERVE sys/mman.h)
-ndp_check_platform(NDP_HAVE_MAP_POPULATE MAP_POPULATE sys/mman.h)
 ndp_check_platform(NDP_HAVE_MADV_HUGEPAGE
                    madvise sys/mman.h MADV_HUGEPAGE sys/mman.h)
 ndp_check_platform(NDP_HAVE_F_SETPIPE_SZ F_SETPIPE_SZ fcntl.h)

@@ -76,15 +76,14 @@ void *ndp_map_zeros(size_t len, int prot, bool reserve)
 #endif
 }
 
+/*
+ * Not MAP_POPULATE: that maps every page in this thread before the scan
+ * starts, while without it the two scanning threads fault their own
+ * halves in as they go (about 5 % of the wall time of a 240 MB plan).
+ */
 bool ndp_map_file_at(void *addr, size_t len, int fd)
 {
-#if NDP_HAVE_MAP_POPULATE
-    int populate = MAP_POPULATE;
-#else
-    int populate = 0;
-#endif
-
-    if (mmap(addr, len, PROT_READ, MAP_PRIVATE | MAP_FIXED | populate, fd, 0) ==
+    if (mmap(addr, len, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) ==
         MAP_FAILED)
         return false;
     (void)posix_madvise(addr, len, POSIX_MADV_SEQUENTIAL);

@@ -9,9 +9,8 @@
  * feature check of the build (platform_config.h, NDP_HAVE_*); no other
  * file of the program tests NDP_HAVE_* or calls memmem(), madvise() or
  * the Linux fcntl() and mmap() extensions.  The fallbacks lose speed, never behaviour:
- * without MAP_POPULATE a mapped file is faulted in as it is read, without
- * huge pages or a larger pipe buffer there are more page faults and
- * wake-ups.  -DNDP_PORTABLE=ON builds every fallback on Linux as well.
+ * without huge pages or a larger pipe buffer there are more page faults
+ * and wake-ups.  -DNDP_PORTABLE=ON builds every fallback on Linux as well.
  */
 #ifndef NDP_COMPAT_H
 #define NDP_COMPAT_H

@@ -31,9 +31,8 @@ void *ndp_map_zeros_portable(size_t len, int prot, bool reserve);
 
 /*
  * Maps the first 'len' bytes of 'fd' read-only, privately, at exactly
- * 'addr' (MAP_FIXED, over a mapping the caller made), asking for the
- * pages to be read in at once where the system can (MAP_POPULATE), and
- * tells the system they will be read in order.  Returns false on failure.
+ * 'addr' (MAP_FIXED, over a mapping the caller made), and tells the
+ * system the pages will be read in order.  Returns false on failure.
  */
 bool ndp_map_file_at(void *addr, size_t len, int fd);
 
