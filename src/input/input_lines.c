@@ -13,6 +13,7 @@
 #include "buf.h"
 #include "jsonutil.h"
 #include "compat.h"
+#include "jscan.h"
 
 #include <json-c/json.h>
 
@@ -20,12 +21,8 @@
 static long line_of(const struct ndp_document *doc, struct ndp_locator *loc,
                     size_t offset)
 {
-    const char *p = doc->text + loc->counted, *end = doc->text + offset;
-
-    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-        loc->line++;
-        p++;
-    }
+    loc->line += (long)ndp_jscan_count_newlines(doc->text + loc->counted,
+                                                offset - loc->counted);
     loc->counted = offset;
     return loc->line;
 }

@@ -393,15 +393,18 @@ static size_t scan_number(struct ndp_jscan *s, size_t pos)
 #endif
 
 typedef int skip_value_fn(struct ndp_jscan *s, size_t *start, size_t *end);
+typedef size_t count_newlines_fn(const unsigned char *p, size_t n);
 
 static const struct {
     const char *name;
     skip_value_fn *skip_value;
+    count_newlines_fn *count_newlines;
 } isas[] = {
-    [NDP_JSCAN_PORTABLE_ISA] = { "portable", skip_value_portable },
+    [NDP_JSCAN_PORTABLE_ISA] = { "portable", skip_value_portable,
+                                 count_newlines_portable },
 #ifdef JS_X86
-    [NDP_JSCAN_SSE2] = { "sse2", skip_value_sse2 },
-    [NDP_JSCAN_AVX2] = { "avx2", skip_value_avx2 },
+    [NDP_JSCAN_SSE2] = { "sse2", skip_value_sse2, count_newlines_sse2 },
+    [NDP_JSCAN_AVX2] = { "avx2", skip_value_avx2, count_newlines_avx2 },
 #endif
 };
 
@@ -469,6 +472,15 @@ int ndp_jscan_skip_value(struct ndp_jscan *s, size_t *start, size_t *end)
     if (isa < 0)
         isa = choose_isa();
     return isas[isa].skip_value(s, start, end);
+}
+
+size_t ndp_jscan_count_newlines(const char *text, size_t n)
+{
+    int isa = atomic_load_explicit(&isa_in_use, memory_order_relaxed);
+
+    if (isa < 0)
+        isa = choose_isa();
+    return isas[isa].count_newlines((const unsigned char *)text, n);
 }
 
 static enum ndp_jscan_type type_of(unsigned char c)

@@ -114,6 +114,9 @@ enum ndp_jscan_isa { NDP_JSCAN_PORTABLE_ISA, NDP_JSCAN_SSE2, NDP_JSCAN_AVX2 };
 bool ndp_jscan_use_isa(const char *name);
 const char *ndp_jscan_isa_name(void);
 
+/* The '\n' bytes among the 'n' at 'text' (with the copy in use). */
+size_t ndp_jscan_count_newlines(const char *text, size_t n);
+
 /*
  * Object iteration.  ndp_jscan_object_begin() consumes the '{' of the value
  * at the cursor (NDP_ESCHEMA if it is another type).  Each

@@ -280,3 +280,46 @@ after:
         in_object = get_kind(s, depth - 1);
     goto after;
 }
+
+/* The newlines in [p, p + n): line numbers for the readers. */
+JS_TARGET static size_t JS_NAME(count_newlines)(const unsigned char *p,
+                                                size_t n)
+{
+    size_t count = 0, i = 0;
+#if JS_WIDTH == 32
+    const __m256i nl = _mm256_set1_epi8('\n');
+
+    for (; n - i >= 32; i += 32) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
+        count += (size_t)__builtin_popcount(
+            (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, nl)));
+    }
+#elif JS_WIDTH == 16
+    const __m128i nl = _mm_set1_epi8('\n');
+
+    for (; n - i >= 16; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        count += (size_t)__builtin_popcount(
+            (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
+    }
+#else
+    const uint64_t ones = 0x0101010101010101u;
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Fu;
+
+    for (; n - i >= 8; i += 8) {
+        uint64_t w, x;
+
+        memcpy(&w, p + i, 8);
+        x = w ^ (ones * '\n');
+        /* The top bit of each byte of x that is zero, exactly. */
+        x = ~(((x & low7) + low7) | x | low7);
+        while (x) {
+            count++;
+            x &= x - 1;
+        }
+    }
+#endif
+    for (; i < n; i++)
+        count += p[i] == '\n';
+    return count;
+}

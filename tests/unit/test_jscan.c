@@ -565,6 +565,40 @@ static void ranges__parse_alone_in_json_c(void **state)
     assert_int_equal(ndp_jscan_end(&s), 0);
 }
 
+/* Every copy of the scanner counts newlines as a byte loop does, at every
+ * start and length around its vector widths, newline bytes next to bytes
+ * that differ from '\n' by one bit. */
+static void count_newlines__every_copy_agrees_with_a_byte_loop(void **state)
+{
+    static const char *const isas[] = { "portable", "sse2", "avx2" };
+    static const unsigned char fill[] = { '\n', 0x0B, 0x8A, 0x0A ^ 0x40,
+                                          '\n', 0x00, 0xFF, '\n' };
+    unsigned char buf[160];
+    const char *before = ndp_jscan_isa_name();
+    size_t i, start, n, want, copies = 0;
+
+    (void)state;
+    for (i = 0; i < sizeof(buf); i++)
+        buf[i] = fill[(i * 7 + i / 5) % sizeof(fill)];
+    for (i = 0; i < NDP_ARRAY_SIZE(isas); i++) {
+        if (!ndp_jscan_use_isa(isas[i]))
+            continue;
+        copies++;
+        for (start = 0; start < 40; start++) {
+            for (n = 0; start + n <= sizeof(buf); n++) {
+                size_t k;
+
+                for (want = 0, k = start; k < start + n; k++)
+                    want += buf[k] == '\n';
+                assert_int_equal(ndp_jscan_count_newlines(
+                                     (const char *)buf + start, n), want);
+            }
+        }
+    }
+    assert_true(copies >= 1);
+    assert_true(ndp_jscan_use_isa(before));
+}
+
 int main(void)
 {
     static struct test_list list;
@@ -584,6 +618,7 @@ int main(void)
     ADD_ROWS(&list, key_rows, key_is__matches_row);
     ADD_TEST(&list, key__single_quoted_raw_key);
     ADD_TEST(&list, ranges__parse_alone_in_json_c);
+    ADD_TEST(&list, count_newlines__every_copy_agrees_with_a_byte_loop);
     rc = cmocka_run_group_tests_name("jscan", list.items, NULL, NULL);
     return rc;
 }
