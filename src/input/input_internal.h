@@ -111,6 +111,9 @@ struct ndp_pruner {
     const char *dup_where;  /* a duplicated key was met (NDP_ESCHEMA):
                                where, in words; NULL: none */
     size_t dup_pos;         /* ... and where its second occurrence is */
+    struct json_tokener *tok; /* parses the kept values, reset for each
+                               (one per pruner: a new one costs a zeroed
+                               stack as deep as the nesting limit) */
 };
 
 /*

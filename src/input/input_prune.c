@@ -116,17 +116,14 @@ static bool in_list(const char *key, size_t key_len,
 static struct json_object *build(const struct ndp_pruner *p, size_t start,
                                  size_t end)
 {
-    struct json_tokener *tok = json_tokener_new_ex(NDP_MAX_JSON_DEPTH);
-    struct json_object *v;
     size_t n = end - start;
 
     /* A bare number or literal needs the byte after it to end (inside
      * an object or array there always is one). */
     if (end < p->len)
         n++;
-    v = json_tokener_parse_ex(tok, p->text + start, (int)n);
-    json_tokener_free(tok);
-    return v;
+    json_tokener_reset(p->tok);
+    return json_tokener_parse_ex(p->tok, p->text + start, (int)n);
 }
 
 /* The key as json-c decodes it (escapes, and ' quotes as raw text). */
@@ -806,8 +803,10 @@ static int parse(struct ndp_pruner *p, struct json_object **out, size_t *seen,
     struct ndp_jscan s;
     struct json_object *root = NULL;
     enum ndp_jscan_type type;
-    int rc = prune_document(p, &s, &root, &type);
+    int rc;
 
+    p->tok = json_tokener_new_ex(NDP_MAX_JSON_DEPTH);
+    rc = prune_document(p, &s, &root, &type);
     json_object_put(p->tail_members); /* left when the second thread failed */
     p->tail_members = NULL;
     /* Streamed text cut before the first value: start again with it all. */
@@ -820,6 +819,8 @@ static int parse(struct ndp_pruner *p, struct json_object **out, size_t *seen,
         p->filtered = p->kept_malformed = false;
         rc = prune_document(p, &s, &root, &type);
     }
+    json_tokener_free(p->tok);
+    p->tok = NULL;
     if (rc) {
         /* An error anywhere throws the tree away. */
         json_object_put(root);

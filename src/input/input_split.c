@@ -62,6 +62,7 @@ void ndp_prune_tune_split(size_t min_bytes, unsigned percent)
 
 static void split_free(struct ndp_split *sp)
 {
+    json_tokener_free(sp->p.tok);
     json_object_put(sp->kept);
     json_object_put(sp->tail);
     free(sp);
@@ -254,6 +255,7 @@ size_t ndp_split_start(struct ndp_pruner *p, const struct ndp_jscan *s,
     sp->p.started_mid_list = true;
     sp->p.cancel = &sp->cancel;
     sp->p.list = p->list;
+    sp->p.tok = json_tokener_new_ex(NDP_MAX_JSON_DEPTH);
     ndp_jscan_init_inside(&sp->s, p->text, p->len, NDP_MAX_JSON_DEPTH, "{[",
                           sp->start);
     sp->kept = json_object_new_array();

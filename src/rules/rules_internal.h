@@ -126,12 +126,31 @@ bool ndp_rule_may_reimage(const struct ndp_rule *rule,
 bool ndp_rule_may_reach(const struct ndp_rule *rule,
                         const struct json_object *after);
 
-/* A pattern as written, and its compiled code once it has been needed. */
+/* Longest literal prefix kept for a pattern (a shorter one still holds). */
+#define NDP_PATTERN_PREFIX_MAX 64
+
+/*
+ * A pattern as written, and once it has been needed its compiled code and
+ * the literal text every subject it matches begins with (prefix_len 0:
+ * none known), which rules out most subjects without running the pattern.
+ */
 struct pattern {
     const char *src;
     bool caseless;
     pcre2_code *code;
+    bool prefix_known;      /* prefix_len and prefix are set */
+    size_t prefix_len;
+    char prefix[NDP_PATTERN_PREFIX_MAX];
 };
+
+/*
+ * The literal text every subject that 're' matches begins with, written
+ * to 'out' (at most 'cap' - 1 bytes, NUL-terminated): what follows a
+ * leading '^' up to the first character that is not plain (a class, a
+ * group, an escape like \d, a character a quantifier makes optional).
+ * 0 when none is certain: no leading '^', or a '|' outside any group.
+ */
+size_t ndp_rules_literal_prefix(const char *re, char *out, size_t cap);
 
 struct watch {
     enum ndp_notation notation;

@@ -130,9 +130,9 @@ static size_t add_pattern(struct ndp_ruleset *rs, const char *src,
             return i;
     NDP_GROW(rs->patterns, rs->alloc_patterns, rs->nr_patterns + 1);
     p = &rs->patterns[rs->nr_patterns];
+    memset(p, 0, sizeof(*p));
     p->src = src;
     p->caseless = caseless;
-    p->code = NULL;
     return rs->nr_patterns++;
 }
 

@@ -20,11 +20,85 @@ pcre2_code *ndp_rules_pattern_compile(const struct pattern *p, int *code,
                          NULL);
 }
 
+/* Letters and digits start PCRE2's escape sequences (\d, \x41, \Q). */
+static bool is_ascii_alnum(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+           (c >= 'A' && c <= 'Z');
+}
+
+/* Does a '|' stand outside every group of 're' (alternatives of it all)? */
+static bool has_top_level_alternation(const char *re)
+{
+    int depth = 0;
+    const char *q = re;
+
+    while (*q) {
+        if (*q == '\\' && q[1]) {
+            q += 2;
+            continue;
+        }
+        if (*q == '[') {
+            /* A class: ']' first (after an optional '^') is literal. */
+            q++;
+            if (*q == '^')
+                q++;
+            if (*q == ']')
+                q++;
+            while (*q && *q != ']')
+                q += *q == '\\' && q[1] ? 2 : 1;
+            if (*q)
+                q++;
+            continue;
+        }
+        if (*q == '(')
+            depth++;
+        else if (*q == ')' && depth > 0)
+            depth--;
+        else if (*q == '|' && depth == 0)
+            return true;
+        q++;
+    }
+    return false;
+}
+
+size_t ndp_rules_literal_prefix(const char *re, char *out, size_t cap)
+{
+    const char *q = re + 1;
+    size_t n = 0;
+
+    if (cap)
+        out[0] = '\0';
+    if (!cap || re[0] != '^' || has_top_level_alternation(re))
+        return 0;
+    while (*q && n + 1 < cap) {
+        char c;
+
+        if (*q == '\\') {
+            /* \d, \w, \Q, \x41 ...: not one plain character. */
+            if (!q[1] || is_ascii_alnum(q[1]))
+                break;
+            c = q[1];
+            q += 2;
+        } else if (strchr("^$.|?*+()[]{}", *q)) {
+            break;
+        } else {
+            c = *q++;
+        }
+        if (*q == '?' || *q == '*' || *q == '+' || *q == '{')
+            break; /* the character may be absent or repeated */
+        out[n++] = c;
+    }
+    out[n] = '\0';
+    return n;
+}
+
 /*
- * The compiled pattern 'index', compiling it on first use.  Image patterns
- * were compiled when the image was built, so failing here is a bug.
+ * The compiled pattern 'index', compiling it (and finding its literal
+ * prefix) on first use.  Image patterns were compiled when the image was
+ * built, so failing here is a bug.
  */
-static const pcre2_code *pattern_code(struct ndp_ruleset *rs, size_t index)
+static const struct pattern *pattern_at(struct ndp_ruleset *rs, size_t index)
 {
     struct pattern *p = &rs->patterns[index];
     int code;
@@ -34,16 +108,29 @@ static const pcre2_code *pattern_code(struct ndp_ruleset *rs, size_t index)
         p->code = ndp_rules_pattern_compile(p, &code, &offset);
     if (!p->code)
         NDP_BUG("a built-in rule pattern does not compile");
-    return p->code;
+    if (!p->prefix_known) {
+        p->prefix_len = p->caseless ? 0 : ndp_rules_literal_prefix(
+                                              p->src, p->prefix,
+                                              sizeof(p->prefix));
+        p->prefix_known = true;
+    }
+    return p;
 }
 
-/* Match limits keep a hostile path from making a pattern run for long. */
+/*
+ * A subject without the pattern's literal prefix cannot match, so the
+ * pattern runs only on the others.  Match limits keep a hostile path from
+ * making a pattern run for long.
+ */
 static bool regex_matches(const struct rule_impl *r, size_t pattern,
                           const char *subject)
 {
-    return pcre2_match(pattern_code(r->set, pattern), (PCRE2_SPTR)subject,
-                       PCRE2_ZERO_TERMINATED, 0, 0, r->set->match_data,
-                       r->set->match_ctx) >= 0;
+    const struct pattern *p = pattern_at(r->set, pattern);
+
+    if (p->prefix_len && strncmp(subject, p->prefix, p->prefix_len) != 0)
+        return false;
+    return pcre2_match(p->code, (PCRE2_SPTR)subject, PCRE2_ZERO_TERMINATED,
+                       0, 0, r->set->match_data, r->set->match_ctx) >= 0;
 }
 
 uint32_t ndp_rule_type_watches(const struct ndp_rule *rule,

@@ -409,9 +409,68 @@ static void empty_rules_directory__is_a_usage_error(void **state)
     rmdir(dir);
 }
 
+/*
+ * The literal prefix that lets a watch skip PCRE2: only text every match
+ * must begin with, nothing when an alternative or an optional character
+ * could make a match begin otherwise.
+ */
+static void literal_prefix__only_what_every_match_begins_with(void **state)
+{
+    static const struct {
+        const char *re, *want;
+    } rows[] = {
+        { "^network_profile\\[\\d+\\]\\.network_policy$", "network_profile[" },
+        { "^kubernetes_version$", "kubernetes_version" },
+        { "^properties\\.agentPoolProfiles\\[name=[^\\]]+\\]\\.x$",
+          "properties.agentPoolProfiles[name=" },
+        { "^(fips_enabled|vm_size)$", "" },
+        { "^abc?", "ab" },
+        { "^ab*c", "a" },
+        { "^ab+c", "a" },
+        { "^a{2}", "" },
+        { "^a.b", "a" },
+        { "^a|b", "" },            /* '^a' or 'b' anywhere */
+        { "^a(b|c)|d", "" },
+        { "^a[|]b", "a" },         /* in a class, '|' is a character */
+        { "^a[]|]b", "a" },
+        { "^x\\|y$", "x|y" },      /* escaped */
+        { "^a(b|c)", "a" },        /* inside a group */
+        { "^\\d+", "" },
+        { "^\\x41", "" },
+        { "^\\Qa.b\\E", "" },
+        { "^a(?i)b", "a" },
+        { "abc", "" },             /* not anchored */
+        { "", "" },
+        { "^", "" },
+        { "^ab\\", "ab" },         /* a lone backslash at the end */
+    };
+    char out[NDP_PATTERN_PREFIX_MAX];
+    char tiny[4], longest[200];
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        size_t n = ndp_rules_literal_prefix(rows[i].re, out, sizeof(out));
+
+        if (strcmp(out, rows[i].want) != 0 || n != strlen(rows[i].want))
+            fail_msg("%s: prefix '%s' (%zu), want '%s'", rows[i].re, out, n,
+                     rows[i].want);
+    }
+    /* Cut to the room there is: still a prefix of every match. */
+    assert_int_equal(ndp_rules_literal_prefix("^abcdef$", tiny, sizeof(tiny)),
+                     3);
+    assert_string_equal(tiny, "abc");
+    memset(longest, 'a', sizeof(longest) - 1);
+    longest[0] = '^';
+    longest[sizeof(longest) - 1] = '\0';
+    assert_int_equal(ndp_rules_literal_prefix(longest, out, sizeof(out)),
+                     sizeof(out) - 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(literal_prefix__only_what_every_match_begins_with),
         cmocka_unit_test(builtin_rules__load_and_match_the_rules_directory),
         cmocka_unit_test(builtin_image__describes_every_rule_as_the_files_do),
         cmocka_unit_test(broken_rule_file__is_refused_with_file_path_and_reason),
