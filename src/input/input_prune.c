@@ -408,15 +408,62 @@ static int unique_value(struct ndp_pruner *p, struct ndp_jscan *c)
 }
 
 /*
- * A kept element is what a reader judges, so a key twice anywhere in it
- * (a second "change", "actions" or "mode") is refused as well.  Kept
- * elements are few (AKS resources), so walking them again costs little.
+ * The members written in the validated text [start, end): one ':' each
+ * outside the strings (keys may be '-quoted).
  */
-static int check_kept(struct ndp_pruner *p, size_t start, size_t end)
+static size_t members_written(const char *text, size_t start, size_t end)
+{
+    size_t i, n = 0;
+    char quote = 0;
+
+    for (i = start; i < end; i++) {
+        char c = text[i];
+
+        if (quote) {
+            if (c == '\\')
+                i++;
+            else if (c == quote)
+                quote = 0;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+        } else if (c == ':') {
+            n++;
+        }
+    }
+    return n;
+}
+
+/* The members of every object in 'v', which json-c keeps once per key. */
+static size_t members_kept(struct json_object *v)
+{
+    size_t i, n = 0;
+
+    if (json_object_is_type(v, json_type_object)) {
+        json_object_object_foreach(v, key, member) {
+            (void)key;
+            n += 1 + members_kept(member);
+        }
+    } else if (json_object_is_type(v, json_type_array)) {
+        for (i = 0; i < json_object_array_length(v); i++)
+            n += members_kept(json_object_array_get_idx(v, i));
+    }
+    return n;
+}
+
+/*
+ * A kept element is what a reader judges, so a key twice anywhere in it
+ * (a second "change", "actions" or "mode") is refused as well.  json-c
+ * keeps one member per key, so its tree ('kept') has as many members as
+ * the text only when no key is there twice; only then is the text walked
+ * again to name the duplicate.
+ */
+static int check_kept(struct ndp_pruner *p, size_t start, size_t end,
+                      struct json_object *kept)
 {
     struct ndp_jscan c;
 
-    if (p->text[start] != '{')
+    if (p->text[start] != '{' ||
+        members_kept(kept) == members_written(p->text, start, end))
         return 0;
     ndp_jscan_init(&c, p->text + start, end - start, NDP_MAX_JSON_DEPTH);
     return unique_members(p, &c);
@@ -461,9 +508,12 @@ static int take_element(struct ndp_pruner *p, const struct element *e,
         return ndp_split_give_up(p);
     if (!keep_element(p, e->f, e->found, e->value.buf, index))
         return 0;
-    if (e->f != NDP_FILTER_FIRST_ONLY && (rc = check_kept(p, e->start, end)) != 0)
-        return rc;
     kept = build(p, e->start, end);
+    if (e->f != NDP_FILTER_FIRST_ONLY &&
+        (rc = check_kept(p, e->start, end, kept)) != 0) {
+        json_object_put(kept);
+        return rc;
+    }
     ndp_document_mark_entry(kept, e->start);
     json_object_array_add(list, kept);
     return 0;

@@ -534,6 +534,21 @@ static const struct input_case duplicate_cases[] = {
       "\"change\":{\"actions\":[\"update\"],\"after\":{\"network_profile\":"
       "[{\"network_policy\":\"calico\",\"network_policy\":\"azure\"}]}}}]}",
       0, NULL, NDP_ESCHEMA, "'network_policy' twice" },
+    { "an attribute twice after strings holding ':' and '\\\"'",
+      "{\"format_version\":\"1.2\",\"resource_changes\":[{\"type\":"
+      "\"azurerm_kubernetes_cluster\",\"change\":{\"actions\":[\"update\"],"
+      "\"after\":{\"u\":\"https://a\\\":b:\",\"x\":1,\"x\":2}}}]}",
+      0, NULL, NDP_ESCHEMA, "'x' twice" },
+    { "an attribute twice after a '-quoted key holding ':' and '\"'",
+      "{\"format_version\":\"1.2\",\"resource_changes\":[{\"type\":"
+      "\"azurerm_kubernetes_cluster\",\"change\":{\"actions\":[\"update\"],"
+      "\"after\":{'k:\"1':1,\"y\":1,\"y\":2}}}]}",
+      0, NULL, NDP_ESCHEMA, "'y' twice" },
+    { "':' in strings and keys, no key twice (read)",
+      "{\"format_version\":\"1.2\",\"resource_changes\":[{\"type\":"
+      "\"azurerm_kubernetes_cluster\",\"change\":{\"actions\":[\"update\"],"
+      "\"after\":{'k:\"1':\"a:b\",\"u\":\"x\\\":\",\"v\":[{\"w\":\":\"}]}}}]}",
+      0, NULL, 0, NULL },
     { "mode twice in an entry that is not AKS (read)", TF_ENTRY("null_resource",
       ",\"mode\":\"data\""), 0, NULL, 0, NULL },
     { "type twice in a planned_values resource (read)", "{\"format_version\":"
