@@ -130,17 +130,19 @@ bool ndp_rule_may_reach(const struct ndp_rule *rule,
 #define NDP_PATTERN_PREFIX_MAX 64
 
 /*
- * A pattern as written, and once it has been needed its compiled code and
- * the literal text every subject it matches begins with (prefix_len 0:
- * none known), which rules out most subjects without running the pattern.
+ * A pattern as written; once it has been needed, the literal text every
+ * subject it matches begins with (prefix_len 0: none known), which rules
+ * out most subjects without PCRE2, and its compiled code once a subject
+ * got past that.
  */
 struct pattern {
     const char *src;
     bool caseless;
     pcre2_code *code;
-    bool prefix_known;      /* prefix_len and prefix are set */
+    bool prefix_known;      /* prefix_len, prefix and whole are set */
     size_t prefix_len;
     char prefix[NDP_PATTERN_PREFIX_MAX];
+    bool whole;             /* the pattern is '^', the prefix, '$' */
 };
 
 /*
@@ -149,8 +151,18 @@ struct pattern {
  * leading '^' up to the first character that is not plain (a class, a
  * group, an escape like \d, a character a quantifier makes optional).
  * 0 when none is certain: no leading '^', or a '|' outside any group.
+ * '*whole': the pattern is '^', that text and '$', nothing else.
  */
-size_t ndp_rules_literal_prefix(const char *re, char *out, size_t cap);
+size_t ndp_rules_literal_prefix(const char *re, char *out, size_t cap,
+                                bool *whole);
+
+/*
+ * Does pattern 'index' of 'rs' match 'subject'?  As PCRE2 says (under the
+ * rule set's limits), which is asked only when the literal prefix does
+ * not settle it.
+ */
+bool ndp_rules_pattern_matches(struct ndp_ruleset *rs, size_t index,
+                               const char *subject);
 
 struct watch {
     enum ndp_notation notation;

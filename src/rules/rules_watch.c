@@ -62,11 +62,13 @@ static bool has_top_level_alternation(const char *re)
     return false;
 }
 
-size_t ndp_rules_literal_prefix(const char *re, char *out, size_t cap)
+size_t ndp_rules_literal_prefix(const char *re, char *out, size_t cap,
+                                bool *whole)
 {
     const char *q = re + 1;
     size_t n = 0;
 
+    *whole = false;
     if (cap)
         out[0] = '\0';
     if (!cap || re[0] != '^' || has_top_level_alternation(re))
@@ -90,47 +92,96 @@ size_t ndp_rules_literal_prefix(const char *re, char *out, size_t cap)
         out[n++] = c;
     }
     out[n] = '\0';
+    *whole = q[0] == '$' && q[1] == '\0';
     return n;
 }
 
+/* The prefix as a caseless pattern can use it: ASCII only. */
+static void caseless_prefix(struct pattern *p)
+{
+    size_t i;
+
+    for (i = 0; i < p->prefix_len; i++) {
+        if ((unsigned char)p->prefix[i] >= 0x80) {
+            p->prefix_len = i;
+            p->prefix[i] = '\0';
+            p->whole = false;
+            return;
+        }
+    }
+}
+
+static void find_prefix(struct pattern *p)
+{
+    p->prefix_len = ndp_rules_literal_prefix(p->src, p->prefix,
+                                             sizeof(p->prefix), &p->whole);
+    if (p->caseless)
+        caseless_prefix(p);
+    p->prefix_known = true;
+}
+
+static char ascii_lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c + ('a' - 'A')) : c;
+}
+
+/* Does 'subject' begin with the pattern's prefix (ASCII case folded for a
+ * caseless pattern, as PCRE2 folds it)? */
+static bool has_prefix(const struct pattern *p, const char *subject)
+{
+    size_t i;
+
+    if (!p->caseless)
+        return strncmp(subject, p->prefix, p->prefix_len) == 0;
+    for (i = 0; i < p->prefix_len; i++)
+        if (!subject[i] || ascii_lower(subject[i]) != ascii_lower(p->prefix[i]))
+            return false;
+    return true;
+}
+
 /*
- * The compiled pattern 'index', compiling it (and finding its literal
- * prefix) on first use.  Image patterns were compiled when the image was
- * built, so failing here is a bug.
+ * Only line-end bytes after the whole literal: whether '$' matches before
+ * them is PCRE2's to say (its newline convention).
  */
-static const struct pattern *pattern_at(struct ndp_ruleset *rs, size_t index)
+static bool only_line_ends(const char *rest)
+{
+    return rest[0] && strspn(rest, "\r\n") == strlen(rest);
+}
+
+bool ndp_rules_pattern_matches(struct ndp_ruleset *rs, size_t index,
+                               const char *subject)
 {
     struct pattern *p = &rs->patterns[index];
     int code;
     PCRE2_SIZE offset;
 
+    if (!p->prefix_known)
+        find_prefix(p);
+    if (!has_prefix(p, subject))
+        return false;
+    /* '^literal$': the subject is the literal, or PCRE2 decides. */
+    if (p->whole && !subject[p->prefix_len])
+        return true;
+    if (p->whole && !only_line_ends(subject + p->prefix_len))
+        return false;
     if (!p->code)
         p->code = ndp_rules_pattern_compile(p, &code, &offset);
     if (!p->code)
         NDP_BUG("a built-in rule pattern does not compile");
-    if (!p->prefix_known) {
-        p->prefix_len = p->caseless ? 0 : ndp_rules_literal_prefix(
-                                              p->src, p->prefix,
-                                              sizeof(p->prefix));
-        p->prefix_known = true;
-    }
-    return p;
+    /* Match limits keep a hostile path from making a pattern run long. */
+    return pcre2_match(p->code, (PCRE2_SPTR)subject, PCRE2_ZERO_TERMINATED,
+                       0, 0, rs->match_data, rs->match_ctx) >= 0;
 }
 
 /*
- * A subject without the pattern's literal prefix cannot match, so the
- * pattern runs only on the others.  Match limits keep a hostile path from
- * making a pattern run for long.
+ * A subject without the pattern's literal prefix cannot match, and a
+ * pattern that is one literal needs no PCRE2, so most patterns never
+ * compile (ndp_rules_pattern_matches()).
  */
 static bool regex_matches(const struct rule_impl *r, size_t pattern,
                           const char *subject)
 {
-    const struct pattern *p = pattern_at(r->set, pattern);
-
-    if (p->prefix_len && strncmp(subject, p->prefix, p->prefix_len) != 0)
-        return false;
-    return pcre2_match(p->code, (PCRE2_SPTR)subject, PCRE2_ZERO_TERMINATED,
-                       0, 0, r->set->match_data, r->set->match_ctx) >= 0;
+    return ndp_rules_pattern_matches(r->set, pattern, subject);
 }
 
 uint32_t ndp_rule_type_watches(const struct ndp_rule *rule,

@@ -418,59 +418,148 @@ static void literal_prefix__only_what_every_match_begins_with(void **state)
 {
     static const struct {
         const char *re, *want;
+        bool whole;
     } rows[] = {
-        { "^network_profile\\[\\d+\\]\\.network_policy$", "network_profile[" },
-        { "^kubernetes_version$", "kubernetes_version" },
+        { "^network_profile\\[\\d+\\]\\.network_policy$", "network_profile[", false },
+        { "^kubernetes_version$", "kubernetes_version", true },
+        { "^Microsoft\\.ContainerService/managedClusters$",
+          "Microsoft.ContainerService/managedClusters", true },
+        { "^a\\$$", "a$", true },
+        { "^$", "", true },
+        { "^ab$c", "ab", false },
         { "^properties\\.agentPoolProfiles\\[name=[^\\]]+\\]\\.x$",
-          "properties.agentPoolProfiles[name=" },
-        { "^(fips_enabled|vm_size)$", "" },
-        { "^abc?", "ab" },
-        { "^ab*c", "a" },
-        { "^ab+c", "a" },
-        { "^a{2}", "" },
-        { "^a.b", "a" },
-        { "^a|b", "" },            /* '^a' or 'b' anywhere */
-        { "^a(b|c)|d", "" },
-        { "^a[|]b", "a" },         /* in a class, '|' is a character */
-        { "^a[]|]b", "a" },
-        { "^x\\|y$", "x|y" },      /* escaped */
-        { "^a(b|c)", "a" },        /* inside a group */
-        { "^\\d+", "" },
-        { "^\\x41", "" },
-        { "^\\Qa.b\\E", "" },
-        { "^a(?i)b", "a" },
-        { "abc", "" },             /* not anchored */
-        { "", "" },
-        { "^", "" },
-        { "^ab\\", "ab" },         /* a lone backslash at the end */
+          "properties.agentPoolProfiles[name=", false },
+        { "^(fips_enabled|vm_size)$", "", false },
+        { "^abc?", "ab", false },
+        { "^ab*c", "a", false },
+        { "^ab+c", "a", false },
+        { "^a{2}", "", false },
+        { "^a.b", "a", false },
+        { "^a|b", "", false },            /* '^a' or 'b' anywhere */
+        { "^a(b|c)|d", "", false },
+        { "^a[|]b", "a", false },         /* in a class, '|' is a character */
+        { "^a[]|]b", "a", false },
+        { "^x\\|y$", "x|y", true },       /* escaped */
+        { "^a(b|c)", "a", false },        /* inside a group */
+        { "^\\d+", "", false },
+        { "^\\x41", "", false },
+        { "^\\Qa.b\\E", "", false },
+        { "^a(?i)b", "a", false },
+        { "abc", "", false },             /* not anchored */
+        { "", "", false },
+        { "^", "", false },
+        { "^ab\\", "ab", false },         /* a lone backslash at the end */
     };
     char out[NDP_PATTERN_PREFIX_MAX];
     char tiny[4], longest[200];
     size_t i;
+    bool whole;
 
     (void)state;
     for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
-        size_t n = ndp_rules_literal_prefix(rows[i].re, out, sizeof(out));
+        size_t n = ndp_rules_literal_prefix(rows[i].re, out, sizeof(out),
+                                            &whole);
 
-        if (strcmp(out, rows[i].want) != 0 || n != strlen(rows[i].want))
-            fail_msg("%s: prefix '%s' (%zu), want '%s'", rows[i].re, out, n,
-                     rows[i].want);
+        if (strcmp(out, rows[i].want) != 0 || n != strlen(rows[i].want) ||
+            whole != rows[i].whole)
+            fail_msg("%s: prefix '%s' (%zu, whole %d), want '%s' (whole %d)",
+                     rows[i].re, out, n, whole, rows[i].want, rows[i].whole);
     }
     /* Cut to the room there is: still a prefix of every match. */
-    assert_int_equal(ndp_rules_literal_prefix("^abcdef$", tiny, sizeof(tiny)),
-                     3);
+    assert_int_equal(ndp_rules_literal_prefix("^abcdef$", tiny, sizeof(tiny),
+                                              &whole), 3);
     assert_string_equal(tiny, "abc");
+    assert_false(whole);
     memset(longest, 'a', sizeof(longest) - 1);
     longest[0] = '^';
     longest[sizeof(longest) - 1] = '\0';
-    assert_int_equal(ndp_rules_literal_prefix(longest, out, sizeof(out)),
-                     sizeof(out) - 1);
+    assert_int_equal(ndp_rules_literal_prefix(longest, out, sizeof(out),
+                                              &whole), sizeof(out) - 1);
+}
+
+/* PCRE2 alone on 'subject', compiled anew, as the rule set's flags say. */
+static bool pcre2_alone(const struct pattern *p, const char *subject)
+{
+    int code;
+    PCRE2_SIZE offset;
+    pcre2_code *re = pcre2_compile((PCRE2_SPTR)p->src, PCRE2_ZERO_TERMINATED,
+                                   p->caseless ? PCRE2_CASELESS : 0, &code,
+                                   &offset, NULL);
+    pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
+    bool hit = pcre2_match(re, (PCRE2_SPTR)subject, PCRE2_ZERO_TERMINATED, 0,
+                           0, md, NULL) >= 0;
+
+    pcre2_match_data_free(md);
+    pcre2_code_free(re);
+    return hit;
+}
+
+/*
+ * Every built-in pattern answers as PCRE2 alone does, on subjects made to
+ * sit at the edges of the shortcuts: its own literal prefix, cut short,
+ * with a line end, with more after it, in other case, with a digit index
+ * or a pool name where the pattern has one.
+ */
+static void pattern_matches__every_builtin_pattern_as_pcre2_alone(void **state)
+{
+    static const char *const tails[] = {
+        "", "\n", "\r\n", "\r", "\n\n", "x", "\nx", "0]", "[0]",
+        "0].network_policy", "name=np1].orchestratorVersion",
+        "name=np1].securityProfile.enableVTPM", "name=]",
+        "zones", "vm_size", "vm_sizes", "_id", ".type",
+    };
+    struct ndp_ruleset *rs = NULL;
+    struct ndp_error err = NDP_ERROR_INIT;
+    size_t i, t, checked = 0, whole = 0;
+
+    (void)state;
+    assert_int_equal(ndp_rules_load_embedded(&rs, &err), 0);
+    for (i = 0; i < rs->nr_patterns; i++) {
+        struct pattern *p = &rs->patterns[i];
+        char prefix[NDP_PATTERN_PREFIX_MAX];
+        bool is_whole;
+        size_t n = ndp_rules_literal_prefix(p->src, prefix, sizeof(prefix),
+                                            &is_whole);
+
+        whole += is_whole;
+        for (t = 0; t < NDP_ARRAY_SIZE(tails) * 4; t++) {
+            struct ndp_buf subject = NDP_BUF_INIT;
+            size_t k;
+
+            /* The prefix whole, cut by one, upper-cased, lower-cased. */
+            ndp_buf_add(&subject, prefix, t / NDP_ARRAY_SIZE(tails) == 1 && n
+                                              ? n - 1 : n);
+            for (k = 0; k < subject.len && t / NDP_ARRAY_SIZE(tails) >= 2;
+                 k++) {
+                char c = subject.buf[k];
+
+                if (t / NDP_ARRAY_SIZE(tails) == 2 && c >= 'a' && c <= 'z')
+                    subject.buf[k] = (char)(c - 32);
+                if (t / NDP_ARRAY_SIZE(tails) == 3 && c >= 'A' && c <= 'Z')
+                    subject.buf[k] = (char)(c + 32);
+            }
+            ndp_buf_adds(&subject, tails[t % NDP_ARRAY_SIZE(tails)]);
+            if (ndp_rules_pattern_matches(rs, i, subject.buf) !=
+                pcre2_alone(p, subject.buf))
+                fail_msg("%s on '%s': %d, PCRE2 alone %d", p->src,
+                         subject.buf,
+                         ndp_rules_pattern_matches(rs, i, subject.buf),
+                         pcre2_alone(p, subject.buf));
+            checked++;
+            ndp_buf_release(&subject);
+        }
+    }
+    /* The shortcuts were there to be tried. */
+    assert_true(whole >= 10);
+    assert_true(checked >= 1000);
+    ndp_ruleset_free(rs);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(literal_prefix__only_what_every_match_begins_with),
+        cmocka_unit_test(pattern_matches__every_builtin_pattern_as_pcre2_alone),
         cmocka_unit_test(builtin_rules__load_and_match_the_rules_directory),
         cmocka_unit_test(builtin_image__describes_every_rule_as_the_files_do),
         cmocka_unit_test(broken_rule_file__is_refused_with_file_path_and_reason),
