@@ -63,6 +63,8 @@ ndp_check_platform(NDP_HAVE_MAP_NORESERVE MAP_NORESERVE sys/mman.h)
 ndp_check_platform(NDP_HAVE_MADV_HUGEPAGE
                    madvise sys/mman.h MADV_HUGEPAGE sys/mman.h)
 ndp_check_platform(NDP_HAVE_F_SETPIPE_SZ F_SETPIPE_SZ fcntl.h)
+ndp_check_platform(NDP_HAVE_X86_CPU_FEATURES
+                   CPU_FEATURE_ACTIVE sys/platform/x86.h)
 
 set(NDP_GENERATED_INCLUDE_DIR ${PROJECT_BINARY_DIR}/generated)
 configure_file(${PROJECT_SOURCE_DIR}/src/util/platform_config.h.in

@@ -15,6 +15,7 @@
 #include "common.h"
 #include "jscan.h"
 #include "buf.h"
+#include "compat.h"
 
 #include <stdatomic.h>
 
@@ -420,8 +421,7 @@ static bool isa_runs_here(enum ndp_jscan_isa isa)
     case NDP_JSCAN_SSE2:
         return true;
     case NDP_JSCAN_AVX2:
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx2");
+        return ndp_cpu_has_avx2();
 #endif
     default:
         return false;

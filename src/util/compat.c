@@ -14,6 +14,10 @@
 
 #include <unistd.h>
 
+#if NDP_HAVE_X86_CPU_FEATURES
+#include <sys/platform/x86.h>
+#endif
+
 void *ndp_memmem_portable(const void *hay, size_t hay_len, const void *needle,
                           size_t needle_len)
 {
@@ -107,5 +111,17 @@ void ndp_grow_pipe(int fd, int bytes)
 #else
     (void)fd;
     (void)bytes;
+#endif
+}
+
+bool ndp_cpu_has_avx2(void)
+{
+#if NDP_HAVE_X86_CPU_FEATURES
+    return CPU_FEATURE_ACTIVE(AVX2);
+#elif defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
+#else
+    return false;
 #endif
 }

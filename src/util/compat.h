@@ -40,4 +40,12 @@ void *ndp_memmem(const void *hay, size_t hay_len, const void *needle,
 void *ndp_memmem_portable(const void *hay, size_t hay_len, const void *needle,
                           size_t needle_len);
 
+/*
+ * Does the processor run AVX2 code (and the system save its registers)?
+ * glibc's CPU_FEATURE_ACTIVE() reads what glibc found at start-up; else
+ * the compiler's __builtin_cpu_supports(), whose start-up check asks the
+ * processor again (CPUID, slow in a virtual machine).  False elsewhere.
+ */
+bool ndp_cpu_has_avx2(void);
+
 #endif

@@ -5,6 +5,9 @@
 #include "common.h"
 #include "strmap.h"
 
+#include "compat.h"
+
+#include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,20 +20,26 @@ struct ndp_strmap_slot {
 static uint64_t sip_key[2];
 static bool sip_keyed;
 
-/* The hash key: from /dev/urandom, else from the clock and the process. */
+/*
+ * The hash key: 16 bytes of /dev/urandom (read unbuffered: a stdio stream
+ * would draw 4 KiB), else from the clock and the process.
+ */
 static void key_once(void)
 {
-    FILE *f;
+    int fd;
+    bool keyed;
 
     if (sip_keyed)
         return;
-    f = fopen("/dev/urandom", "rb");
-    if (!f || fread(sip_key, sizeof(sip_key), 1, f) != 1) {
+    fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    keyed = fd >= 0 && read(fd, sip_key, sizeof(sip_key)) ==
+                           (ssize_t)sizeof(sip_key);
+    if (fd >= 0)
+        close(fd);
+    if (!keyed) {
         sip_key[0] = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
         sip_key[1] = (uint64_t)(uintptr_t)&sip_key ^ (uint64_t)clock();
     }
-    if (f)
-        fclose(f);
     sip_keyed = true;
 }
 
