@@ -692,9 +692,49 @@ static void input_formats__named_and_listed_as_help_spells_them(void **state)
     ndp_buf_release(&list);
 }
 
+/*
+ * Lines far into a long text (the newlines of a long span are counted by
+ * two threads): each "address" member is found on its own line, whatever
+ * the spans between them, long or short, and wherever they split.
+ */
+static void document_locate__lines_far_into_a_long_text(void **state)
+{
+    static const size_t gaps[] = { 10, (size_t)17 << 20, 3, (size_t)33 << 20,
+                                   (size_t)16 << 20 };
+    struct ndp_buf text = NDP_BUF_INIT;
+    struct ndp_locator loc = NDP_LOCATOR_INIT;
+    struct ndp_document doc = { "long.json", NULL, 0, NULL, SIZE_MAX };
+    long want[NDP_ARRAY_SIZE(gaps)], line = 1;
+    char name[32];
+    size_t i, k;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(gaps); i++) {
+        /* A gap of short lines and long ones, then the member. */
+        for (k = 0; k < gaps[i]; k++) {
+            bool newline = k % 7 == 3 || (k / 4096) % 5 == 1;
+
+            ndp_buf_addch(&text, newline ? '\n' : ' ');
+            line += newline;
+        }
+        snprintf(name, sizeof(name), "r%zu", i);
+        ndp_buf_addf(&text, "\"address\": \"%s\"\n", name);
+        want[i] = line++;
+    }
+    doc.text = text.buf;
+    doc.len = text.len;
+    for (i = 0; i < NDP_ARRAY_SIZE(gaps); i++) {
+        snprintf(name, sizeof(name), "r%zu", i);
+        assert_int_equal(ndp_document_locate(&doc, &loc, NULL, "address",
+                                             name), want[i]);
+    }
+    ndp_buf_release(&text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(document_locate__lines_far_into_a_long_text),
         cmocka_unit_test(subnets__kept_with_their_usable_addresses),
         cmocka_unit_test(bad_inputs__refused_with_a_message_that_says_what_they_are),
         cmocka_unit_test(input_over_the_limit__refused),
