@@ -114,6 +114,12 @@ struct ndp_pruner {
     struct json_tokener *tok; /* parses the kept values, reset for each
                                (one per pruner: a new one costs a zeroed
                                stack as deep as the nesting limit) */
+    size_t lines_at;        /* newlines are counted up to this byte ... */
+    long line;              /* ... which is on this line (the second
+                               thread: newlines since its start) */
+    struct ndp_entry_mark **marks; /* the second thread's marks, whose
+                               lines ndp_split_take() makes absolute */
+    size_t nr_marks, alloc_marks;
 };
 
 /*
@@ -213,9 +219,28 @@ long ndp_document_locate(const struct ndp_document *doc,
                          const char *value);
 
 /*
- * Records that 'entry' begins at byte 'offset' of the document (kept in
- * the object itself, as json-c user data; other types are left alone).
+ * The line of byte 'offset' of the text, counting on (or back) from where
+ * the last count stopped; the second thread's lines are relative to its
+ * start.
  */
-void ndp_document_mark_entry(struct json_object *entry, size_t offset);
+long ndp_prune_line_at(struct ndp_pruner *p, size_t offset);
+
+/*
+ * Where a kept entry begins: its byte offset and the line of that byte,
+ * counted by the thread that kept it (relative to where it started, until
+ * ndp_split_take() adds the line it started at).
+ */
+struct ndp_entry_mark {
+    size_t offset;
+    long line;
+};
+
+/*
+ * Records that 'entry' begins at byte 'offset', on line 'line', of the
+ * document (kept in the object itself, as json-c user data; other types
+ * are left alone: NULL).  Returns the record.
+ */
+struct ndp_entry_mark *ndp_document_mark_entry(struct json_object *entry,
+                                               size_t offset, long line);
 
 #endif

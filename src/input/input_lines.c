@@ -3,10 +3,11 @@
  * input_lines.c - the lines the readers report resources at.
  *
  * The pruned tree keeps no positions, so a reader finds a resource's line
- * in the text: the pruned reader marks where each kept entry begins
- * (ndp_document_mark_entry), and ndp_document_locate() searches forward
- * from there for the member that names the resource, counting newlines
- * only once over the whole document.
+ * in the text: the pruned reader marks where each kept entry begins and
+ * on which line (ndp_document_mark_entry; the lines counted by the thread
+ * that read the entry, ndp_prune_line_at), and ndp_document_locate()
+ * searches forward from there for the member that names the resource,
+ * counting only the newlines between the two.
  */
 #include "common.h"
 #include "input_internal.h"
@@ -90,21 +91,67 @@ static const char *find_bytes(const char *p, const char *end,
     return ndp_memmem(p, (size_t)(end - p), needle, n);
 }
 
-/* The offset is kept as json-c user data, plus one (0: not recorded). */
-void ndp_document_mark_entry(struct json_object *entry, size_t offset)
+long ndp_prune_line_at(struct ndp_pruner *p, size_t offset)
 {
-    if (json_object_is_type(entry, json_type_object))
-        json_object_set_userdata(entry, (void *)(uintptr_t)(offset + 1),
-                                 NULL);
+    /* Back as well: streaming, an element is read again after a rewind. */
+    if (offset >= p->lines_at)
+        p->line += (long)ndp_jscan_count_newlines(p->text + p->lines_at,
+                                                  offset - p->lines_at);
+    else
+        p->line -= (long)ndp_jscan_count_newlines(p->text + offset,
+                                                  p->lines_at - offset);
+    p->lines_at = offset;
+    return p->line;
 }
 
+static void free_mark(struct json_object *entry, void *mark)
+{
+    (void)entry;
+    free(mark);
+}
+
+struct ndp_entry_mark *ndp_document_mark_entry(struct json_object *entry,
+                                               size_t offset, long line)
+{
+    struct ndp_entry_mark *mark;
+
+    if (!json_object_is_type(entry, json_type_object))
+        return NULL;
+    mark = ndp_xmalloc(sizeof(*mark));
+    mark->offset = offset;
+    mark->line = line;
+    json_object_set_userdata(entry, mark, free_mark);
+    return mark;
+}
+
+static const struct ndp_entry_mark *mark_of(const struct json_object *entry)
+{
+    return entry ? json_object_get_userdata(ndp_json_unconst(entry)) : NULL;
+}
+
+/* Where a marked entry begins (0: not marked, never a member's offset). */
 static size_t entry_offset(const struct json_object *entry)
 {
-    uintptr_t mark = entry ? (uintptr_t)json_object_get_userdata(
-                                 ndp_json_unconst(entry))
-                           : 0;
+    const struct ndp_entry_mark *mark = mark_of(entry);
 
-    return mark ? (size_t)mark - 1 : 0;
+    return mark ? mark->offset : 0;
+}
+
+/*
+ * The line of a marked entry's first byte is known: the count goes on
+ * from there instead of over the text before it.
+ */
+static void count_from_mark(const struct ndp_document *doc,
+                            struct ndp_locator *loc,
+                            const struct json_object *entry)
+{
+    const struct ndp_entry_mark *mark = mark_of(entry);
+
+    if (mark && mark->line > 0 && mark->offset >= loc->counted &&
+        mark->offset < doc->len) {
+        loc->counted = mark->offset;
+        loc->line = mark->line;
+    }
 }
 
 /*
@@ -137,6 +184,7 @@ long ndp_document_locate(const struct ndp_document *doc,
         start_after_section(doc, loc);
     if (entry_offset(entry) > loc->from && entry_offset(entry) < doc->len)
         loc->from = entry_offset(entry);
+    count_from_mark(doc, loc, entry);
     p = doc->text + loc->from;
 
     ndp_buf_add_json_string(&needle, value);

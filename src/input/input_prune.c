@@ -496,11 +496,14 @@ static int read_element(struct ndp_pruner *p, struct ndp_jscan *s, void *item)
 
 /*
  * Adds the element just read (it ends at 'end') to 'list' if the filter
- * keeps it; 'index' is its place in the list.
+ * keeps it; 'index' is its place in the list.  Its mark carries the line
+ * it begins on, counted here, in the thread that read it, over text it
+ * has just read.
  */
 static int take_element(struct ndp_pruner *p, const struct element *e,
                         size_t end, struct json_object *list, size_t index)
 {
+    struct ndp_entry_mark *mark;
     struct json_object *kept;
     int rc;
 
@@ -514,7 +517,12 @@ static int take_element(struct ndp_pruner *p, const struct element *e,
         json_object_put(kept);
         return rc;
     }
-    ndp_document_mark_entry(kept, e->start);
+    mark = ndp_document_mark_entry(kept, e->start,
+                                   ndp_prune_line_at(p, e->start));
+    if (mark && p->started_mid_list) {
+        NDP_GROW(p->marks, p->alloc_marks, p->nr_marks + 1);
+        p->marks[p->nr_marks++] = mark;
+    }
     json_object_array_add(list, kept);
     return 0;
 }
@@ -867,6 +875,8 @@ static int parse(struct ndp_pruner *p, struct json_object **out, size_t *seen,
             wait_for(p, &s, SIZE_MAX);
         p->seen = 0;
         p->filtered = p->kept_malformed = false;
+        p->lines_at = 0;
+        p->line = 1;
         rc = prune_document(p, &s, &root, &type);
     }
     json_tokener_free(p->tok);
@@ -891,7 +901,8 @@ int ndp_parse_pruned(struct json_object **out, size_t *seen,
                      const char *text, size_t len, size_t *err_pos,
                      const char **err_msg)
 {
-    struct ndp_pruner p = { .text = text, .len = len, .complete = true };
+    struct ndp_pruner p = { .text = text, .len = len, .complete = true,
+                            .line = 1 };
 
     return parse(&p, out, seen, err_pos, err_msg);
 }
@@ -901,7 +912,7 @@ int ndp_parse_pruned_stream(struct json_object **out, size_t *seen,
                             const struct ndp_text_source *src,
                             size_t *err_pos, const char **err_msg)
 {
-    struct ndp_pruner p = { .text = text, .src = src };
+    struct ndp_pruner p = { .text = text, .src = src, .line = 1 };
 
     p.len = src->wait(src->ctx, 1, &p.complete);
     return parse(&p, out, seen, err_pos, err_msg);

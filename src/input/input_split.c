@@ -62,6 +62,7 @@ void ndp_prune_tune_split(size_t min_bytes, unsigned percent)
 
 static void split_free(struct ndp_split *sp)
 {
+    free(sp->p.marks);
     json_tokener_free(sp->p.tok);
     json_object_put(sp->kept);
     json_object_put(sp->tail);
@@ -256,6 +257,7 @@ size_t ndp_split_start(struct ndp_pruner *p, const struct ndp_jscan *s,
     sp->p.cancel = &sp->cancel;
     sp->p.list = p->list;
     sp->p.tok = json_tokener_new_ex(NDP_MAX_JSON_DEPTH);
+    sp->p.lines_at = start;     /* its lines count from 0 there */
     ndp_jscan_init_inside(&sp->s, p->text, p->len, NDP_MAX_JSON_DEPTH, "{[",
                           sp->start);
     sp->kept = json_object_new_array();
@@ -278,6 +280,7 @@ bool ndp_split_take(struct ndp_pruner *p, struct ndp_jscan *s,
                     struct json_object *list, size_t *count, int *rc)
 {
     struct ndp_split *sp = p->split;
+    long start_line = ndp_prune_line_at(p, sp->start); /* while it runs */
     size_t i, n;
 
     p->split = NULL;
@@ -286,6 +289,11 @@ bool ndp_split_take(struct ndp_pruner *p, struct ndp_jscan *s,
         split_free(sp);
         return false;
     }
+    /* Its lines were counted from its start: now they are the text's. */
+    for (i = 0; i < sp->p.nr_marks; i++)
+        sp->p.marks[i]->line += start_line;
+    p->lines_at = sp->p.lines_at;
+    p->line = start_line + sp->p.line;
     n = json_object_array_length(sp->kept);
     for (i = 0; i < n; i++)
         json_object_array_add(list, json_object_get(
