@@ -169,6 +169,22 @@ void ndp_prune_tune_split(size_t min_bytes, unsigned percent);
 /* For tests: how many second threads' work has been taken over so far. */
 size_t ndp_prune_splits_taken(void);
 
+/* ---- input_build.c: trees of the kept values -------------------------- */
+
+/*
+ * The json-c tree of the validated value [start, end) of 'text' ('len'
+ * bytes), as json-c's parser makes it: built from the scanner, or by
+ * json-c ('tok', reset first) where only it can say.  NULL for null.
+ */
+struct json_object *ndp_build_value(struct json_tokener *tok,
+                                    const char *text, size_t len,
+                                    size_t start, size_t end);
+
+/* json-c's parser alone on the same value. */
+struct json_object *ndp_build_with_json_c(struct json_tokener *tok,
+                                          const char *text, size_t len,
+                                          size_t start, size_t end);
+
 /* ---- the readers: input_tfplan.c, input_whatif.c, input_template.c ----- */
 
 /* A parsed document, as the readers see it; everything in it is borrowed. */

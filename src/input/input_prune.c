@@ -112,18 +112,11 @@ static bool in_list(const char *key, size_t key_len,
     return false;
 }
 
-/* Parses [start, end) with json-c; the range was validated already. */
+/* The tree of [start, end); the range was validated already. */
 static struct json_object *build(const struct ndp_pruner *p, size_t start,
                                  size_t end)
 {
-    size_t n = end - start;
-
-    /* A bare number or literal needs the byte after it to end (inside
-     * an object or array there always is one). */
-    if (end < p->len)
-        n++;
-    json_tokener_reset(p->tok);
-    return json_tokener_parse_ex(p->tok, p->text + start, (int)n);
+    return ndp_build_value(p->tok, p->text, p->len, start, end);
 }
 
 /* The key as json-c decodes it (escapes, and ' quotes as raw text). */
@@ -134,7 +127,8 @@ static struct json_object *decoded_key(const struct ndp_pruner *p,
     struct json_object *k = NULL;
 
     if (p->text[start] == '"')
-        k = build(p, start, start + klen + 2);
+        k = ndp_build_with_json_c(p->tok, p->text, p->len, start,
+                                  start + klen + 2);
     if (!k || !json_object_is_type(k, json_type_string)) {
         json_object_put(k);
         k = json_object_new_string_len(key, (int)klen);

@@ -11,7 +11,9 @@
  * before the byte json-c refused; the spread is reported.  When both
  * accept, every member of the top-level container is cut out by its
  * skip_value range, parsed alone by json-c and compared with json-c's own
- * tree (and string values with ndp_jscan_string, keys with key_is).
+ * tree, and built from the scanner as the pruned reader builds the values
+ * it keeps (input_build.c) and compared too (and string values with
+ * ndp_jscan_string, keys with key_is).
  *
  * Inputs: files named on the command line, directories walked recursively
  * (a missing one is skipped with a note), and about a hundred thousand
@@ -22,6 +24,7 @@
 #include "common.h"
 #include "buf.h"
 #include "input/jscan.h"
+#include "input/input_internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -39,6 +42,7 @@ struct stats {
     size_t max_spread;
     unsigned long walk_pos_differs;
     unsigned long ranges_checked;
+    unsigned long builds_checked;   /* trees built from the scanner */
 };
 
 static struct stats st;
@@ -247,6 +251,61 @@ struct member {
     size_t start, end;
 };
 
+/* The same types everywhere, the same keys in the same order. */
+static bool same_types(struct json_object *a, struct json_object *b)
+{
+    size_t i;
+
+    if (json_object_get_type(a) != json_object_get_type(b))
+        return false;
+    if (json_object_is_type(a, json_type_array)) {
+        if (json_object_array_length(a) != json_object_array_length(b))
+            return false;
+        for (i = 0; i < json_object_array_length(a); i++)
+            if (!same_types(json_object_array_get_idx(a, i),
+                            json_object_array_get_idx(b, i)))
+                return false;
+    } else if (json_object_is_type(a, json_type_object)) {
+        struct json_object_iterator ia = json_object_iter_begin(a);
+        struct json_object_iterator ib = json_object_iter_begin(b);
+        struct json_object_iterator ea = json_object_iter_end(a);
+        struct json_object_iterator eb = json_object_iter_end(b);
+
+        for (; !json_object_iter_equal(&ia, &ea) &&
+               !json_object_iter_equal(&ib, &eb);
+             json_object_iter_next(&ia), json_object_iter_next(&ib))
+            if (strcmp(json_object_iter_peek_name(&ia),
+                       json_object_iter_peek_name(&ib)) != 0 ||
+                !same_types(json_object_iter_peek_value(&ia),
+                            json_object_iter_peek_value(&ib)))
+                return false;
+        return json_object_iter_equal(&ia, &ea) &&
+               json_object_iter_equal(&ib, &eb);
+    }
+    return true;
+}
+
+/*
+ * The pruned reader's tree of [start, end) (input_build.c, built from the
+ * scanner) against json-c's 'want': the same printed form (numbers as
+ * json-c prints them, NaN included), types and key order.
+ */
+static bool built_like_json_c(const char *buf, size_t len, size_t start,
+                              size_t end, struct json_object *want)
+{
+    static struct json_tokener *tok;
+    struct json_object *got;
+    bool same;
+
+    if (!tok)
+        tok = json_tokener_new_ex(MAX_DEPTH);
+    got = ndp_build_value(tok, buf, len, start, end);
+    same = same_types(got, want) && strcmp(plain(got), plain(want)) == 0;
+    json_object_put(got);
+    st.builds_checked++;
+    return same;
+}
+
 /* Returns a description of the first mismatch, or NULL. */
 static const char *check_ranges(const char *buf, size_t len,
                                 struct json_object *root, char *why,
@@ -345,6 +404,12 @@ static const char *check_ranges(const char *buf, size_t len,
         if (!ok || strcmp(plain(got), plain(want)) != 0) {
             snprintf(why, why_len, "member %zu [%zu,%zu) parses differently",
                      i, m[i].start, m[i].end);
+            bad = why;
+        } else if (!built_like_json_c(buf, len, m[i].start, m[i].end,
+                                      want)) {
+            snprintf(why, why_len, "member %zu [%zu,%zu) is built "
+                     "differently from json-c's tree", i, m[i].start,
+                     m[i].end);
             bad = why;
         }
         json_object_put(got);
@@ -1023,8 +1088,9 @@ int main(int argc, char **argv)
                st.passed + st.failed - before);
     }
     printf("both accept: %lu (%lu kept ranges re-parsed by json-c and "
-           "compared), both reject: %lu\n",
-           st.both_accept, st.ranges_checked, st.both_reject);
+           "compared, %lu built from the scanner and compared), both "
+           "reject: %lu\n", st.both_accept, st.ranges_checked,
+           st.builds_checked, st.both_reject);
     printf("error offset spread (json-c minus scanner) over rejections: "
            "0: %lu, 1: %lu, 2-5: %lu, 6-20: %lu, 21-100: %lu, >100: %lu; "
            "max %zu\n",
