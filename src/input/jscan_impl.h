@@ -178,6 +178,357 @@ JS_TARGET static size_t JS_NAME(scan_scalar)(struct ndp_jscan *s, size_t pos,
     }
 }
 
+#if JS_WIDTH == 32
+/*
+ * ---- The AVX2 copy's fast path for containers -------------------------
+ *
+ * A container is skipped 64 bytes at a time: each block is classified at
+ * once (quotes, backslashes, structural bytes, white space, bytes that
+ * need a look inside a string), the bytes inside strings are found from
+ * the quotes that are not escaped, and the grammar is checked token by
+ * token over the block's bit masks, so strings and white space cost
+ * nothing of their own.  Escapes, NUL and UTF-8 inside strings are checked
+ * where the masks show them, numbers and literals by the scalar code.  At
+ * anything it does not accept, it gives up without a trace, and the exact
+ * scanner below scans the value from its start and says what is wrong and
+ * where: the fast path decides nothing but "valid, and it ends here".
+ */
+
+/* What a block of 64 bytes holds, one bit per byte. */
+struct js_block {
+    __m256i lo, hi;       /* the bytes */
+    uint64_t quote, bslash, structural, ws, look; /* look: NUL, >= 0x80 */
+};
+
+/* What the fast path expects next. */
+enum js_expect {
+    JS_VALUE,          /* a value (after ':' or ',' in an array) */
+    JS_VALUE_OR_CLOSE, /* a value or ']' (just after '[') */
+    JS_KEY,            /* a key (after ',' in an object) */
+    JS_KEY_OR_CLOSE,   /* a key or '}' (just after '{') */
+    JS_COLON,
+    JS_AFTER           /* ',' or the closing bracket */
+};
+
+/* What carries from one block to the next. */
+struct js_fast {
+    uint64_t in_string;   /* all ones: the block before ended in a string */
+    bool escaped;         /* its last byte was an unescaped backslash */
+    bool in_scalar;       /* its last byte belonged to a number or literal */
+    uint64_t utf8_wants;  /* continuation bytes its last bytes want here */
+    enum js_expect expect;
+    int depth;
+};
+
+JS_TARGET static inline uint64_t js_eq64(__m256i lo, __m256i hi, char c)
+{
+    const __m256i v = _mm256_set1_epi8(c);
+
+    return (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, v)) |
+           (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, v))
+               << 32;
+}
+
+/*
+ * Brackets, separators and white space by table lookup on the low four
+ * bits (as simdjson does): a byte is white space when the white-space
+ * table holds it at its low nibble; a bracket or separator when it, with
+ * 0x20 set ('[' -> '{', ']' -> '}'), is what the other table holds there.
+ * Bytes >= 0x80 look up 0 and match neither.
+ */
+JS_TARGET static void js_structure(__m256i v, uint32_t *structural,
+                                   uint32_t *ws)
+{
+    const __m256i ws_table = _mm256_setr_epi8(
+        ' ', 100, 100, 100, 17, 100, 113, 2, 100, '\t', '\n', 112, 100, '\r',
+        100, 100, ' ', 100, 100, 100, 17, 100, 113, 2, 100, '\t', '\n', 112,
+        100, '\r', 100, 100);
+    const __m256i op_table = _mm256_setr_epi8(
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ':', '{', ',', '}', 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, ':', '{', ',', '}', 0, 0);
+
+    *ws = (uint32_t)_mm256_movemask_epi8(
+        _mm256_cmpeq_epi8(v, _mm256_shuffle_epi8(ws_table, v)));
+    *structural = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+        _mm256_or_si256(v, _mm256_set1_epi8(0x20)),
+        _mm256_shuffle_epi8(op_table, v)));
+}
+
+JS_TARGET static void js_classify(const unsigned char *p, struct js_block *b)
+{
+    __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+    uint32_t s_lo, s_hi, w_lo, w_hi;
+
+    b->lo = lo;
+    b->hi = hi;
+    b->quote = js_eq64(lo, hi, '"');
+    b->bslash = js_eq64(lo, hi, '\\');
+    js_structure(lo, &s_lo, &w_lo);
+    js_structure(hi, &s_hi, &w_hi);
+    b->structural = (uint64_t)s_lo | (uint64_t)s_hi << 32;
+    b->ws = (uint64_t)w_lo | (uint64_t)w_hi << 32;
+    b->look = (uint64_t)(uint32_t)_mm256_movemask_epi8(lo) |
+              (uint64_t)(uint32_t)_mm256_movemask_epi8(hi) << 32 |
+              js_eq64(lo, hi, '\0');
+}
+
+/* The bytes escaped by a backslash: after each backslash that is not
+ * itself escaped (the escape of the block before carries in). */
+static inline uint64_t js_escaped(uint64_t bslash, bool *carry)
+{
+    uint64_t escaped = 0, b = bslash;
+
+    if (*carry) {
+        escaped = 1;
+        b &= ~(uint64_t)1;
+    }
+    *carry = false;
+    while (b) {
+        unsigned i = (unsigned)__builtin_ctzll(b);
+
+        b &= b - 1;
+        if (i == 63) {
+            *carry = true;
+        } else {
+            escaped |= (uint64_t)1 << (i + 1);
+            b &= ~((uint64_t)1 << (i + 1));
+        }
+    }
+    return escaped;
+}
+
+/* Bit i: an odd number of set bits at or below i. */
+static inline uint64_t js_prefix_xor(uint64_t x)
+{
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+
+/* Bytes whose bits under 'and' are 'value'. */
+JS_TARGET static inline uint64_t js_bits64(const struct js_block *b,
+                                           char and_mask, char value)
+{
+    const __m256i m = _mm256_set1_epi8(and_mask);
+    const __m256i v = _mm256_set1_epi8(value);
+
+    return (uint64_t)(uint32_t)_mm256_movemask_epi8(
+               _mm256_cmpeq_epi8(_mm256_and_si256(b->lo, m), v)) |
+           (uint64_t)(uint32_t)_mm256_movemask_epi8(
+               _mm256_cmpeq_epi8(_mm256_and_si256(b->hi, m), v))
+               << 32;
+}
+
+/*
+ * Every escape in a string is one json-c takes: the byte after each
+ * escaping backslash is one of "\/bfnrt, or u with four hex digits.
+ */
+JS_TARGET static bool js_escapes_ok(const struct ndp_jscan *s,
+                                    const struct js_block *b, size_t at,
+                                    uint64_t escaped)
+{
+    const unsigned char *p = (const unsigned char *)s->buf;
+    uint64_t ok, u;
+
+    if (!escaped)
+        return true;
+    u = js_eq64(b->lo, b->hi, 'u');
+    ok = js_eq64(b->lo, b->hi, '"') | js_eq64(b->lo, b->hi, '\\') |
+         js_eq64(b->lo, b->hi, '/') | js_eq64(b->lo, b->hi, 'b') |
+         js_eq64(b->lo, b->hi, 'f') | js_eq64(b->lo, b->hi, 'n') |
+         js_eq64(b->lo, b->hi, 'r') | js_eq64(b->lo, b->hi, 't') | u;
+    if (escaped & ~ok)
+        return false;
+    for (u &= escaped; u; u &= u - 1) {
+        size_t j = at + (size_t)__builtin_ctzll(u);
+
+        if (s->len - j < 5 || !is_hex(p[j + 1]) || !is_hex(p[j + 2]) ||
+            !is_hex(p[j + 3]) || !is_hex(p[j + 4]))
+            return false;
+    }
+    return true;
+}
+
+/*
+ * No NUL, and every byte >= 0x80 in a UTF-8 sequence of json-c's shape:
+ * each continuation byte exactly where a lead byte wants one (the wants
+ * of the block before carry in, '*carry').  Outside strings such bytes
+ * end the fast path anyway.
+ */
+JS_TARGET static bool js_utf8_ok(const struct js_block *b, uint64_t *carry)
+{
+    uint64_t cont, lead2, lead3, lead4, want;
+
+    if (!b->look)
+        return !*carry;
+    if (js_eq64(b->lo, b->hi, '\0') ||
+        js_bits64(b, (char)0xF8, (char)0xF8))
+        return false;
+    cont = js_bits64(b, (char)0xC0, (char)0x80);
+    lead2 = js_bits64(b, (char)0xE0, (char)0xC0);
+    lead3 = js_bits64(b, (char)0xF0, (char)0xE0);
+    lead4 = js_bits64(b, (char)0xF8, (char)0xF0);
+    want = (lead2 | lead3 | lead4) << 1 | (lead3 | lead4) << 2 | lead4 << 3 |
+           *carry;
+    *carry = (lead2 | lead3 | lead4) >> 63 | (lead3 | lead4) >> 62 |
+             lead4 >> 61;
+    return cont == want;
+}
+
+/* Pushes a container; false past the depth limit. */
+static inline bool js_open(struct ndp_jscan *s, struct js_fast *f,
+                           bool is_object)
+{
+    if (f->depth >= s->max_depth)
+        return false;
+    set_kind(s, f->depth++, is_object);
+    f->expect = is_object ? JS_KEY_OR_CLOSE : JS_VALUE_OR_CLOSE;
+    return true;
+}
+
+/* Does the number or literal at 'j' end where its run of bytes ends? */
+static bool js_scalar_ok(struct ndp_jscan *s, size_t j)
+{
+    size_t end = scan_scalar_portable(s, j, (unsigned char)s->buf[j]);
+
+    if (!end)
+        return false;
+    /* What follows must end it: white space or a bracket or separator. */
+    switch (s->buf[end]) {
+    case ' ': case '\t': case '\n': case '\r':
+    case ',': case ']': case '}':
+        return true;
+    default:
+        return false;
+    }
+}
+
+/*
+ * One token of the grammar, the byte 'c' at 'j': true to go on; the end
+ * of the container, '*done' set; false to give up.
+ */
+static bool js_token(struct ndp_jscan *s, struct js_fast *f, size_t j,
+                     unsigned char c, int base, bool *done)
+{
+    if ((f->expect == JS_VALUE_OR_CLOSE && c == ']') ||
+        (f->expect == JS_KEY_OR_CLOSE && c == '}'))
+        goto close;
+    switch (f->expect) {
+    case JS_VALUE_OR_CLOSE:
+    case JS_VALUE:
+        /* Any value this deep is too deep, as in the exact scanner. */
+        if (f->depth >= s->max_depth)
+            return false;
+        if (c == '{' || c == '[')
+            return js_open(s, f, c == '{');
+        if (c == '"') {
+            f->expect = JS_AFTER;
+            return true;
+        }
+        if (c == ',' || c == ':' || c == '}' || c == ']')
+            return false;
+        f->expect = JS_AFTER;
+        return js_scalar_ok(s, j);
+    case JS_KEY_OR_CLOSE:
+    case JS_KEY:
+        f->expect = JS_COLON;
+        return c == '"';
+    case JS_COLON:
+        f->expect = JS_VALUE;
+        return c == ':';
+    case JS_AFTER:
+        if (c == ',') {
+            f->expect = get_kind(s, f->depth - 1) ? JS_KEY : JS_VALUE;
+            return true;
+        }
+        if (c == '}' || c == ']')
+            goto close;
+        return false;
+    }
+    return false;
+close:
+    if ((c == '}') != get_kind(s, f->depth - 1))
+        return false;
+    f->depth--;
+    f->expect = JS_AFTER;
+    *done = f->depth == base;
+    return true;
+}
+
+/*
+ * Skips the container whose bracket is at 'pos': true with '*end' after
+ * its closing bracket when it is valid; false, with nothing recorded,
+ * when the exact scanner must look.
+ */
+JS_TARGET static bool JS_NAME(fast_skip)(struct ndp_jscan *s, size_t pos,
+                                         size_t *end)
+{
+    const unsigned char *p = (const unsigned char *)s->buf;
+    struct js_fast f = { 0, false, false, 0, JS_VALUE, s->depth };
+    const int base = s->depth;
+    unsigned char pad[64];
+    size_t at;
+
+    for (at = pos; at < s->len; at += 64) {
+        const unsigned char *block = p + at;
+        struct js_block b;
+        uint64_t escaped, real, inside, opens, scalar, tokens, bytes = ~0ull;
+        bool done = false;
+
+        if (s->len - at < 64) {
+            /* The last bytes, padded with spaces (they end nothing). */
+            memset(pad, ' ', sizeof(pad));
+            memcpy(pad, block, s->len - at);
+            block = pad;
+            bytes = ((uint64_t)1 << (s->len - at)) - 1;
+        }
+        js_classify(block, &b);
+        escaped = js_escaped(b.bslash, &f.escaped);
+        real = b.quote & ~escaped;
+        inside = js_prefix_xor(real) ^ f.in_string;
+        f.in_string = (uint64_t)0 - (inside >> 63);
+        opens = real & inside;
+        if (!js_escapes_ok(s, &b, at, escaped & inside & bytes) ||
+            !js_utf8_ok(&b, &f.utf8_wants))
+            return false;
+        /* Outside strings: brackets and separators, strings' opening
+         * quotes, and the first byte of each number or literal. */
+        scalar = ~(inside | real | b.structural | b.ws) & bytes;
+        tokens = (b.structural & ~inside & bytes) | opens |
+                 (scalar & ~((scalar << 1) | (uint64_t)f.in_scalar));
+        f.in_scalar = scalar >> 63;
+        while (tokens) {
+            size_t j = at + (size_t)__builtin_ctzll(tokens);
+
+            tokens &= tokens - 1;
+            if (!js_token(s, &f, j, p[j], base, &done))
+                return false;
+            if (done) {
+                *end = j + 1;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* The fast path, leaving no error behind when it gives up. */
+JS_TARGET static bool JS_NAME(try_fast_skip)(struct ndp_jscan *s, size_t pos,
+                                             size_t *end)
+{
+    if (JS_NAME(fast_skip)(s, pos, end))
+        return true;
+    s->err_msg = NULL;
+    s->err_pos = 0;
+    return false;
+}
+#endif
+
 JS_TARGET static int JS_NAME(skip_value)(struct ndp_jscan *s, size_t *start,
                                           size_t *end)
 {
@@ -192,6 +543,17 @@ JS_TARGET static int JS_NAME(skip_value)(struct ndp_jscan *s, size_t *start,
     if (s->err_msg)
         return NDP_EPARSE;
     pos = first = JS_NAME(skip_ws)(p, s->pos, len);
+#if JS_WIDTH == 32
+    if (pos < len && (p[pos] == '{' || p[pos] == '[') &&
+        JS_NAME(try_fast_skip)(s, pos, &pos)) {
+        s->pos = pos;
+        if (start)
+            *start = first;
+        if (end)
+            *end = pos;
+        return 0;
+    }
+#endif
 
 value:
     /* 'pos' is at a value (whitespace skipped) 'depth' containers deep. */
