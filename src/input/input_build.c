@@ -7,7 +7,8 @@
  * scanner walks them instead (strings a vector at a time) and json-c only
  * makes the objects, so a small plan, all of it kept, starts faster.  The
  * tree is the one json-c's parser makes: strings decoded as json-c decodes
- * them (ndp_jscan_string), plain integers and literals made as json-c
+ * them (ndp_jscan_string; one with a \u escape by json-c itself, which
+ * treats surrogates in a row its own way), plain integers and literals made as json-c
  * makes them, other numbers handed to json-c's parser itself (their types
  * and printed forms are json-c's business), and anything this file
  * does not mirror exactly (a '-quoted key, a key with an escape) sends the
@@ -17,6 +18,7 @@
 #include "common.h"
 #include "input_internal.h"
 #include "buf.h"
+#include "compat.h"
 #include "jscan.h"
 
 #include <json-c/json.h>
@@ -148,6 +150,24 @@ static struct json_object *build_scalar(struct builder *b, struct ndp_jscan *c)
     return ndp_build_with_json_c(b->tok, c->buf, c->len, start, end);
 }
 
+/*
+ * A string, decoded here; one with a \u escape by json-c's parser (whose
+ * handling of surrogates in a row is its own).
+ */
+static struct json_object *build_string(struct builder *b,
+                                        struct ndp_jscan *c)
+{
+    size_t start = c->pos;
+
+    if (ndp_jscan_string(c, &b->scratch)) {
+        b->unsure = true;
+        return NULL;
+    }
+    if (ndp_memmem(c->buf + start, c->pos - start, "\\u", 2))
+        return ndp_build_with_json_c(b->tok, c->buf, c->len, start, c->pos);
+    return json_object_new_string_len(b->scratch.buf, (int)b->scratch.len);
+}
+
 static struct json_object *build_value(struct builder *b, struct ndp_jscan *c)
 {
     switch (ndp_jscan_peek(c)) {
@@ -156,12 +176,7 @@ static struct json_object *build_value(struct builder *b, struct ndp_jscan *c)
     case NDP_JSCAN_ARRAY:
         return build_array(b, c);
     case NDP_JSCAN_STRING:
-        if (ndp_jscan_string(c, &b->scratch)) {
-            b->unsure = true;
-            return NULL;
-        }
-        return json_object_new_string_len(b->scratch.buf,
-                                          (int)b->scratch.len);
+        return build_string(b, c);
     case NDP_JSCAN_BOOL:
     case NDP_JSCAN_NULL:
     case NDP_JSCAN_NUMBER:
