@@ -556,6 +556,9 @@ static int filter_elements(struct ndp_pruner *p, struct ndp_jscan *s,
             rc = take_element(p, &e, s->pos, list, *count);
         if (!rc)
             (*count)++;
+        /* The element's newlines while its bytes are in the cache. */
+        if (!rc)
+            ndp_prune_line_at(p, s->pos);
     }
     ndp_buf_release(&e.value);
     return rc;
