@@ -325,6 +325,29 @@ JS_TARGET static inline uint64_t js_bits64(const struct js_block *b,
 }
 
 /*
+ * The bytes that may follow an escaping backslash, "\/bfnrtu, by two
+ * table lookups: one bit per high nibble (2, 5, 6, 7) that the low
+ * nibble's entry must share.  Bytes >= 0x80 match nothing.
+ */
+JS_TARGET static uint32_t js_escape_chars(__m256i v)
+{
+    const __m256i low = _mm256_setr_epi8(
+        0, 0, 1 | 4 | 8, 0, 8, 8, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1,
+        0, 0, 1 | 4 | 8, 0, 8, 8, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1);
+    const __m256i high = _mm256_setr_epi8(
+        0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m256i nibble = _mm256_set1_epi8(0x0F);
+    __m256i hits = _mm256_and_si256(
+        _mm256_shuffle_epi8(low, _mm256_and_si256(v, nibble)),
+        _mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16(v, 4),
+                                                   nibble)));
+
+    return ~(uint32_t)_mm256_movemask_epi8(
+        _mm256_cmpeq_epi8(hits, _mm256_setzero_si256()));
+}
+
+/*
  * Every escape in a string is one json-c takes: the byte after each
  * escaping backslash is one of "\/bfnrt, or u with four hex digits.
  */
@@ -337,13 +360,11 @@ JS_TARGET static bool js_escapes_ok(const struct ndp_jscan *s,
 
     if (!escaped)
         return true;
-    u = js_eq64(b->lo, b->hi, 'u');
-    ok = js_eq64(b->lo, b->hi, '"') | js_eq64(b->lo, b->hi, '\\') |
-         js_eq64(b->lo, b->hi, '/') | js_eq64(b->lo, b->hi, 'b') |
-         js_eq64(b->lo, b->hi, 'f') | js_eq64(b->lo, b->hi, 'n') |
-         js_eq64(b->lo, b->hi, 'r') | js_eq64(b->lo, b->hi, 't') | u;
+    ok = (uint64_t)js_escape_chars(b->lo) |
+         (uint64_t)js_escape_chars(b->hi) << 32;
     if (escaped & ~ok)
         return false;
+    u = js_eq64(b->lo, b->hi, 'u');
     for (u &= escaped; u; u &= u - 1) {
         size_t j = at + (size_t)__builtin_ctzll(u);
 
