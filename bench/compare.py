@@ -114,7 +114,7 @@ def generate(cache, size_mb):
         if not os.path.exists(path):
             print("compare: writing %s" % path, file=sys.stderr)
             subprocess.run([sys.executable, os.path.join(HERE, script),
-                            "--size-mb", str(size_mb), "--out", path],
+                            "--size-mb", str(size_mb), "--out", path] + extra,
                            check=True, stdout=subprocess.DEVNULL)
         # In the page cache before the first round.
         with open(path, "rb") as f:
