@@ -481,13 +481,21 @@ close:
     return true;
 }
 
+/* What the fast path found. */
+enum js_fast_result {
+    JS_FAST_UNSURE,  /* the exact scanner must look */
+    JS_FAST_VALID,   /* valid, and it ends at '*end' */
+    JS_FAST_OUT      /* valid as far as the bytes go, which end inside it */
+};
+
 /*
- * Skips the container whose bracket is at 'pos': true with '*end' after
- * its closing bracket when it is valid; false, with nothing recorded,
- * when the exact scanner must look.
+ * Skips the container whose bracket is at 'pos'.  JS_FAST_OUT is what the
+ * exact scanner would find too, an end of data at the last byte: said at
+ * once, so that text still arriving is not scanned twice on every try.
  */
-JS_TARGET static bool JS_NAME(fast_skip)(struct ndp_jscan *s, size_t pos,
-                                         size_t *end)
+JS_TARGET static enum js_fast_result JS_NAME(fast_skip)(struct ndp_jscan *s,
+                                                        size_t pos,
+                                                        size_t *end)
 {
     const unsigned char *p = (const unsigned char *)s->buf;
     struct js_fast f = { 0, false, false, 0, JS_VALUE, s->depth };
@@ -516,7 +524,7 @@ JS_TARGET static bool JS_NAME(fast_skip)(struct ndp_jscan *s, size_t pos,
         opens = real & inside;
         if (!js_escapes_ok(s, &b, at, escaped & inside & bytes) ||
             !js_utf8_ok(&b, &f.utf8_wants))
-            return false;
+            return JS_FAST_UNSURE;
         /* Outside strings: brackets and separators, strings' opening
          * quotes, and the first byte of each number or literal. */
         scalar = ~(inside | real | b.structural | b.ws) & bytes;
@@ -528,25 +536,25 @@ JS_TARGET static bool JS_NAME(fast_skip)(struct ndp_jscan *s, size_t pos,
 
             tokens &= tokens - 1;
             if (!js_token(s, &f, j, p[j], base, &done))
-                return false;
+                return JS_FAST_UNSURE;
             if (done) {
                 *end = j + 1;
-                return true;
+                return JS_FAST_VALID;
             }
         }
     }
-    return false;
+    return JS_FAST_OUT;
 }
 
-/* The fast path, leaving no error behind when it gives up. */
-JS_TARGET static bool JS_NAME(try_fast_skip)(struct ndp_jscan *s, size_t pos,
-                                             size_t *end)
+/* The fast path, leaving no error of its own behind. */
+JS_TARGET static enum js_fast_result JS_NAME(try_fast_skip)(
+    struct ndp_jscan *s, size_t pos, size_t *end)
 {
-    if (JS_NAME(fast_skip)(s, pos, end))
-        return true;
+    enum js_fast_result r = JS_NAME(fast_skip)(s, pos, end);
+
     s->err_msg = NULL;
     s->err_pos = 0;
-    return false;
+    return r;
 }
 #endif
 
@@ -565,14 +573,22 @@ JS_TARGET static int JS_NAME(skip_value)(struct ndp_jscan *s, size_t *start,
         return NDP_EPARSE;
     pos = first = JS_NAME(skip_ws)(p, s->pos, len);
 #if JS_WIDTH == 32
-    if (pos < len && (p[pos] == '{' || p[pos] == '[') &&
-        JS_NAME(try_fast_skip)(s, pos, &pos)) {
-        s->pos = pos;
-        if (start)
-            *start = first;
-        if (end)
-            *end = pos;
-        return 0;
+    if (pos < len && (p[pos] == '{' || p[pos] == '[')) {
+        size_t after;
+
+        switch (JS_NAME(try_fast_skip)(s, pos, &after)) {
+        case JS_FAST_VALID:
+            s->pos = after;
+            if (start)
+                *start = first;
+            if (end)
+                *end = after;
+            return 0;
+        case JS_FAST_OUT:
+            return fail(s, len, M_EOF);
+        case JS_FAST_UNSURE:
+            break;
+        }
     }
 #endif
 
