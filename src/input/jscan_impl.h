@@ -688,10 +688,22 @@ JS_TARGET static size_t JS_NAME(count_newlines)(const unsigned char *p,
 #if JS_WIDTH == 32
     const __m256i nl = _mm256_set1_epi8('\n');
 
-    for (; n - i >= 32; i += 32) {
-        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
-        count += (size_t)__builtin_popcount(
-            (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, nl)));
+    /* Byte counters (a match is -1, subtracted), summed every 255 rounds
+     * before one could overflow. */
+    while (n - i >= 32) {
+        __m256i bytes = _mm256_setzero_si256(), sums;
+        size_t rounds = 0;
+
+        for (; n - i >= 32 && rounds < 255; i += 32, rounds++) {
+            __m256i v =
+                _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
+            bytes = _mm256_sub_epi8(bytes, _mm256_cmpeq_epi8(v, nl));
+        }
+        sums = _mm256_sad_epu8(bytes, _mm256_setzero_si256());
+        count += (size_t)_mm256_extract_epi64(sums, 0) +
+                 (size_t)_mm256_extract_epi64(sums, 1) +
+                 (size_t)_mm256_extract_epi64(sums, 2) +
+                 (size_t)_mm256_extract_epi64(sums, 3);
     }
 #elif JS_WIDTH == 16
     const __m128i nl = _mm_set1_epi8('\n');
