@@ -2,10 +2,13 @@
  * SPDX-License-Identifier: Apache-2.0
  * jscan_bench.c - throughput of the JSON scanner against json-c on one file.
  *
- * Build (from the top of the source tree; POSIX.1-2008 is all it needs):
- *   cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -DNDP_INSIDE_INPUT -Isrc \
- *      -Isrc/util bench/jscan_bench.c src/input/jscan.c src/util/buf.c \
- *      src/util/xalloc.c src/util/strutil.c -ljson-c -o jscan_bench
+ * Build (from the top of the source tree, after a cmake build in 'build'
+ * for its generated platform_config.h):
+ *   cc -std=c11 -O2 -D_GNU_SOURCE -DNDP_INSIDE_INPUT -DNDP_INSIDE_UTIL \
+ *      -Isrc -Isrc/util -Ibuild/generated bench/jscan_bench.c \
+ *      src/input/jscan.c src/util/buf.c src/util/xalloc.c src/util/strutil.c \
+ *      src/util/compat.c -ljson-c -o jscan_bench
+ * NDPLINT_JSCAN=portable|sse2|avx2 picks the copy of the scanner's loops.
  * Run:
  *   jscan_bench [--validate|--walk|--jsonc] FILE [ROUNDS]
  *
