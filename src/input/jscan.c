@@ -9,8 +9,10 @@
  * (8 bytes of portable C elsewhere; jscan_impl.h, one copy each, picked at
  * run time) looks for the only bytes that need attention inside a string
  * (the quote, a backslash, NUL and bytes >= 0x80), so ASCII text goes by a
- * vector at a time.  Nesting is a counter plus one bit per level in the cursor, so
- * deep input costs no C stack.
+ * vector at a time; the AVX2 copy also skips whole containers 64 bytes at
+ * a time, falling back to the exact scanner for anything it doubts.
+ * Nesting is a counter plus one bit per level in the cursor, so deep input
+ * costs no C stack.
  */
 #include "common.h"
 #include "jscan.h"

@@ -191,7 +191,9 @@ JS_TARGET static size_t JS_NAME(scan_scalar)(struct ndp_jscan *s, size_t pos,
  * where the masks show them, numbers and literals by the scalar code.  At
  * anything it does not accept, it gives up without a trace, and the exact
  * scanner below scans the value from its start and says what is wrong and
- * where: the fast path decides nothing but "valid, and it ends here".
+ * where: the fast path decides nothing but "valid, and it ends here" and
+ * "valid as far as the bytes go" (the end of data, which the exact
+ * scanner would report at the same byte).
  */
 
 /* What a block of 64 bytes holds, one bit per byte. */
