@@ -218,6 +218,11 @@ static int scan_element(struct ndp_pruner *p, struct ndp_jscan *s,
             met = true;
             rc = ndp_jscan_skip_value(s, NULL, NULL);
         }
+        /* The rest at once where the scanner can: only a second 'key'
+         * matters, and only in a list that is judged. */
+        if (!rc && met &&
+            ndp_jscan_skip_rest_of_object(s, p->list ? key : NULL))
+            break;
     }
     return rc;
 }

@@ -397,17 +397,29 @@ static size_t scan_number(struct ndp_jscan *s, size_t pos)
 
 typedef int skip_value_fn(struct ndp_jscan *s, size_t *start, size_t *end);
 typedef size_t count_newlines_fn(const unsigned char *p, size_t n);
+typedef bool skip_rest_fn(struct ndp_jscan *s, const char *key);
+
+/* The copies without a block-wise path leave the members to the caller. */
+static bool walk_rest(struct ndp_jscan *s, const char *key)
+{
+    (void)s;
+    (void)key;
+    return false;
+}
 
 static const struct {
     const char *name;
     skip_value_fn *skip_value;
     count_newlines_fn *count_newlines;
+    skip_rest_fn *skip_rest;
 } isas[] = {
     [NDP_JSCAN_PORTABLE_ISA] = { "portable", skip_value_portable,
-                                 count_newlines_portable },
+                                 count_newlines_portable, walk_rest },
 #ifdef JS_X86
-    [NDP_JSCAN_SSE2] = { "sse2", skip_value_sse2, count_newlines_sse2 },
-    [NDP_JSCAN_AVX2] = { "avx2", skip_value_avx2, count_newlines_avx2 },
+    [NDP_JSCAN_SSE2] = { "sse2", skip_value_sse2, count_newlines_sse2,
+                         walk_rest },
+    [NDP_JSCAN_AVX2] = { "avx2", skip_value_avx2, count_newlines_avx2,
+                         skip_rest_avx2 },
 #endif
 };
 
@@ -474,6 +486,15 @@ int ndp_jscan_skip_value(struct ndp_jscan *s, size_t *start, size_t *end)
     if (isa < 0)
         isa = choose_isa();
     return isas[isa].skip_value(s, start, end);
+}
+
+bool ndp_jscan_skip_rest_of_object(struct ndp_jscan *s, const char *key)
+{
+    int isa = atomic_load_explicit(&isa_in_use, memory_order_relaxed);
+
+    if (isa < 0)
+        isa = choose_isa();
+    return isas[isa].skip_rest(s, key);
 }
 
 size_t ndp_jscan_count_newlines(const char *text, size_t n)

@@ -220,6 +220,9 @@ struct js_fast {
     uint64_t utf8_wants;  /* continuation bytes its last bytes want here */
     enum js_expect expect;
     int depth;
+    const char *watch;    /* keys at watch_depth must not be this one */
+    size_t watch_len;
+    int watch_depth;
 };
 
 JS_TARGET static inline uint64_t js_eq64(__m256i lo, __m256i hi, char c)
@@ -432,6 +435,22 @@ static bool js_scalar_ok(struct ndp_jscan *s, size_t j)
 }
 
 /*
+ * Is the key that starts at 'k' surely not the watched one?  It is
+ * written without escapes and is another.
+ */
+static bool js_key_differs(const struct ndp_jscan *s, const struct js_fast *f,
+                           size_t k)
+{
+    size_t i;
+
+    for (i = k; i < s->len && s->buf[i] != '"'; i++)
+        if (s->buf[i] == '\\')
+            return false;
+    return i < s->len &&
+           (i - k != f->watch_len || memcmp(s->buf + k, f->watch, i - k) != 0);
+}
+
+/*
  * One token of the grammar, the byte 'c' at 'j': true to go on; the end
  * of the container, '*done' set; false to give up.
  */
@@ -460,7 +479,8 @@ static bool js_token(struct ndp_jscan *s, struct js_fast *f, size_t j,
     case JS_KEY_OR_CLOSE:
     case JS_KEY:
         f->expect = JS_COLON;
-        return c == '"';
+        return c == '"' && (!f->watch || f->depth != f->watch_depth ||
+                            js_key_differs(s, f, j + 1));
     case JS_COLON:
         f->expect = JS_VALUE;
         return c == ':';
@@ -495,13 +515,13 @@ enum js_fast_result {
  * exact scanner would find too, an end of data at the last byte: said at
  * once, so that text still arriving is not scanned twice on every try.
  */
-JS_TARGET static enum js_fast_result JS_NAME(fast_skip)(struct ndp_jscan *s,
+JS_TARGET static enum js_fast_result JS_NAME(fast_walk)(struct ndp_jscan *s,
                                                         size_t pos,
+                                                        struct js_fast f,
+                                                        int base,
                                                         size_t *end)
 {
     const unsigned char *p = (const unsigned char *)s->buf;
-    struct js_fast f = { 0, false, false, 0, JS_VALUE, s->depth };
-    const int base = s->depth;
     unsigned char pad[64];
     size_t at;
 
@@ -548,15 +568,41 @@ JS_TARGET static enum js_fast_result JS_NAME(fast_skip)(struct ndp_jscan *s,
     return JS_FAST_OUT;
 }
 
-/* The fast path, leaving no error of its own behind. */
+/* The fast path over the value at 'pos', leaving no error of its own. */
 JS_TARGET static enum js_fast_result JS_NAME(try_fast_skip)(
     struct ndp_jscan *s, size_t pos, size_t *end)
 {
-    enum js_fast_result r = JS_NAME(fast_skip)(s, pos, end);
+    struct js_fast f = { 0, false, false, 0, JS_VALUE, s->depth, NULL, 0, 0 };
+    enum js_fast_result r = JS_NAME(fast_walk)(s, pos, f, s->depth, end);
 
     s->err_msg = NULL;
     s->err_pos = 0;
     return r;
+}
+
+/*
+ * The members left in the object the cursor is in, after one of them,
+ * and its '}' (see ndp_jscan_skip_rest_of_object()).
+ */
+JS_TARGET static bool JS_NAME(skip_rest)(struct ndp_jscan *s, const char *key)
+{
+    struct js_fast f = { 0, false, false, 0, JS_AFTER, s->depth, key,
+                         key ? strlen(key) : 0, s->depth };
+    size_t end;
+    enum js_fast_result r;
+
+    if (s->err_msg || s->depth <= 0 || s->first ||
+        !get_kind(s, s->depth - 1))
+        return false;
+    r = JS_NAME(fast_walk)(s, s->pos, f, s->depth - 1, &end);
+    s->err_msg = NULL;
+    s->err_pos = 0;
+    if (r != JS_FAST_VALID)
+        return false;
+    s->depth--;
+    s->first = false;
+    s->pos = end;
+    return true;
 }
 #endif
 

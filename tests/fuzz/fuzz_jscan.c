@@ -8,7 +8,9 @@
  * exactly what json-c accepts, end where the others end, and refuse at
  * the same byte with the same words as the others (reports and goldens
  * must not depend on the processor); a document json-c accepts must be
- * built by input_build.c into the tree json-c builds.
+ * built by input_build.c into the tree json-c builds; and an object's
+ * members after the first, skipped at once by the AVX2 copy, must be what
+ * walking them one by one finds.
  * Built as a libFuzzer target with clang (-DNDP_FUZZ=ON) and, always, as a
  * replay program that ctest runs over tests/fuzz/corpus/jscan.
  */
@@ -95,6 +97,54 @@ static void check_built(const char *buf, size_t len, size_t start,
     json_object_put(got);
 }
 
+/*
+ * An object's members after its first, skipped at once by the AVX2 copy
+ * (ndp_jscan_skip_rest_of_object, watching for the first key again) and
+ * walked one by one: when the skip says yes, the walk must find them
+ * valid, without that key, and end at the same place; when it says no,
+ * the cursor must be untouched.
+ */
+static void check_rest(const char *buf, size_t len)
+{
+    struct ndp_jscan a, b;
+    const char *k;
+    size_t klen;
+    bool done = false, again = false;
+    char key[64];
+
+    if (!ndp_jscan_use_isa("avx2"))
+        return;
+    ndp_jscan_init(&a, buf, len, MAX_DEPTH);
+    if (ndp_jscan_peek(&a) != NDP_JSCAN_OBJECT || ndp_jscan_object_begin(&a) ||
+        ndp_jscan_object_next(&a, &k, &klen, &done) || done ||
+        klen >= sizeof(key) || memchr(k, '\\', klen) || memchr(k, '\0', klen) ||
+        ndp_jscan_skip_value(&a, NULL, NULL))
+        return;
+    memcpy(key, k, klen);
+    key[klen] = '\0';
+    b = a;
+    if (!ndp_jscan_skip_rest_of_object(&a, key)) {
+        if (a.pos != b.pos || a.depth != b.depth || a.err_msg) {
+            fprintf(stderr, "fuzz_jscan: the skip said no but moved\n");
+            abort();
+        }
+        return;
+    }
+    while (!ndp_jscan_object_next(&b, &k, &klen, &done) && !done) {
+        again = again || ndp_jscan_key_is(k, klen, key);
+        if (ndp_jscan_skip_value(&b, NULL, NULL))
+            break;
+    }
+    if (b.err_msg || again || !done || b.pos != a.pos || b.depth != a.depth ||
+        b.first != a.first) {
+        fprintf(stderr, "fuzz_jscan: the skip of the rest ends at %zu, the "
+                "walk at %zu (%s%s)\n", a.pos, b.pos,
+                b.err_msg ? b.err_msg : "valid",
+                again ? ", the first key again" : "");
+        abort();
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const char *const isas[] = { "portable", "sse2", "avx2" };
@@ -143,6 +193,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (accept)
             check_built(buf, size, r.start, r.end, root);
     }
+    check_rest(buf, size);
     json_object_put(root);
     free(buf);
     return 0;
