@@ -220,9 +220,12 @@ static int scan_element(struct ndp_pruner *p, struct ndp_jscan *s,
         }
         /* The rest at once where the scanner can: only a second 'key'
          * matters, and only in a list that is judged. */
-        if (!rc && met &&
-            ndp_jscan_skip_rest_of_object(s, p->list ? key : NULL))
-            break;
+        if (!rc && met) {
+            int skipped = ndp_jscan_skip_rest_of_object(s, p->list ? key
+                                                                   : NULL);
+            if (skipped)
+                return skipped < 0 ? skipped : 0;
+        }
     }
     return rc;
 }

@@ -397,14 +397,14 @@ static size_t scan_number(struct ndp_jscan *s, size_t pos)
 
 typedef int skip_value_fn(struct ndp_jscan *s, size_t *start, size_t *end);
 typedef size_t count_newlines_fn(const unsigned char *p, size_t n);
-typedef bool skip_rest_fn(struct ndp_jscan *s, const char *key);
+typedef int skip_rest_fn(struct ndp_jscan *s, const char *key);
 
 /* The copies without a block-wise path leave the members to the caller. */
-static bool walk_rest(struct ndp_jscan *s, const char *key)
+static int walk_rest(struct ndp_jscan *s, const char *key)
 {
     (void)s;
     (void)key;
-    return false;
+    return 0;
 }
 
 static const struct {
@@ -488,7 +488,7 @@ int ndp_jscan_skip_value(struct ndp_jscan *s, size_t *start, size_t *end)
     return isas[isa].skip_value(s, start, end);
 }
 
-bool ndp_jscan_skip_rest_of_object(struct ndp_jscan *s, const char *key)
+int ndp_jscan_skip_rest_of_object(struct ndp_jscan *s, const char *key)
 {
     int isa = atomic_load_explicit(&isa_in_use, memory_order_relaxed);
 

@@ -118,12 +118,14 @@ const char *ndp_jscan_isa_name(void);
  * Inside an object, after one of its members: skips the members left and
  * the closing '}' in one pass where the copy in use can (AVX2), when they
  * are valid and none of their keys is 'key' (NULL: any key will do), and
- * is true, the cursor after the '}' as ndp_jscan_object_next() would
- * leave it.  False, the cursor untouched, when the caller must walk them
+ * returns 1, the cursor after the '}' as ndp_jscan_object_next() would
+ * leave it.  0, the cursor untouched, when the caller must walk them
  * itself: another copy, a key that is 'key' or has an escape, anything the
  * block-wise path does not accept (an error is the walk's to find).
+ * NDP_EPARSE when the bytes end inside them with nothing wrong before:
+ * the end of data the walk would report, at the same byte.
  */
-bool ndp_jscan_skip_rest_of_object(struct ndp_jscan *s, const char *key);
+int ndp_jscan_skip_rest_of_object(struct ndp_jscan *s, const char *key);
 
 /* The '\n' bytes among the 'n' at 'text' (with the copy in use). */
 size_t ndp_jscan_count_newlines(const char *text, size_t n);

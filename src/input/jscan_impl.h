@@ -584,7 +584,7 @@ JS_TARGET static enum js_fast_result JS_NAME(try_fast_skip)(
  * The members left in the object the cursor is in, after one of them,
  * and its '}' (see ndp_jscan_skip_rest_of_object()).
  */
-JS_TARGET static bool JS_NAME(skip_rest)(struct ndp_jscan *s, const char *key)
+JS_TARGET static int JS_NAME(skip_rest)(struct ndp_jscan *s, const char *key)
 {
     struct js_fast f = { 0, false, false, 0, JS_AFTER, s->depth, key,
                          key ? strlen(key) : 0, s->depth };
@@ -593,16 +593,18 @@ JS_TARGET static bool JS_NAME(skip_rest)(struct ndp_jscan *s, const char *key)
 
     if (s->err_msg || s->depth <= 0 || s->first ||
         !get_kind(s, s->depth - 1))
-        return false;
+        return 0;
     r = JS_NAME(fast_walk)(s, s->pos, f, s->depth - 1, &end);
     s->err_msg = NULL;
     s->err_pos = 0;
+    if (r == JS_FAST_OUT)
+        return fail(s, s->len, M_EOF); /* what the walk would end with */
     if (r != JS_FAST_VALID)
-        return false;
+        return 0;
     s->depth--;
     s->first = false;
     s->pos = end;
-    return true;
+    return 1;
 }
 #endif
 

@@ -111,6 +111,7 @@ static void check_rest(const char *buf, size_t len)
     size_t klen;
     bool done = false, again = false;
     char key[64];
+    int skipped;
 
     if (!ndp_jscan_use_isa("avx2"))
         return;
@@ -123,7 +124,8 @@ static void check_rest(const char *buf, size_t len)
     memcpy(key, k, klen);
     key[klen] = '\0';
     b = a;
-    if (!ndp_jscan_skip_rest_of_object(&a, key)) {
+    skipped = ndp_jscan_skip_rest_of_object(&a, key);
+    if (skipped == 0) {
         if (a.pos != b.pos || a.depth != b.depth || a.err_msg) {
             fprintf(stderr, "fuzz_jscan: the skip said no but moved\n");
             abort();
@@ -134,6 +136,17 @@ static void check_rest(const char *buf, size_t len)
         again = again || ndp_jscan_key_is(k, klen, key);
         if (ndp_jscan_skip_value(&b, NULL, NULL))
             break;
+    }
+    if (skipped < 0) {
+        /* The end of data, where the walk finds it too. */
+        if (!b.err_msg || b.err_pos != a.err_pos || b.err_msg != a.err_msg ||
+            again) {
+            fprintf(stderr, "fuzz_jscan: the skip of the rest says the "
+                    "data ends at %zu, the walk %s at %zu\n", a.err_pos,
+                    b.err_msg ? b.err_msg : "ends", b.err_pos);
+            abort();
+        }
+        return;
     }
     if (b.err_msg || again || !done || b.pos != a.pos || b.depth != a.depth ||
         b.first != a.first) {
