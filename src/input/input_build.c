@@ -25,7 +25,6 @@
 
 struct builder {
     const char *text;
-    size_t len;                 /* bytes of 'text' */
     struct json_tokener *tok;   /* for numbers */
     struct ndp_buf scratch;     /* a string or key being decoded */
     bool unsure;                /* met what only json-c may decide */
@@ -191,7 +190,7 @@ struct json_object *ndp_build_value(struct json_tokener *tok,
                                     const char *text, size_t len,
                                     size_t start, size_t end)
 {
-    struct builder b = { text, len, tok, NDP_BUF_INIT, false };
+    struct builder b = { text, tok, NDP_BUF_INIT, false };
     struct ndp_jscan c;
     struct json_object *v;
 

@@ -17,50 +17,13 @@
 #include "jscan.h"
 
 #include <json-c/json.h>
-#include <pthread.h>
-
-/* Spans from this size on are counted by two threads. */
-#define COUNT_SPLIT_BYTES ((size_t)16 << 20)
-
-struct count_half {
-    const char *text;
-    size_t len;
-    size_t newlines;
-};
-
-static void *count_far_half(void *arg)
-{
-    struct count_half *h = arg;
-
-    h->newlines = ndp_jscan_count_newlines(h->text, h->len);
-    return NULL;
-}
-
-/*
- * The newlines of a span: the far half of a long one on a second thread
- * (the lines of the last entries of a large plan are counted over most of
- * it, after the scan).
- */
-static size_t count_newlines(const char *text, size_t len)
-{
-    struct count_half far = { text + len / 2, len - len / 2, 0 };
-    pthread_t thread;
-    size_t near;
-
-    if (len < COUNT_SPLIT_BYTES ||
-        pthread_create(&thread, NULL, count_far_half, &far) != 0)
-        return ndp_jscan_count_newlines(text, len);
-    near = ndp_jscan_count_newlines(text, len / 2);
-    pthread_join(thread, NULL);
-    return near + far.newlines;
-}
 
 /* Counts the newlines from where the last count stopped up to 'offset'. */
 static long line_of(const struct ndp_document *doc, struct ndp_locator *loc,
                     size_t offset)
 {
-    loc->line += (long)count_newlines(doc->text + loc->counted,
-                                      offset - loc->counted);
+    loc->line += (long)ndp_jscan_count_newlines(doc->text + loc->counted,
+                                                offset - loc->counted);
     loc->counted = offset;
     return loc->line;
 }

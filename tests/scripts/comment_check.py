@@ -320,13 +320,18 @@ def run_gitlab(mock, tmp, findings, clean):
           "gitlab branch pipeline: exit %d" % run.returncode)
 
 
+def azure_env(mock, tmp):
+    """An Azure Pipelines pull request build against the mock."""
+    return {"PATH": os.environ["PATH"], "TF_BUILD": "True",
+            "SYSTEM_COLLECTIONURI": mock.url + "/org/",
+            "SYSTEM_TEAMPROJECTID": "proj-1", "BUILD_REPOSITORY_ID": "repo-2",
+            "SYSTEM_PULLREQUEST_PULLREQUESTID": "31",
+            "SYSTEM_ACCESSTOKEN": "azp-token", "BUILD_DEFINITIONNAME": "infra",
+            "SYSTEM_JOBNAME": "ndplint", "BUILD_SOURCESDIRECTORY": tmp}
+
+
 def run_azure(mock, tmp, findings, clean):
-    env = {"PATH": os.environ["PATH"], "TF_BUILD": "True",
-           "SYSTEM_COLLECTIONURI": mock.url + "/org/",
-           "SYSTEM_TEAMPROJECTID": "proj-1", "BUILD_REPOSITORY_ID": "repo-2",
-           "SYSTEM_PULLREQUEST_PULLREQUESTID": "31",
-           "SYSTEM_ACCESSTOKEN": "azp-token", "BUILD_DEFINITIONNAME": "infra",
-           "SYSTEM_JOBNAME": "ndplint", "BUILD_SOURCESDIRECTORY": tmp}
+    env = azure_env(mock, tmp)
     marker = "<!-- ndplint: pipeline=infra job=ndplint dir=. -->"
     me = {"id": comment_mock.AZURE_USER}
     forged = {"id": 3, "comments": [{"id": 1, "content": marker + "\nok",
@@ -454,12 +459,7 @@ def run_sizes(mock, tmp):
         # 6,000 lines: about 120,000 characters but 180,000 UTF-16 units.
         for i in range(6000):
             f.write("row %04d %s\n" % (i, "\U0001F680" * 10))
-    env = {"PATH": os.environ["PATH"], "TF_BUILD": "True",
-           "SYSTEM_COLLECTIONURI": mock.url + "/org/",
-           "SYSTEM_TEAMPROJECTID": "proj-1", "BUILD_REPOSITORY_ID": "repo-2",
-           "SYSTEM_PULLREQUEST_PULLREQUESTID": "31",
-           "SYSTEM_ACCESSTOKEN": "azp-token", "BUILD_DEFINITIONNAME": "infra",
-           "SYSTEM_JOBNAME": "ndplint", "BUILD_SOURCESDIRECTORY": tmp}
+    env = azure_env(mock, tmp)
     mock.setup({})
     comment(env, ["--mode", "new", wide], tmp)
     threads = mock.state()["azure"]

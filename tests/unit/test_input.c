@@ -693,9 +693,9 @@ static void input_formats__named_and_listed_as_help_spells_them(void **state)
 }
 
 /*
- * Lines far into a long text (the newlines of a long span are counted by
- * two threads): each "address" member is found on its own line, whatever
- * the spans between them, long or short, and wherever they split.
+ * Lines far into a long text whose entries are not marked (a document
+ * read whole): each "address" member is found on its own line, whatever
+ * the spans between them, long or short.
  */
 static void document_locate__lines_far_into_a_long_text(void **state)
 {
