@@ -28,6 +28,7 @@ struct builder {
     struct json_tokener *tok;   /* for numbers */
     struct ndp_buf scratch;     /* a string or key being decoded */
     bool unsure;                /* met what only json-c may decide */
+    bool repeated;              /* an object had a key twice */
 };
 
 /* json-c's parser on [start, end) of the text, and the byte after it that
@@ -63,7 +64,7 @@ static struct json_object *build_object(struct builder *b,
 {
     struct json_object *obj = json_object_new_object();
     const char *key;
-    size_t key_len;
+    size_t key_len, added = 0;
     bool done = false;
 
     if (ndp_jscan_object_begin(c))
@@ -82,12 +83,16 @@ static struct json_object *build_object(struct builder *b,
             memcpy(name, key, key_len);
             name[key_len] = '\0';
             json_object_object_add(obj, name, build_value(b, c));
+            added++;
         }
         if (name != short_key)
             free(name);
     }
     if (!done)
         b->unsure = true;
+    /* json-c keeps one member per key: a key met twice replaced one. */
+    if ((size_t)json_object_object_length(obj) != added)
+        b->repeated = true;
     return obj;
 }
 
@@ -188,9 +193,9 @@ static struct json_object *build_value(struct builder *b, struct ndp_jscan *c)
 
 struct json_object *ndp_build_value(struct json_tokener *tok,
                                     const char *text, size_t len,
-                                    size_t start, size_t end)
+                                    size_t start, size_t end, bool *unique)
 {
-    struct builder b = { text, tok, NDP_BUF_INIT, false };
+    struct builder b = { text, tok, NDP_BUF_INIT, false, false };
     struct ndp_jscan c;
     struct json_object *v;
 
@@ -199,8 +204,11 @@ struct json_object *ndp_build_value(struct json_tokener *tok,
     c.pos = start;
     v = build_value(&b, &c);
     ndp_buf_release(&b.scratch);
-    if (!b.unsure && c.pos == end)
+    *unique = false;
+    if (!b.unsure && c.pos == end) {
+        *unique = !b.repeated;
         return v;
+    }
     json_object_put(v);
     return ndp_build_with_json_c(tok, text, len, start, end);
 }

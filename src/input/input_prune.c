@@ -114,9 +114,9 @@ static bool in_list(const char *key, size_t key_len,
 
 /* The tree of [start, end); the range was validated already. */
 static struct json_object *build(const struct ndp_pruner *p, size_t start,
-                                 size_t end)
+                                 size_t end, bool *unique)
 {
-    return ndp_build_value(p->tok, p->text, p->len, start, end);
+    return ndp_build_value(p->tok, p->text, p->len, start, end, unique);
 }
 
 /* The key as json-c decodes it (escapes, and ' quotes as raw text). */
@@ -454,17 +454,18 @@ static size_t members_kept(struct json_object *v)
 
 /*
  * A kept element is what a reader judges, so a key twice anywhere in it
- * (a second "change", "actions" or "mode") is refused as well.  json-c
- * keeps one member per key, so its tree ('kept') has as many members as
- * the text only when no key is there twice; only then is the text walked
+ * (a second "change", "actions" or "mode") is refused as well.  The tree
+ * builder says when it met every key once ('unique'); otherwise json-c,
+ * which keeps one member per key, made a tree with as many members as the
+ * text only when no key is there twice; only then is the text walked
  * again to name the duplicate.
  */
 static int check_kept(struct ndp_pruner *p, size_t start, size_t end,
-                      struct json_object *kept)
+                      struct json_object *kept, bool unique)
 {
     struct ndp_jscan c;
 
-    if (p->text[start] != '{' ||
+    if (unique || p->text[start] != '{' ||
         members_kept(kept) == members_written(p->text, start, end))
         return 0;
     ndp_jscan_init(&c, p->text + start, end - start, NDP_MAX_JSON_DEPTH);
@@ -507,15 +508,16 @@ static int take_element(struct ndp_pruner *p, const struct element *e,
 {
     struct ndp_entry_mark *mark;
     struct json_object *kept;
+    bool unique;
     int rc;
 
     if (p->started_mid_list && (!e->found || ndp_split_cancelled(p)))
         return ndp_split_give_up(p);
     if (!keep_element(p, e->f, e->found, e->value.buf, index))
         return 0;
-    kept = build(p, e->start, end);
+    kept = build(p, e->start, end, &unique);
     if (e->f != NDP_FILTER_FIRST_ONLY &&
-        (rc = check_kept(p, e->start, end, kept)) != 0) {
+        (rc = check_kept(p, e->start, end, kept, unique)) != 0) {
         json_object_put(kept);
         return rc;
     }
@@ -713,6 +715,7 @@ static int prune_member(struct ndp_pruner *p, struct ndp_jscan *s,
     const struct filtered_list *fl =
         type == NDP_JSCAN_ARRAY ? find_list(ctx, key, klen) : NULL;
     size_t start, end;
+    bool unique; /* a small member's keys are not checked */
     int rc;
 
     if (child >= 0)
@@ -730,7 +733,7 @@ static int prune_member(struct ndp_pruner *p, struct ndp_jscan *s,
         ctx == CTX_PLANNED || end - start > NDP_PRUNE_SMALL_MEMBER)
         *out = placeholder(type);
     else
-        *out = build(p, start, end);
+        *out = build(p, start, end, &unique);
     return 0;
 }
 

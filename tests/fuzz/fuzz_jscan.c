@@ -75,16 +75,54 @@ static struct scan scan_with(const char *buf, size_t len)
     return r;
 }
 
+/* The members of every object of a tree, and those written in the text
+ * [start, end) (one ':' each outside the strings): equal when no key is
+ * there twice, which is what the builder's 'unique' claims. */
+static size_t members_in_tree(struct json_object *v)
+{
+    size_t i, n = 0;
+
+    if (json_object_is_type(v, json_type_object)) {
+        json_object_object_foreach(v, key, member) {
+            (void)key;
+            n += 1 + members_in_tree(member);
+        }
+    } else if (json_object_is_type(v, json_type_array)) {
+        for (i = 0; i < json_object_array_length(v); i++)
+            n += members_in_tree(json_object_array_get_idx(v, i));
+    }
+    return n;
+}
+
+static size_t members_in_text(const char *text, size_t start, size_t end)
+{
+    size_t i, n = 0;
+    char quote = 0;
+
+    for (i = start; i < end; i++) {
+        if (quote && text[i] == '\\')
+            i++;
+        else if (quote && text[i] == quote)
+            quote = 0;
+        else if (!quote && (text[i] == '"' || text[i] == '\''))
+            quote = text[i];
+        else if (!quote && text[i] == ':')
+            n++;
+    }
+    return n;
+}
+
 static void check_built(const char *buf, size_t len, size_t start,
                         size_t end, struct json_object *want)
 {
     static struct json_tokener *tok;
     struct json_object *got;
     const char *a, *b;
+    bool unique;
 
     if (!tok)
         tok = json_tokener_new_ex(MAX_DEPTH);
-    got = ndp_build_value(tok, buf, len, start, end);
+    got = ndp_build_value(tok, buf, len, start, end, &unique);
     a = got ? json_object_to_json_string_ext(got, JSON_C_TO_STRING_PLAIN)
             : "null";
     b = want ? json_object_to_json_string_ext(want, JSON_C_TO_STRING_PLAIN)
@@ -92,6 +130,10 @@ static void check_built(const char *buf, size_t len, size_t start,
     if (strcmp(a, b) != 0 ||
         json_object_get_type(got) != json_object_get_type(want)) {
         fprintf(stderr, "fuzz_jscan: built %s, json-c %s\n", a, b);
+        abort();
+    }
+    if (unique && members_in_tree(got) != members_in_text(buf, start, end)) {
+        fprintf(stderr, "fuzz_jscan: a key twice in %s, said unique\n", b);
         abort();
     }
     json_object_put(got);

@@ -43,6 +43,7 @@ struct stats {
     unsigned long walk_pos_differs;
     unsigned long ranges_checked;
     unsigned long builds_checked;   /* trees built from the scanner */
+    unsigned long builds_unique;    /* ... said to have no key twice */
 };
 
 static struct stats st;
@@ -285,6 +286,43 @@ static bool same_types(struct json_object *a, struct json_object *b)
     return true;
 }
 
+/* The members of every object of a tree, and those written in the text
+ * [start, end) (one ':' each outside the strings): equal when no key is
+ * there twice, which is what the builder's 'unique' claims. */
+static size_t members_in_tree(struct json_object *v)
+{
+    size_t i, n = 0;
+
+    if (json_object_is_type(v, json_type_object)) {
+        json_object_object_foreach(v, key, member) {
+            (void)key;
+            n += 1 + members_in_tree(member);
+        }
+    } else if (json_object_is_type(v, json_type_array)) {
+        for (i = 0; i < json_object_array_length(v); i++)
+            n += members_in_tree(json_object_array_get_idx(v, i));
+    }
+    return n;
+}
+
+static size_t members_in_text(const char *text, size_t start, size_t end)
+{
+    size_t i, n = 0;
+    char quote = 0;
+
+    for (i = start; i < end; i++) {
+        if (quote && text[i] == '\\')
+            i++;
+        else if (quote && text[i] == quote)
+            quote = 0;
+        else if (!quote && (text[i] == '"' || text[i] == '\''))
+            quote = text[i];
+        else if (!quote && text[i] == ':')
+            n++;
+    }
+    return n;
+}
+
 /*
  * The pruned reader's tree of [start, end) (input_build.c, built from the
  * scanner) against json-c's 'want': the same printed form (numbers as
@@ -295,14 +333,18 @@ static bool built_like_json_c(const char *buf, size_t len, size_t start,
 {
     static struct json_tokener *tok;
     struct json_object *got;
-    bool same;
+    bool same, unique;
 
     if (!tok)
         tok = json_tokener_new_ex(MAX_DEPTH);
-    got = ndp_build_value(tok, buf, len, start, end);
-    same = same_types(got, want) && strcmp(plain(got), plain(want)) == 0;
+    got = ndp_build_value(tok, buf, len, start, end, &unique);
+    same = same_types(got, want) && strcmp(plain(got), plain(want)) == 0 &&
+           (!unique ||
+            members_in_tree(got) == members_in_text(buf, start, end));
     json_object_put(got);
     st.builds_checked++;
+    if (unique)
+        st.builds_unique++;
     return same;
 }
 
@@ -1088,9 +1130,10 @@ int main(int argc, char **argv)
                st.passed + st.failed - before);
     }
     printf("both accept: %lu (%lu kept ranges re-parsed by json-c and "
-           "compared, %lu built from the scanner and compared), both "
-           "reject: %lu\n", st.both_accept, st.ranges_checked,
-           st.builds_checked, st.both_reject);
+           "compared, %lu built from the scanner and compared, %lu of them "
+           "said to have no key twice), both reject: %lu\n", st.both_accept,
+           st.ranges_checked, st.builds_checked, st.builds_unique,
+           st.both_reject);
     printf("error offset spread (json-c minus scanner) over rejections: "
            "0: %lu, 1: %lu, 2-5: %lu, 6-20: %lu, 21-100: %lu, >100: %lu; "
            "max %zu\n",
