@@ -86,7 +86,7 @@ add() { # kind arg: one run, NUL-separated for xargs -0
 
 # The longest runs first, so that none is left running alone at the end.
 add stream -
-for t in input rules window state jscan; do
+for t in input rules window state jscan pattern; do
     [ -x "$build/tests/replay_$t" ] && add replay "$t"
 done
 for t in "$build"/tests/test_*; do

@@ -129,19 +129,36 @@ bool ndp_rule_may_reach(const struct ndp_rule *rule,
 /* Longest literal prefix kept for a pattern (a shorter one still holds). */
 #define NDP_PATTERN_PREFIX_MAX 64
 
+/* An anchored pattern PCRE2 need not match (rules_simple.c). */
+struct ndp_simple;
+
+/*
+ * 'src' ('^' ... '$') as pieces matched without PCRE2 with PCRE2's
+ * meaning: literal characters, '\d' and '[^...]' each with an optional
+ * '+', groups of literal alternatives; NULL when it has anything else.
+ */
+struct ndp_simple *ndp_simple_compile(const char *src, bool caseless);
+
+/* 1: the pattern matches 'subject', 0: it does not, -1: PCRE2 must say
+ * (the subject has a line end). */
+int ndp_simple_match(const struct ndp_simple *s, const char *subject);
+
+void ndp_simple_free(struct ndp_simple *s);
+
 /*
  * A pattern as written; once it has been needed, the literal text every
  * subject it matches begins with (prefix_len 0: none known), which rules
- * out most subjects without PCRE2, and its compiled code once a subject
- * got past that.
+ * out most subjects without PCRE2, its simple form when it has one, and
+ * its compiled code once a subject got past those.
  */
 struct pattern {
     const char *src;
     bool caseless;
     pcre2_code *code;
-    bool prefix_known;      /* prefix_len, prefix and whole are set */
+    bool prefix_known;      /* prefix_len, prefix, whole, simple are set */
     size_t prefix_len;
     char prefix[NDP_PATTERN_PREFIX_MAX];
+    struct ndp_simple *simple;
     bool whole;             /* the pattern is '^', the prefix, '$' */
 };
 

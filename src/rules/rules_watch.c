@@ -2,8 +2,10 @@
  * SPDX-License-Identifier: Apache-2.0
  * rules_watch.c - which attributes a rule watches (see rules.h): a rule's
  * watches are PCRE2 patterns over the resource type and the printed
- * attribute path, per notation.  Patterns are held once per rule set and
- * compiled on first use; every match runs under the rule set's limits.
+ * attribute path, per notation.  Patterns are held once per rule set; a
+ * literal prefix rules most subjects out, a simple pattern is matched
+ * without PCRE2 (rules_simple.c), and the others are compiled on first
+ * use; every PCRE2 match runs under the rule set's limits.
  */
 #include "common.h"
 #include "rules.h"
@@ -117,6 +119,7 @@ static void find_prefix(struct pattern *p)
                                              sizeof(p->prefix), &p->whole);
     if (p->caseless)
         caseless_prefix(p);
+    p->simple = ndp_simple_compile(p->src, p->caseless);
     p->prefix_known = true;
 }
 
@@ -152,13 +155,15 @@ bool ndp_rules_pattern_matches(struct ndp_ruleset *rs, size_t index,
                                const char *subject)
 {
     struct pattern *p = &rs->patterns[index];
-    int code;
+    int code, simple;
     PCRE2_SIZE offset;
 
     if (!p->prefix_known)
         find_prefix(p);
     if (!has_prefix(p, subject))
         return false;
+    if (p->simple && (simple = ndp_simple_match(p->simple, subject)) >= 0)
+        return simple;
     /* '^literal$': the subject is the literal, or PCRE2 decides. */
     if (p->whole && !subject[p->prefix_len])
         return true;

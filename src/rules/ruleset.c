@@ -44,8 +44,10 @@ void ndp_ruleset_free(struct ndp_ruleset *rs)
         free(rs->rules[i]);
     }
     free(rs->rules);
-    for (i = 0; i < rs->nr_patterns; i++)
+    for (i = 0; i < rs->nr_patterns; i++) {
         pcre2_code_free(rs->patterns[i].code);
+        ndp_simple_free(rs->patterns[i].simple);
+    }
     free(rs->patterns);
     for (i = 0; i < rs->nr_files; i++) {
         json_object_put(rs->files[i]);
