@@ -138,8 +138,8 @@ static int check_duplicates(const struct ndp_bytes *text, const char *path,
     struct json_object *pruned = NULL;
     const char *msg = NULL;
     size_t pos = 0, seen;
-    int rc = ndp_parse_pruned(&pruned, &seen, text->data, text->len, &pos,
-                              &msg);
+    int rc = ndp_parse_pruned(&pruned, &seen, text->data, text->len, false,
+                              &pos, &msg);
 
     json_object_put(pruned);
     return rc == NDP_ESCHEMA ? duplicate_key(text, path, pos, msg, err) : 0;
@@ -153,8 +153,9 @@ static int check_duplicates(const struct ndp_bytes *text, const char *path,
  * count).
  */
 static int parse_document(struct json_object **out, size_t *seen,
-                          const struct ndp_bytes *text, const char *path,
-                          bool whole_tree, struct ndp_error *err)
+                          const struct ndp_bytes *text, bool mapped,
+                          const char *path, bool whole_tree,
+                          struct ndp_error *err)
 {
     struct ndp_error strict_err = NDP_ERROR_INIT;
     bool object = text->data[strspn(text->data, " \t\r\n")] == '{';
@@ -177,7 +178,8 @@ static int parse_document(struct json_object **out, size_t *seen,
         }
         return rc;
     }
-    rc = ndp_parse_pruned(out, seen, text->data, text->len, &pos, &msg);
+    rc = ndp_parse_pruned(out, seen, text->data, text->len, mapped, &pos,
+                          &msg);
     if (rc == 0)
         return 0;
     return refused_by_scanner(out, seen, text, path, rc, pos, msg, err);
@@ -343,8 +345,8 @@ static int read_text(struct ndp_changeset *set, const char *path,
         if (!rc)
             rc = ndp_load_check_not_json(text, path, EXPECT_INPUT, err);
         if (!rc)
-            rc = parse_document(&root, &seen, text, path, opt->whole_tree,
-                                err);
+            rc = parse_document(&root, &seen, text, ndp_load_mapped(in),
+                                path, opt->whole_tree, err);
     }
     if (rc)
         goto out;

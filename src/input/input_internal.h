@@ -35,7 +35,9 @@ struct ndp_split;
 
 /*
  * Validates 'text' with the scanner and builds the pruned tree the readers
- * use.  Returns 0 with '*out' (owned by the caller) and '*seen' (entries
+ * use.  'mapped': 'text' is a private mapping of its file, whose pages
+ * read through may be given back as the walk goes (ndp_drop_file_pages();
+ * never for text the program wrote).  Returns 0 with '*out' (owned by the caller) and '*seen' (entries
  * of the filtered lists; SIZE_MAX when the document was built whole and
  * the reader counts), NDP_EPARSE with the byte offset and a static
  * description of the syntax error, or NDP_ESCHEMA for a key met twice
@@ -44,8 +46,8 @@ struct ndp_split;
  * 'resource_changes'").
  */
 int ndp_parse_pruned(struct json_object **out, size_t *seen,
-                     const char *text, size_t len, size_t *err_pos,
-                     const char **err_msg);
+                     const char *text, size_t len, bool mapped,
+                     size_t *err_pos, const char **err_msg);
 
 /*
  * Text still arriving (standard input, read by another thread): wait()
@@ -120,6 +122,9 @@ struct ndp_pruner {
     struct ndp_entry_mark **marks; /* the second thread's marks, whose
                                lines ndp_split_take() makes absolute */
     size_t nr_marks, alloc_marks;
+    bool mapped;            /* the text is a private mapping of its file:
+                               the pages read through may be given back */
+    size_t given_back;      /* ... they were, up to here */
 };
 
 /*

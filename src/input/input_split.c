@@ -258,6 +258,8 @@ size_t ndp_split_start(struct ndp_pruner *p, const struct ndp_jscan *s,
     sp->p.list = p->list;
     sp->p.tok = json_tokener_new_ex(NDP_MAX_JSON_DEPTH);
     sp->p.lines_at = start;     /* its lines count from 0 there */
+    sp->p.mapped = p->mapped;
+    sp->p.given_back = start;
     ndp_jscan_init_inside(&sp->s, p->text, p->len, NDP_MAX_JSON_DEPTH, "{[",
                           sp->start);
     sp->kept = json_object_new_array();

@@ -104,6 +104,22 @@ void ndp_advise_huge_pages(void *addr, size_t len)
 #endif
 }
 
+void ndp_drop_file_pages(const void *addr, size_t len)
+{
+#if NDP_HAVE_MADV_DONTNEED
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t start = (uintptr_t)addr, end = start + len;
+
+    start = (start + page - 1) & ~(page - 1);
+    end &= ~(page - 1);
+    if (end > start)
+        (void)madvise((void *)start, end - start, MADV_DONTNEED);
+#else
+    (void)addr;
+    (void)len;
+#endif
+}
+
 void ndp_grow_pipe(int fd, int bytes)
 {
 #if NDP_HAVE_F_SETPIPE_SZ

@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: Apache-2.0
  * compat.h - the few system calls that differ between Linux, macOS and
  * the BSDs, each with a POSIX.1-2008 fallback (compat.c).  This header
- * has what the whole program may use: memmem() and the open() flags; the
- * mapping and pipe helpers are for loading files alone (util_internal.h).
+ * has what the whole program may use: memmem(), the open() flags and
+ * giving back the pages of a mapped file; the other mapping and pipe
+ * helpers are for loading files alone (util_internal.h).
  *
  * Everything beyond POSIX that the program uses is named here, behind a
  * feature check of the build (platform_config.h, NDP_HAVE_*); no other
@@ -47,5 +48,14 @@ void *ndp_memmem_portable(const void *hay, size_t hay_len, const void *needle,
  * processor again (CPUID, slow in a virtual machine).  False elsewhere.
  */
 bool ndp_cpu_has_avx2(void);
+
+/*
+ * Gives back to the system the pages wholly inside [addr, addr + len) of
+ * a private, read-only mapping of a file (madvise(MADV_DONTNEED)): read
+ * again, they come back from the file, so nothing changes but the time
+ * and memory.  Never call it on memory the program wrote.  Does nothing
+ * where there is no MADV_DONTNEED.
+ */
+void ndp_drop_file_pages(const void *addr, size_t len);
 
 #endif

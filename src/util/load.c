@@ -66,6 +66,11 @@ static int read_fd(struct ndp_buf *out, int fd, const char *path,
  * A file truncated by another process while it is mapped would end the
  * run with SIGBUS; plans and what-if results are not written in place.
  */
+bool ndp_load_mapped(const struct ndp_load *in)
+{
+    return in->map && in->text.data == (const char *)in->map;
+}
+
 static bool map_file(struct ndp_load *in, int fd, size_t size)
 {
     size_t len = size + 1;

@@ -69,6 +69,8 @@ struct ndp_load {
 int ndp_load_file(struct ndp_load *in, const char *path, size_t max_bytes,
                   struct ndp_error *err);
 bool ndp_load_streaming(const struct ndp_load *in);
+/* Is 'in->text' the file as mapped (not read, not re-encoded)? */
+bool ndp_load_mapped(const struct ndp_load *in);
 size_t ndp_load_wait(void *ctx, size_t want, bool *complete);
 /*
  * Asks the reading thread to read no more (the text already read cannot

@@ -228,6 +228,41 @@ static void map_file_at__reads_the_file_then_zeros(void **state)
 }
 
 /*
+ * Pages of a mapped file given back (what the pruned reader does behind
+ * its walk) read back as the file, however the range falls on pages, and
+ * the file's end still reads as zeros.
+ */
+static void drop_file_pages__the_file_reads_back(void **state)
+{
+    size_t size = 5 * page_size() + 123, j;
+    size_t ranges[][2] = { { 0, 5 * page_size() + 123 },
+                           { 7, 2 * page_size() },
+                           { page_size(), page_size() },
+                           { 3 * page_size() - 1, 2 },
+                           { 0, 0 } };
+    char *text = ndp_xmalloc(size);
+    unsigned char *base;
+    int fd, i;
+
+    (void)state;
+    for (j = 0; j < size; j++)
+        text[j] = (char)('A' + j % 31);
+    fd = temp_file(text, size);
+    base = ndp_map_zeros(size + 1, PROT_READ, false);
+    assert_ptr_not_equal(base, MAP_FAILED);
+    assert_true(ndp_map_file_at(base, size, fd));
+    for (i = 0; i < (int)NDP_ARRAY_SIZE(ranges); i++) {
+        assert_memory_equal(base, text, size);
+        ndp_drop_file_pages(base + ranges[i][0], ranges[i][1]);
+        assert_memory_equal(base, text, size);
+        assert_int_equal(base[size], 0);
+    }
+    assert_int_equal(munmap(base, size + 1), 0);
+    close(fd);
+    free(text);
+}
+
+/*
  * The Linux-only hints: the pipe grows where the system can grow it, and
  * where a hint does nothing it does nothing harmful.
  */
@@ -260,6 +295,7 @@ int main(void)
     ADD_TEST(&list, memmem__agrees_with_the_c_library_on_random_inputs);
     ADD_TEST(&list, map_zeros__gives_writable_zero_bytes);
     ADD_TEST(&list, map_file_at__reads_the_file_then_zeros);
+    ADD_TEST(&list, drop_file_pages__the_file_reads_back);
     ADD_TEST(&list, hints__leave_the_bytes_alone);
     return cmocka_run_group_tests_name("compat", list.items, NULL, NULL);
 }
