@@ -71,6 +71,19 @@ fi
 
 build=${1:-build}
 jobs=$(nproc 2>/dev/null || echo 2)
+# A static ndplint keeps its malloc from valgrind, which would then see no
+# heap at all: the build must link the shared C library (NDP_STATIC=OFF).
+if ! command -v file >/dev/null 2>&1; then
+    echo "valgrind: 'file' is not installed (sh ci/install-deps.sh --validators)"
+    exit 1
+fi
+case $(file -b "$build/ndplint") in
+    *"dynamically linked"*) ;;
+    *)
+        echo "valgrind: $build/ndplint is not dynamically linked;" \
+             "configure $build with -DNDP_STATIC=OFF"
+        exit 1 ;;
+esac
 logdir=$(mktemp -d) || exit 1
 trap 'rm -rf "$logdir"' EXIT INT TERM
 labels=tests/golden/labels.txt

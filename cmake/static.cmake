@@ -1,16 +1,70 @@
 # SPDX-License-Identifier: Apache-2.0
-# -DNDP_STATIC=ON: one self-contained ndplint binary, to copy into any Linux
-# container or CI runner.  json-c and PCRE2 come from their static archives
-# (Debian's libjson-c-dev and libpcre2-dev ship libjson-c.a and
-# libpcre2-8.a), and the C library is linked statically too: ndplint calls
-# nothing of glibc's that loads code at run time (no getpwnam, getaddrinfo,
-# iconv or dlopen; no locale but "C"), so a static glibc serves it whole.
-# Included by CMakeLists.txt before the libraries are looked for; configure
-# a static build in a build directory of its own.  'file build/ndplint'
-# then says "statically linked".
-option(NDP_STATIC "Link json-c, PCRE2 and the C library statically" OFF)
+# NDP_STATIC: one self-contained ndplint binary, to copy into any Linux
+# container or CI runner, and one that starts without a dynamic loader
+# (loading the C library, json-c and PCRE2 is a third of the time a small
+# plan takes).  json-c and PCRE2 come from their static archives (Debian's
+# libjson-c-dev and libpcre2-dev ship libjson-c.a and libpcre2-8.a), and
+# the C library is linked statically too: ndplint calls nothing of
+# glibc's that loads code at run time (no getpwnam, getaddrinfo, iconv or
+# dlopen; no locale but "C"), so a static glibc serves it whole.
+#   AUTO (the default): static on Linux where the three archives link,
+#        except in a sanitizer or fuzzing build (their runtimes are shared
+#        libraries) and where valgrind must see the C library's malloc
+#        (ci/test.sh configures that build with OFF);
+#   ON:  static, or a configuration error that says what is missing;
+#   OFF: the shared libraries.
+# Included by CMakeLists.txt before the libraries are looked for; change it
+# in a build directory of its own.  'file build/ndplint' says "statically
+# linked" when it is.  NDP_LINK_STATIC holds what was decided.
+set(NDP_STATIC AUTO CACHE STRING
+    "Link json-c, PCRE2 and the C library statically: AUTO, ON or OFF")
+set_property(CACHE NDP_STATIC PROPERTY STRINGS AUTO ON OFF)
 
-if(NDP_STATIC)
+# Do the static archives of json-c, PCRE2 and the C library link here?
+function(ndp_static_archives_link out)
+  include(CheckCSourceCompiles)
+  find_library(NDP_JSONC_ARCHIVE NAMES libjson-c.a)
+  find_library(NDP_PCRE2_ARCHIVE NAMES libpcre2-8.a)
+  set(${out} FALSE PARENT_SCOPE)
+  if(NOT NDP_JSONC_ARCHIVE OR NOT NDP_PCRE2_ARCHIVE)
+    return()
+  endif()
+  set(CMAKE_REQUIRED_LINK_OPTIONS -static)
+  set(CMAKE_REQUIRED_LIBRARIES ${NDP_JSONC_ARCHIVE} ${NDP_PCRE2_ARCHIVE}
+                               pthread)
+  check_c_source_compiles("
+    #include <json-c/json.h>
+    #define PCRE2_CODE_UNIT_WIDTH 8
+    #include <pcre2.h>
+    int main(void)
+    {
+        json_object_put(json_object_new_object());
+        return pcre2_compile((PCRE2_SPTR)\"a\", 1, 0, 0, 0, 0) != 0;
+    }" NDP_STATIC_ARCHIVES_LINK)
+  set(${out} ${NDP_STATIC_ARCHIVES_LINK} PARENT_SCOPE)
+endfunction()
+
+if(NDP_STATIC STREQUAL "AUTO")
+  set(NDP_LINK_STATIC FALSE)
+  if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND NOT NDP_SANITIZE
+     AND NOT NDP_FUZZ)
+    ndp_static_archives_link(NDP_LINK_STATIC)
+  endif()
+  if(NDP_LINK_STATIC)
+    message(STATUS "ndplint: linked statically (NDP_STATIC=AUTO; "
+                   "-DNDP_STATIC=OFF links the shared libraries)")
+  else()
+    message(STATUS "ndplint: linked with shared libraries (NDP_STATIC=AUTO: "
+                   "no static archives, or a sanitizer, fuzzing or "
+                   "non-Linux build)")
+  endif()
+elseif(NDP_STATIC)
+  set(NDP_LINK_STATIC TRUE)
+else()
+  set(NDP_LINK_STATIC FALSE)
+endif()
+
+if(NDP_LINK_STATIC)
   if(NDP_SANITIZE OR NDP_FUZZ)
     message(FATAL_ERROR
       "NDP_STATIC=ON cannot be combined with NDP_SANITIZE or NDP_FUZZ: the "
@@ -30,7 +84,7 @@ endif()
 # libpcre2-8.a), and the binary needs only the system's libSystem (the
 # release's macOS archives, ci/release-build.sh; checked by review only).
 function(ndp_static_link target)
-  if(NDP_STATIC AND NOT APPLE)
+  if(NDP_LINK_STATIC AND NOT APPLE)
     target_link_options(${target} PRIVATE -static)
   endif()
 endfunction()
@@ -39,7 +93,7 @@ endfunction()
 # turned on stays in the cache as a shared object, and '-static' would fail
 # later with a linker message that does not say why.
 function(ndp_static_check_libraries)
-  if(NOT NDP_STATIC)
+  if(NOT NDP_LINK_STATIC)
     return()
   endif()
   foreach(target IN LISTS ARGN)

@@ -94,6 +94,12 @@ def check_definitions(build, source):
     print(f"portable_config: {len(ours)} files compiled for POSIX.1-2008")
 
 
+def is_static(program):
+    """No program interpreter: the C library is linked in (NDP_STATIC)."""
+    with open(program, "rb") as f:
+        return b".interp" not in f.read()
+
+
 def symbols(nm, program, *flags):
     done = subprocess.run([nm, *flags, program], capture_output=True,
                           text=True)
@@ -109,7 +115,18 @@ def check_program(mode, system, program, nm):
     if "ndp_memmem" not in symbols(nm, program, "--defined-only"):
         problem(f"{program} defines no ndp_memmem: not ndplint")
         return
-    imported = symbols(nm, program, "-D", "--undefined-only")
+    # What ndplint takes from the C library: its imports, or, linked
+    # statically, the C library's functions it holds (some of which the C
+    # library itself calls: a portable build is checked linked with the
+    # shared one).
+    if is_static(program) and mode == "portable":
+        problem(f"{program} is linked statically: configure the portable "
+                "build with -DNDP_STATIC=OFF to check what it calls")
+        return
+    if is_static(program):
+        imported = symbols(nm, program, "--defined-only")
+    else:
+        imported = symbols(nm, program, "-D", "--undefined-only")
     for call in WRAPPED_CALLS:
         if mode == "portable" and call in imported:
             problem(f"ndplint calls the C library's {call}() in a portable "

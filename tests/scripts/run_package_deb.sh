@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# The Debian package (cmake/package.cmake), built as docs/install.md says:
-# a build of its own in a temporary directory, configured with
-# -DNDP_TESTS=OFF while pkg-config sees only json-c and PCRE2 (so it also
+# The Debian package (cmake/package.cmake), built as docs/install.md says
+# for a package that uses Debian's libraries: a build of its own in a
+# temporary directory, configured with -DNDP_STATIC=OFF -DNDP_TESTS=OFF
+# while pkg-config sees only json-c and PCRE2 (so it also
 # proves that building without tests needs no cmocka), then
 # 'cpack -G DEB'.  Checks that 'dpkg-deb -c' lists exactly the program, the
 # two man pages, the three completions and the copyright file (no test
@@ -40,7 +41,8 @@ done
 if ! PKG_CONFIG_LIBDIR=$work/pc PKG_CONFIG_PATH='' \
      "$cmake" -S "$src" -B "$work/build" -G "$generator" \
          -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-         -DNDP_TESTS=OFF -DNDP_WERROR="$werror" > "$work/log" 2>&1 ||
+         -DNDP_STATIC=OFF -DNDP_TESTS=OFF -DNDP_WERROR="$werror" \
+         > "$work/log" 2>&1 ||
    ! "$cmake" --build "$work/build" -j 2 >> "$work/log" 2>&1 ||
    ! (cd "$work/build" && "$cpack" -G DEB) >> "$work/log" 2>&1; then
     tail -40 "$work/log"
