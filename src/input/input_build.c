@@ -167,7 +167,10 @@ static struct json_object *build_string(struct builder *b,
         b->unsure = true;
         return NULL;
     }
-    if (ndp_memmem(c->buf + start, c->pos - start, "\\u", 2))
+    /* Decoded to as many bytes as written between the quotes: no escape
+     * at all (an escape always writes more bytes than it stands for). */
+    if (b->scratch.len != c->pos - start - 2 &&
+        ndp_memmem(c->buf + start, c->pos - start, "\\u", 2))
         return ndp_build_with_json_c(b->tok, c->buf, c->len, start, c->pos);
     return json_object_new_string_len(b->scratch.buf, (int)b->scratch.len);
 }
