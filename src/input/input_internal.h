@@ -248,6 +248,9 @@ long ndp_document_locate(const struct ndp_document *doc,
  * start.
  */
 long ndp_prune_line_at(struct ndp_pruner *p, size_t offset);
+/* ndp_prune_line_at(p, s->pos), with the newlines the scanner counted in
+ * the stretch it last skipped at once, when that lies between the two. */
+long ndp_prune_line_at_cursor(struct ndp_pruner *p, const struct ndp_jscan *s);
 
 /*
  * Where a kept entry begins: its byte offset and the line of that byte,

@@ -588,7 +588,7 @@ static int filter_elements(struct ndp_pruner *p, struct ndp_jscan *s,
             (*count)++;
         /* The element's newlines while its bytes are in the cache. */
         if (!rc) {
-            ndp_prune_line_at(p, s->pos);
+            ndp_prune_line_at_cursor(p, s);
             give_back_read_pages(p, s->pos);
         }
     }

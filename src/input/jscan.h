@@ -68,6 +68,9 @@ struct ndp_jscan {
     size_t err_pos;      /* byte offset of the first parse error */
     const char *err_msg; /* NULL, or a static description of that error */
     uint64_t is_object[NDP_JSCAN_DEPTH_LIMIT / 64]; /* kind of each level */
+    size_t walked_from;  /* the last stretch [walked_from, walked_to) */
+    size_t walked_to;    /* ndp_jscan_skip_rest_of_object() skipped at */
+    size_t walked_newlines; /* once, and the '\n' bytes in it */
 };
 
 /* Kinds of value, as ndp_jscan_peek() sees them from the first byte. */
@@ -123,7 +126,9 @@ const char *ndp_jscan_isa_name(void);
  * itself: another copy, a key that is 'key' or has an escape, anything the
  * block-wise path does not accept (an error is the walk's to find).
  * NDP_EPARSE when the bytes end inside them with nothing wrong before:
- * the end of data the walk would report, at the same byte.
+ * the end of data the walk would report, at the same byte.  Returning 1,
+ * it notes what it skipped and the newlines in it (walked_*), which
+ * count as it goes: a line counter need not read those bytes again.
  */
 int ndp_jscan_skip_rest_of_object(struct ndp_jscan *s, const char *key);
 

@@ -514,21 +514,25 @@ enum js_fast_result {
  * Skips the container whose bracket is at 'pos'.  JS_FAST_OUT is what the
  * exact scanner would find too, an end of data at the last byte: said at
  * once, so that text still arriving is not scanned twice on every try.
+ * With JS_FAST_VALID, '*newlines' is the number of '\n' bytes in
+ * [pos, *end), counted from the blocks as they go by.
  */
 JS_TARGET static enum js_fast_result JS_NAME(fast_walk)(struct ndp_jscan *s,
                                                         size_t pos,
                                                         struct js_fast f,
                                                         int base,
-                                                        size_t *end)
+                                                        size_t *end,
+                                                        size_t *newlines)
 {
     const unsigned char *p = (const unsigned char *)s->buf;
     unsigned char pad[64];
-    size_t at;
+    size_t at, lines = 0;
 
     for (at = pos; at < s->len; at += 64) {
         const unsigned char *block = p + at;
         struct js_block b;
         uint64_t escaped, real, inside, opens, scalar, tokens, bytes = ~0ull;
+        uint64_t nl;
         bool done = false;
 
         if (s->len - at < 64) {
@@ -553,6 +557,7 @@ JS_TARGET static enum js_fast_result JS_NAME(fast_walk)(struct ndp_jscan *s,
         tokens = (b.structural & ~inside & bytes) | opens |
                  (scalar & ~((scalar << 1) | (uint64_t)f.in_scalar));
         f.in_scalar = scalar >> 63;
+        nl = js_eq64(b.lo, b.hi, '\n') & bytes;
         while (tokens) {
             size_t j = at + (size_t)__builtin_ctzll(tokens);
 
@@ -560,10 +565,15 @@ JS_TARGET static enum js_fast_result JS_NAME(fast_walk)(struct ndp_jscan *s,
             if (!js_token(s, &f, j, p[j], base, &done))
                 return JS_FAST_UNSURE;
             if (done) {
+                /* The block's newlines up to its byte j - at (2 << 63
+                 * wraps to 0: the whole block). */
+                nl &= ((uint64_t)2 << (j - at)) - 1;
+                *newlines = lines + (size_t)__builtin_popcountll(nl);
                 *end = j + 1;
                 return JS_FAST_VALID;
             }
         }
+        lines += (size_t)__builtin_popcountll(nl);
     }
     return JS_FAST_OUT;
 }
@@ -573,7 +583,9 @@ JS_TARGET static enum js_fast_result JS_NAME(try_fast_skip)(
     struct ndp_jscan *s, size_t pos, size_t *end)
 {
     struct js_fast f = { 0, false, false, 0, JS_VALUE, s->depth, NULL, 0, 0 };
-    enum js_fast_result r = JS_NAME(fast_walk)(s, pos, f, s->depth, end);
+    size_t newlines;
+    enum js_fast_result r = JS_NAME(fast_walk)(s, pos, f, s->depth, end,
+                                               &newlines);
 
     s->err_msg = NULL;
     s->err_pos = 0;
@@ -588,19 +600,22 @@ JS_TARGET static int JS_NAME(skip_rest)(struct ndp_jscan *s, const char *key)
 {
     struct js_fast f = { 0, false, false, 0, JS_AFTER, s->depth, key,
                          key ? strlen(key) : 0, s->depth };
-    size_t end;
+    size_t end, newlines;
     enum js_fast_result r;
 
     if (s->err_msg || s->depth <= 0 || s->first ||
         !get_kind(s, s->depth - 1))
         return 0;
-    r = JS_NAME(fast_walk)(s, s->pos, f, s->depth - 1, &end);
+    r = JS_NAME(fast_walk)(s, s->pos, f, s->depth - 1, &end, &newlines);
     s->err_msg = NULL;
     s->err_pos = 0;
     if (r == JS_FAST_OUT)
         return fail(s, s->len, M_EOF); /* what the walk would end with */
     if (r != JS_FAST_VALID)
         return 0;
+    s->walked_from = s->pos;
+    s->walked_to = end;
+    s->walked_newlines = newlines;
     s->depth--;
     s->first = false;
     s->pos = end;
