@@ -146,6 +146,15 @@ static void check_built(const char *buf, size_t len, size_t start,
  * valid, without that key, and end at the same place; when it says no,
  * the cursor must be untouched.
  */
+static size_t newlines_in(const char *buf, size_t from, size_t to)
+{
+    size_t n = 0;
+
+    for (; from < to; from++)
+        n += buf[from] == '\n';
+    return n;
+}
+
 static void check_rest(const char *buf, size_t len)
 {
     struct ndp_jscan a, b;
@@ -154,6 +163,7 @@ static void check_rest(const char *buf, size_t len)
     bool done = false, again = false;
     char key[64];
     int skipped;
+    size_t b_start;
 
     if (!ndp_jscan_use_isa("avx2"))
         return;
@@ -166,6 +176,7 @@ static void check_rest(const char *buf, size_t len)
     memcpy(key, k, klen);
     key[klen] = '\0';
     b = a;
+    b_start = a.pos;
     skipped = ndp_jscan_skip_rest_of_object(&a, key);
     if (skipped == 0) {
         if (a.pos != b.pos || a.depth != b.depth || a.err_msg) {
@@ -196,6 +207,15 @@ static void check_rest(const char *buf, size_t len)
                 "walk at %zu (%s%s)\n", a.pos, b.pos,
                 b.err_msg ? b.err_msg : "valid",
                 again ? ", the first key again" : "");
+        abort();
+    }
+    /* The stretch it notes is what it skipped, with its newlines. */
+    if (a.walked_from != b_start || a.walked_to != a.pos ||
+        a.walked_newlines != newlines_in(buf, b_start, a.pos)) {
+        fprintf(stderr, "fuzz_jscan: the skip notes [%zu, %zu) with %zu "
+                "newlines, skipped [%zu, %zu) with %zu\n", a.walked_from,
+                a.walked_to, a.walked_newlines, b_start, a.pos,
+                newlines_in(buf, b_start, a.pos));
         abort();
     }
 }
