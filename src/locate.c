@@ -58,33 +58,42 @@ struct bad_ignores {
     size_t nr, alloc;
 };
 
-/* A file read, and which of its bytes are code (built when first asked). */
+/* A file read, which of its bytes are code, and where its lines end. */
 struct text_file {
     char *path;
     struct ndp_buf text;
     struct ndp_source_map map;
+    size_t *newlines;   /* the offset of each '\n', in order */
+    size_t nr_newlines;
 };
 
 /*
- * Where a directory defines resource 'type' 'name': the one file and the
- * offset of its block, found once per resource and kept in the cache.
- * Defined twice (in two files, or twice in one), it is not looked up:
- * which definition the plan comes from cannot be told, and an ignore
- * comment must not be taken from the wrong one.
+ * Where a directory defines resource 'type' 'name': the first file and
+ * the offset of its block, and how many there are.  A directory's blocks
+ * are indexed once, when a resource is first looked up in it, so that a
+ * plan of many resources costs one pass over the files.  Defined twice (in
+ * two files, or twice in one), it is not looked up: which definition the
+ * plan comes from cannot be told, and an ignore comment must not be taken
+ * from the wrong one.
  */
 struct block_site {
     char *key;      /* "DIR\nTYPE\nNAME" */
-    char *file;     /* NULL: none, or more than one */
+    char *file;     /* NULL: none, or more than one (once 'checked') */
     size_t offset;
     size_t count;
+    bool checked;   /* looked up, and a second definition warned about */
 };
 
 struct file_cache {
     struct text_file *items;
     size_t nr, alloc;
-    struct block_site *sites;        /* resource blocks looked up */
+    struct ndp_strmap items_by_path; /* their paths, borrowed */
+    struct block_site *sites;        /* resource blocks of the directories */
     size_t nr_sites, alloc_sites;
     struct ndp_strmap sites_by_key;  /* their keys, borrowed */
+    char **dirs;                     /* the directories indexed */
+    size_t nr_dirs, alloc_dirs;
+    struct ndp_strmap dirs_by_path;  /* ... by path, borrowed */
     char *root;         /* real path of the source root, or NULL */
     size_t bytes_left;  /* of TOTAL_LIMIT */
     size_t files_left;  /* of FILES_LIMIT */
@@ -158,19 +167,26 @@ static struct text_file *load(struct file_cache *cache, const char *path,
                               bool confine, enum ndp_source_lang lang)
 {
     struct text_file *f;
-    size_t i;
+    size_t i = ndp_strmap_find(&cache->items_by_path, path), alloc = 0;
+    const char *nl;
 
-    for (i = 0; i < cache->nr; i++)
-        if (strcmp(cache->items[i].path, path) == 0)
-            return &cache->items[i];
+    if (i != SIZE_MAX)
+        return &cache->items[i];
     NDP_GROW(cache->items, cache->alloc, cache->nr + 1);
-    f = &cache->items[cache->nr++];
+    f = &cache->items[cache->nr];
     memset(f, 0, sizeof(*f));
     f->path = ndp_xstrdup(path);
+    ndp_strmap_add(&cache->items_by_path, f->path, cache->nr++);
     ndp_buf_init(&f->text);
     if (!confine || confined(cache, path))
         read_regular(&f->text, path, cache);
     ndp_source_map_build(&f->map, f->text.buf, f->text.len, lang);
+    for (nl = f->text.buf; (nl = memchr(nl, '\n', f->text.len -
+                                                   (size_t)(nl - f->text.buf)));
+         nl++) {
+        NDP_GROW(f->newlines, alloc, f->nr_newlines + 1);
+        f->newlines[f->nr_newlines++] = (size_t)(nl - f->text.buf);
+    }
     return f;
 }
 
@@ -189,58 +205,139 @@ static void release_cache(struct file_cache *cache)
         free(cache->items[i].path);
         ndp_buf_release(&cache->items[i].text);
         ndp_source_map_release(&cache->items[i].map);
+        free(cache->items[i].newlines);
     }
     for (i = 0; i < cache->nr_sites; i++) {
         free(cache->sites[i].key);
         free(cache->sites[i].file);
     }
+    for (i = 0; i < cache->nr_dirs; i++)
+        free(cache->dirs[i]);
     free(cache->items);
     free(cache->sites);
+    free(cache->dirs);
+    ndp_strmap_release(&cache->items_by_path);
     ndp_strmap_release(&cache->sites_by_key);
+    ndp_strmap_release(&cache->dirs_by_path);
     free(cache->root);
 }
 
-static long line_at(const char *text, const char *at)
+/* The line of 'at' in 'f': one more than the newlines before it. */
+static long line_at(const struct text_file *f, const char *at)
 {
-    long line = 1;
+    size_t offset = (size_t)(at - f->text.buf), lo = 0, hi = f->nr_newlines;
 
-    for (; text < at; text++)
-        if (*text == '\n')
-            line++;
-    return line;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (f->newlines[mid] < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (long)lo + 1;
+}
+
+/* Skips spaces and tabs. */
+static const char *skip_blanks(const char *p)
+{
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return p;
 }
 
 /*
- * 'resource "TYPE" "NAME"' at the start of a line of code in 'f' (not in
- * a comment, string or heredoc): the first, or NULL; '*count' receives
- * how many there are.
+ * A block header at the line start 'line': 'resource "TYPE" "NAME"' (any
+ * spaces or tabs before and after 'resource', one space between the two
+ * strings), TYPE and NAME without quotes or line ends.  Sets the two as
+ * 'type' (length 'type_len') and 'name'; false for any other line.
  */
-static const char *find_block(const struct text_file *f, const char *type,
-                              const char *name, size_t *count)
+static bool block_header(const char *line, const char **type, size_t *type_len,
+                         const char **name, size_t *name_len)
 {
-    const char *text = f->text.buf;
-    struct ndp_buf needle = NDP_BUF_INIT;
-    const char *p = text, *hit = NULL;
+    const char *p = skip_blanks(line), *end;
 
-    *count = 0;
-    ndp_buf_addf(&needle, "\"%s\" \"%s\"", type, name);
-    while ((p = strstr(p, needle.buf)) != NULL) {
-        const char *q = p;
-        while (q > text && (q[-1] == ' ' || q[-1] == '\t'))
-            q--;
-        if (q - text >= 8 && strncmp(q - 8, "resource", 8) == 0) {
-            const char *start = q - 8;
-            while (start > text && (start[-1] == ' ' || start[-1] == '\t'))
-                start--;
-            if ((start == text || start[-1] == '\n') && is_code(f, start)) {
-                hit = hit ? hit : start;
-                ++*count;
-            }
-        }
-        p += needle.len;
+    if (strncmp(p, "resource", 8) != 0)
+        return false;
+    p = skip_blanks(p + 8);
+    if (*p != '"')
+        return false;
+    *type = ++p;
+    p += strcspn(p, "\"\n");
+    if (*p != '"' || p[1] != ' ' || p[2] != '"')
+        return false;
+    *type_len = (size_t)(p - *type);
+    *name = p + 3;
+    end = *name + strcspn(*name, "\"\n");
+    if (*end != '"')
+        return false;
+    *name_len = (size_t)(end - *name);
+    return true;
+}
+
+/* Counts a block of 'dir' at 'start' of 'f' (a file of that directory). */
+static void add_block(struct file_cache *cache, const char *dir,
+                      const struct text_file *f, const char *start,
+                      const char *type, size_t type_len, const char *name,
+                      size_t name_len)
+{
+    struct ndp_buf key = NDP_BUF_INIT;
+    struct block_site *site;
+    size_t i;
+
+    ndp_buf_addf(&key, "%s\n%.*s\n%.*s", dir, (int)type_len, type,
+                 (int)name_len, name);
+    i = ndp_strmap_find(&cache->sites_by_key, key.buf);
+    if (i != SIZE_MAX) {
+        cache->sites[i].count++;
+        ndp_buf_release(&key);
+        return;
     }
-    ndp_buf_release(&needle);
-    return hit;
+    NDP_GROW(cache->sites, cache->alloc_sites, cache->nr_sites + 1);
+    site = &cache->sites[cache->nr_sites];
+    memset(site, 0, sizeof(*site));
+    site->key = ndp_buf_detach(&key);
+    site->file = ndp_xstrdup(f->path);
+    site->offset = (size_t)(start - f->text.buf);
+    site->count = 1;
+    ndp_strmap_add(&cache->sites_by_key, site->key, cache->nr_sites++);
+}
+
+/*
+ * Every 'resource "TYPE" "NAME"' at the start of a line of code (not in
+ * a comment, string or heredoc) in the .tf files of 'dir', in the order
+ * the directory lists them: one pass over each file.
+ */
+static void index_directory(struct file_cache *cache, const char *dir)
+{
+    struct ndp_buf path = NDP_BUF_INIT;
+    char *owned = ndp_xstrdup(dir);
+    DIR *d = confined(cache, dir) ? opendir(dir) : NULL;
+    struct dirent *de;
+
+    NDP_GROW(cache->dirs, cache->alloc_dirs, cache->nr_dirs + 1);
+    cache->dirs[cache->nr_dirs] = owned;
+    ndp_strmap_add(&cache->dirs_by_path, owned, cache->nr_dirs++);
+    while (d && (de = readdir(d)) != NULL) {
+        size_t len = strlen(de->d_name), type_len, name_len;
+        const struct text_file *f;
+        const char *line, *type, *name;
+
+        if (len < 4 || strcmp(de->d_name + len - 3, ".tf") != 0)
+            continue;
+        ndp_buf_reset(&path);
+        ndp_buf_addf(&path, "%s/%s", dir, de->d_name);
+        f = load(cache, path.buf, true, NDP_SOURCE_HCL);
+        for (line = f->text.buf; line; line = strchr(line, '\n'),
+            line = line ? line + 1 : NULL)
+            if (block_header(line, &type, &type_len, &name, &name_len) &&
+                is_code(f, line))
+                add_block(cache, dir, f, line, type, type_len, name,
+                          name_len);
+    }
+    if (d)
+        closedir(d);
+    ndp_buf_release(&path);
 }
 
 /* Where the block starting at 'start' ends (its closing brace in code). */
@@ -436,59 +533,55 @@ static void check_ignores(struct ndp_finding *f, size_t index,
     if (ignored_on(f, index, bad, tf, f->source_line, own, hash))
         return;
     if (opening && line_start(text, opening) != own)
-        ignored_on(f, index, bad, tf, line_at(text, opening),
+        ignored_on(f, index, bad, tf, line_at(tf, opening),
                    line_start(text, opening), hash);
+}
+
+/* An empty site for a key no block has, kept so it is looked up once. */
+static struct block_site *no_site(struct file_cache *cache,
+                                  struct ndp_buf *key)
+{
+    struct block_site *site;
+
+    NDP_GROW(cache->sites, cache->alloc_sites, cache->nr_sites + 1);
+    site = &cache->sites[cache->nr_sites];
+    memset(site, 0, sizeof(*site));
+    site->key = ndp_buf_detach(key);
+    site->checked = true;
+    ndp_strmap_add(&cache->sites_by_key, site->key, cache->nr_sites++);
+    return site;
 }
 
 static const struct block_site *find_site(struct file_cache *cache,
                                           const char *dir, const char *type,
                                           const char *name)
 {
-    struct ndp_buf key = NDP_BUF_INIT, path = NDP_BUF_INIT;
-    struct block_site site = { NULL, NULL, 0, 0 };
+    static const struct block_site none = { NULL, NULL, 0, 0, true };
+    struct ndp_buf key = NDP_BUF_INIT;
+    struct block_site *site;
     size_t i;
-    DIR *d;
-    struct dirent *de;
 
+    /* No header names a type or a name with a quote or a line end. */
+    if (strpbrk(type, "\"\n") || strpbrk(name, "\"\n"))
+        return &none;
+    if (ndp_strmap_find(&cache->dirs_by_path, dir) == SIZE_MAX)
+        index_directory(cache, dir);
     ndp_buf_addf(&key, "%s\n%s\n%s", dir, type, name);
     i = ndp_strmap_find(&cache->sites_by_key, key.buf);
-    if (i != SIZE_MAX) {
-        ndp_buf_release(&key);
-        return &cache->sites[i];
-    }
-    d = confined(cache, dir) ? opendir(dir) : NULL;
-    while (d && (de = readdir(d)) != NULL) {
-        size_t len = strlen(de->d_name), n;
-        const struct text_file *f;
-        const char *block;
-        if (len < 4 || strcmp(de->d_name + len - 3, ".tf") != 0)
-            continue;
-        ndp_buf_reset(&path);
-        ndp_buf_addf(&path, "%s/%s", dir, de->d_name);
-        f = load(cache, path.buf, true, NDP_SOURCE_HCL);
-        block = find_block(f, type, name, &n);
-        if (block && !site.count) {
-            site.file = ndp_xstrdup(path.buf);
-            site.offset = (size_t)(block - f->text.buf);
-        }
-        site.count += n;
-    }
-    if (d)
-        closedir(d);
-    if (site.count > 1) {
+    if (i == SIZE_MAX)
+        return no_site(cache, &key);
+    ndp_buf_release(&key);
+    site = &cache->sites[i];
+    if (!site->checked && site->count > 1) {
         ndp_warn("warning: resource \"%s\" \"%s\" is defined %zu times in "
                  "'%s'; its findings keep the plan's line and no "
                  "ndplint:ignore comment applies to them", type, name,
-                 site.count, dir);
-        free(site.file);
-        site.file = NULL;
+                 site->count, dir);
+        free(site->file);
+        site->file = NULL;
     }
-    site.key = ndp_buf_detach(&key);
-    NDP_GROW(cache->sites, cache->alloc_sites, cache->nr_sites + 1);
-    cache->sites[cache->nr_sites] = site;
-    ndp_strmap_add(&cache->sites_by_key, site.key, cache->nr_sites);
-    ndp_buf_release(&path);
-    return &cache->sites[cache->nr_sites++];
+    site->checked = true;
+    return site;
 }
 
 static bool locate_terraform(struct ndp_finding *f, size_t index,
@@ -517,7 +610,7 @@ static bool locate_terraform(struct ndp_finding *f, size_t index,
                                    f->path)
                     : NULL;
     ndp_finding_locate(f, file->path,
-                       line_at(file->text.buf, attr ? attr : block));
+                       line_at(file, attr ? attr : block));
     check_ignores(f, index, bad, file, attr ? attr : block, block, true);
     return true;
 }
@@ -583,12 +676,12 @@ static bool locate_template(struct ndp_finding *f, size_t index,
                     : NULL;
     if (attr)
         hit = attr;
-    ndp_finding_locate(f, template_path, line_at(text, hit));
+    ndp_finding_locate(f, template_path, line_at(tf, hit));
     /* The resource's lines: the one naming it, and 'resource' above. */
     check_ignores(f, index, bad, tf, hit, name_line, false);
     opening = opening_above(text, name_line);
     if (!f->suppression && opening)
-        ignored_on(f, index, bad, tf, line_at(text, opening), opening,
+        ignored_on(f, index, bad, tf, line_at(tf, opening), opening,
                    false);
     return true;
 }
@@ -680,7 +773,9 @@ void ndp_locate_sources(struct ndp_findings *findings,
                         const char *source_root, const char *template_path,
                         const struct ndp_ruleset *rs)
 {
-    struct file_cache cache = { .sites_by_key = NDP_STRMAP_INIT(false),
+    struct file_cache cache = { .items_by_path = NDP_STRMAP_INIT(false),
+                                .sites_by_key = NDP_STRMAP_INIT(false),
+                                .dirs_by_path = NDP_STRMAP_INIT(false),
                                 .bytes_left = TOTAL_LIMIT,
                                 .files_left = FILES_LIMIT };
     struct bad_ignores bad = { NULL, 0, 0 };

@@ -169,6 +169,11 @@ static int make_tree(void **state)
     rc = make_dir("root") || make_dir("root/modules") ||
          make_dir("root/modules/aks") || make_dir("root/big") ||
          make_dir("root/edge") || make_dir("root/dir.tf") ||
+         make_dir("root/twice") ||
+         write_file("root/twice/a.tf", BLOCK("dup") BLOCK("once"), 0) ||
+         write_file("root/twice/b.tf",
+                    "\n" BLOCK("dup") "resource \"azurerm_kubernetes_cluster"
+                    "\"  \"wide\" {\n}\n", 0) ||
          make_dir("outside") || write_file("root/main.tf", main_tf, 0) ||
          write_file("root/modules/aks/pool.tf", pool_tf, 0) ||
          write_file("root/big/big.tf", BLOCK("big"), FILE_LIMIT + 1) ||
@@ -286,6 +291,17 @@ static const struct row rows[] = {
     { "tf: a file at the size limit is read", CLUSTER ".edge", "edge", NULL,
       "NDP101", "network_profile[0].network_policy", "root/edge/edge.tf", 3,
       NULL, NULL },
+    { "tf: defined in two files, not located", CLUSTER ".dup", "twice",
+      NULL, "NDP101", "network_profile[0].network_policy", NULL, 0, NULL,
+      NULL },
+    { "tf: the other block of a file with a block defined twice",
+      CLUSTER ".once", "twice", NULL, "NDP101",
+      "network_profile[0].network_policy", "root/twice/a.tf", 8, NULL,
+      NULL },
+    { "tf: one space between the strings of a header", CLUSTER ".wide",
+      "twice", NULL, "NDP003", "", NULL, 0, NULL, NULL },
+    { "tf: a quote in the plan's name is no header's", CLUSTER ".on\"ce",
+      "twice", NULL, "NDP003", "", NULL, 0, NULL, NULL },
     { "template: the attribute's line", ARM_ID "aks1", NULL,
       "outside/main.bicep", "NDP101", "properties.networkProfile."
       "networkPolicy", "outside/main.bicep", 8, NULL, NULL },
