@@ -118,12 +118,13 @@ static void test_rules(struct walker *w, const char *path, const char *pool,
 {
     bool unknown = m->all_unknown || ndp_json_any_true(m->unknown);
     struct ndp_buf scratch = NDP_BUF_INIT;
-    const char *matched = rule_path(w, path, &scratch);
+    struct ndp_path_subject matched;
     size_t i;
 
+    ndp_path_subject(&matched, rule_path(w, path, &scratch));
     for (i = 0; i < w->nr_rules; i++) {
         const struct ndp_rule *rule = w->rules[i];
-        if (!ndp_rule_watches_path_in(rule, w->watches[i], matched))
+        if (!ndp_rule_watches_subject(rule, w->watches[i], &matched))
             continue;
         if (rule_fires(w, rule, before, after, m, unknown))
             add_hit(w, rule, path, pool, before, after, m, unknown);

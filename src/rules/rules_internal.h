@@ -87,6 +87,20 @@ uint32_t ndp_rule_type_watches(const struct ndp_rule *rule,
 bool ndp_rule_watches_path_in(const struct ndp_rule *rule, uint32_t watches,
                               const char *path);
 
+/*
+ * A path about to be tested against many rules, with its first 8 bytes
+ * at most as numbers (as written, and in ASCII lower case), which rule
+ * out most patterns by their prefix at once (ndp_path_subject()).
+ */
+struct ndp_path_subject {
+    const char *path;
+    uint64_t head, folded_head;
+};
+void ndp_path_subject(struct ndp_path_subject *s, const char *path);
+/* ndp_rule_watches_path_in() on a subject made by ndp_path_subject(). */
+bool ndp_rule_watches_subject(const struct ndp_rule *rule, uint32_t watches,
+                              const struct ndp_path_subject *s);
+
 /* Does 'rule' watch 'path' on resources of 'type' in 'notation'? */
 bool ndp_rule_watches_path(const struct ndp_rule *rule,
                            enum ndp_notation notation, const char *type,
@@ -158,6 +172,8 @@ struct pattern {
     bool prefix_known;      /* prefix_len, prefix, whole, simple are set */
     size_t prefix_len;
     char prefix[NDP_PATTERN_PREFIX_MAX];
+    uint64_t head, head_mask; /* the prefix's first 8 bytes at most (ASCII
+                                 lower case when caseless), and which */
     struct ndp_simple *simple;
     bool whole;             /* the pattern is '^', the prefix, '$' */
 };

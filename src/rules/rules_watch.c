@@ -113,19 +113,47 @@ static void caseless_prefix(struct pattern *p)
     }
 }
 
+static char ascii_lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c + ('a' - 'A')) : c;
+}
+
+/*
+ * The first 8 bytes of 's' at most (zeros after its end) as one number,
+ * as written and in ASCII lower case: a pattern's head is compared with
+ * them before anything else.
+ */
+static void head_of(const char *s, size_t max, uint64_t *plain,
+                    uint64_t *folded)
+{
+    unsigned char b[8] = { 0 }, f[8] = { 0 };
+    size_t i;
+
+    for (i = 0; i < max && i < 8 && s[i]; i++) {
+        b[i] = (unsigned char)s[i];
+        f[i] = (unsigned char)ascii_lower(s[i]);
+    }
+    memcpy(plain, b, 8);
+    memcpy(folded, f, 8);
+}
+
 static void find_prefix(struct pattern *p)
 {
+    unsigned char mask[8] = { 0 };
+    uint64_t plain, folded;
+    size_t i;
+
     p->prefix_len = ndp_rules_literal_prefix(p->src, p->prefix,
                                              sizeof(p->prefix), &p->whole);
     if (p->caseless)
         caseless_prefix(p);
+    head_of(p->prefix, p->prefix_len, &plain, &folded);
+    p->head = p->caseless ? folded : plain;
+    for (i = 0; i < p->prefix_len && i < 8; i++)
+        mask[i] = 0xff;
+    memcpy(&p->head_mask, mask, 8);
     p->simple = ndp_simple_compile(p->src, p->caseless);
     p->prefix_known = true;
-}
-
-static char ascii_lower(char c)
-{
-    return c >= 'A' && c <= 'Z' ? (char)(c + ('a' - 'A')) : c;
 }
 
 /* Does 'subject' begin with the pattern's prefix (ASCII case folded for a
@@ -203,17 +231,47 @@ uint32_t ndp_rule_type_watches(const struct ndp_rule *rule,
     return set;
 }
 
+void ndp_path_subject(struct ndp_path_subject *s, const char *path)
+{
+    s->path = path;
+    head_of(path, 8, &s->head, &s->folded_head);
+}
+
+/*
+ * Called for every attribute of a change and every rule of its type: the
+ * first bytes of each watched pattern's prefix rule most out at once.
+ */
+bool ndp_rule_watches_subject(const struct ndp_rule *rule, uint32_t watches,
+                              const struct ndp_path_subject *s)
+{
+    const struct rule_impl *r = rule_impl_of(rule);
+    uint32_t left;
+
+    /* Only the watches in the set (a rule has at most 32). */
+    for (left = watches; left; left &= left - 1) {
+        unsigned i = (unsigned)__builtin_ctz(left);
+        struct pattern *p;
+
+        if (i >= r->nr_watches)
+            break;
+        p = &r->set->patterns[r->watches[i].path_pattern];
+        if (!p->prefix_known)
+            find_prefix(p);
+        if (((p->caseless ? s->folded_head : s->head) & p->head_mask) ==
+                p->head &&
+            regex_matches(r, r->watches[i].path_pattern, s->path))
+            return true;
+    }
+    return false;
+}
+
 bool ndp_rule_watches_path_in(const struct ndp_rule *rule, uint32_t watches,
                               const char *path)
 {
-    const struct rule_impl *r = rule_impl_of(rule);
-    size_t i;
+    struct ndp_path_subject s;
 
-    for (i = 0; i < r->nr_watches; i++)
-        if ((watches & ((uint32_t)1 << i)) &&
-            regex_matches(r, r->watches[i].path_pattern, path))
-            return true;
-    return false;
+    ndp_path_subject(&s, path);
+    return ndp_rule_watches_subject(rule, watches, &s);
 }
 
 bool ndp_rule_watches_path(const struct ndp_rule *rule,

@@ -276,7 +276,10 @@ static const char watch_rule[] =
     "\"path\":\"^network_profile\\\\.network_policy$\"},"
     "{\"notation\":\"arm\","
     "\"resource\":\"^Microsoft\\\\.ContainerService/managedClusters$\","
-    "\"path\":\"^properties\\\\.networkProfile\\\\.networkPolicy$\"}]}]}";
+    "\"path\":\"^properties\\\\.networkProfile\\\\.networkPolicy$\"},"
+    "{\"notation\":\"arm\","
+    "\"resource\":\"^Microsoft\\\\.ContainerService/managedClusters$\","
+    "\"path\":\"^Props\\\\.AB\\\\.x$\"}]}]}";
 
 struct watch_case {
     const char *note;
@@ -299,6 +302,12 @@ static const struct watch_case watch_cases[] = {
     { "ARM names are case-insensitive", NDP_NOTATION_ARM,
       "microsoft.containerservice/MANAGEDCLUSTERS",
       "PROPERTIES.networkprofile.networkpolicy", true },
+    { "ARM: capitals in a pattern's first bytes, in other case",
+      NDP_NOTATION_ARM, "Microsoft.ContainerService/managedClusters",
+      "pROPS.ab.X", true },
+    { "ARM: capitals in a pattern's first bytes, near miss",
+      NDP_NOTATION_ARM, "Microsoft.ContainerService/managedClusters",
+      "pROPS.ac.X", false },
     { "near miss: an ARM path in azurerm notation", NDP_NOTATION_AZURERM,
       "Microsoft.ContainerService/managedClusters",
       "properties.networkProfile.networkPolicy", false },
