@@ -162,19 +162,21 @@ void ndp_simple_free(struct ndp_simple *s);
 /*
  * A pattern as written; once it has been needed, the literal text every
  * subject it matches begins with (prefix_len 0: none known), which rules
- * out most subjects without PCRE2, its simple form when it has one, and
- * its compiled code once a subject got past those.
+ * out most subjects without PCRE2, its simple form when it has one (made
+ * once a subject got past the prefix), and its compiled code once a
+ * subject got past those.
  */
 struct pattern {
     const char *src;
     bool caseless;
     pcre2_code *code;
-    bool prefix_known;      /* prefix_len, prefix, whole, simple are set */
+    bool prefix_known;      /* prefix_len, prefix, head, whole are set */
     size_t prefix_len;
     char prefix[NDP_PATTERN_PREFIX_MAX];
     uint64_t head, head_mask; /* the prefix's first 8 bytes at most (ASCII
                                  lower case when caseless), and which */
-    struct ndp_simple *simple;
+    struct ndp_simple *simple; /* once 'simple_known' (NULL: none) */
+    bool simple_known;
     bool whole;             /* the pattern is '^', the prefix, '$' */
 };
 

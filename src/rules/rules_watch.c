@@ -152,7 +152,6 @@ static void find_prefix(struct pattern *p)
     for (i = 0; i < p->prefix_len && i < 8; i++)
         mask[i] = 0xff;
     memcpy(&p->head_mask, mask, 8);
-    p->simple = ndp_simple_compile(p->src, p->caseless);
     p->prefix_known = true;
 }
 
@@ -190,6 +189,11 @@ bool ndp_rules_pattern_matches(struct ndp_ruleset *rs, size_t index,
         find_prefix(p);
     if (!has_prefix(p, subject))
         return false;
+    /* A subject got past the prefix: the simple form, if there is one. */
+    if (!p->simple_known) {
+        p->simple = ndp_simple_compile(p->src, p->caseless);
+        p->simple_known = true;
+    }
     if (p->simple && (simple = ndp_simple_match(p->simple, subject)) >= 0)
         return simple;
     /* '^literal$': the subject is the literal, or PCRE2 decides. */
