@@ -68,20 +68,29 @@ struct text_file {
 };
 
 /*
- * Where a directory defines resource 'type' 'name': the first file and
- * the offset of its block, and how many there are.  A directory's blocks
- * are indexed once, when a resource is first looked up in it, so that a
- * plan of many resources costs one pass over the files.  Defined twice (in
- * two files, or twice in one), it is not looked up: which definition the
- * plan comes from cannot be told, and an ignore comment must not be taken
- * from the wrong one.
+ * Where a directory defines resource 'type' 'name', for a resource a
+ * finding names: the first file and the offset of its block, and how many
+ * there are.  The sites wanted are known before any file is read, and a
+ * directory's files are read once, the first time one of its resources is
+ * looked up, keeping only those sites: a plan of many resources costs one
+ * pass over the files, and the files cost no memory beyond their text.
+ * Defined twice (in two files, or twice in one), a resource is not looked
+ * up: which definition the plan comes from cannot be told, and an ignore
+ * comment must not be taken from the wrong one.
  */
 struct block_site {
-    char *key;      /* "DIR\nTYPE\nNAME" */
-    char *file;     /* NULL: none, or more than one (once 'checked') */
+    char *key;      /* "D\nTYPE\nNAME", D the directory's number */
+    size_t file;    /* in the cache's items; SIZE_MAX: none, or more than
+                       one (once 'checked') */
     size_t offset;
     size_t count;
     bool checked;   /* looked up, and a second definition warned about */
+};
+
+/* A directory some resources are looked up in. */
+struct source_dir {
+    char *path;
+    bool indexed;   /* its files were read for the sites wanted */
 };
 
 struct file_cache {
@@ -91,7 +100,7 @@ struct file_cache {
     struct block_site *sites;        /* resource blocks of the directories */
     size_t nr_sites, alloc_sites;
     struct ndp_strmap sites_by_key;  /* their keys, borrowed */
-    char **dirs;                     /* the directories indexed */
+    struct source_dir *dirs;         /* where resources are looked up */
     size_t nr_dirs, alloc_dirs;
     struct ndp_strmap dirs_by_path;  /* ... by path, borrowed */
     char *root;         /* real path of the source root, or NULL */
@@ -207,12 +216,10 @@ static void release_cache(struct file_cache *cache)
         ndp_source_map_release(&cache->items[i].map);
         free(cache->items[i].newlines);
     }
-    for (i = 0; i < cache->nr_sites; i++) {
+    for (i = 0; i < cache->nr_sites; i++)
         free(cache->sites[i].key);
-        free(cache->sites[i].file);
-    }
     for (i = 0; i < cache->nr_dirs; i++)
-        free(cache->dirs[i]);
+        free(cache->dirs[i].path);
     free(cache->items);
     free(cache->sites);
     free(cache->dirs);
@@ -275,69 +282,79 @@ static bool block_header(const char *line, const char **type, size_t *type_len,
     return true;
 }
 
-/* Counts a block of 'dir' at 'start' of 'f' (a file of that directory). */
-static void add_block(struct file_cache *cache, const char *dir,
-                      const struct text_file *f, const char *start,
-                      const char *type, size_t type_len, const char *name,
-                      size_t name_len)
+/* The site key of resource 'type' 'name' in directory number 'dir' (no
+ * printf: a directory's every block header makes one). */
+static void site_key(struct ndp_buf *key, size_t dir, const char *type,
+                     size_t type_len, const char *name, size_t name_len)
 {
-    struct ndp_buf key = NDP_BUF_INIT;
-    struct block_site *site;
-    size_t i;
+    char number[24];
+    size_t n = sizeof(number);
 
-    ndp_buf_addf(&key, "%s\n%.*s\n%.*s", dir, (int)type_len, type,
-                 (int)name_len, name);
-    i = ndp_strmap_find(&cache->sites_by_key, key.buf);
-    if (i != SIZE_MAX) {
-        cache->sites[i].count++;
-        ndp_buf_release(&key);
+    do
+        number[--n] = (char)('0' + dir % 10);
+    while ((dir /= 10) != 0);
+    ndp_buf_reset(key);
+    ndp_buf_add(key, number + n, sizeof(number) - n);
+    ndp_buf_addch(key, '\n');
+    ndp_buf_add(key, type, type_len);
+    ndp_buf_addch(key, '\n');
+    ndp_buf_add(key, name, name_len);
+}
+
+/* Counts a block at 'start' of file number 'file', if its site is wanted. */
+static void add_block(struct file_cache *cache, struct ndp_buf *key,
+                      size_t file, const char *start)
+{
+    struct block_site *site;
+    size_t i = ndp_strmap_find(&cache->sites_by_key, key->buf);
+
+    if (i == SIZE_MAX)
         return;
+    site = &cache->sites[i];
+    if (!site->count++) {
+        site->file = file;
+        site->offset = (size_t)(start - cache->items[file].text.buf);
     }
-    NDP_GROW(cache->sites, cache->alloc_sites, cache->nr_sites + 1);
-    site = &cache->sites[cache->nr_sites];
-    memset(site, 0, sizeof(*site));
-    site->key = ndp_buf_detach(&key);
-    site->file = ndp_xstrdup(f->path);
-    site->offset = (size_t)(start - f->text.buf);
-    site->count = 1;
-    ndp_strmap_add(&cache->sites_by_key, site->key, cache->nr_sites++);
 }
 
 /*
  * Every 'resource "TYPE" "NAME"' at the start of a line of code (not in
- * a comment, string or heredoc) in the .tf files of 'dir', in the order
- * the directory lists them: one pass over each file.
+ * a comment, string or heredoc) in the .tf files of directory number
+ * 'dir', in the order the directory lists them, counted for the sites
+ * wanted: one pass over each file.
  */
-static void index_directory(struct file_cache *cache, const char *dir)
+static void index_directory(struct file_cache *cache, size_t dir)
 {
-    struct ndp_buf path = NDP_BUF_INIT;
-    char *owned = ndp_xstrdup(dir);
-    DIR *d = confined(cache, dir) ? opendir(dir) : NULL;
+    struct ndp_buf path = NDP_BUF_INIT, key = NDP_BUF_INIT;
+    const char *where = cache->dirs[dir].path;
+    DIR *d = confined(cache, where) ? opendir(where) : NULL;
     struct dirent *de;
 
-    NDP_GROW(cache->dirs, cache->alloc_dirs, cache->nr_dirs + 1);
-    cache->dirs[cache->nr_dirs] = owned;
-    ndp_strmap_add(&cache->dirs_by_path, owned, cache->nr_dirs++);
+    cache->dirs[dir].indexed = true;
     while (d && (de = readdir(d)) != NULL) {
-        size_t len = strlen(de->d_name), type_len, name_len;
+        size_t len = strlen(de->d_name), type_len, name_len, file;
         const struct text_file *f;
         const char *line, *type, *name;
 
         if (len < 4 || strcmp(de->d_name + len - 3, ".tf") != 0)
             continue;
         ndp_buf_reset(&path);
-        ndp_buf_addf(&path, "%s/%s", dir, de->d_name);
+        ndp_buf_addf(&path, "%s/%s", where, de->d_name);
         f = load(cache, path.buf, true, NDP_SOURCE_HCL);
+        file = (size_t)(f - cache->items);
         for (line = f->text.buf; line; line = strchr(line, '\n'),
-            line = line ? line + 1 : NULL)
-            if (block_header(line, &type, &type_len, &name, &name_len) &&
-                is_code(f, line))
-                add_block(cache, dir, f, line, type, type_len, name,
-                          name_len);
+            line = line ? line + 1 : NULL) {
+            if (!block_header(line, &type, &type_len, &name, &name_len) ||
+                !is_code(f, line))
+                continue;
+            site_key(&key, dir, type, type_len, name, name_len);
+            add_block(cache, &key, file, line);
+        }
     }
     if (d)
         closedir(d);
     ndp_buf_release(&path);
+    ndp_buf_release(&key);
 }
 
 /* Where the block starting at 'start' ends (its closing brace in code). */
@@ -537,48 +554,91 @@ static void check_ignores(struct ndp_finding *f, size_t index,
                    line_start(text, opening), hash);
 }
 
-/* An empty site for a key no block has, kept so it is looked up once. */
-static struct block_site *no_site(struct file_cache *cache,
-                                  struct ndp_buf *key)
+/* The number of directory 'path', added if new. */
+static size_t source_dir(struct file_cache *cache, const char *path)
 {
-    struct block_site *site;
+    size_t i = ndp_strmap_find(&cache->dirs_by_path, path);
 
+    if (i != SIZE_MAX)
+        return i;
+    NDP_GROW(cache->dirs, cache->alloc_dirs, cache->nr_dirs + 1);
+    cache->dirs[cache->nr_dirs].path = ndp_xstrdup(path);
+    cache->dirs[cache->nr_dirs].indexed = false;
+    ndp_strmap_add(&cache->dirs_by_path, cache->dirs[cache->nr_dirs].path,
+                   cache->nr_dirs);
+    return cache->nr_dirs++;
+}
+
+/*
+ * Where the Terraform resource of change 'ch' is looked for: its module's
+ * directory (number '*dir') and its type and name.  False when it is not
+ * looked for: no local module, an address it cannot split, or a type or
+ * name with a quote or a line end, which no block header names.
+ */
+static bool site_of(struct file_cache *cache, const struct ndp_change *ch,
+                    const char *root, size_t *dir, char *type, char *name,
+                    size_t size)
+{
+    struct ndp_buf path = NDP_BUF_INIT;
+
+    if (!ch->source_dir || !split_resource(ch->address, type, name, size) ||
+        strpbrk(type, "\"\n") || strpbrk(name, "\"\n"))
+        return false;
+    ndp_buf_addf(&path, "%s%s%s", root, *ch->source_dir ? "/" : "",
+                 ch->source_dir);
+    *dir = source_dir(cache, path.buf);
+    ndp_buf_release(&path);
+    return true;
+}
+
+/* Registers the site of 'ch' as wanted (before any directory is read). */
+static void want_site(struct file_cache *cache, const struct ndp_change *ch,
+                      const char *root)
+{
+    struct ndp_buf key = NDP_BUF_INIT;
+    struct block_site *site;
+    char type[128], name[128];
+    size_t dir;
+
+    if (!site_of(cache, ch, root, &dir, type, name, sizeof(type)))
+        return;
+    site_key(&key, dir, type, strlen(type), name, strlen(name));
+    if (ndp_strmap_find(&cache->sites_by_key, key.buf) != SIZE_MAX) {
+        ndp_buf_release(&key);
+        return;
+    }
     NDP_GROW(cache->sites, cache->alloc_sites, cache->nr_sites + 1);
     site = &cache->sites[cache->nr_sites];
     memset(site, 0, sizeof(*site));
-    site->key = ndp_buf_detach(key);
-    site->checked = true;
+    site->key = ndp_buf_detach(&key);
+    site->file = SIZE_MAX;
     ndp_strmap_add(&cache->sites_by_key, site->key, cache->nr_sites++);
-    return site;
 }
 
+/* The site of a resource registered by want_site(), its directory read. */
 static const struct block_site *find_site(struct file_cache *cache,
-                                          const char *dir, const char *type,
+                                          size_t dir, const char *type,
                                           const char *name)
 {
-    static const struct block_site none = { NULL, NULL, 0, 0, true };
+    static const struct block_site none = { NULL, SIZE_MAX, 0, 0, true };
     struct ndp_buf key = NDP_BUF_INIT;
     struct block_site *site;
     size_t i;
 
-    /* No header names a type or a name with a quote or a line end. */
-    if (strpbrk(type, "\"\n") || strpbrk(name, "\"\n"))
-        return &none;
-    if (ndp_strmap_find(&cache->dirs_by_path, dir) == SIZE_MAX)
+    if (!cache->dirs[dir].indexed)
         index_directory(cache, dir);
-    ndp_buf_addf(&key, "%s\n%s\n%s", dir, type, name);
+    site_key(&key, dir, type, strlen(type), name, strlen(name));
     i = ndp_strmap_find(&cache->sites_by_key, key.buf);
-    if (i == SIZE_MAX)
-        return no_site(cache, &key);
     ndp_buf_release(&key);
+    if (i == SIZE_MAX)
+        return &none;
     site = &cache->sites[i];
     if (!site->checked && site->count > 1) {
         ndp_warn("warning: resource \"%s\" \"%s\" is defined %zu times in "
                  "'%s'; its findings keep the plan's line and no "
                  "ndplint:ignore comment applies to them", type, name,
-                 site->count, dir);
-        free(site->file);
-        site->file = NULL;
+                 site->count, cache->dirs[dir].path);
+        site->file = SIZE_MAX;
     }
     site->checked = true;
     return site;
@@ -589,22 +649,18 @@ static bool locate_terraform(struct ndp_finding *f, size_t index,
                              const struct ndp_change *ch,
                              const char *root, struct file_cache *cache)
 {
-    struct ndp_buf dir = NDP_BUF_INIT;
     char type[128], name[128];
     const struct block_site *site;
     const struct text_file *file;
     const char *block, *attr;
+    size_t dir;
 
-    if (!ch->source_dir || !split_resource(ch->address, type, name,
-                                           sizeof(type)))
+    if (!site_of(cache, ch, root, &dir, type, name, sizeof(type)))
         return false;
-    ndp_buf_addf(&dir, "%s%s%s", root, *ch->source_dir ? "/" : "",
-                 ch->source_dir);
-    site = find_site(cache, dir.buf, type, name);
-    ndp_buf_release(&dir);
-    if (!site->file)
+    site = find_site(cache, dir, type, name);
+    if (site->file == SIZE_MAX)
         return false;
-    file = load(cache, site->file, true, NDP_SOURCE_HCL);
+    file = &cache->items[site->file];
     block = file->text.buf + site->offset;
     attr = *f->path ? attribute_in(file, block, block_end(file, block),
                                    f->path)
@@ -785,6 +841,13 @@ void ndp_locate_sources(struct ndp_findings *findings,
 
     cache.root = realpath(root, NULL);
     ndp_change_index_build(&changes, set, false);
+    /* The resource blocks wanted, before any directory is read. */
+    for (i = 0; i < findings->nr; i++) {
+        const struct ndp_change *ch = ndp_change_index_find(
+            &changes, findings->items[i].input, findings->items[i].resource);
+        if (ch)
+            want_site(&cache, ch, root);
+    }
     for (i = 0; i < findings->nr; i++) {
         struct ndp_finding *f = &findings->items[i];
         const struct ndp_change *ch =

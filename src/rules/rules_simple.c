@@ -14,7 +14,10 @@
  * byte it cannot take, so that taking all it can is the only way to
  * match, and the groups' alternatives multiply to a small number of
  * paths, so a match costs a pass over the subject per path at most.
- * test_rules.c and fuzz_pattern.c compare every answer with PCRE2's.
+ * The answer is PCRE2's without its match limits, which only stop a
+ * match that runs away (and then count as no match): a simple pattern
+ * cannot.  test_rules_simple.c and fuzz_pattern.c compare every answer
+ * with PCRE2's.
  */
 #include "common.h"
 #include "rules_internal.h"

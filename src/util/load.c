@@ -68,7 +68,7 @@ static int read_fd(struct ndp_buf *out, int fd, const char *path,
  */
 bool ndp_load_mapped(const struct ndp_load *in)
 {
-    return in->map && in->text.data == (const char *)in->map;
+    return in->file_mapped && in->text.data == (const char *)in->map;
 }
 
 static bool map_file(struct ndp_load *in, int fd, size_t size)
@@ -84,6 +84,7 @@ static bool map_file(struct ndp_load *in, int fd, size_t size)
     }
     in->map = base;
     in->map_len = len;
+    in->file_mapped = true;
     in->text.data = base;
     in->text.len = size;
     return true;
@@ -357,6 +358,7 @@ void ndp_load_release(struct ndp_load *in)
         munmap(in->map, in->map_len);
     ndp_buf_release(&in->owned);
     in->map = NULL;
+    in->file_mapped = false;
     in->text = ndp_bytes_of_buf(&in->owned);
 }
 

@@ -52,11 +52,13 @@ static inline struct ndp_bytes ndp_bytes_of_buf(const struct ndp_buf *b)
 struct ndp_load {
     struct ndp_bytes text; /* what the later stages read */
     struct ndp_buf owned;  /* the bytes read, or re-encoded */
-    void *map;             /* or the file mapped, 'map_len' bytes */
+    void *map;             /* or the file mapped, 'map_len' bytes (also
+                              the room standard input is read into) */
     size_t map_len;
+    bool file_mapped;      /* 'map' is the file itself, read-only */
     struct ndp_stream *stream; /* standard input still being read */
 };
-#define NDP_LOAD_INIT { NDP_BYTES_INIT, NDP_BUF_INIT, NULL, 0, NULL }
+#define NDP_LOAD_INIT { NDP_BYTES_INIT, NDP_BUF_INIT, NULL, 0, false, NULL }
 
 /*
  * Loads 'path' ("-": standard input), refusing more than 'max_bytes'.  A

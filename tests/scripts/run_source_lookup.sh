@@ -7,7 +7,8 @@
 # (quickly, in little memory), and so is a module source of "../..";
 # a file over 16 MiB is skipped, the files
 # of one run share a 64 MiB budget, and a link that stays inside the root
-# is followed.
+# is followed; a file of many block headers costs no more memory than
+# its text.
 #   usage: run_source_lookup.sh NDPLINT SOURCE_DIR
 set -u
 ndplint=$1 src=$2
@@ -103,6 +104,22 @@ check "budget: exit 0" [ "$(status)" = 0 ]
 check "budget: a report was written" grep -q "NDP101" "$tmp/out"
 check "budget: under 100 MB more memory for 150 MiB of files" \
     rss_below 100000
+
+# Many block headers (a 15 MiB file of 'resource "" "N"' lines) under a
+# long source root: only the blocks the findings name are kept, so memory
+# stays near the text read, whatever the number of headers.
+rm -f "$root"/f*.tf
+awk 'BEGIN { for (i = 0; i < 750000; i++)
+             printf "resource \"\" \"%x\"\n", i }' > "$root/headers.tf"
+cp "$src/fixtures/tfrepo/main.tf" "$root/main.tf"
+long=$root
+i=0
+while [ $i -lt 500 ]; do long=$long/.; i=$((i + 1)); done
+run "$long"
+check "many headers: exit 0" [ "$(status)" = 0 ]
+check "many headers: the cluster is still at main.tf:22" \
+    grep -q "at main.tf:22" "$tmp/out"
+check "many headers: under 150 MB more memory" rss_below 150000
 
 echo "source_lookup: $passed passed, $failed failed"
 [ "$failed" = 0 ] && [ "$passed" -gt 10 ]
