@@ -25,6 +25,7 @@
 #include "buf.h"
 #include "input/jscan.h"
 #include "input/input_internal.h"
+#include "../json_members.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -284,43 +285,6 @@ static bool same_types(struct json_object *a, struct json_object *b)
                json_object_iter_equal(&ib, &eb);
     }
     return true;
-}
-
-/* The members of every object of a tree, and those written in the text
- * [start, end) (one ':' each outside the strings): equal when no key is
- * there twice, which is what the builder's 'unique' claims. */
-static size_t members_in_tree(struct json_object *v)
-{
-    size_t i, n = 0;
-
-    if (json_object_is_type(v, json_type_object)) {
-        json_object_object_foreach(v, key, member) {
-            (void)key;
-            n += 1 + members_in_tree(member);
-        }
-    } else if (json_object_is_type(v, json_type_array)) {
-        for (i = 0; i < json_object_array_length(v); i++)
-            n += members_in_tree(json_object_array_get_idx(v, i));
-    }
-    return n;
-}
-
-static size_t members_in_text(const char *text, size_t start, size_t end)
-{
-    size_t i, n = 0;
-    char quote = 0;
-
-    for (i = start; i < end; i++) {
-        if (quote && text[i] == '\\')
-            i++;
-        else if (quote && text[i] == quote)
-            quote = 0;
-        else if (!quote && (text[i] == '"' || text[i] == '\''))
-            quote = text[i];
-        else if (!quote && text[i] == ':')
-            n++;
-    }
-    return n;
 }
 
 /*
