@@ -128,11 +128,13 @@ static void draw_subject(struct ndp_buf *out, const char *src, uint32_t *seed)
         int times = 1 + (int)(next_random(seed) % 3), i;
 
         if (*q == '(') {
-            const char *alts[16], *a;
+            const char *alts[64], *a;
             size_t n = 0;
 
             alts[n++] = ++q;
             while (*q != ')') {
+                if (*q == '|' && n == NDP_ARRAY_SIZE(alts))
+                    fail_msg("'%s': more alternatives than drawn", src);
                 if (*q == '|')
                     alts[n++] = ++q;
                 else
