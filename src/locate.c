@@ -103,6 +103,11 @@ struct file_cache {
     struct source_dir *dirs;         /* where resources are looked up */
     size_t nr_dirs, alloc_dirs;
     struct ndp_strmap dirs_by_path;  /* ... by path, borrowed */
+    struct ndp_strmap quoted;        /* the template's strings of code:
+                                        quote and text -> first offset */
+    char **quoted_keys;              /* ... owned */
+    size_t nr_quoted, alloc_quoted;
+    bool quoted_built;
     char *root;         /* real path of the source root, or NULL */
     size_t bytes_left;  /* of TOTAL_LIMIT */
     size_t files_left;  /* of FILES_LIMIT */
@@ -190,8 +195,8 @@ static struct text_file *load(struct file_cache *cache, const char *path,
     if (!confine || confined(cache, path))
         read_regular(&f->text, path, cache);
     ndp_source_map_build(&f->map, f->text.buf, f->text.len, lang);
-    for (nl = f->text.buf; (nl = memchr(nl, '\n', f->text.len -
-                                                   (size_t)(nl - f->text.buf)));
+    for (nl = f->text.buf;
+         (nl = memchr(nl, '\n', f->text.len - (size_t)(nl - f->text.buf)));
          nl++) {
         NDP_GROW(f->newlines, alloc, f->nr_newlines + 1);
         f->newlines[f->nr_newlines++] = (size_t)(nl - f->text.buf);
@@ -220,6 +225,10 @@ static void release_cache(struct file_cache *cache)
         free(cache->sites[i].key);
     for (i = 0; i < cache->nr_dirs; i++)
         free(cache->dirs[i].path);
+    for (i = 0; i < cache->nr_quoted; i++)
+        free(cache->quoted_keys[i]);
+    free(cache->quoted_keys);
+    ndp_strmap_release(&cache->quoted);
     free(cache->items);
     free(cache->sites);
     free(cache->dirs);
@@ -690,25 +699,61 @@ static const char *opening_above(const char *text, const char *hit)
 }
 
 /*
- * The first string of code in 'tf' that quotes 'name' ('name' or
- * "name"), not one in a comment, or NULL.
+ * Every string of code in the template 'tf' (up to a NUL byte, as the
+ * text is read), by its quote and its text, with the offset of its first
+ * opening quote: one pass, however many names are looked up.
  */
-static const char *find_quoted(const struct text_file *tf, const char *name)
+static void index_quoted(struct file_cache *cache, const struct text_file *tf)
 {
-    struct ndp_buf needle = NDP_BUF_INIT;
-    const char *hit = NULL, *p;
-    int quote;
+    const char *text = tf->text.buf;
+    size_t n = strlen(text), i;
 
-    for (quote = 0; quote < 2 && !hit; quote++) {
-        ndp_buf_reset(&needle);
-        ndp_buf_addf(&needle, "%c%s%c", quote ? '"' : '\'', name,
-                     quote ? '"' : '\'');
-        for (p = tf->text.buf; !hit && (p = strstr(p, needle.buf)); p++)
-            if (ndp_source_token_at(&tf->map, (size_t)(p - tf->text.buf)))
-                hit = p;
+    cache->quoted_built = true;
+    for (i = 0; i < n; i++) {
+        const char *end;
+        char *key;
+
+        if ((text[i] != '\'' && text[i] != '"') ||
+            !ndp_source_token_at(&tf->map, i) ||
+            !(end = memchr(text + i + 1, text[i], n - i - 1)))
+            continue;
+        key = ndp_xmalloc((size_t)(end - text) - i + 1);
+        memcpy(key, text + i, (size_t)(end - text) - i);
+        key[(size_t)(end - text) - i] = '\0';
+        if (ndp_strmap_add(&cache->quoted, key, i) != i) {
+            free(key); /* an earlier string says the same */
+            continue;
+        }
+        NDP_GROW(cache->quoted_keys, cache->alloc_quoted,
+                 cache->nr_quoted + 1);
+        cache->quoted_keys[cache->nr_quoted++] = key;
     }
-    ndp_buf_release(&needle);
-    return hit;
+}
+
+/*
+ * The first string of code in 'tf' that quotes 'name' ('name' or
+ * "name"), not one in a comment, or NULL.  A name holding the quote is
+ * quoted by no string of the index.
+ */
+static const char *find_quoted(struct file_cache *cache,
+                               const struct text_file *tf, const char *name)
+{
+    struct ndp_buf key = NDP_BUF_INIT;
+    size_t at = SIZE_MAX;
+    const char *quote;
+
+    if (!cache->quoted_built)
+        index_quoted(cache, tf);
+    for (quote = "'\""; *quote && at == SIZE_MAX; quote++) {
+        if (strchr(name, *quote))
+            continue;
+        ndp_buf_reset(&key);
+        ndp_buf_addch(&key, *quote);
+        ndp_buf_adds(&key, name);
+        at = ndp_strmap_find(&cache->quoted, key.buf);
+    }
+    ndp_buf_release(&key);
+    return at == SIZE_MAX ? NULL : tf->text.buf + at;
 }
 
 static bool locate_template(struct ndp_finding *f, size_t index,
@@ -722,7 +767,7 @@ static bool locate_template(struct ndp_finding *f, size_t index,
     const char *slash = strrchr(f->resource, '/');
     const char *hit, *name_line, *opening, *end, *attr;
 
-    if (!slash || !tf->text.len || !(hit = find_quoted(tf, slash + 1)))
+    if (!slash || !tf->text.len || !(hit = find_quoted(cache, tf, slash + 1)))
         return false;
     /* The attribute inside the resource: up to the next resource. */
     name_line = hit;
@@ -832,6 +877,7 @@ void ndp_locate_sources(struct ndp_findings *findings,
     struct file_cache cache = { .items_by_path = NDP_STRMAP_INIT(false),
                                 .sites_by_key = NDP_STRMAP_INIT(false),
                                 .dirs_by_path = NDP_STRMAP_INIT(false),
+                                .quoted = NDP_STRMAP_INIT(false),
                                 .bytes_left = TOTAL_LIMIT,
                                 .files_left = FILES_LIMIT };
     struct bad_ignores bad = { NULL, 0, 0 };

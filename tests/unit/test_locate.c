@@ -136,7 +136,8 @@ static const char bicep[] =
     "      networkPolicy: 'azure' // ndplint:ignore NDP101 reviewed\n" /* 20 */
     "    }\n"                                                        /* 21 */
     "  }\n"                                                          /* 22 */
-    "}\n";                                                           /* 23 */
+    "}\n"                                                            /* 23 */
+    "// 'aks-note' is not deployed here\n";                          /* 24 */
 
 static const char arm_json[] =
     "{\n"                                                            /* 1 */
@@ -321,6 +322,11 @@ static const struct row rows[] = {
       "enableVnetIntegration", "outside/main.bicep", 6, NULL, NULL },
     { "template: a name it does not hold", ARM_ID "aks9", NULL,
       "outside/main.bicep", "NDP101", "", NULL, 0, NULL, NULL },
+    { "template: a name holding both quotes is quoted by no string",
+      ARM_ID "aks1'\"", NULL, "outside/main.bicep", "NDP101", "", NULL, 0,
+      NULL, NULL },
+    { "template: a name in a comment is not its string", ARM_ID "aks-note",
+      NULL, "outside/main.bicep", "NDP101", "", NULL, 0, NULL, NULL },
     { "template: ARM JSON, double quotes", ARM_ID "aks3", NULL,
       "outside/template.json", "NDP101",
       "properties.networkProfile.networkPolicy", "outside/template.json", 8,
