@@ -207,11 +207,10 @@ struct json_object *ndp_build_value(struct json_tokener *tok,
     c.pos = start;
     v = build_value(&b, &c);
     ndp_buf_release(&b.scratch);
-    *unique = false;
-    if (!b.unsure && c.pos == end) {
-        *unique = !b.repeated;
+    if (unique)
+        *unique = !b.unsure && c.pos == end && !b.repeated;
+    if (!b.unsure && c.pos == end)
         return v;
-    }
     json_object_put(v);
     return ndp_build_with_json_c(tok, text, len, start, end);
 }

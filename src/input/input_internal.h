@@ -180,9 +180,10 @@ size_t ndp_prune_splits_taken(void);
  * The json-c tree of the validated value [start, end) of 'text' ('len'
  * bytes), as json-c's parser makes it: built from the scanner, or by
  * json-c ('tok', reset first) where only it can say.  NULL for null.
- * '*unique': built here, with no key twice in any object of the text (a
- * key written twice leaves json-c one member); false when a key was or
- * json-c built it (then only a walk of the text can say).
+ * '*unique' (when 'unique' is not NULL): built here, with no key twice in
+ * any object of the text (a key written twice leaves json-c one member);
+ * false when a key was or json-c built it (then only a walk of the text
+ * can say).
  */
 struct json_object *ndp_build_value(struct json_tokener *tok,
                                     const char *text, size_t len,

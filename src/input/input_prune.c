@@ -737,7 +737,6 @@ static int prune_member(struct ndp_pruner *p, struct ndp_jscan *s,
     const struct filtered_list *fl =
         type == NDP_JSCAN_ARRAY ? find_list(ctx, key, klen) : NULL;
     size_t start, end;
-    bool unique; /* a small member's keys are not checked */
     int rc;
 
     if (child >= 0)
@@ -755,7 +754,7 @@ static int prune_member(struct ndp_pruner *p, struct ndp_jscan *s,
         ctx == CTX_PLANNED || end - start > NDP_PRUNE_SMALL_MEMBER)
         *out = placeholder(type);
     else
-        *out = build(p, start, end, &unique);
+        *out = build(p, start, end, NULL); /* its keys are not checked */
     return 0;
 }
 
