@@ -4,11 +4,13 @@
  * every file named, the JSON report built from the pruned tree (what
  * ndplint does) must equal, byte for byte, the one built from a json-c
  * tree of the whole document (with long lists split between two threads
- * whatever their size).  Run by ctest over a generated plan of a few
+ * whatever their size, and files of a few chunks read ahead as a large
+ * plan is).  Run by ctest over a generated plan of a few
  * megabytes (run_prune_check.sh) and over the fixtures.
  */
 #include "common.h"
 #include "buf.h"
+#include "compat.h"
 #include "error.h"
 #include "input.h"
 #include "input/input_internal.h"
@@ -16,6 +18,9 @@
 #include "report/report_internal.h"
 #include "rules.h"
 #include "run.h"
+#include "util/util_internal.h"
+
+#include <unistd.h>
 
 /* The JSON report of 'path', or the error message; owned by the caller. */
 static char *judge(const char *path, const struct ndp_ruleset *rs,
@@ -56,6 +61,9 @@ int main(int argc, char **argv)
     /* Whatever the size, the pruned reader splits long lists between
      * two threads, as it does for large plans. */
     ndp_prune_tune_split(0, 45);
+    /* And a file of a few hundred kilobytes is read ahead as a large
+     * plan is, in chunks of 16 pages. */
+    ndp_readahead_tune(16 * (size_t)sysconf(_SC_PAGESIZE));
     for (i = 1; i < argc; i++) {
         char *pruned = judge(argv[i], rs, false);
         char *whole = judge(argv[i], rs, true);
@@ -74,6 +82,8 @@ int main(int argc, char **argv)
         free(whole);
     }
     ndp_ruleset_free(rs);
+    printf("prune_check: %zu chunks read ahead (pages move here: %s)\n",
+           ndp_readahead_copied(), ndp_can_move_pages() ? "yes" : "no");
     printf("prune_check: %d passed, %d failed\n", argc - 1 - failed, failed);
     return failed ? 1 : 0;
 }

@@ -52,7 +52,7 @@ static char *summary(const char *text, size_t len, size_t piece, int split)
         rc = ndp_parse_pruned_stream(&root, &seen, text, &source, &pos,
                                      &msg);
     else
-        rc = ndp_parse_pruned(&root, &seen, text, len, false, &pos,
+        rc = ndp_parse_pruned(&root, &seen, text, len, NULL, &pos,
                               &msg);
     if (rc)
         ndp_buf_addf(&out, "error %d at %zu: %s", rc, pos, msg);

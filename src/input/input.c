@@ -138,7 +138,7 @@ static int check_duplicates(const struct ndp_bytes *text, const char *path,
     struct json_object *pruned = NULL;
     const char *msg = NULL;
     size_t pos = 0, seen;
-    int rc = ndp_parse_pruned(&pruned, &seen, text->data, text->len, false,
+    int rc = ndp_parse_pruned(&pruned, &seen, text->data, text->len, NULL,
                               &pos, &msg);
 
     json_object_put(pruned);
@@ -153,7 +153,8 @@ static int check_duplicates(const struct ndp_bytes *text, const char *path,
  * count).
  */
 static int parse_document(struct json_object **out, size_t *seen,
-                          const struct ndp_bytes *text, bool mapped,
+                          const struct ndp_bytes *text,
+                          const struct ndp_readahead *ra,
                           const char *path, bool whole_tree,
                           struct ndp_error *err)
 {
@@ -178,7 +179,7 @@ static int parse_document(struct json_object **out, size_t *seen,
         }
         return rc;
     }
-    rc = ndp_parse_pruned(out, seen, text->data, text->len, mapped, &pos,
+    rc = ndp_parse_pruned(out, seen, text->data, text->len, ra, &pos,
                           &msg);
     if (rc == 0)
         return 0;
@@ -345,7 +346,7 @@ static int read_text(struct ndp_changeset *set, const char *path,
         if (!rc)
             rc = ndp_load_check_not_json(text, path, EXPECT_INPUT, err);
         if (!rc)
-            rc = parse_document(&root, &seen, text, ndp_load_mapped(in),
+            rc = parse_document(&root, &seen, text, ndp_load_readahead(in),
                                 path, opt->whole_tree, err);
     }
     if (rc)

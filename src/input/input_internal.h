@@ -23,6 +23,7 @@
 
 #include "buf.h"
 #include "input.h"
+#include "jscan.h"
 #include "load.h"
 
 struct json_object;
@@ -35,9 +36,8 @@ struct ndp_split;
 
 /*
  * Validates 'text' with the scanner and builds the pruned tree the readers
- * use.  'mapped': 'text' is a private mapping of its file, whose pages
- * read through may be given back as the walk goes (ndp_drop_file_pages();
- * never for text the program wrote).  Returns 0 with '*out' (owned by the caller) and '*seen' (entries
+ * use.  'ra': 'text' is a mapped file, read ahead of the walk and given
+ * back behind it (ndp_load_readahead(); NULL for text the program holds).  Returns 0 with '*out' (owned by the caller) and '*seen' (entries
  * of the filtered lists; SIZE_MAX when the document was built whole and
  * the reader counts), NDP_EPARSE with the byte offset and a static
  * description of the syntax error, or NDP_ESCHEMA for a key met twice
@@ -46,7 +46,8 @@ struct ndp_split;
  * 'resource_changes'").
  */
 int ndp_parse_pruned(struct json_object **out, size_t *seen,
-                     const char *text, size_t len, bool mapped,
+                     const char *text, size_t len,
+                     const struct ndp_readahead *ra,
                      size_t *err_pos, const char **err_msg);
 
 /*
@@ -85,6 +86,16 @@ enum ndp_prune_filter {
 };
 
 /*
+ * A walk's reading ahead (src/util/readahead.h), told by the scanner as its
+ * fast walk goes by ('hook', first: the scanner calls back through it) and
+ * by the pruner after each element.
+ */
+struct ndp_prune_ahead {
+    struct ndp_jscan_ahead hook;
+    struct ndp_readahead_cursor cursor;
+};
+
+/*
  * One walk over the text: the first thread's, or the second thread's from
  * an element in the middle of a list.  Private to the two files.
  */
@@ -119,13 +130,23 @@ struct ndp_pruner {
     size_t lines_at;        /* newlines are counted up to this byte ... */
     long line;              /* ... which is on this line (the second
                                thread: newlines since its start) */
+    long line_origin;       /* the line where the scanner began (its
+                               count of newlines starts there) */
     struct ndp_entry_mark **marks; /* the second thread's marks, whose
                                lines ndp_split_take() makes absolute */
     size_t nr_marks, alloc_marks;
-    bool mapped;            /* the text is a private mapping of its file:
-                               the pages read through may be given back */
-    size_t given_back;      /* ... they were, up to here */
+    const struct ndp_readahead *ra; /* the text is a mapped file: read
+                               ahead of the walk, given back behind it */
+    struct ndp_prune_ahead ahead; /* ... by this walk */
 };
+
+/* ---- input_ahead.c: a walk's reading ahead ---------------------------- */
+
+/* Starts the walk's reading ahead with scanner 's', stopping what ran. */
+void ndp_prune_ahead_start(struct ndp_pruner *p, struct ndp_jscan *s);
+/* The walk is at 'pos' (after an element): reads ahead when it is time. */
+void ndp_prune_read_ahead(struct ndp_pruner *p, size_t pos);
+void ndp_prune_ahead_stop(struct ndp_pruner *p);
 
 /*
  * The second thread's walk, which the pruner hands to ndp_split_start():

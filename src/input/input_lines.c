@@ -69,14 +69,10 @@ long ndp_prune_line_at(struct ndp_pruner *p, size_t offset)
 
 long ndp_prune_line_at_cursor(struct ndp_pruner *p, const struct ndp_jscan *s)
 {
-    /* The stretch the scanner skipped last, if it is still to count. */
-    if (s->walked_to > s->walked_from && s->walked_from >= p->lines_at &&
-        s->walked_to <= s->pos) {
-        p->line += (long)ndp_jscan_count_newlines(p->text + p->lines_at,
-                                                  s->walked_from -
-                                                      p->lines_at) +
-                   (long)s->walked_newlines;
-        p->lines_at = s->walked_to;
+    /* Where the scanner's fast walks have counted to, when further on. */
+    if (s->newlines_at > p->lines_at && s->newlines_at <= s->pos) {
+        p->line = p->line_origin + (long)s->newlines;
+        p->lines_at = s->newlines_at;
     }
     return ndp_prune_line_at(p, s->pos);
 }

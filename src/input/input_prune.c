@@ -473,25 +473,6 @@ static int check_kept(struct ndp_pruner *p, size_t start, size_t end,
     return unique_members(p, &c);
 }
 
-/* A mapped file's pages read through go back in steps of this many bytes. */
-#define GIVE_BACK_STEP ((size_t)4 << 20)
-
-/*
- * The pages of a mapped file the walk is done with go back to the system
- * as it goes ('pos': where it is), each thread giving back what it read:
- * else the whole mapping is torn down at the end by one thread while the
- * other waits (a tenth of the wall time of a 240 MB plan).  Read again (a
- * message, a walk the second thread gave up), they come back from the
- * file.
- */
-static void give_back_read_pages(struct ndp_pruner *p, size_t pos)
-{
-    if (!p->mapped || pos < p->given_back + GIVE_BACK_STEP)
-        return;
-    ndp_drop_file_pages(p->text + p->given_back, pos - p->given_back);
-    p->given_back = pos;
-}
-
 /* The element being read, with what decides whether it is kept. */
 struct element {
     enum ndp_prune_filter f;
@@ -589,7 +570,7 @@ static int filter_elements(struct ndp_pruner *p, struct ndp_jscan *s,
         /* The element's newlines while its bytes are in the cache. */
         if (!rc) {
             ndp_prune_line_at_cursor(p, s);
-            give_back_read_pages(p, s->pos);
+            ndp_prune_read_ahead(p, s->pos);
         }
     }
     ndp_buf_release(&e.value);
@@ -846,7 +827,7 @@ static int prune_members(struct ndp_pruner *p, struct ndp_jscan *s,
         }
         m.met |= m.bit;
         add_member(p, obj, &m);
-        give_back_read_pages(p, s->pos);
+        ndp_prune_read_ahead(p, s->pos);
         if (p->tail_members) {
             add_tail_members(p, obj);
             break;
@@ -875,6 +856,7 @@ static int prune_document(struct ndp_pruner *p, struct ndp_jscan *s,
     int rc;
 
     ndp_jscan_init(s, p->text, p->len, NDP_MAX_JSON_DEPTH);
+    ndp_prune_ahead_start(p, s);
     *type = ndp_jscan_peek(s);
     if (*type == NDP_JSCAN_OBJECT)
         rc = prune_object(p, s, CTX_TOP, root);
@@ -911,6 +893,7 @@ static int parse(struct ndp_pruner *p, struct json_object **out, size_t *seen,
     }
     json_tokener_free(p->tok);
     p->tok = NULL;
+    ndp_prune_ahead_stop(p);
     if (rc) {
         /* An error anywhere throws the tree away. */
         json_object_put(root);
@@ -928,11 +911,12 @@ static int parse(struct ndp_pruner *p, struct json_object **out, size_t *seen,
 }
 
 int ndp_parse_pruned(struct json_object **out, size_t *seen,
-                     const char *text, size_t len, bool mapped,
+                     const char *text, size_t len,
+                     const struct ndp_readahead *ra,
                      size_t *err_pos, const char **err_msg)
 {
     struct ndp_pruner p = { .text = text, .len = len, .complete = true,
-                            .line = 1, .mapped = mapped };
+                            .line = 1, .line_origin = 1, .ra = ra };
 
     return parse(&p, out, seen, err_pos, err_msg);
 }
@@ -942,7 +926,8 @@ int ndp_parse_pruned_stream(struct json_object **out, size_t *seen,
                             const struct ndp_text_source *src,
                             size_t *err_pos, const char **err_msg)
 {
-    struct ndp_pruner p = { .text = text, .src = src, .line = 1 };
+    struct ndp_pruner p = { .text = text, .src = src, .line = 1,
+                            .line_origin = 1 };
 
     p.len = src->wait(src->ctx, 1, &p.complete);
     return parse(&p, out, seen, err_pos, err_msg);

@@ -62,6 +62,7 @@ void ndp_prune_tune_split(size_t min_bytes, unsigned percent)
 
 static void split_free(struct ndp_split *sp)
 {
+    ndp_prune_ahead_stop(&sp->p);
     free(sp->p.marks);
     json_tokener_free(sp->p.tok);
     json_object_put(sp->kept);
@@ -258,10 +259,10 @@ size_t ndp_split_start(struct ndp_pruner *p, const struct ndp_jscan *s,
     sp->p.list = p->list;
     sp->p.tok = json_tokener_new_ex(NDP_MAX_JSON_DEPTH);
     sp->p.lines_at = start;     /* its lines count from 0 there */
-    sp->p.mapped = p->mapped;
-    sp->p.given_back = start;
+    sp->p.ra = p->ra;
     ndp_jscan_init_inside(&sp->s, p->text, p->len, NDP_MAX_JSON_DEPTH, "{[",
                           sp->start);
+    ndp_prune_ahead_start(&sp->p, &sp->s);
     sp->kept = json_object_new_array();
     sp->tail = json_object_new_object();
     if (pthread_create(&sp->thread, NULL, run_second, sp) != 0) {
@@ -283,6 +284,7 @@ bool ndp_split_take(struct ndp_pruner *p, struct ndp_jscan *s,
 {
     struct ndp_split *sp = p->split;
     long start_line = ndp_prune_line_at(p, sp->start); /* while it runs */
+    struct ndp_jscan_ahead *ahead;
     size_t i, n;
 
     p->split = NULL;
@@ -296,12 +298,15 @@ bool ndp_split_take(struct ndp_pruner *p, struct ndp_jscan *s,
         sp->p.marks[i]->line += start_line;
     p->lines_at = sp->p.lines_at;
     p->line = start_line + sp->p.line;
+    p->line_origin = start_line; /* where its scanner began */
     n = json_object_array_length(sp->kept);
     for (i = 0; i < n; i++)
         json_object_array_add(list, json_object_get(
                                         json_object_array_get_idx(sp->kept, i)));
     *count += sp->count;
+    ahead = s->ahead;
     *s = sp->s; /* same text, same levels below the list */
+    s->ahead = ahead; /* this thread's own reading ahead */
     if (sp->p.dup_where) {
         p->dup_where = sp->p.dup_where;
         p->dup_pos = sp->p.dup_pos;

@@ -786,6 +786,7 @@ void ndp_jscan_init_inside(struct ndp_jscan *s, const char *buf, size_t len,
     for (; *kinds; kinds++)
         set_kind(s, s->depth++, *kinds == '{');
     s->pos = pos;
+    s->newlines_at = pos;
     s->first = false;
 }
 

@@ -58,6 +58,17 @@ struct ndp_buf;
 /* Largest max_depth the cursor can track (one bit per level). */
 #define NDP_JSCAN_DEPTH_LIMIT 4096
 
+/*
+ * Told as the fast walk over skipped containers goes by: reach() is called
+ * with the walk's position once it is at or past 'at', and sets 'at' anew
+ * (SIZE_MAX: not again).  What reads the text ahead of the walk
+ * (src/util/readahead.h) listens here; it must not change the bytes.
+ */
+struct ndp_jscan_ahead {
+    size_t at;
+    void (*reach)(struct ndp_jscan_ahead *a, size_t pos);
+};
+
 struct ndp_jscan {
     const char *buf;     /* the document, borrowed; need not end in NUL */
     size_t len;
@@ -68,9 +79,9 @@ struct ndp_jscan {
     size_t err_pos;      /* byte offset of the first parse error */
     const char *err_msg; /* NULL, or a static description of that error */
     uint64_t is_object[NDP_JSCAN_DEPTH_LIMIT / 64]; /* kind of each level */
-    size_t walked_from;  /* the last stretch [walked_from, walked_to) */
-    size_t walked_to;    /* ndp_jscan_skip_rest_of_object() skipped at */
-    size_t walked_newlines; /* once, and the '\n' bytes in it */
+    size_t newlines_at;  /* the fast walks have counted the '\n' bytes */
+    size_t newlines;     /* ... from where the scanner began up to here */
+    struct ndp_jscan_ahead *ahead; /* borrowed, or NULL */
 };
 
 /* Kinds of value, as ndp_jscan_peek() sees them from the first byte. */

@@ -526,7 +526,7 @@ JS_TARGET static enum js_fast_result JS_NAME(fast_walk)(struct ndp_jscan *s,
 {
     const unsigned char *p = (const unsigned char *)s->buf;
     unsigned char pad[64];
-    size_t at, lines = 0;
+    size_t at, lines = 0, ahead_at = s->ahead ? s->ahead->at : SIZE_MAX;
 
     for (at = pos; at < s->len; at += 64) {
         const unsigned char *block = p + at;
@@ -535,6 +535,10 @@ JS_TARGET static enum js_fast_result JS_NAME(fast_walk)(struct ndp_jscan *s,
         uint64_t nl;
         bool done = false;
 
+        if (at >= ahead_at) {
+            s->ahead->reach(s->ahead, at);
+            ahead_at = s->ahead->at;
+        }
         if (s->len - at < 64) {
             /* The last bytes, padded with spaces (they end nothing). */
             memset(pad, ' ', sizeof(pad));
@@ -578,6 +582,25 @@ JS_TARGET static enum js_fast_result JS_NAME(fast_walk)(struct ndp_jscan *s,
     return JS_FAST_OUT;
 }
 
+JS_TARGET static size_t JS_NAME(count_newlines)(const unsigned char *p,
+                                                size_t n);
+
+/*
+ * A fast walk over [from, end) found 'newlines' of them: the count goes
+ * on from where it was, when the walk is not behind it.
+ */
+JS_TARGET static void JS_NAME(note_walk)(struct ndp_jscan *s, size_t from,
+                                         size_t end, size_t newlines)
+{
+    if (from < s->newlines_at)
+        return;
+    s->newlines += JS_NAME(count_newlines)(
+                       (const unsigned char *)s->buf + s->newlines_at,
+                       from - s->newlines_at) +
+                   newlines;
+    s->newlines_at = end;
+}
+
 /* The fast path over the value at 'pos', leaving no error of its own. */
 JS_TARGET static enum js_fast_result JS_NAME(try_fast_skip)(
     struct ndp_jscan *s, size_t pos, size_t *end)
@@ -587,6 +610,8 @@ JS_TARGET static enum js_fast_result JS_NAME(try_fast_skip)(
     enum js_fast_result r = JS_NAME(fast_walk)(s, pos, f, s->depth, end,
                                                &newlines);
 
+    if (r == JS_FAST_VALID)
+        JS_NAME(note_walk)(s, pos, *end, newlines);
     s->err_msg = NULL;
     s->err_pos = 0;
     return r;
@@ -613,9 +638,7 @@ JS_TARGET static int JS_NAME(skip_rest)(struct ndp_jscan *s, const char *key)
         return fail(s, s->len, M_EOF); /* what the walk would end with */
     if (r != JS_FAST_VALID)
         return 0;
-    s->walked_from = s->pos;
-    s->walked_to = end;
-    s->walked_newlines = newlines;
+    JS_NAME(note_walk)(s, s->pos, end, newlines);
     s->depth--;
     s->first = false;
     s->pos = end;
@@ -629,7 +652,7 @@ JS_TARGET static int JS_NAME(skip_value)(struct ndp_jscan *s, size_t *start,
     const unsigned char *p = (const unsigned char *)s->buf;
     const size_t len = s->len;
     const int base = s->depth;
-    size_t pos, first;
+    size_t pos, first, ahead_at = s->ahead ? s->ahead->at : SIZE_MAX;
     int depth = base;
     bool in_object = false; /* kind of level depth - 1, when depth > base */
     unsigned char c;
@@ -731,6 +754,10 @@ after:
         return fail(s, len, M_EOF);
     c = p[pos];
     if (c == ',') {
+        if (pos >= ahead_at) {
+            s->ahead->reach(s->ahead, pos);
+            ahead_at = s->ahead->at;
+        }
         pos = JS_NAME(skip_ws)(p, pos + 1, len);
         if (in_object)
             goto key;

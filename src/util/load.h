@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "buf.h"
+#include "readahead.h"
 
 struct json_object;
 struct ndp_error;
@@ -57,8 +58,11 @@ struct ndp_load {
     size_t map_len;
     bool file_mapped;      /* 'map' is the file itself, read-only */
     struct ndp_stream *stream; /* standard input still being read */
+    struct ndp_readahead readahead; /* a mapped file: how to read it ahead */
 };
-#define NDP_LOAD_INIT { NDP_BYTES_INIT, NDP_BUF_INIT, NULL, 0, false, NULL }
+#define NDP_LOAD_INIT                                                      \
+    { NDP_BYTES_INIT, NDP_BUF_INIT, NULL, 0, false, NULL,                   \
+      NDP_READAHEAD_INIT }
 
 /*
  * Loads 'path' ("-": standard input), refusing more than 'max_bytes'.  A
@@ -71,9 +75,9 @@ struct ndp_load {
 int ndp_load_file(struct ndp_load *in, const char *path, size_t max_bytes,
                   struct ndp_error *err);
 bool ndp_load_streaming(const struct ndp_load *in);
-/* Is 'in->text' the file as mapped (not read, not re-encoded)? */
-bool ndp_load_mapped(const struct ndp_load *in);
 size_t ndp_load_wait(void *ctx, size_t want, bool *complete);
+/* A mapped file's readahead (readahead.h), or NULL when not mapped. */
+const struct ndp_readahead *ndp_load_readahead(const struct ndp_load *in);
 /*
  * Asks the reading thread to read no more (the text already read cannot
  * be a document); ndp_load_finish() then waits only for the read
