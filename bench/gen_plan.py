@@ -301,6 +301,51 @@ def dumps(v, indent):
             .replace("&", "\\u0026"))
 
 
+def write_changes(w, f, a, sep, rng, aks_at, until):
+    """resource_changes' entries until the file reaches 'until' bytes;
+    how many."""
+    ind = a.indent
+    i = 0
+    positions = [3, 10, 11, 50]
+    while True:
+        if i in positions or (i > 60 and rng.random() < 0.0004):
+            aks_at[i] = len(aks_at)
+        r = resource(a.seed, i, aks_at)
+        rc = {"address": r["address"], "mode": r["mode"],
+              "type": r["type"], "name": r["name"],
+              "provider_name": r["provider_name"],
+              "change": {"actions": r["actions"], "before": r["before"],
+                         "after": r["after"],
+                         "after_unknown": unknown_mask(r["after"]),
+                         "before_sensitive": False if r["before"] is None
+                         else {},
+                         "after_sensitive": {"tags": {}}}}
+        if r["module_address"]:
+            rc["module_address"] = r["module_address"]
+        w((sep if i else "") + dumps(rc, ind))
+        i += 1
+        if f.tell() >= until:
+            return i
+
+
+def write_planned(w, f, a, sep, aks_at, n, until):
+    """planned_values' resources (of the first 'n', None: any number)
+    until the file reaches 'until' bytes."""
+    i = 0
+    while n is None or i < n:
+        r = resource(a.seed, i, aks_at)
+        i += 1
+        if r["after"] is None:
+            continue
+        w((sep if i > 1 else "") + dumps({
+            "address": r["address"], "mode": "managed",
+            "type": r["type"], "name": r["name"],
+            "provider_name": r["provider_name"], "schema_version": 0,
+            "values": r["after"], "sensitive_values": {}}, a.indent))
+        if f.tell() >= until:
+            break
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--size-mb", type=float, default=240)
@@ -308,56 +353,37 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--indent", type=int, default=None,
                     help="pretty-print with this indent (default: compact)")
+    ap.add_argument("--order", choices=("changes-first", "terraform"),
+                    default="changes-first",
+                    help="resource_changes first (default), or after "
+                    "planned_values as terraform show -json writes them")
     a = ap.parse_args()
     target = int(a.size_mb * 1024 * 1024)
     ind = a.indent
     sep = ",\n" if ind else ","
     rng = random.Random(a.seed)
     # A few AKS resources, early, in the middle and near the end.
-    # resource_changes is written first and takes about half the file.
+    # resource_changes takes about half the file.
     aks_at = {}
     with open(a.out, "w", encoding="utf-8") as f:
         def w(s):
             f.write(s)
 
         w('{"format_version":"1.2","terraform_version":"1.9.5",'
-          '"variables":{"location":{"value":"westeurope"}},'
-          '"resource_changes":[')
-        i = 0
-        positions = [3, 10, 11, 50]
-        while True:
-            if i in positions or (i > 60 and rng.random() < 0.0004):
-                aks_at[i] = len(aks_at)
-            r = resource(a.seed, i, aks_at)
-            rc = {"address": r["address"], "mode": r["mode"],
-                  "type": r["type"], "name": r["name"],
-                  "provider_name": r["provider_name"],
-                  "change": {"actions": r["actions"], "before": r["before"],
-                             "after": r["after"],
-                             "after_unknown": unknown_mask(r["after"]),
-                             "before_sensitive": False if r["before"] is None
-                             else {},
-                             "after_sensitive": {"tags": {}}}}
-            if r["module_address"]:
-                rc["module_address"] = r["module_address"]
-            w((sep if i else "") + dumps(rc, ind))
-            i += 1
-            if f.tell() >= target * 0.5:
-                break
-        n = i
-        w('],"planned_values":{"root_module":{"resources":[')
-        for i in range(n):
-            r = resource(a.seed, i, aks_at)
-            if r["after"] is None:
-                continue
-            w((sep if i else "") + dumps({
-                "address": r["address"], "mode": "managed",
-                "type": r["type"], "name": r["name"],
-                "provider_name": r["provider_name"], "schema_version": 0,
-                "values": r["after"], "sensitive_values": {}}, ind))
-            if f.tell() >= target * 0.78:
-                break
-        w(']}},"prior_state":{"format_version":"1.0","terraform_version":'
+          '"variables":{"location":{"value":"westeurope"}},')
+        if a.order == "terraform":
+            w('"planned_values":{"root_module":{"resources":[')
+            write_planned(w, f, a, sep, {}, None, target * 0.28)
+            w(']}},"resource_changes":[')
+            n = write_changes(w, f, a, sep, rng, aks_at, target * 0.78)
+            w('],')
+        else:
+            w('"resource_changes":[')
+            n = write_changes(w, f, a, sep, rng, aks_at, target * 0.5)
+            w('],"planned_values":{"root_module":{"resources":[')
+            write_planned(w, f, a, sep, aks_at, n, target * 0.78)
+            w(']}},')
+        w('"prior_state":{"format_version":"1.0","terraform_version":'
           '"1.9.5","values":{"root_module":{"resources":[')
         first = True
         for i in range(n):

@@ -48,7 +48,7 @@ static int check_file(const char *path)
     struct ndp_buf text = NDP_BUF_INIT;
     char *whole;
     char how[64];
-    size_t i, taken;
+    size_t i, taken, early, early_now;
     int failed = 0;
 
     if (!read_all(&text, path)) {
@@ -63,17 +63,18 @@ static int check_file(const char *path)
         failed |= differs(path, how, whole,
                           summary(text.buf, text.len, pieces[i], -1));
     }
-    taken = ndp_prune_splits_taken();
+    taken = ndp_prune_splits_taken(&early);
     for (i = 0; i < NDP_ARRAY_SIZE(splits); i++) {
         snprintf(how, sizeof(how), "split after %d%%", splits[i]);
         failed |= differs(path, how, whole,
                           summary(text.buf, text.len, 0, splits[i]));
     }
     /* The run script wants the large generated inputs to have split. */
-    taken = ndp_prune_splits_taken() - taken;
+    taken = ndp_prune_splits_taken(&early_now) - taken;
     if (text.len > (256 << 10))
-        printf("stream_check: %s: %zu of %zu splits taken\n", path, taken,
-               NDP_ARRAY_SIZE(splits));
+        printf("stream_check: %s: %zu of %zu splits taken, %zu started "
+               "early\n", path, taken, NDP_ARRAY_SIZE(splits),
+               early_now - early);
     free(whole);
     ndp_buf_release(&text);
     return failed;

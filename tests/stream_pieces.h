@@ -1,7 +1,8 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  * stream_pieces.h - the pruned reader run on text that arrives in pieces,
- * summed up as one string, for stream_check.c and the input fuzz target:
+ * summed up as one string, for stream_check.c, the input fuzz target and
+ * unit_input:
  * the source reveals a few more bytes on each wait, whatever was asked
  * for, so every scan runs out of bytes again and again and has to go back
  * to its mark.  Piece size 0 parses the whole text at once; then 'split'

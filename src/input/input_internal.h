@@ -109,6 +109,7 @@ struct ndp_pruner {
     const struct ndp_text_source *src; /* NULL: all of the text is there */
     bool complete;          /* no more bytes will come */
     struct ndp_split *split;    /* a second thread on the far part of a list */
+    bool tried_early;       /* ndp_split_start_early() looked */
     struct json_object *tail_members; /* the second thread's work was
                                taken over: the members of the top-level
                                object after the list, still to be added */
@@ -168,6 +169,20 @@ typedef int ndp_split_walk(struct ndp_pruner *p, struct ndp_jscan *s,
 size_t ndp_split_start(struct ndp_pruner *p, const struct ndp_jscan *s,
                        enum ndp_prune_filter f, ndp_split_walk *walk);
 /*
+ * A second thread started before the first reaches the list: at the top
+ * of a large plan, the first thread still to walk what comes before
+ * resource_changes (terraform writes planned_values first), a thread
+ * starts at an entry of resource_changes found near the middle of what is
+ * left (an object beginning with "address" whose "change" begins with
+ * "actions"), as a list of kind 'f' ('where': its elements, in words).
+ * ndp_split_start() hands it to that list when the first thread gets
+ * there; the first thread confirms the guess as it does any other.  Tried
+ * once a document; returns the start, or SIZE_MAX.
+ */
+size_t ndp_split_start_early(struct ndp_pruner *p, const struct ndp_jscan *s,
+                             enum ndp_prune_filter f, const char *where,
+                             ndp_split_walk *walk);
+/*
  * The first thread has reached the second one's start as an element of
  * the same list: takes over its kept elements, count, cursor, result and
  * the top-level members after the list ('p->tail_members').  False when
@@ -189,11 +204,15 @@ bool ndp_split_cancelled(const struct ndp_pruner *p);
 /*
  * For tests: split lists in texts of at least 'min_bytes' between two
  * threads, the second starting at the first element boundary after
- * 'percent' of the rest of the text (default: 8 MiB, 45).
+ * 'percent' of the rest of the text (default: 8 MiB, 45; 50 for a thread
+ * started early).
  */
 void ndp_prune_tune_split(size_t min_bytes, unsigned percent);
-/* For tests: how many second threads' work has been taken over so far. */
-size_t ndp_prune_splits_taken(void);
+/* For tests: how many second threads' work has been taken over so far,
+ * and of those how many started early ('*early', unless NULL). */
+size_t ndp_prune_splits_taken(size_t *early);
+/* For tests: how many threads ndp_split_start_early() has started. */
+size_t ndp_prune_early_splits_started(void);
 
 /* ---- input_build.c: trees of the kept values -------------------------- */
 

@@ -71,7 +71,9 @@ static const char *const skipped_members[] = {
     "values", "action_invocations", "diagnostics"
 };
 
-/* The filtered lists: where they are, and how their elements are kept. */
+/* The filtered lists: where they are, and how their elements are kept.
+ * The first, a plan's resource_changes, is the one a second thread may
+ * start on before the first thread gets there (ndp_split_start_early()). */
 static const struct filtered_list {
     int ctx;            /* enum context */
     const char *key;
@@ -817,6 +819,9 @@ static int prune_members(struct ndp_pruner *p, struct ndp_jscan *s,
     int rc = 0;
 
     while (!rc) {
+        if (ctx == CTX_TOP)
+            ndp_split_start_early(p, s, NDP_FILTER_PLAN_RESOURCES,
+                                  filtered_lists[0].where, walk_second);
         rc = read_item(p, s, read_member, &m);
         if (rc || m.done)
             break;
@@ -877,6 +882,7 @@ static int parse(struct ndp_pruner *p, struct json_object **out, size_t *seen,
 
     p->tok = json_tokener_new_ex(NDP_MAX_JSON_DEPTH);
     rc = prune_document(p, &s, &root, &type);
+    ndp_split_cancel(p); /* started early, never reached */
     json_object_put(p->tail_members); /* left when the second thread failed */
     p->tail_members = NULL;
     /* Streamed text cut before the first value: start again with it all. */

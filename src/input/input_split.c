@@ -31,6 +31,7 @@ struct ndp_split {
     pthread_t thread;
     atomic_bool cancel;
     size_t start;                    /* where its first element begins */
+    bool early;                      /* ndp_split_start_early() started it */
     enum ndp_prune_filter f;
     ndp_split_walk *walk;            /* the pruner's walk, run on it */
     struct ndp_pruner p;
@@ -45,12 +46,21 @@ struct ndp_split {
  * this share of what is left (ndp_prune_tune_split() for tests). */
 static size_t split_min_bytes = (size_t)8 << 20;
 static unsigned split_percent = 45;
+static unsigned early_percent = 50;
 
-/* Second threads whose work was taken over (ndp_prune_splits_taken()). */
-static atomic_size_t splits_taken;
+/* Second threads whose work was taken over, and of those the ones started
+ * early (ndp_prune_splits_taken()). */
+static atomic_size_t splits_taken, early_splits_taken, early_splits_started;
 
-size_t ndp_prune_splits_taken(void)
+size_t ndp_prune_early_splits_started(void)
 {
+    return atomic_load(&early_splits_started);
+}
+
+size_t ndp_prune_splits_taken(size_t *early)
+{
+    if (early)
+        *early = atomic_load(&early_splits_taken);
     return atomic_load(&splits_taken);
 }
 
@@ -58,6 +68,7 @@ void ndp_prune_tune_split(size_t min_bytes, unsigned percent)
 {
     split_min_bytes = min_bytes;
     split_percent = percent < 100 ? percent : 99;
+    early_percent = split_percent;
 }
 
 static void split_free(struct ndp_split *sp)
@@ -225,30 +236,19 @@ static void *run_second(void *arg)
 }
 
 /*
- * Starts a second thread on the far part of the list at the cursor when it
- * pays.  Returns where its first element begins (the first thread stops
- * there), or SIZE_MAX when there is no second thread.
+ * Starts the second thread at 'start', an element of the list of kind 'f'
+ * ('where': its elements, in words).  Returns 'start', or SIZE_MAX when no
+ * thread could start.
  */
-size_t ndp_split_start(struct ndp_pruner *p, const struct ndp_jscan *s,
-                       enum ndp_prune_filter f, ndp_split_walk *walk)
+static size_t start_second(struct ndp_pruner *p, enum ndp_prune_filter f,
+                           const char *where, ndp_split_walk *walk,
+                           size_t start, bool early)
 {
-    struct element_shape shape;
-    struct ndp_split *sp;
-    size_t start;
+    struct ndp_split *sp = ndp_xcalloc(1, sizeof(*sp));
 
-    if (p->src || p->started_mid_list || p->split || s->depth != 2 ||
-        p->len - s->pos < split_min_bytes ||
-        !first_element_shape(p->text, p->len, s->pos, &shape))
-        return SIZE_MAX;
-    start = find_element_start(p->text, p->len, s->pos,
-                               s->pos + (p->len - s->pos) / 100 *
-                                            split_percent,
-                               &shape);
-    if (start == SIZE_MAX)
-        return SIZE_MAX;
-    sp = ndp_xcalloc(1, sizeof(*sp));
     atomic_init(&sp->cancel, false);
     sp->start = start;
+    sp->early = early;
     sp->f = f;
     sp->walk = walk;
     sp->p.text = p->text;
@@ -256,7 +256,7 @@ size_t ndp_split_start(struct ndp_pruner *p, const struct ndp_jscan *s,
     sp->p.complete = true;
     sp->p.started_mid_list = true;
     sp->p.cancel = &sp->cancel;
-    sp->p.list = p->list;
+    sp->p.list = where;
     sp->p.tok = json_tokener_new_ex(NDP_MAX_JSON_DEPTH);
     sp->p.lines_at = start;     /* its lines count from 0 there */
     sp->p.ra = p->ra;
@@ -271,6 +271,110 @@ size_t ndp_split_start(struct ndp_pruner *p, const struct ndp_jscan *s,
     }
     p->split = sp;
     return sp->start;
+}
+
+/*
+ * Starts a second thread on the far part of the list at the cursor when it
+ * pays.  Returns where its first element begins (the first thread stops
+ * there), or SIZE_MAX when there is no second thread.  A thread started
+ * early for this list (ndp_split_start_early()) is this list's when it
+ * starts ahead of the cursor; one that does not is stopped.
+ */
+size_t ndp_split_start(struct ndp_pruner *p, const struct ndp_jscan *s,
+                       enum ndp_prune_filter f, ndp_split_walk *walk)
+{
+    struct element_shape shape;
+    size_t start;
+
+    if (p->split && p->split->f == f && p->split->start > s->pos)
+        return p->split->start;
+    if (p->split && p->split->f == f)
+        ndp_split_cancel(p);
+    if (p->src || p->started_mid_list || p->split || s->depth != 2 ||
+        p->len - s->pos < split_min_bytes ||
+        !first_element_shape(p->text, p->len, s->pos, &shape))
+        return SIZE_MAX;
+    start = find_element_start(p->text, p->len, s->pos,
+                               s->pos + (p->len - s->pos) / 100 *
+                                            split_percent,
+                               &shape);
+    if (start == SIZE_MAX)
+        return SIZE_MAX;
+    return start_second(p, f, p->list, walk, start, false);
+}
+
+/* How far past the byte aimed at an entry of a plan is looked for. */
+#define EARLY_SEARCH_MAX ((size_t)1 << 20)
+/* The bytes of an entry its "change" begins in. */
+#define CHANGE_WITHIN 4096
+
+/* Skips white space from 'at'; then does 'token' follow? */
+static bool token_at(const char *text, size_t len, size_t *at,
+                     const char *token)
+{
+    size_t n = strlen(token);
+
+    while (*at < len && is_json_space(text[*at]))
+        (*at)++;
+    if (len - *at < n || memcmp(text + *at, token, n) != 0)
+        return false;
+    *at += n;
+    return true;
+}
+
+/*
+ * Does the object at 'brace' look like an entry of a plan's
+ * resource_changes (not a resource of planned_values or prior_state,
+ * which also begin with "address")?  Its "change" member, an object whose
+ * first member is "actions", begins within its first bytes, before any
+ * other "address" key.
+ */
+static bool looks_like_plan_entry(const char *text, size_t len, size_t brace)
+{
+    size_t end = len - brace > CHANGE_WITHIN ? brace + CHANGE_WITHIN : len;
+    size_t at = brace + 1;
+    const char *change, *other;
+
+    if (!token_at(text, end, &at, "\"address\""))
+        return false;
+    change = ndp_memmem(text + at, end - at, "\"change\"", 8);
+    if (!change)
+        return false;
+    other = ndp_memmem(text + at, (size_t)(change - text) - at,
+                       "\"address\"", 9);
+    at = (size_t)(change - text) + 8;
+    return !other && token_at(text, end, &at, ":") &&
+           token_at(text, end, &at, "{") &&
+           token_at(text, end, &at, "\"actions\"");
+}
+
+size_t ndp_split_start_early(struct ndp_pruner *p, const struct ndp_jscan *s,
+                             enum ndp_prune_filter f, const char *where,
+                             ndp_split_walk *walk)
+{
+    static const struct element_shape entry = { "\"address\"", 9, false, 0 };
+    size_t from, limit, start;
+
+    if (p->src || p->started_mid_list || p->split || p->tried_early ||
+        s->depth != 1 || p->len - s->pos < split_min_bytes)
+        return SIZE_MAX;
+    p->tried_early = true;
+    from = s->pos + (p->len - s->pos) / 100 * early_percent;
+    limit = p->len - from > EARLY_SEARCH_MAX ? from + EARLY_SEARCH_MAX
+                                             : p->len;
+    for (;;) {
+        start = find_element_start(p->text, limit, s->pos, from, &entry);
+        if (start == SIZE_MAX)
+            return SIZE_MAX;
+        if (looks_like_plan_entry(p->text, p->len, start)) {
+            atomic_fetch_add(&early_splits_started, 1);
+            return start_second(p, f, where, walk, start, true);
+        }
+        /* On from the key of that object. */
+        for (from = start + 1; is_json_space(p->text[from]); from++)
+            ;
+        from++;
+    }
 }
 
 /*
@@ -314,7 +418,9 @@ bool ndp_split_take(struct ndp_pruner *p, struct ndp_jscan *s,
     p->tail_members = sp->tail;
     sp->tail = NULL;
     *rc = sp->rc;
-    split_free(sp);
     atomic_fetch_add(&splits_taken, 1);
+    if (sp->early)
+        atomic_fetch_add(&early_splits_taken, 1);
+    split_free(sp);
     return true;
 }

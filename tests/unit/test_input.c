@@ -12,6 +12,7 @@
 #include "error.h"
 #include "input.h"
 #include "input/input_internal.h"
+#include "../stream_pieces.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -731,9 +732,51 @@ static void document_locate__lines_far_into_a_long_text(void **state)
     ndp_buf_release(&text);
 }
 
+/*
+ * A thread started early on what looks like an entry of resource_changes
+ * but is an object deep inside planned_values (the same keys, "address"
+ * then "change" with "actions"): the first thread never meets it as an
+ * entry of the list, drops its work, and the tree is the one a single
+ * thread builds; the real list is then split as usual.
+ */
+static void early_split__a_wrong_guess_changes_nothing(void **state)
+{
+    struct ndp_buf text = NDP_BUF_INIT;
+    size_t started = ndp_prune_early_splits_started(), early, taken, i;
+    char *alone, *split;
+
+    (void)state;
+    ndp_buf_adds(&text, "{\"format_version\":\"1.2\",\"planned_values\":"
+                          "{\"root_module\":{\"resources\":[{\"address\":"
+                          "\"a.b\",\"values\":{\"look_alikes\":[");
+    for (i = 0; i < 2000; i++)
+        ndp_buf_addf(&text, "%s{\"address\":\"x%zu\",\"change\":"
+                            "{\"actions\":[\"update\"]}}",
+                     i ? "," : "", i);
+    ndp_buf_adds(&text, "]}}]}},\"resource_changes\":[");
+    for (i = 0; i < 50; i++)
+        ndp_buf_addf(&text, "%s{\"address\":\"azurerm_kubernetes_cluster.c%zu"
+                            "\",\"type\":\"azurerm_kubernetes_cluster\","
+                            "\"change\":{\"actions\":[\"update\"]}}",
+                     i ? "," : "", i);
+    ndp_buf_adds(&text, "]}");
+    alone = summary(text.buf, text.len, 0, -1);
+    taken = ndp_prune_splits_taken(&early);
+    split = summary(text.buf, text.len, 0, 30);
+    ndp_prune_tune_split((size_t)8 << 20, 45);
+    assert_string_equal(split, alone);
+    assert_true(ndp_prune_early_splits_started() > started);
+    assert_int_equal(ndp_prune_splits_taken(&i), taken + 1);
+    assert_int_equal(i, early); /* taken, but not the early one */
+    free(alone);
+    free(split);
+    ndp_buf_release(&text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(early_split__a_wrong_guess_changes_nothing),
         cmocka_unit_test(document_locate__lines_far_into_a_long_text),
         cmocka_unit_test(subnets__kept_with_their_usable_addresses),
         cmocka_unit_test(bad_inputs__refused_with_a_message_that_says_what_they_are),
