@@ -172,9 +172,11 @@ size_t ndp_split_start(struct ndp_pruner *p, const struct ndp_jscan *s,
  * A second thread started before the first reaches the list: at the top
  * of a large plan, the first thread still to walk what comes before
  * resource_changes (terraform writes planned_values first), a thread
- * starts at an entry of resource_changes found near the middle of what is
- * left (an object beginning with "address" whose "change" begins with
- * "actions"), as a list of kind 'f' ('where': its elements, in words).
+ * starts at an entry of resource_changes found in the 64 KiB after the
+ * middle of what is left, or after 45, 40 or 35 % of it when there is
+ * none there (the list may end before the middle): an object beginning
+ * with "address" whose "change" begins with "actions".  It runs as a
+ * list of kind 'f' ('where': its elements, in words).
  * ndp_split_start() hands it to that list when the first thread gets
  * there; the first thread confirms the guess as it does any other.  Tried
  * once a document; returns the start, or SIZE_MAX.

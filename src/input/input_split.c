@@ -303,8 +303,12 @@ size_t ndp_split_start(struct ndp_pruner *p, const struct ndp_jscan *s,
     return start_second(p, f, p->list, walk, start, false);
 }
 
-/* How far past the byte aimed at an entry of a plan is looked for. */
-#define EARLY_SEARCH_MAX ((size_t)1 << 20)
+/* How far past each byte aimed at an entry of a plan is looked for, and
+ * by how much of the rest the aim moves back when none is found there
+ * (that byte may be past the list's end already). */
+#define EARLY_SEARCH_MAX ((size_t)64 << 10)
+#define EARLY_STEP_PERCENT 5
+#define EARLY_TRIES 4
 /* The bytes of an entry its "change" begins in. */
 #define CHANGE_WITHIN 4096
 
@@ -348,33 +352,50 @@ static bool looks_like_plan_entry(const char *text, size_t len, size_t brace)
            token_at(text, end, &at, "\"actions\"");
 }
 
+/* The first entry of a plan's resource_changes that begins within
+ * EARLY_SEARCH_MAX bytes after 'from', or SIZE_MAX. */
+static size_t find_plan_entry(const char *text, size_t len, size_t lo,
+                              size_t from)
+{
+    static const struct element_shape entry = { "\"address\"", 9, false, 0 };
+    size_t limit = len - from > EARLY_SEARCH_MAX ? from + EARLY_SEARCH_MAX
+                                                 : len;
+
+    for (;;) {
+        size_t start = find_element_start(text, limit, lo, from, &entry);
+
+        if (start == SIZE_MAX || looks_like_plan_entry(text, len, start))
+            return start;
+        /* On from the key of that object. */
+        for (from = start + 1; is_json_space(text[from]); from++)
+            ;
+        from++;
+    }
+}
+
 size_t ndp_split_start_early(struct ndp_pruner *p, const struct ndp_jscan *s,
                              enum ndp_prune_filter f, const char *where,
                              ndp_split_walk *walk)
 {
-    static const struct element_shape entry = { "\"address\"", 9, false, 0 };
-    size_t from, limit, start;
+    size_t start = SIZE_MAX;
+    unsigned i;
 
     if (p->src || p->started_mid_list || p->split || p->tried_early ||
         s->depth != 1 || p->len - s->pos < split_min_bytes)
         return SIZE_MAX;
     p->tried_early = true;
-    from = s->pos + (p->len - s->pos) / 100 * early_percent;
-    limit = p->len - from > EARLY_SEARCH_MAX ? from + EARLY_SEARCH_MAX
-                                             : p->len;
-    for (;;) {
-        start = find_element_start(p->text, limit, s->pos, from, &entry);
-        if (start == SIZE_MAX)
-            return SIZE_MAX;
-        if (looks_like_plan_entry(p->text, p->len, start)) {
-            atomic_fetch_add(&early_splits_started, 1);
-            return start_second(p, f, where, walk, start, true);
-        }
-        /* On from the key of that object. */
-        for (from = start + 1; is_json_space(p->text[from]); from++)
-            ;
-        from++;
+    for (i = 0; i < EARLY_TRIES && start == SIZE_MAX; i++) {
+        unsigned percent = early_percent > i * EARLY_STEP_PERCENT
+                               ? early_percent - i * EARLY_STEP_PERCENT
+                               : 0;
+
+        start = find_plan_entry(p->text, p->len, s->pos,
+                                s->pos + (p->len - s->pos) / 100 * percent);
     }
+    if (start == SIZE_MAX)
+        return SIZE_MAX;
+    atomic_fetch_add(&early_splits_started, 1);
+    return start_second(p, f, where, walk, start, true);
 }
 
 /*
