@@ -125,8 +125,11 @@ size_t ndp_readahead_reach(struct ndp_readahead_cursor *c, size_t pos)
     want_hi = at + 2 < chunks ? at + 2 : chunks;
     for (k = c->hi; k < want_hi; k++) {
         if (!copy_in_chunk(c, k)) {
-            c->moving = false; /* the mapping alone from now on */
-            return SIZE_MAX;
+            /* The mapping alone from now on; the copies go back first,
+             * as only the file's own pages may be dropped. */
+            give_back_chunks(c, SIZE_MAX);
+            c->moving = false;
+            return give_back_pages(c, pos);
         }
         c->hi = k + 1;
     }

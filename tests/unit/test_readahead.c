@@ -4,8 +4,8 @@
  * wherever cursors go, in one thread or two, every byte of the text reads
  * as the file's, at every moment; the chunk a cursor is in is a copy and
  * the chunks far behind it are the file's mapping again (where the
- * system moves pages); a file too small to be read ahead is only given
- * back.
+ * system moves pages); a read that comes short gives the copies back; a
+ * file too small to be read ahead is only given back.
  */
 #include "test_common.h"
 #include "compat.h"
@@ -152,6 +152,38 @@ static void cursor__keeps_every_byte_as_the_file(void **state)
     close_test_file(&f);
 }
 
+/*
+ * The file cut short while it is read (a read comes short): the cursor
+ * gives its copies back and goes on with the mapping alone, which still
+ * reads as the file as far as it goes.
+ */
+static void short_read__gives_the_copies_back(void **state)
+{
+    struct test_file f;
+    struct ndp_readahead_cursor c;
+    size_t chunk = chunk_bytes(), i;
+
+    (void)state;
+    open_test_file(&f, 10 * chunk);
+    ndp_readahead_start(&c, f.ra);
+    ndp_readahead_reach(&c, 0);
+    if (!c.moving) { /* valgrind: no moves at all */
+        ndp_readahead_stop(&c);
+        close_test_file(&f);
+        skip();
+    }
+    assert_int_equal(truncate(f.path, (off_t)(3 * chunk)), 0);
+    ndp_readahead_reach(&c, 2 * chunk); /* chunk 3 is no longer there */
+    assert_false(c.moving);
+    assert_int_equal(c.lo, c.hi);
+    for (i = 0; i < 3; i++)
+        assert_int_equal(mapped_from_file(f.in.text.data + i * chunk), 1);
+    assert_memory_equal(f.in.text.data, f.bytes, 3 * chunk);
+    ndp_readahead_reach(&c, 3 * chunk - 1);
+    ndp_readahead_stop(&c);
+    close_test_file(&f);
+}
+
 struct walker {
     struct test_file *f;
     int rounds;
@@ -251,6 +283,7 @@ int main(void)
 
     ADD_TEST(&list, cursor__keeps_every_byte_as_the_file);
     ADD_TEST(&list, cursors_in_two_threads__never_show_other_bytes);
+    ADD_TEST(&list, short_read__gives_the_copies_back);
     ADD_TEST(&list, small_file__is_only_given_back);
     ADD_TEST(&list, no_file__nothing_to_do);
     return cmocka_run_group_tests_name("readahead", list.items, NULL, NULL);
