@@ -367,9 +367,8 @@ static size_t find_plan_entry(const char *text, size_t len, size_t lo,
         if (start == SIZE_MAX || looks_like_plan_entry(text, len, start))
             return start;
         /* On from the key of that object. */
-        for (from = start + 1; is_json_space(text[from]); from++)
-            ;
-        from++;
+        from = start + 1;
+        (void)token_at(text, len, &from, "\"address\"");
     }
 }
 

@@ -136,6 +136,14 @@ static inline bool get_kind(const struct ndp_jscan *s, int depth)
     return (s->is_object[depth >> 6] >> (depth & 63)) & 1;
 }
 
+/* The walk is at 'pos', at or past s->ahead->at: tells the listener (the
+ * reading ahead) and returns where to tell it next. */
+static size_t tell_ahead(struct ndp_jscan *s, size_t pos)
+{
+    s->ahead->reach(s->ahead, pos);
+    return s->ahead->at;
+}
+
 static inline bool is_hex(unsigned char c)
 {
     return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');

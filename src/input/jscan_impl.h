@@ -535,10 +535,8 @@ JS_TARGET static enum js_fast_result JS_NAME(fast_walk)(struct ndp_jscan *s,
         uint64_t nl;
         bool done = false;
 
-        if (at >= ahead_at) {
-            s->ahead->reach(s->ahead, at);
-            ahead_at = s->ahead->at;
-        }
+        if (at >= ahead_at)
+            ahead_at = tell_ahead(s, at);
         if (s->len - at < 64) {
             /* The last bytes, padded with spaces (they end nothing). */
             memset(pad, ' ', sizeof(pad));
@@ -754,10 +752,8 @@ after:
         return fail(s, len, M_EOF);
     c = p[pos];
     if (c == ',') {
-        if (pos >= ahead_at) {
-            s->ahead->reach(s->ahead, pos);
-            ahead_at = s->ahead->at;
-        }
+        if (pos >= ahead_at)
+            ahead_at = tell_ahead(s, pos);
         pos = JS_NAME(skip_ws)(p, pos + 1, len);
         if (in_object)
             goto key;

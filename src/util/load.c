@@ -78,7 +78,7 @@ static bool map_file(struct ndp_load *in, int fd, size_t size)
     if (base == MAP_FAILED)
         return false;
     /* A chunk read ahead starts where a huge page may. */
-    text = chunk ? base + (chunk - (uintptr_t)base % chunk) % chunk : base;
+    text = chunk ? ndp_readahead_align(base, chunk) : base;
     if (!ndp_map_file_at(text, size, fd)) {
         munmap(base, len);
         return false;

@@ -38,6 +38,11 @@ size_t ndp_readahead_chunk(size_t len)
     return len / chunk >= 4 ? chunk : 0;
 }
 
+char *ndp_readahead_align(char *p, size_t chunk)
+{
+    return p + (chunk - (uintptr_t)p % chunk) % chunk;
+}
+
 /* Room for one chunk at a multiple of the chunk size. */
 static bool make_scratch(struct ndp_readahead_cursor *c)
 {
@@ -49,7 +54,7 @@ static bool make_scratch(struct ndp_readahead_cursor *c)
     if (map == MAP_FAILED)
         return false;
     c->scratch_map = map;
-    c->scratch = map + (chunk - (uintptr_t)map % chunk) % chunk;
+    c->scratch = ndp_readahead_align(map, chunk);
     ndp_advise_huge_pages(c->scratch, chunk);
     return true;
 }

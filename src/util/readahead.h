@@ -45,6 +45,10 @@ struct ndp_readahead_cursor {
 /* Chunk size for a file of 'len' bytes: 0 when reading ahead would not pay. */
 size_t ndp_readahead_chunk(size_t len);
 
+/* The first multiple of 'chunk' at or after 'p' (a chunk's room must
+ * reach it): where a chunk may sit on a huge page. */
+char *ndp_readahead_align(char *p, size_t chunk);
+
 /* A cursor for 'ra' (NULL: one that does nothing). */
 void ndp_readahead_start(struct ndp_readahead_cursor *c,
                          const struct ndp_readahead *ra);
