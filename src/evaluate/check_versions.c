@@ -762,6 +762,10 @@ static void plane_channel(const struct ndp_evaluator *ev,
 
     if (!cp->channel || !cp->sent || cp->is_new)
         return;
+    /* The same minor sent again ("1.30.7" -> "1.30") upgrades nothing
+     * (PT-K8S-02, PT-K8S-09 rule 1): no upgrade to refuse. */
+    if (known(&cp->running) && !differs(&cp->declared, &cp->running))
+        return;
     if (!azurerm) {
         if (!cp->moves || !is_arm_body(cp->ch) || cp->ch->delta_only)
             return;

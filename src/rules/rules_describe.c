@@ -226,6 +226,9 @@ void ndp_rule_describe(struct ndp_buf *out, const struct ndp_rule *rule)
                      ndp_json_scalar_text(r->default_value, &scratch));
         ndp_buf_release(&scratch);
     }
+    if (r->kubernetes_version)
+        ndp_buf_adds(out, " (a Kubernetes version: x.y.z to x.y of the same "
+                     "minor is no change, AKS does not upgrade)");
     ndp_buf_addch(out, '\n');
 }
 

@@ -142,8 +142,8 @@ static void put_rule(FILE *out, const struct rule_impl *r, size_t index)
     put_field(out, "file", base_name(p->file));
     put_enums(out, p);
     fprintf(out, "      .any_change = %d, .ignore_case = %d, "
-            ".unordered = %d,\n", r->any_change, r->ignore_case,
-            r->unordered);
+            ".unordered = %d, .kubernetes_version = %d,\n", r->any_change,
+            r->ignore_case, r->unordered, r->kubernetes_version);
     if (r->nr_watches)
         fprintf(out, "      .watches = watches_%zu, .nr_watches = %zu,\n",
                 index, r->nr_watches);
@@ -194,6 +194,7 @@ static void rule_from_image(struct ndp_ruleset *rs,
     r->any_change = image->any_change;
     r->ignore_case = image->ignore_case;
     r->unordered = image->unordered;
+    r->kubernetes_version = image->kubernetes_version;
     r->logic_text = image->logic;
     if (image->nr_watches) {
         r->watches = ndp_xcalloc(image->nr_watches, sizeof(*r->watches));

@@ -56,7 +56,7 @@ struct ndp_rule_image_watch {
 };
 struct ndp_rule_image {
     struct ndp_rule rule;
-    bool any_change, ignore_case, unordered;
+    bool any_change, ignore_case, unordered, kubernetes_version;
     const struct ndp_rule_image_watch *watches;
     size_t nr_watches;
     const char *logic; /* {"transitions", "default", ...} as JSON, or NULL */
@@ -212,6 +212,7 @@ struct rule_impl {
     bool any_change;
     bool ignore_case;
     bool unordered;
+    bool kubernetes_version; /* x.y.z -> x.y of that minor is no change */
     /*
      * The JSON parts of the rule.  A rule from the built-in image carries
      * them as text ('logic_text') and parses them on first use.

@@ -16,6 +16,7 @@
  *                  "unset_values": ["none"], "default": "NodeImage",
  *                  "ignore_case": true, "unordered": true,
  *                  "ignore_keys": ["state"], "secret": true,
+ *                  "kubernetes_version": true,
  *                  "target": "the cluster's Windows node pools",
  *                  "transitions": "any-change" | [ { "from": M, "to": M,
  *                                  "changed": [keys],
@@ -351,6 +352,7 @@ static int load_rule_options(const struct loader *ld, struct rule_impl *r,
     r->default_value = ndp_json_get(o, "default");
     r->ignore_case = bool_member(o, "ignore_case");
     r->unordered = bool_member(o, "unordered");
+    r->kubernetes_version = bool_member(o, "kubernetes_version");
     r->pub.secret = bool_member(o, "secret");
     r->pub.userinfo_secret = bool_member(o, "userinfo_secret");
     if ((v = ndp_json_get(o, "unset_values")) != NULL) {
@@ -372,7 +374,7 @@ static int load_rule(const struct loader *ld, const struct json_object *file,
     static const char *const keys[] = {
         "id", "title", "scope", "class", "summary", "watch", "transitions",
         "default", "unset_values", "ignore_case", "unordered", "ignore_keys",
-        "secret", "userinfo_secret", "target", NULL
+        "secret", "userinfo_secret", "target", "kubernetes_version", NULL
     };
     struct rule_impl *r;
     struct json_object *watch;

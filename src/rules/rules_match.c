@@ -5,12 +5,16 @@
  * spellings and the default applied); a change that leaves its canonical
  * text alone is no change; then the rule's transitions are tried, each a
  * "from" and a "to" matcher with optional conditions on changed fields
- * and siblings.  The matcher grammar is written out in rules_load.c.
+ * and siblings.  A rule on a Kubernetes version reads a move to the alias
+ * of the same minor ("1.30.7" -> "1.30") as no change, since AKS does not
+ * upgrade when the same major.minor is sent.  The matcher grammar is
+ * written out in rules_load.c.
  */
 #include "common.h"
 #include "rules.h"
 #include "buf.h"
 #include "jsonutil.h"
+#include "k8s_version.h"
 
 #include "rules_internal.h"
 
@@ -239,6 +243,30 @@ static bool values_differ(const struct rule_impl *r,
     return differ;
 }
 
+/*
+ * With kubernetes_version: 'after' is the alias of the minor 'before'
+ * names ("1.30.7" -> "1.30"), which AKS reads as no upgrade (the API text
+ * of kubernetesVersion; put-time-limits PT-K8S-02).
+ */
+static bool alias_of_same_minor(const struct rule_impl *r,
+                                const struct json_object *before,
+                                const struct json_object *after)
+{
+    struct ndp_k8s_version b, a;
+
+    if (!r->kubernetes_version || ndp_json_is_unset(before) ||
+        ndp_json_is_unset(after) ||
+        !json_object_is_type(before, json_type_string) ||
+        !json_object_is_type(after, json_type_string) ||
+        !ndp_k8s_version_parse(&b, json_object_get_string(
+                                       ndp_json_unconst(before))) ||
+        !ndp_k8s_version_parse(&a, json_object_get_string(
+                                       ndp_json_unconst(after))))
+        return false;
+    return a.patch < 0 && !a.suffixed && a.major == b.major &&
+           a.minor == b.minor;
+}
+
 static bool some_field_changed(const struct rule_impl *r,
                                const struct json_object *keys,
                                const struct json_object *before,
@@ -267,7 +295,8 @@ static bool reimages(const struct ndp_rule *rule,
 
     before = normalise(r, before);
     after = normalise(r, after);
-    if (!values_differ(r, before, after))
+    if (!values_differ(r, before, after) ||
+        alias_of_same_minor(r, before, after))
         return false;
     if (r->any_change)
         return true;

@@ -564,6 +564,55 @@ static void pattern_matches__every_builtin_pattern_as_pcre2_alone(void **state)
     ndp_ruleset_free(rs);
 }
 
+/* NDP401 of 'rs' reimages from 'before' to 'after' (JSON strings). */
+static bool version_rule_fires(const struct ndp_ruleset *rs, const char *id,
+                               const char *before, const char *after)
+{
+    const struct ndp_rule *rule = ndp_ruleset_find(rs, id);
+    struct json_object *b = json_object_new_string(before);
+    struct json_object *a = json_object_new_string(after);
+    bool fires;
+
+    assert_non_null(rule);
+    fires = ndp_rule_reimages(rule, b, a, NULL, NULL);
+    json_object_put(b);
+    json_object_put(a);
+    return fires;
+}
+
+/*
+ * "kubernetes_version": the alias of the minor a version names is no
+ * change (PT-K8S-02: AKS does not upgrade when the same major.minor is
+ * sent), in the rule files and in the image built from them alike; any
+ * other move is, and a rule without the option reads the texts alone.
+ */
+static void kubernetes_version_rule__alias_of_its_minor_is_no_change(
+    void **state)
+{
+    struct ndp_ruleset *sets[2] = { NULL, NULL };
+    struct ndp_error err = NDP_ERROR_INIT;
+    size_t i;
+
+    (void)state;
+    assert_int_equal(ndp_rules_load_embedded(&sets[0], &err), 0);
+    assert_int_equal(ndp_rules_load_dir(&sets[1], NDP_RULES_DIR, &err), 0);
+    for (i = 0; i < 2; i++) {
+        const struct ndp_ruleset *rs = sets[i];
+        assert_false(version_rule_fires(rs, "NDP401", "1.30.7", "1.30"));
+        assert_false(version_rule_fires(rs, "NDP402", "v1.30.7", "1.30"));
+        assert_true(version_rule_fires(rs, "NDP401", "1.30.7", "1.31"));
+        assert_true(version_rule_fires(rs, "NDP401", "1.30.7", "1.29"));
+        assert_true(version_rule_fires(rs, "NDP401", "1.30", "1.30.7"));
+        assert_true(version_rule_fires(rs, "NDP401", "1.30.7", "1.30.8"));
+        assert_true(version_rule_fires(rs, "NDP401", "2.30.7", "1.30"));
+        assert_true(version_rule_fires(rs, "NDP401", "latest", "1.30"));
+        assert_true(version_rule_fires(rs, "NDP402", "1.30.7", "1.30-rc"));
+        /* The node image is no Kubernetes version. */
+        assert_true(version_rule_fires(rs, "NDP403", "1.30.7", "1.30"));
+        ndp_ruleset_free(sets[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -577,6 +626,8 @@ int main(void)
         cmocka_unit_test(rule_watches__match_type_and_path_per_notation),
         cmocka_unit_test(rule_title__own_else_the_categorys),
         cmocka_unit_test(rule_source__kept_and_docs_linked_by_category),
+        cmocka_unit_test(
+            kubernetes_version_rule__alias_of_its_minor_is_no_change),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

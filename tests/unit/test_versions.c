@@ -333,6 +333,35 @@ static const struct row rows[] = {
           "{'kubernetes_version':'1.30','automatic_upgrade_channel':'patch',"
           "'current_kubernetes_version':'1.30.5'}") }, NULL, "", NULL,
       NULL, NULL },
+    { "channel: the patch channel's x.y.z -> x.y drift is no upgrade",
+      { CH(AZ_CLUSTER, 0, NULL,
+          "{'kubernetes_version':'1.30.7','automatic_upgrade_channel':"
+          "'patch','current_kubernetes_version':'1.30.7',"
+          "'default_node_pool':[{'name':'system','orchestrator_version':"
+          "'1.30.7'}]}",
+          "{'kubernetes_version':'1.30','automatic_upgrade_channel':'patch',"
+          "'current_kubernetes_version':'1.30.7','default_node_pool':[{"
+          "'name':'system','orchestrator_version':'1.30'}]}"),
+        CH(AZ_POOL, 0, "user", OV("1.30.7"), OV("1.30")) }, NULL, "", NULL,
+      NULL, NULL },
+    { "channel: the v3 name's drift, no version AKS reports",
+      { CH(AZ_CLUSTER, 0, NULL,
+          "{'kubernetes_version':'1.30.7','automatic_channel_upgrade':"
+          "'patch'}",
+          "{'kubernetes_version':'1.30','automatic_channel_upgrade':"
+          "'patch'}") }, NULL, "", NULL, NULL, NULL },
+    { "channel: an alias of the next minor is an upgrade",
+      { CH(AZ_CLUSTER, 0, NULL,
+          "{'kubernetes_version':'1.30.7','automatic_upgrade_channel':"
+          "'patch','current_kubernetes_version':'1.30.7'}",
+          "{'kubernetes_version':'1.31','automatic_upgrade_channel':'patch',"
+          "'current_kubernetes_version':'1.30.7'}") }, NULL,
+      "NDP608/may-refuse", NULL, NULL, NULL },
+    { "channel: an ARM body's x.y.z -> x.y drift is no upgrade",
+      { CH(ARM_CLUSTER, 0, NULL,
+          CHANNEL_BODY("1.30.7", PIN("a", "1.30.7")),
+          CHANNEL_BODY("1.30", PIN("a", "1.30"))) }, NULL, "", NULL, NULL,
+      NULL },
     { "channel: on a created cluster, no upgrade",
       { CH(AZ_CLUSTER, NDP_ACTION_CREATE, NULL, NULL,
           "{'kubernetes_version':'1.31','automatic_upgrade_channel':"
