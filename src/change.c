@@ -68,6 +68,7 @@ static void change_free(struct ndp_change *c)
     free(c->self_id);
     free(c->parent_id);
     free(c->parent_ref);
+    free(c->pool_ref);
     free(c->source_dir);
     free(c->deferred_reason);
     free(c);

@@ -229,6 +229,8 @@ struct ndp_change {
     char *self_id;          /* ARM id of this resource when known */
     char *parent_id;        /* ARM id of the cluster it belongs to, when known */
     char *parent_ref;       /* Terraform address of that cluster, from configuration */
+    char *pool_ref;         /* a pool setter's: Terraform address of the
+                               pool resource it updates, from configuration */
     char *source_dir;       /* directory of its module's .tf files, relative
                                to the root module ("" for the root); NULL
                                when the module is not local */

@@ -225,10 +225,60 @@ static struct json_object *project(const struct json_object *body,
 }
 
 /*
+ * A version in ARM terms, {"properties": {KEY: VERSION}}, as a baseline a
+ * setter's body is projected on: NULL when the version is not declared
+ * or is under a mask (a finding would print it).
+ */
+static struct json_object *version_document(const char *key,
+                                            const char *version,
+                                            bool sensitive)
+{
+    struct json_object *doc, *props;
+
+    if (!version || sensitive)
+        return NULL;
+    doc = json_object_new_object();
+    props = json_object_new_object();
+    json_object_object_add(props, key, json_object_new_string(version));
+    json_object_object_add(doc, "properties", props);
+    return doc;
+}
+
+/*
+ * What the cluster's own change 'own' tells of the cluster when setter
+ * 'ch' runs, in ARM terms, or NULL: a cluster the apply creates holds
+ * what its create declares; an existing one what its 'before' holds (an
+ * azurerm cluster only its Kubernetes version, as AKS reports it running,
+ * else as declared).  The caller releases it.
+ */
+static struct json_object *cluster_baseline(const struct ndp_change *ch,
+                                            const struct ndp_change *own)
+{
+    const struct ndp_facts *f = &own->facts;
+    bool created = own->action == NDP_ACTION_CREATE;
+
+    if (own->notation == NDP_NOTATION_ARM)
+        return project(ch->after, created ? own->after : own->before);
+    if (created)
+        return version_document("kubernetesVersion",
+                                f->declared_version_after,
+                                f->versions_sensitive);
+    return version_document("kubernetesVersion",
+                            f->reported_version_before
+                                ? f->reported_version_before
+                                : f->declared_version_before,
+                            f->versions_sensitive);
+}
+
+/*
  * Spec §11: the first apply of an azapi_update_resource has no 'before'.
  * The cluster's current values are taken from the cluster resource in the
- * same input (its 'before', when it is in ARM terms too); otherwise the
- * setter's values are compared with nothing known and may reimage.
+ * same input (its 'before' when it exists, what its create declares when
+ * the apply creates it; an azurerm cluster tells its Kubernetes version
+ * only).  An ARM cluster that exists tells the whole of it; otherwise the
+ * values the input does not tell stay unknown (before_unknown: the rule
+ * engine compares with nothing known where 'before' holds nothing), and
+ * the change may reimage.
  */
 static void first_apply_of_setter(struct ndp_change *ch,
                                   const struct ndp_clusters *cl,
@@ -237,53 +287,98 @@ static void first_apply_of_setter(struct ndp_change *ch,
     const struct ndp_cluster *c = &cl->items[ch->cluster];
     const struct ndp_change *own = c->change != SIZE_MAX
                                        ? set->items[c->change] : NULL;
+    struct json_object *baseline;
 
     if (ch->kind != NDP_KIND_SETTER || ch->action != NDP_ACTION_CREATE ||
         ch->before)
         return;
-    if (own && own->notation == NDP_NOTATION_ARM && own->before)
-        ch->before = project(ch->after, own->before);
-    else
-        ch->before_unknown = true;
+    baseline = own && (own->before || own->action == NDP_ACTION_CREATE)
+                   ? cluster_baseline(ch, own) : NULL;
+    ch->before_unknown = !(own && own->notation == NDP_NOTATION_ARM &&
+                           own->before);
+    if (baseline && own->notation == NDP_NOTATION_ARM)
+        ch->before = baseline;
+    else if (baseline) {
+        ch->before = project(ch->after, baseline);
+        json_object_put(baseline);
+    }
     if (!ch->before)
         ch->before = json_object_new_object();
     ch->before_from_link = true;
 }
 
 /*
- * The pool 'name' of cluster 'cluster' as another change of the input
- * declares it before the change (ARM terms only: a pool resource, else an
- * agentPoolProfiles entry of the cluster's own body), or NULL.  'pools'
- * indexes the pool resources by cluster and folded name.
+ * The pool setter 'setter' updates, as another change of the input
+ * declares it: a pool resource, else an entry of the cluster's own change
+ * 'own' (its default pool, its agentPoolProfiles); NULL when none does.
+ * '*by' is that change.  'pools' indexes the pool resources by cluster
+ * and folded name.
  */
-static const struct json_object *pool_before(const struct ndp_change *setter,
-                                             const struct ndp_change *own,
-                                             const struct ndp_strmap *pools,
-                                             const struct ndp_changeset *set)
+static const struct ndp_pool_facts *pool_of(const struct ndp_change **by,
+                                            const struct ndp_change *setter,
+                                            const struct ndp_change *own,
+                                            const struct ndp_strmap *pools,
+                                            const struct ndp_changeset *set)
 {
     struct ndp_buf key = NDP_BUF_INIT;
-    const struct ndp_change *other;
     size_t i;
 
     ndp_buf_addf(&key, "%zu\n%s", setter->cluster, setter->name);
     i = ndp_strmap_find(pools, key.buf);
     ndp_buf_release(&key);
-    other = i == SIZE_MAX ? NULL : set->items[i];
-    if (other && other->notation == NDP_NOTATION_ARM && other->before &&
-        other->facts.nr_pools && other->facts.pools[0].settings_before)
-        return other->facts.pools[0].settings_before;
-    for (i = 0; own && own->notation == NDP_NOTATION_ARM &&
-                i < own->facts.nr_pools; i++)
+    if (i != SIZE_MAX && set->items[i]->facts.nr_pools) {
+        *by = set->items[i];
+        return &set->items[i]->facts.pools[0];
+    }
+    for (i = 0; own && i < own->facts.nr_pools; i++)
         if (own->facts.pools[i].name &&
-            ndp_strcasecmp(own->facts.pools[i].name, setter->name) == 0)
-            return own->facts.pools[i].settings_before;
+            ndp_strcasecmp(own->facts.pools[i].name, setter->name) == 0) {
+            *by = own;
+            return &own->facts.pools[i];
+        }
     return NULL;
 }
 
 /*
+ * What the input tells of the pool when setter 'ch' runs, as its body's
+ * 'properties' would hold it, or NULL: an existing ARM pool's settings
+ * before the change (all of them: '*whole'); a pool the apply creates,
+ * or an existing azurerm one, its orchestrator version only (after its
+ * create, else as AKS reports it running, else as declared).  The caller
+ * releases it.
+ */
+static struct json_object *pool_baseline(bool *whole,
+                                         const struct ndp_change *ch,
+                                         const struct ndp_change *by,
+                                         const struct ndp_pool_facts *p)
+{
+    struct json_object *props = ndp_json_get(ch->after, "properties");
+    struct json_object *version, *part;
+    bool created = p->created || by->action == NDP_ACTION_CREATE;
+
+    *whole = false;
+    if (by->notation == NDP_NOTATION_ARM && by->before && !created &&
+        p->settings_before) {
+        *whole = true;
+        return project(props, p->settings_before);
+    }
+    version = version_document("orchestratorVersion",
+                               created ? p->declared_version_after
+                               : p->reported_version_before
+                                   ? p->reported_version_before
+                                   : p->declared_version_before,
+                               p->versions_sensitive);
+    part = version ? project(props, ndp_json_get(version, "properties"))
+                   : NULL;
+    json_object_put(version);
+    return part;
+}
+
+/*
  * The same for an azapi_update_resource on an agentPools resource: the
- * pool's current settings from the pool in the same input, else they are
- * not known and the change may reimage.
+ * pool's current settings from the pool in the same input (all of them
+ * for an existing ARM pool, the version alone otherwise); the values not
+ * known stay unknown, and the change may reimage.
  */
 static void first_apply_of_pool_setter(struct ndp_change *ch,
                                        const struct ndp_clusters *cl,
@@ -293,22 +388,21 @@ static void first_apply_of_pool_setter(struct ndp_change *ch,
     const struct ndp_cluster *c = &cl->items[ch->cluster];
     const struct ndp_change *own = c->change != SIZE_MAX
                                        ? set->items[c->change] : NULL;
-    const struct json_object *settings;
+    const struct ndp_change *by = NULL;
+    const struct ndp_pool_facts *p;
+    struct json_object *part = NULL;
+    bool whole = false;
 
     if (ch->kind != NDP_KIND_NODEPOOL || !ch->setter || !ch->name ||
         ch->action != NDP_ACTION_CREATE || ch->before)
         return;
-    settings = pool_before(ch, own, pools, set);
-    if (settings) {
-        struct json_object *part =
-            project(ndp_json_get(ch->after, "properties"), settings);
-        ch->before = json_object_new_object();
-        if (part)
-            json_object_object_add(ch->before, "properties", part);
-    } else {
-        ch->before_unknown = true;
-        ch->before = json_object_new_object();
-    }
+    p = pool_of(&by, ch, own, pools, set);
+    if (p)
+        part = pool_baseline(&whole, ch, by, p);
+    ch->before = json_object_new_object();
+    if (part)
+        json_object_object_add(ch->before, "properties", part);
+    ch->before_unknown = !whole;
     ch->before_from_link = true;
 }
 
@@ -366,6 +460,49 @@ static void shown_names(struct ndp_cluster *c, const struct ndp_change *ch)
     }
 }
 
+/*
+ * Is 'ch' a pool setter that names its pool by reference alone (its
+ * resource_id known only after apply)?  It is linked through the pool.
+ */
+static bool linked_through_pool(const struct link_index *ix,
+                                const struct ndp_change *ch)
+{
+    return ch->pool_ref && find_by_arm_id(ix, ch) == SIZE_MAX;
+}
+
+/*
+ * Each pool setter that names its pool resource by reference gets the
+ * pool's cluster, and the pool's name when its own is not known; one
+ * whose pool is not in the input is linked as any other change.
+ */
+static void link_pool_setters(struct ndp_clusters *cl, struct link_index *ix,
+                              struct ndp_changeset *set)
+{
+    struct ndp_strmap by_address = NDP_STRMAP_INIT(false);
+    size_t i, k;
+
+    for (i = 0; i < set->nr; i++)
+        if (set->items[i]->kind == NDP_KIND_NODEPOOL &&
+            !set->items[i]->setter)
+            ndp_strmap_add(&by_address, set->items[i]->address, i);
+    for (i = 0; i < set->nr; i++) {
+        struct ndp_change *ch = set->items[i];
+        const struct ndp_change *pool;
+        if (!linked_through_pool(ix, ch))
+            continue;
+        k = ndp_strmap_find(&by_address, ch->pool_ref);
+        pool = k == SIZE_MAX ? NULL : set->items[k];
+        if (!pool || strcmp(pool->input, ch->input) != 0) {
+            ch->cluster = link_one(cl, ix, ch);
+            continue;
+        }
+        ch->cluster = pool->cluster;
+        if (!ch->name && pool->name)
+            ch->name = ndp_xstrdup(pool->name);
+    }
+    ndp_strmap_release(&by_address);
+}
+
 void ndp_link(struct ndp_clusters *out, struct ndp_changeset *set)
 {
     struct link_index ix;
@@ -387,9 +524,10 @@ void ndp_link(struct ndp_clusters *out, struct ndp_changeset *set)
     index_own_clusters(&ix, out);
     for (i = 0; i < set->nr; i++) {
         struct ndp_change *ch = set->items[i];
-        if (ch->kind != NDP_KIND_CLUSTER)
+        if (ch->kind != NDP_KIND_CLUSTER && !linked_through_pool(&ix, ch))
             ch->cluster = link_one(out, &ix, ch);
     }
+    link_pool_setters(out, &ix, set);
     release_index(&ix);
     first_applies(out, set);
 }

@@ -29,9 +29,10 @@ static const struct ndp_hit **find_upgrades(const struct ndp_changeset *set,
 
     for (i = 0; i < hits->nr; i++) {
         const struct ndp_hit *u = &hits->items[i];
-        /* An upgrade known only after apply is no proof of a bypass. */
+        /* An upgrade known only after apply, or whose old version is
+         * not in the input, is no proof of a bypass. */
         if (u->rule->class_ == NDP_CLASS_UPGRADE && !u->after_unknown &&
-            !upgrades[u->change])
+            !u->before_unknown && !upgrades[u->change])
             upgrades[u->change] = u;
     }
     return upgrades;

@@ -686,13 +686,38 @@ static bool cluster_upgrade_rolls_pools(const struct ndp_change *ch)
  * (spec: put-time-limits, settled readings); the impact sizes the
  * rollout.  A cluster's version alone may move the control plane only.
  */
+/*
+ * What is not known of an upgrade: its new version (known only after
+ * apply) or the one it replaces (a setter's first apply), or NULL.  Either
+ * way it is an upgrade if anything, never a reimage the policy gates.
+ */
+static const char *upgrade_unknown(const struct ndp_evaluator *ev,
+                                   const struct ndp_hit *h)
+{
+    if (h->after_unknown)
+        return "the new version is known only after apply; if it differs, "
+               "this is ";
+    if (h->before_unknown)
+        return ev->set->items[h->change]->kind == NDP_KIND_NODEPOOL
+                   ? "this setter is applied for the first time and the "
+                     "pool's current version is not in the input; if it "
+                     "differs, this is "
+                   : "this setter is applied for the first time and the "
+                     "cluster's current version is not in the input; if it "
+                     "differs, this is ";
+    return NULL;
+}
+
 static enum ndp_verdict rollout_verdict(const struct ndp_evaluator *ev,
                                         const struct ndp_hit *h,
                                         const struct ndp_resolution *c,
                                         struct ndp_buf *msg)
 {
     const struct ndp_change *ch = ev->set->items[h->change];
+    const char *unknown = upgrade_unknown(ev, h);
 
+    if (unknown)
+        ndp_buf_adds(msg, unknown);
     ndp_buf_adds(msg, "an upgrade, which the node disruption policy never "
                  "gates: ");
     if (h->rule->scope == NDP_SCOPE_NODEPOOL && h->pool)
@@ -744,6 +769,9 @@ static enum ndp_verdict hit_verdict(const struct ndp_evaluator *ev,
         version = hit_version(ev, h, &version_sensitive);
         minor = ndp_k8s_minor(version);
     }
+    /* An upgrade is never gated, known or not (settled reading). */
+    if (h->rule->class_ == NDP_CLASS_UPGRADE)
+        return rollout_verdict(ev, h, c, msg);
     if (h->after_unknown)
         return may_reimage(ev, msg, h, "the new value is known only after "
                            "apply; if it changes this way, it ");
@@ -762,8 +790,6 @@ static enum ndp_verdict hit_verdict(const struct ndp_evaluator *ev,
                                : "this setter is applied for the first time "
                                  "and the cluster's current value is not in "
                                  "the input; if it differs, the change ");
-    if (h->rule->class_ == NDP_CLASS_UPGRADE)
-        return rollout_verdict(ev, h, c, msg);
     describe_target(ev, msg, h);
     if (bundled_upgrade(ev, h))
         return bundled_verdict(ev, h, c, msg);

@@ -495,24 +495,61 @@ static const char *const link_attributes[] = {
     "kubernetes_cluster_id", "parent_id", "resource_id"
 };
 
-static const char *cluster_reference(const struct json_object *expressions)
+/* The first reference of one of 'attributes' that begins with 'prefix'. */
+static const char *reference_to(const struct json_object *expressions,
+                                const char *const *attributes, size_t nr,
+                                const char *const *prefixes)
 {
-    size_t i, j, n;
+    size_t i, j, k, n;
 
-    for (i = 0; i < NDP_ARRAY_SIZE(link_attributes); i++) {
+    for (i = 0; i < nr; i++) {
         struct json_object *refs = ndp_json_get(
-            ndp_json_get(expressions, link_attributes[i]), "references");
+            ndp_json_get(expressions, attributes[i]), "references");
         n = refs && json_object_is_type(refs, json_type_array)
                 ? json_object_array_length(refs) : 0;
         for (j = 0; j < n; j++) {
             const char *ref = json_object_get_string(
                 json_object_array_get_idx(refs, j));
-            if (ref && (strncmp(ref, "azurerm_kubernetes_cluster.", 27) == 0 ||
-                        strncmp(ref, "azapi_resource.", 15) == 0))
-                return ref;
+            for (k = 0; ref && prefixes[k]; k++)
+                if (strncmp(ref, prefixes[k], strlen(prefixes[k])) == 0)
+                    return ref;
         }
     }
     return NULL;
+}
+
+static const char *cluster_reference(const struct json_object *expressions)
+{
+    static const char *const prefixes[] = {
+        "azurerm_kubernetes_cluster.", "azapi_resource.", NULL
+    };
+
+    return reference_to(expressions, link_attributes,
+                        NDP_ARRAY_SIZE(link_attributes), prefixes);
+}
+
+/* The azurerm pool resource a setter's resource_id names, or NULL. */
+static const char *pool_reference(const struct json_object *expressions)
+{
+    static const char *const attribute[] = { "resource_id" };
+    static const char *const prefixes[] = {
+        "azurerm_kubernetes_cluster_node_pool.", NULL
+    };
+
+    return reference_to(expressions, attribute, 1, prefixes);
+}
+
+/* 'prefix' then 'ref' without a trailing ".id": an address. */
+static char *referenced_address(const char *prefix, const char *ref)
+{
+    struct ndp_buf full = NDP_BUF_INIT;
+    size_t len = strlen(ref);
+
+    if (len > 3 && strcmp(ref + len - 3, ".id") == 0)
+        len -= 3;
+    ndp_buf_adds(&full, prefix);
+    ndp_buf_add(&full, ref, len);
+    return ndp_buf_detach(&full);
 }
 
 /*
@@ -640,15 +677,11 @@ static void link_by_configuration(const struct plan_reader *r,
         if (!addr || strcmp(addr, local.buf) != 0)
             continue;
         ref = cluster_reference(ndp_json_get(res, "expressions"));
-        if (ref) {
-            struct ndp_buf full = NDP_BUF_INIT;
-            size_t len = strlen(ref);
-            if (len > 3 && strcmp(ref + len - 3, ".id") == 0)
-                len -= 3;
-            ndp_buf_adds(&full, prefix.buf);
-            ndp_buf_add(&full, ref, len);
-            c->parent_ref = ndp_buf_detach(&full);
-        }
+        if (ref)
+            c->parent_ref = referenced_address(prefix.buf, ref);
+        else if (c->setter && c->kind == NDP_KIND_NODEPOOL &&
+                 (ref = pool_reference(ndp_json_get(res, "expressions"))))
+            c->pool_ref = referenced_address(prefix.buf, ref);
         break;
     }
     ndp_buf_release(&prefix);

@@ -53,7 +53,8 @@ static struct ndp_hit *add_hit(struct walker *w, const struct ndp_rule *rule,
     h->before = before;
     h->after = unknown ? NULL : after;
     h->after_unknown = unknown;
-    h->before_unknown = w->change->before_unknown;
+    h->before_unknown = w->change->before_unknown &&
+                        ndp_json_is_unset(before);
     h->before_sensitive = m->all_bsens || ndp_json_any_true(m->bsens);
     h->after_sensitive = m->all_asens || ndp_json_any_true(m->asens);
     h->context_unseen = false;
@@ -66,8 +67,10 @@ static bool rule_fires(const struct walker *w, const struct ndp_rule *rule,
                        const struct json_object *after,
                        const struct node_masks *m, bool unknown)
 {
-    if (w->change->before_unknown) {
-        /* Only what the setter sets, compared with nothing known. */
+    if (w->change->before_unknown && ndp_json_is_unset(before)) {
+        /* Only what the setter sets, compared with nothing known; what
+         * the linker found of the value before (the cluster's create in
+         * the same plan, say) is compared as any value. */
         if (unknown)
             return true;
         return after && ndp_rule_may_reach(rule, after);

@@ -304,13 +304,24 @@ static void empty__no_clusters(void **state)
 struct first_apply_row {
     const char *name;
     char cluster;               /* 'A' ARM with a before, 'N' ARM being
-                                   created, 'R' azurerm, 0 none in input */
+                                   created, 'R' azurerm, 'r' azurerm being
+                                   created, 0 none in input */
     const char *cluster_before; /* ' for " */
     enum ndp_action action;
     const char *setter_before, *setter_after;
     const char *want_before;    /* NULL: left NULL */
     bool want_unknown;
+    const char *cluster_after;  /* ' for " */
+    /* The cluster's version facts: declared after, reported before (AKS
+     * running it), declared before; under a mask. */
+    const char *version_after, *version_reported, *version_declared;
+    bool version_sensitive;
 };
+
+#define NO_FACTS NULL, NULL, NULL, NULL, false
+#define KV_BODY(v) "{'properties': {'kubernetesVersion': '" v "'}}"
+#define KV_AND_PROFILE(v) "{'properties': {'kubernetesVersion': '" v "', " \
+    "'nodeDisruptionProfile': {'nodeDisruptionPolicy': 'Block'}}}"
 
 #define BODY "{'properties': {'networkProfile': {'networkPolicy': 'calico'}}}"
 
@@ -319,30 +330,53 @@ static const struct first_apply_row first_apply_rows[] = {
       'A', "{'properties': {'networkProfile': {'networkPolicy': 'azure', "
       "'podCidr': 'x'}, 'kubernetesVersion': '1.30'}}", NDP_ACTION_CREATE,
       NULL, BODY, "{'properties': {'networkProfile': {'networkPolicy': "
-      "'azure'}}}", false },
+      "'azure'}}}", false, NO_FACTS },
     { "first apply: a whole array or value below the first non-object",
       'A', "{'properties': {'agentPoolProfiles': [{'name': 'a'}], "
       "'networkProfile': 'odd'}}", NDP_ACTION_CREATE, NULL,
       "{'properties': {'agentPoolProfiles': [{'name': 'b'}], "
       "'networkProfile': {'networkPolicy': 'calico'}}}",
       "{'properties': {'agentPoolProfiles': [{'name': 'a'}], "
-      "'networkProfile': 'odd'}}", false },
+      "'networkProfile': 'odd'}}", false, NO_FACTS },
     { "first apply: the cluster holds none of it, so it is unset",
       'A', "{'properties': {'kubernetesVersion': '1.30', 'networkProfile': "
       "{'networkPolicy': null}}}", NDP_ACTION_CREATE, NULL, BODY,
-      "{'properties': {'networkProfile': {}}}", false },
+      "{'properties': {'networkProfile': {}}}", false, NO_FACTS },
     { "first apply: a cluster being created tells nothing",
-      'N', NULL, NDP_ACTION_CREATE, NULL, BODY, "{}", true },
+      'N', NULL, NDP_ACTION_CREATE, NULL, BODY, "{}", true, NO_FACTS },
     { "first apply: an azurerm cluster is in other terms",
       'R', "{'network_profile': [{'network_policy': 'azure'}]}",
-      NDP_ACTION_CREATE, NULL, BODY, "{}", true },
+      NDP_ACTION_CREATE, NULL, BODY, "{}", true, NO_FACTS },
     { "first apply: the cluster is not in the input",
-      0, NULL, NDP_ACTION_CREATE, NULL, BODY, "{}", true },
+      0, NULL, NDP_ACTION_CREATE, NULL, BODY, "{}", true, NO_FACTS },
+    { "first apply: a cluster being created holds what its body declares",
+      'N', NULL, NDP_ACTION_CREATE, NULL, KV_AND_PROFILE("1.29"),
+      KV_BODY("1.29"), true, "{'properties': {'kubernetesVersion': "
+      "'1.29', 'networkProfile': {'networkPolicy': 'azure'}}}", NULL, NULL,
+      NULL, false },
+    { "first apply: an azurerm cluster being created tells its version",
+      'r', NULL, NDP_ACTION_CREATE, NULL, KV_AND_PROFILE("1.29"),
+      KV_BODY("1.29"), true, NULL, "1.29", NULL, NULL, false },
+    { "first apply: an azurerm cluster's version as AKS reports it",
+      'R', "{'kubernetes_version': '1.30'}", NDP_ACTION_CREATE, NULL,
+      KV_BODY("1.31"), KV_BODY("1.30.7"), true, NULL, "1.30", "1.30.7",
+      "1.30", false },
+    { "first apply: else as the azurerm cluster declares it",
+      'R', "{'kubernetes_version': '1.30'}", NDP_ACTION_CREATE, NULL,
+      KV_BODY("1.31"), KV_BODY("1.30"), true, NULL, "1.30", NULL, "1.30",
+      false },
+    { "first apply: a version under a mask is not told",
+      'r', NULL, NDP_ACTION_CREATE, NULL, KV_BODY("1.29"), "{}", true, NULL,
+      "1.29", NULL, NULL, true },
+    { "first apply: a version the setter does not set is not told",
+      'r', NULL, NDP_ACTION_CREATE, NULL, BODY, "{'properties': {}}", true,
+      NULL, "1.29",
+      NULL, NULL, false },
     { "an update has its own before", 'A', "{'properties': {}}",
-      NDP_ACTION_UPDATE, NULL, BODY, NULL, false },
+      NDP_ACTION_UPDATE, NULL, BODY, NULL, false, NO_FACTS },
     { "a create with a before keeps it", 'A', "{'properties': {}}",
       NDP_ACTION_CREATE, "{'properties': {'x': 1}}", BODY,
-      "{'properties': {'x': 1}}", false },
+      "{'properties': {'x': 1}}", false, NO_FACTS },
 };
 
 static void first_apply_test(void **state)
@@ -353,14 +387,18 @@ static void first_apply_test(void **state)
 
     linked_begin(&l);
     if (row->cluster) {
-        c = add_change(&l.set, 0, NDP_KIND_CLUSTER,
-                       row->cluster == 'R' ? TF_A : ID_A);
+        bool azurerm = row->cluster == 'R' || row->cluster == 'r';
+        c = add_change(&l.set, 0, NDP_KIND_CLUSTER, azurerm ? TF_A : ID_A);
         c->self_id = ndp_xstrdup(ID_A);
-        c->notation = row->cluster == 'R' ? NDP_NOTATION_AZURERM
-                                          : NDP_NOTATION_ARM;
-        c->action = row->cluster == 'N' ? NDP_ACTION_CREATE
-                                        : NDP_ACTION_UPDATE;
+        c->notation = azurerm ? NDP_NOTATION_AZURERM : NDP_NOTATION_ARM;
+        c->action = row->cluster == 'N' || row->cluster == 'r'
+                        ? NDP_ACTION_CREATE : NDP_ACTION_UPDATE;
         c->before = test_json(row->cluster_before);
+        c->after = test_json(row->cluster_after);
+        c->facts.declared_version_after = row->version_after;
+        c->facts.reported_version_before = row->version_reported;
+        c->facts.declared_version_before = row->version_declared;
+        c->facts.versions_sensitive = row->version_sensitive;
     }
     setter = add_change(&l.set, 0, NDP_KIND_SETTER, "azapi_update_resource.s");
     setter->notation = NDP_NOTATION_ARM;
