@@ -201,6 +201,10 @@ struct ndp_facts {
      * automatic (Kubernetes) upgrade channel (automatic_upgrade_channel,
      * v3 automatic_channel_upgrade; autoUpgradeProfile.upgradeChannel). */
     struct ndp_setting_facts node_os_channel, upgrade_channel;
+    /* A cluster body's or a setter's support plan (support_plan,
+     * properties.supportPlan) and pricing tier (sku_tier, sku.tier), both
+     * sides: what the long-term support check reads. */
+    struct ndp_setting_facts plan, tier;
     bool sends_whole_body;    /* every update sends the whole resource
                                  again (azapi), unchanged parts with it */
     /* For the rule engine's walk: the key of a list of pools matched by

@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: Apache-2.0
  * check_versions.c - the version paths (put-time-limits PT-K8S-01..09):
  * what AKS refuses of a Kubernetes version that the apply sends, whatever
- * the node disruption policy and the time.  One pass per cluster over its
+ * the node disruption policy and the time; and the support plan that
+ * goes with a version, long-term support only on Premium (PT-K8S-08).  One pass per cluster over its
  * changes (the linker's grouping), so a pool resource is held against its
  * cluster's control plane though they are different changes; --cluster-state
  * supplies the side the input does not show.
@@ -137,6 +138,12 @@ static bool differs(const struct version *a, const struct version *b)
 static bool text_differs(const char *a, const char *b)
 {
     return (a == NULL) != (b == NULL) || (a && strcmp(a, b) != 0);
+}
+
+/* The same, ASCII case ignored (AKS reads enum values so). */
+static bool text_differs_nocase(const char *a, const char *b)
+{
+    return (a == NULL) != (b == NULL) || (a && ndp_strcasecmp(a, b) != 0);
 }
 
 /* Minor versions from 'from' up to 'to'; false when not countable. */
@@ -1129,6 +1136,83 @@ static void pool_checks(const struct ndp_evaluator *ev, const struct pool *p,
         pool_order(ev, p, cp);
 }
 
+/* ---- PT-K8S-08: the long-term support plan needs the Premium tier ---- */
+
+/* The tier 'ch' declares for after it, else NULL (not declared). */
+static const char *declared_tier(const struct ndp_change *ch)
+{
+    return ch->after ? ch->facts.tier.after : ch->facts.tier.before;
+}
+
+/*
+ * The tier the cluster has after change 'ch': its own, else (a setter
+ * that does not send one) what the cluster's own change 'own' declares;
+ * an azurerm cluster that names none is Free (its default).  NULL when
+ * not known.
+ */
+static const char *tier_after(const struct ndp_change *ch,
+                              const struct ndp_change *own)
+{
+    const char *tier = declared_tier(ch);
+
+    if (!tier && own && own != ch)
+        tier = declared_tier(own);
+    if (!tier && ch->notation == NDP_NOTATION_AZURERM &&
+        ch->kind == NDP_KIND_CLUSTER && ch->after &&
+        !ch->facts.tier.after_unknown)
+        tier = "Free";
+    return tier;
+}
+
+/*
+ * Does 'ch' send the long-term support plan: a created cluster, a
+ * changed plan or tier (azurerm), or a body that names the plan (ARM)?
+ */
+static bool sends_lts(const struct ndp_change *ch)
+{
+    const struct ndp_setting_facts *plan = &ch->facts.plan;
+
+    if (!lts_plan(plan->after) || ch->action == NDP_ACTION_DELETE)
+        return false;
+    if (ch->notation != NDP_NOTATION_AZURERM ||
+        ch->action == NDP_ACTION_CREATE)
+        return true;
+    return !lts_plan(plan->before) ||
+           text_differs_nocase(ch->facts.tier.before, ch->facts.tier.after);
+}
+
+/* PT-K8S-08 rule 1: LTS without Premium (the refusal is unconfirmed). */
+static void plan_tier(const struct ndp_evaluator *ev, size_t c,
+                      const struct ndp_change *ch)
+{
+    size_t own = ev->clusters->items[c].change;
+    const char *tier;
+    bool azurerm = ch->notation == NDP_NOTATION_AZURERM;
+    struct check_finding f;
+
+    if (!sends_lts(ch))
+        return;
+    tier = tier_after(ch, own != SIZE_MAX ? ev->set->items[own] : NULL);
+    if (!tier || ndp_strcasecmp(tier, "Premium") == 0 ||
+        !start(&f, ev, "NDP612", ch))
+        return;
+    f.verdict = NDP_VERDICT_MAY_REFUSE;
+    ndp_buf_adds(&f.path, ch->facts.plan.path);
+    f.before = ch->facts.plan.before;
+    f.after = ch->facts.plan.after;
+    f.sensitive = ch->facts.plan.sensitive || ch->facts.tier.sensitive ||
+                  (own != SIZE_MAX && ev->set->items[own]->facts.tier.sensitive);
+    ndp_buf_addf(&f.msg, "the change sends %s = AKSLongTermSupport on the "
+                 "%s pricing tier; AKS gives long-term support only to "
+                 "Premium clusters and refuses the plan on another tier "
+                 "(documented; the error it answers with is unconfirmed)",
+                 ch->facts.plan.path, f.sensitive ? "(sensitive)" : tier);
+    ndp_buf_addf(&f.help, "set %s to Premium in the same change, or "
+                 "%s to KubernetesOfficial",
+                 azurerm ? "sku_tier" : "sku.tier", ch->facts.plan.path);
+    finish(&f, ev);
+}
+
 /* ---- one cluster ---- */
 
 static void check_cluster(const struct ndp_evaluator *ev, size_t c)
@@ -1136,6 +1220,7 @@ static void check_cluster(const struct ndp_evaluator *ev, size_t c)
     const struct ndp_state_cluster *st = ev->resolved->items[c].state;
     struct ndp_strmap state_names = NDP_STRMAP_INIT(true);
     struct cluster_pools pools;
+    const struct ndp_change *ch;
     struct plane cp;
     size_t i;
 
@@ -1153,6 +1238,9 @@ static void check_cluster(const struct ndp_evaluator *ev, size_t c)
         plane_channel(ev, &cp, &pools);
         plane_spot(ev, &cp, &pools);
     }
+    for (i = 0; (ch = ndp_evaluator_change(ev, c, i)) != NULL; i++)
+        if (ch->kind == NDP_KIND_CLUSTER || ch->kind == NDP_KIND_SETTER)
+            plan_tier(ev, c, ch);
     for (i = 0; i < pools.nr_ranges; i++)
         body_versions(ev, &pools.ranges[i], &cp, &pools);
     for (i = 0; i < pools.nr; i++)

@@ -110,8 +110,9 @@ void ndp_evaluator_add_deferred(struct ndp_buf *msg,
 
 /*
  * check_versions.c: appends to ev->out a finding for each Kubernetes
- * version the apply sends off AKS's paths (put-time-limits PT-K8S-01..09):
- * rules NDP601..NDP611, each skipped when the rule set lacks it.
+ * version the apply sends off AKS's paths (put-time-limits PT-K8S-01..09),
+ * and the long-term support plan without Premium (PT-K8S-08): rules
+ * NDP601..NDP612, each skipped when the rule set lacks it.
  */
 void ndp_check_versions(const struct ndp_evaluator *ev);
 

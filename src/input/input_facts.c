@@ -777,6 +777,10 @@ static const char *const arm_os_channel[] = {
 static const char *const arm_upgrade_channel[] = {
     "properties.autoUpgradeProfile.upgradeChannel"
 };
+static const char *const azurerm_plan[] = { "support_plan" };
+static const char *const azurerm_tier[] = { "sku_tier" };
+static const char *const arm_plan[] = { "properties.supportPlan" };
+static const char *const arm_tier[] = { "sku.tier" };
 
 static const char *string_at(const struct json_object *doc, const char *key)
 {
@@ -823,9 +827,13 @@ static void channels(struct ndp_facts *f, const struct ndp_change *ch)
     if (arm) {
         setting(&f->node_os_channel, ch, arm_os_channel, 1);
         setting(&f->upgrade_channel, ch, arm_upgrade_channel, 1);
+        setting(&f->plan, ch, arm_plan, 1);
+        setting(&f->tier, ch, arm_tier, 1);
     } else {
         setting(&f->node_os_channel, ch, azurerm_os_channel, 2);
         setting(&f->upgrade_channel, ch, azurerm_upgrade_channel, 2);
+        setting(&f->plan, ch, azurerm_plan, 1);
+        setting(&f->tier, ch, azurerm_tier, 1);
     }
 }
 

@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  * test_versions.c - the version paths (src/evaluate/check_versions.c,
- * rules NDP601..NDP611): each check with its near-miss, in both notations,
+ * rules NDP601..NDP612): each check with its near-miss, in both notations,
  * across changes of one cluster (a pool resource held against its
  * cluster's control plane), with live state for the side the input does
  * not show; unknown versions (not in the input, not a version, known only
@@ -443,6 +443,30 @@ static const struct row rows[] = {
           BODY("1.30.5", PIN("a", "1.30.5") "," NAMED("b")),
           BODY("1.31.1", PIN("a", "1.30.5") "," NAMED("b"))) }, NULL,
       "NDP609/refused", NULL, NULL, NULL },
+
+    /* PT-K8S-08 rule 1: long-term support needs the Premium tier */
+    { "lts: a setter sends the plan, the cluster is on Standard",
+      { CH(AZ_CLUSTER, 0, NULL, "{'sku_tier':'Standard'}",
+           "{'sku_tier':'Standard'}"),
+        CH(ARM_SETTER, NDP_ACTION_CREATE, NULL, NULL,
+           P("'supportPlan':'AKSLongTermSupport'")) }, NULL,
+      "NDP612/may-refuse", "AKSLongTermSupport on the Standard pricing tier",
+      "set sku.tier to Premium", NULL },
+    { "lts: a setter sends the plan, the cluster is Premium",
+      { CH(AZ_CLUSTER, 0, NULL, "{'sku_tier':'Premium'}",
+           "{'sku_tier':'Premium'}"),
+        CH(ARM_SETTER, NDP_ACTION_CREATE, NULL, NULL,
+           P("'supportPlan':'AKSLongTermSupport'")) }, NULL, "", NULL, NULL,
+      NULL },
+    { "lts: a setter alone, the tier not in the input",
+      { CH(ARM_SETTER, NDP_ACTION_CREATE, NULL, NULL,
+           P("'supportPlan':'AKSLongTermSupport'")) }, NULL, "", NULL, NULL,
+      NULL },
+    { "lts: a created azurerm cluster on the default tier",
+      { CH(AZ_CLUSTER, NDP_ACTION_CREATE, NULL, NULL,
+           "{'kubernetes_version':'1.30','support_plan':"
+           "'AKSLongTermSupport'}") }, NULL, "NDP612/may-refuse",
+      "on the Free pricing tier", "set sku_tier to Premium", NULL },
 
     /* PT-K8S-06: the order of a deployment, a Spot pool */
     { "order: a what-if pool upgraded beside its control plane",
