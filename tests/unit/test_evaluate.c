@@ -1193,6 +1193,106 @@ static void checks__subnet_room_at_its_limit(void **state)
     }
 }
 
+/* 1 node, 9 pods, surge 1 on /s/a: 10 addresses, 10 more at its surge. */
+#define PHASED_POOL(version) \
+    "'node_count':1,'max_pods':9,'vnet_subnet_id':'/s/a'," \
+    "'orchestrator_version':'" version "'," US("'max_surge':'1'")
+
+/* An azurerm pool resource 'name' of the cluster, upgraded or not. */
+static void phased_pool(struct run *r, const char *name, bool upgraded)
+{
+    char address[96], before[256], after[256];
+    struct ndp_change *c;
+
+    snprintf(address, sizeof(address),
+             "azurerm_kubernetes_cluster_node_pool.%s", name);
+    snprintf(before, sizeof(before), "{'name':'%s'," PHASED_POOL("1.32.7")
+             "}", name);
+    snprintf(after, sizeof(after), "{'name':'%s',%s}", name,
+             upgraded ? PHASED_POOL("1.33.3") : PHASED_POOL("1.32.7"));
+    c = add(r, NDP_NOTATION_AZURERM, NDP_KIND_NODEPOOL,
+            "azurerm_kubernetes_cluster_node_pool", address, before, after);
+    c->name = ndp_xstrdup(name);
+    c->parent_id = ndp_xstrdup(CLUSTER_ID);
+}
+
+/*
+ * PT-CAP-02 with PT-K8S-06: the default pool is upgraded inside the
+ * cluster's update, its pool resources after it, together.  A subnet of
+ * 3 such pools (30 addresses) holds the larger phase (+10, or +20), not
+ * the sum of both (+30); the finding and the impact say which phase.
+ */
+static void checks__subnet_peak_is_the_larger_phase(void **state)
+{
+    static const struct {
+        bool cluster, pools;
+        long usable;
+        const char *need, *extra;
+    } rows[] = {
+        { true, true, 50, NULL,
+          "up to 2 extra nodes at the peak, while the node pool resources "
+          "are updated, in parallel, after the cluster (in the cluster's "
+          "own update: up to 1)" },
+        { true, true, 49,
+          "at least 50 addresses under Azure CNI, (nodes + surge) \xc3\x97 "
+          "(1 + maxPods), at the peak of this apply (while the node pool "
+          "resources are updated, in parallel, after the cluster), more "
+          "than the 49 usable addresses", NULL },
+        { true, false, 39,
+          "at least 40 addresses under Azure CNI, (nodes + surge) \xc3\x97 "
+          "(1 + maxPods), at the peak of this apply (in the cluster's own "
+          "update), more than the 39 usable addresses",
+          "up to 1 extra node at the peak;" },
+        { false, true, 50, NULL,
+          "up to 2 extra nodes at the peak (these pools together, while the "
+          "node pool resources are updated, in parallel, after the "
+          "cluster)" },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        struct run r = { 0 };
+        struct ndp_subnet *sn;
+        size_t k, n = 0;
+
+        azurerm_cluster(&r,
+                        "{'kubernetes_version':'1.33.3','network_profile':"
+                        "[{'network_plugin':'azure'}],'default_node_pool':"
+                        "[{'name':'sys'," PHASED_POOL("1.32.7") "}]}",
+                        rows[i].cluster
+                            ? "{'kubernetes_version':'1.33.3',"
+                              "'network_profile':[{'network_plugin':'azure'}],"
+                              "'default_node_pool':[{'name':'sys',"
+                              PHASED_POOL("1.33.3") "}]}"
+                            : "{'kubernetes_version':'1.33.3',"
+                              "'network_profile':[{'network_plugin':'azure'}],"
+                              "'default_node_pool':[{'name':'sys',"
+                              PHASED_POOL("1.32.7") "}]}");
+        phased_pool(&r, "p1", rows[i].pools);
+        phased_pool(&r, "p2", rows[i].pools);
+        sn = ndp_changeset_add_subnet(&r.result.set);
+        sn->id = ndp_xstrdup("/s/a");
+        sn->address = ndp_xstrdup("azurerm_subnet.a");
+        sn->prefixes = ndp_xstrdup("10.0.0.0/26");
+        sn->usable = rows[i].usable;
+        evaluate(&r, AT, -1);
+        for (k = 0; k < r.result.findings.nr; k++)
+            n += strcmp(r.result.findings.items[k].rule_id, "NDP709") == 0;
+        if (n != (rows[i].need ? 1 : 0))
+            fail_msg("row %zu: %zu NDP709 findings", i, n);
+        if (rows[i].need && !strstr(only(&r, "NDP709")->message,
+                                    rows[i].need))
+            fail_msg("row %zu: '%s' not in '%s'", i, rows[i].need,
+                     only(&r, "NDP709")->message);
+        if (rows[i].extra && (!r.impact_text ||
+                              !strstr(r.impact_text, rows[i].extra)))
+            fail_msg("row %zu: '%s' not in '%s'", i, rows[i].extra,
+                     r.impact_text ? r.impact_text : "(no impact)");
+        release(&r);
+    }
+}
+
 /* PT-UPG-04/06: unsetting the drain timeout replaces the cluster. */
 static void replace__unset_drain_names_the_attribute(void **state)
 {
@@ -1242,6 +1342,7 @@ int main(void)
         cmocka_unit_test(checks__sensitive_values_never_printed),
         cmocka_unit_test(replace__unset_drain_names_the_attribute),
         cmocka_unit_test(checks__subnet_room_at_its_limit),
+        cmocka_unit_test(checks__subnet_peak_is_the_larger_phase),
     };
 
     return cmocka_run_group_tests(tests, test_rules_load_dir, test_rules_free);
