@@ -3,8 +3,11 @@
  * test_evaluate.c - verdicts: the profile in force (input, option, default,
  * the stricter of a change), the maintenance window at --at, the bypass
  * rule, severity by intent, the undeclared-profile note, version-gated
- * categories, replacements, redaction of values, and the worst-case
- * rebuild held against the window (window-overrun).
+ * categories, replacements, redaction of values, the worst-case
+ * rebuild held against the window (window-overrun), the checks of
+ * upgrade settings and subnets (a subnet holds the larger phase of an
+ * apply, not the sum), and a maintenance window's startDate already past
+ * (refused on update, unconfirmed on create) with where the apply fails.
  * Each case builds a small change set by hand and runs link, engine and
  * evaluator over it.
  */
