@@ -182,12 +182,16 @@ static void check_resent(const struct window_decl *d,
  * not the times it opens and closes (reporters check window_sensitive).
  */
 static void redact_window(struct ndp_resolution *c,
-                          const struct ndp_buf *problems)
+                          const struct ndp_buf *problems, bool unconfirmed)
 {
     c->window_sensitive = true;
     if (problems->len)
-        c->window_problems = ndp_xstrdup("its settings are sensitive (not "
-                                         "shown), and AKS would refuse them");
+        c->window_problems = ndp_xstrdup(
+            unconfirmed ? "its settings are sensitive (not shown), and "
+                          "whether AKS refuses them in the configuration "
+                          "this change creates is unconfirmed"
+                        : "its settings are sensitive (not shown), and AKS "
+                          "would refuse them");
 }
 
 static void set_window(struct ndp_resolution *c, const struct window_decl *d)
@@ -195,7 +199,7 @@ static void set_window(struct ndp_resolution *c, const struct window_decl *d)
     struct ndp_buf problems = NDP_BUF_INIT, unconfirmed = NDP_BUF_INIT;
     struct ndp_window *w = NULL;
     size_t sent_from;
-    bool refused;
+    bool refused, only_unconfirmed;
 
     if (c->window || c->window_problems || c->window_expression)
         return;
@@ -218,6 +222,7 @@ static void set_window(struct ndp_resolution *c, const struct window_decl *d)
         check_resent(d, w, &problems, &unconfirmed);
     c->window_refused = refused || problems.len > sent_from;
     /* Said, but no refusal: whether AKS refuses it is unconfirmed. */
+    only_unconfirmed = !problems.len && unconfirmed.len;
     add_part(&problems, "", &unconfirmed);
     ndp_buf_release(&unconfirmed);
     c->window = w;
@@ -225,7 +230,7 @@ static void set_window(struct ndp_resolution *c, const struct window_decl *d)
     c->window_path = ndp_xstrdup(d->path);
     c->window_changes = d->planned != NULL;
     if (d->sensitive)
-        redact_window(c, &problems);
+        redact_window(c, &problems, only_unconfirmed);
     else if (problems.len)
         c->window_problems = ndp_buf_detach(&problems);
     ndp_buf_release(&problems);

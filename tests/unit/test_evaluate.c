@@ -1499,6 +1499,42 @@ static void maintenance__past_start_date_by_create_or_update(void **state)
 }
 
 /*
+ * A sensitive window created with a startDate already past: the same
+ * verdicts, the refusal said to be unconfirmed, no date printed.
+ */
+static void maintenance__sensitive_past_start_date_unconfirmed(void **state)
+{
+    static const struct {
+        const char *config, *id;
+        enum ndp_verdict verdict;
+    } rows[] = {
+        { "aksManagedAutoUpgradeSchedule", "NDP802", NDP_VERDICT_MAY_REFUSE },
+        { "aksManagedNodeOSUpgradeSchedule", "NDP002",
+          NDP_VERDICT_WINDOW_INVALID },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        const struct mw_row row = { "", MW_AZAPI, rows[i].config,
+                                    NDP_ACTION_CREATE, "-", PAST, 4, NULL };
+        struct run r = { 0 };
+        const struct ndp_finding *f;
+
+        mw_change(&r, &row);
+        r.result.set.items[0]->after_sensitive =
+            test_json("{'properties':{'maintenanceWindow':true}}");
+        evaluate(&r, AT, -1);
+        f = only(&r, rows[i].id);
+        assert_int_equal(f->verdict, rows[i].verdict);
+        if (!strstr(f->message, "unconfirmed") ||
+            strstr(f->message, "2026-11"))
+            fail_msg("%s: '%s'", rows[i].id, f->message);
+        release(&r);
+    }
+}
+
+/*
  * Point 11 of issue #40: a maintenance configuration is PUT after the
  * cluster, so a refusal fails the apply at the configuration, the
  * cluster's changes already made; each message says so, the value, the
@@ -1610,6 +1646,7 @@ int main(void)
         cmocka_unit_test(checks__subnet_peak_is_the_larger_phase),
         cmocka_unit_test(maintenance__past_start_date_by_create_or_update),
         cmocka_unit_test(maintenance__messages_say_where_the_apply_fails),
+        cmocka_unit_test(maintenance__sensitive_past_start_date_unconfirmed),
     };
 
     return cmocka_run_group_tests(tests, test_rules_load_dir, test_rules_free);
