@@ -10,6 +10,12 @@
  * for a pool-level one (the finding says which, finding.h).  How long
  * their rolling rebuild takes is rollout.c's to work out.
  *
+ * Each pool also knows in which phase of the apply it is rebuilt
+ * (impact.h): in the cluster's own PUT when the finding is about the
+ * cluster resource (or a setter of it), in its own PUT, after the
+ * cluster's, when the finding is about a pool resource; both when both
+ * rebuild it.  What the phases add up to is rollout.c's.
+ *
  * A pool this apply creates starts on new nodes, and a pool it deletes
  * is gone (the facts say which): neither is rebuilt or counted.  Created pools are named
  * in the impact ("created" in JSON) so that a reader does not look for
@@ -40,8 +46,10 @@ struct inventory {
     const struct ndp_strmap *subnet_ids; /* ... by id */
     bool flat_cni;
     struct ndp_strmap by_name;  /* folded name -> index in 'items' */
-    struct ndp_strmap applied;  /* cluster-level rule ids already marked */
-    struct ndp_strmap touched;  /* ... and already touched */
+    /* Cluster-level rule ids already marked, and already touched, in
+     * each phase. */
+    struct ndp_strmap applied[NDP_PHASES], touched[NDP_PHASES];
+    struct ndp_strmap pool_resources; /* addresses of its pool resources */
     bool reading_sensitive;     /* the change being read masks its pools */
 };
 
@@ -203,15 +211,34 @@ static bool refused(const struct ndp_finding *f)
     return ndp_verdict_row(f->verdict)->refused && f->pools != NDP_POOLS_NONE;
 }
 
-/* Like mark(), but 'because' lists only the rules that rebuild now. */
-static void touch(struct ndp_impact_pool *p, const char *rule)
+/*
+ * The phase of the PUT that applies 'f' (impact.h): a pool resource's own
+ * when the finding is about one, the cluster's otherwise (its resource,
+ * a setter of it, or no change of the input).
+ */
+static enum ndp_impact_phase finding_phase(const struct inventory *inv,
+                                           const struct ndp_finding *f)
 {
-    (void)rule;
-    if (!p->created && !p->deleted)
-        p->touched = true;
+    return f->resource &&
+                   ndp_strmap_find(&inv->pool_resources, f->resource) !=
+                       SIZE_MAX
+               ? NDP_PHASE_POOLS
+               : NDP_PHASE_CLUSTER;
 }
 
-static void mark(struct ndp_impact_pool *p, const char *rule)
+/* Like mark(), but 'because' lists only the rules that rebuild now. */
+static void touch(struct ndp_impact_pool *p, const char *rule,
+                  enum ndp_impact_phase phase)
+{
+    (void)rule;
+    if (p->created || p->deleted)
+        return;
+    p->touched = true;
+    p->touched_in |= NDP_PHASE_BIT(phase);
+}
+
+static void mark(struct ndp_impact_pool *p, const char *rule,
+                 enum ndp_impact_phase phase)
 {
     const char *b = p->because;
     struct ndp_buf list = NDP_BUF_INIT;
@@ -220,6 +247,8 @@ static void mark(struct ndp_impact_pool *p, const char *rule)
     if (p->created || p->deleted)
         return;
     p->rebuilt = p->touched = true;
+    p->rebuilt_in |= NDP_PHASE_BIT(phase);
+    p->touched_in |= NDP_PHASE_BIT(phase);
     /* Listed already when it is a whole item: "DP101" is not in "NDP101". */
     while (b && (b = strstr(b, rule)) != NULL) {
         if ((b == p->because || b[-1] == ',') &&
@@ -240,14 +269,17 @@ static bool is_windows(const struct ndp_impact_pool *p)
 }
 
 /*
- * Marks the pools 'f' rebuilds with 'how' (mark or touch); 'applied'
- * holds the cluster-level rules that have already marked them that way.
+ * Marks the pools 'f' rebuilds with 'how', in the phase of its PUT;
+ * 'applied' holds, per phase, the cluster-level rules that have already
+ * marked them that way.
  */
 static void mark_pools(struct inventory *inv, const struct ndp_finding *f,
                        struct ndp_strmap *applied,
-                       void (*how)(struct ndp_impact_pool *, const char *))
+                       void (*how)(struct ndp_impact_pool *, const char *,
+                                   enum ndp_impact_phase))
 {
     bool windows = f->pools == NDP_POOLS_WINDOWS;
+    enum ndp_impact_phase phase = finding_phase(inv, f);
     size_t i, seen;
 
     if (f->pools == NDP_POOLS_NONE)
@@ -257,20 +289,20 @@ static void mark_pools(struct inventory *inv, const struct ndp_finding *f,
         if (!p && f->pool)
             p = add_pool(inv, f->pool);
         if (p)
-            how(p, f->rule_id);
+            how(p, f->rule_id, phase);
         return;
     }
-    /* Marking is idempotent: each rule marks the pools once. */
-    seen = applied->nr;
-    ndp_strmap_add(applied, f->rule_id, seen);
-    if (applied->nr == seen)
+    /* Marking is idempotent: each rule marks the pools once a phase. */
+    seen = applied[phase].nr;
+    ndp_strmap_add(&applied[phase], f->rule_id, seen);
+    if (applied[phase].nr == seen)
         return;
     for (i = 0; i < inv->nr; i++)
         if (!windows || is_windows(&inv->items[i]))
-            how(&inv->items[i], f->rule_id);
+            how(&inv->items[i], f->rule_id, phase);
 }
 
-/* A rotation creates the pool it names anew (verdicts.h). */
+/* A rotation creates the pool it names anew (verdicts.h), in its phase. */
 static void mark_rotated(struct inventory *inv, const struct ndp_finding *f)
 {
     struct ndp_impact_pool *p;
@@ -279,8 +311,24 @@ static void mark_rotated(struct inventory *inv, const struct ndp_finding *f)
         f->pools != NDP_POOLS_NAMED || !f->pool)
         return;
     p = find_pool(inv, f->pool);
-    if (p && p->rebuilt)
+    if (p && p->rebuilt) {
         p->rotated = true;
+        p->rotated_in |= NDP_PHASE_BIT(finding_phase(inv, f));
+    }
+}
+
+/* The addresses of the pool resources among 'changes', for the phases. */
+static void pool_resources(struct inventory *inv,
+                           const struct ndp_changeset *set,
+                           const size_t *changes, size_t nr_changes)
+{
+    size_t i;
+
+    for (i = 0; i < nr_changes; i++) {
+        const struct ndp_change *ch = set->items[changes[i]];
+        if (ch->kind == NDP_KIND_NODEPOOL && ch->address)
+            ndp_strmap_add(&inv->pool_resources, ch->address, i);
+    }
 }
 
 /* The pools of a cluster's impact, and nothing once released. */
@@ -322,6 +370,7 @@ static void compute_one(struct ndp_impact *out,
     inv.subnet_at.fold_case = true;
     inv.set = set;
     inv.subnet_ids = subnet_ids;
+    pool_resources(&inv, set, changes, nr_changes);
     for (i = 0; i < nr_changes; i++) {
         const struct ndp_change *ch = set->items[changes[i]];
         inv.reading_sensitive = ch->facts.pools_sensitive;
@@ -333,11 +382,11 @@ static void compute_one(struct ndp_impact *out,
     for (i = 0; i < nr_found; i++) {
         const struct ndp_finding *f = found[i];
         if (rebuilds_now(f)) {
-            mark_pools(&inv, f, &inv.applied, mark);
+            mark_pools(&inv, f, inv.applied, mark);
             mark_rotated(&inv, f);
             out->rebuilds = out->touches = true;
         } else if (refused(f)) {
-            mark_pools(&inv, f, &inv.touched, touch);
+            mark_pools(&inv, f, inv.touched, touch);
             out->touches = true;
         }
     }
@@ -351,8 +400,11 @@ static void compute_one(struct ndp_impact *out,
         release_pools(out);
     ndp_strmap_release(&inv.subnet_at);
     ndp_strmap_release(&inv.by_name);
-    ndp_strmap_release(&inv.applied);
-    ndp_strmap_release(&inv.touched);
+    ndp_strmap_release(&inv.pool_resources);
+    for (i = 0; i < NDP_PHASES; i++) {
+        ndp_strmap_release(&inv.applied[i]);
+        ndp_strmap_release(&inv.touched[i]);
+    }
 }
 
 static int compare_finding_pointers(const void *a, const void *b)

@@ -19,6 +19,24 @@ struct ndp_findings;
 struct ndp_state_cluster;
 
 /*
+ * When the apply rebuilds a pool (put-time-limits PT-K8S-06, PT-CAP-01/02):
+ * in the PUT of the cluster resource itself (azurerm's default_node_pool,
+ * the agentPoolProfiles of an ARM managedClusters body or of a setter of
+ * it), or in the PUTs of pool resources of their own
+ * (azurerm_kubernetes_cluster_node_pool, agentPools children, azapi pool
+ * setters), which reference the cluster and so run after it, in parallel
+ * with each other.  The rebuilds of one phase run at the same time; those
+ * of two phases do not.
+ */
+enum ndp_impact_phase {
+    NDP_PHASE_CLUSTER,
+    NDP_PHASE_POOLS,
+    NDP_PHASES /* not a phase: their number */
+};
+
+#define NDP_PHASE_BIT(phase) (1u << (phase))
+
+/*
  * A node pool of a cluster as the input (the changes' facts) and the live
  * state describe it.  'name' and 'because' are owned by the impact;
  * 'os_type' and 'surge' are borrowed from the change set or the cluster
@@ -55,6 +73,12 @@ struct ndp_impact_pool {
     bool touched;           /* a reimaging change of the input would rebuild
                                it, whether the policy refuses it now or not
                                (what --window-check sizes) */
+    /* The phases (NDP_PHASE_BIT()s) whose PUTs rebuild it, would rebuild
+     * it, and rotate it: a pool rebuilt by the cluster's change and by its
+     * own resource's is rolled twice.  0 beside 'rebuilt' or 'touched'
+     * reads as the cluster's phase, 0 beside 'rotated' as every phase the
+     * pool is rebuilt in (rollout.h). */
+    unsigned rebuilt_in, touched_in, rotated_in;
     char *because;          /* ","-separated ids of the rules that rebuild
                                it, or NULL */
 };
@@ -109,8 +133,10 @@ struct ndp_impacts {
  * from --cluster-state, or NULL; 'versions' each cluster's Kubernetes
  * version in force, or NULL (unknown or sensitive), for the pools that
  * declare none.  The pools of a finding whose verdict recreates them
- * (verdicts.h: an azurerm rotation) are marked 'rotated'.  'out' borrows
- * from 'set', 'versions' and the cluster states.
+ * (verdicts.h: an azurerm rotation) are marked 'rotated'.  Each mark
+ * notes its phase: that of the PUT the finding's resource makes, a pool
+ * resource's (NDP_PHASE_POOLS) or the cluster's.  'out' borrows from
+ * 'set', 'versions' and the cluster states.
  */
 void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
                             const struct ndp_state_cluster *const *states,

@@ -6,8 +6,10 @@
  * maxUnavailable U, ceil(N / U) batches and no surge node; a Spot pool
  * one node at a time without drain; an azurerm rotation no batch, but the
  * whole pool again at the peak.  An unset maxSurge is AKS's default for
- * the pool's Kubernetes version.  Counts come from the input, so every
- * product and sum saturates instead of overflowing.
+ * the pool's Kubernetes version.  The extra nodes at the peak, and the
+ * addresses they take, add up within a phase of the apply (impact.h) and
+ * not across phases: the peak is the larger phase.  Counts come from the
+ * input, so every product and sum saturates instead of overflowing.
  */
 #include "common.h"
 #include "rollout.h"
@@ -189,7 +191,58 @@ void ndp_rollout_pool_plan(struct ndp_rollout_pool *out,
                                          : out->surge_nodes;
 }
 
-static void count_pool(struct ndp_rollout *out, const struct ndp_impact_pool *p)
+/* The phases of 'bits' (impact.h), the cluster's when there are none. */
+static unsigned phases_or_cluster(unsigned bits)
+{
+    return bits ? bits : NDP_PHASE_BIT(NDP_PHASE_CLUSTER);
+}
+
+/* The phases 'p' is counted in: those that rebuild it, or touch it. */
+static unsigned pool_phases(const struct ndp_impact_pool *p, bool touched)
+{
+    return phases_or_cluster(touched ? p->touched_in : p->rebuilt_in);
+}
+
+/*
+ * Sizes the rebuild of 'p' in 'phase': a rotation only in the phases
+ * that rotate it (all of the pool's when none is noted), a surge or
+ * unavailable rebuild in the others.
+ */
+static void plan_in_phase(struct ndp_rollout_pool *out,
+                          const struct ndp_impact_pool *p,
+                          enum ndp_impact_phase phase)
+{
+    struct ndp_impact_pool as_rolled = *p;
+    unsigned rotating = p->rotated_in ? p->rotated_in
+                                      : NDP_PHASE_BIT(phase);
+
+    as_rolled.rotated = p->rotated && (rotating & NDP_PHASE_BIT(phase));
+    ndp_rollout_pool_plan(out, &as_rolled);
+}
+
+/* The extra nodes of 'p' in each of its phases, added to 'out'. */
+static void count_phases(struct ndp_rollout *out,
+                         const struct ndp_impact_pool *p, bool touched)
+{
+    unsigned phases = pool_phases(p, touched);
+    struct ndp_rollout_pool plan;
+    int ph;
+
+    for (ph = 0; ph < NDP_PHASES; ph++) {
+        if (!(phases & NDP_PHASE_BIT(ph)))
+            continue;
+        plan_in_phase(&plan, p, (enum ndp_impact_phase)ph);
+        out->phase_pools[ph]++;
+        if (plan.extra_nodes < 0)
+            out->known = false;
+        else
+            out->phase_extra[ph] = add_sat(out->phase_extra[ph],
+                                           plan.extra_nodes);
+    }
+}
+
+static void count_pool(struct ndp_rollout *out, const struct ndp_impact_pool *p,
+                       bool touched)
 {
     struct ndp_rollout_pool plan;
     long each;
@@ -198,13 +251,13 @@ static void count_pool(struct ndp_rollout *out, const struct ndp_impact_pool *p)
     each = add_sat(plan.drain_minutes, plan.soak_minutes);
     out->pools++;
     out->rotated += plan.kind == NDP_ROLLOUT_ROTATION;
+    count_phases(out, p, touched);
     if (p->sensitive || plan.batches < 0 || plan.extra_nodes < 0)
         out->known = false;
     if (!out->known)
         return;
     out->batches = add_sat(out->batches, plan.batches);
     out->minutes = add_sat(out->minutes, mul_sat(plan.batches, each));
-    out->extra_nodes = add_sat(out->extra_nodes, plan.extra_nodes);
     if (!plan.batches)
         return;
     if (!out->batch_max || each < out->batch_min)
@@ -213,52 +266,127 @@ static void count_pool(struct ndp_rollout *out, const struct ndp_impact_pool *p)
         out->batch_max = each;
 }
 
+/* The peak: the phase that adds most, the first of two equal ones. */
+static void choose_peak(struct ndp_rollout *out)
+{
+    int ph;
+
+    out->peak = NDP_PHASE_CLUSTER;
+    for (ph = 0; ph < NDP_PHASES; ph++)
+        if (out->phase_pools[ph] &&
+            (!out->phase_pools[out->peak] ||
+             out->phase_extra[ph] > out->phase_extra[out->peak]))
+            out->peak = (enum ndp_impact_phase)ph;
+    out->extra_nodes = out->phase_extra[out->peak];
+}
+
 void ndp_rollout_size(struct ndp_rollout *out,
                         const struct ndp_impact *impact, bool touched)
 {
     size_t i;
+    int ph;
 
     memset(out, 0, sizeof(*out));
     out->known = true;
     for (i = 0; i < impact->nr_pools; i++) {
         const struct ndp_impact_pool *p = &impact->pools[i];
         if (touched ? p->touched : p->rebuilt)
-            count_pool(out, p);
+            count_pool(out, p, touched);
     }
-    if (!out->known || !out->pools)
+    choose_peak(out);
+    if (!out->known || !out->pools) {
         out->batches = out->minutes = out->extra_nodes = -1;
+        for (ph = 0; ph < NDP_PHASES; ph++)
+            out->phase_extra[ph] = -1;
+    }
     out->known = out->known && out->pools;
 }
 
-void ndp_rollout_subnet_needs(long *out, const struct ndp_impact *impact)
+/* The addresses each node of 'p' takes: its own, and its pods' here. */
+static long addresses_per_node(const struct ndp_impact_pool *p)
 {
+    if (p->pod_subnet)
+        return 1;
+    return add_sat(1, p->max_pods > 0 ? p->max_pods
+                                      : NDP_ROLLOUT_DEFAULT_MAX_PODS);
+}
+
+/*
+ * What pool 'p' takes of its subnet: its nodes' addresses into '*base',
+ * its extra nodes' into 'by_phase', each phase that rebuilds it; false
+ * when a count is unknown or sensitive.
+ */
+static bool pool_addresses(long *base, long by_phase[NDP_PHASES],
+                           unsigned *phases, const struct ndp_impact_pool *p)
+{
+    long per_node = addresses_per_node(p);
+    long nodes = ndp_rollout_pool_nodes(p);
+    struct ndp_rollout_pool plan;
+    int ph;
+
+    if (nodes < 0 || p->sensitive)
+        return false;
+    *base = add_sat(*base, mul_sat(nodes, per_node));
+    for (ph = 0; p->rebuilt && ph < NDP_PHASES; ph++) {
+        if (!(pool_phases(p, false) & NDP_PHASE_BIT(ph)))
+            continue;
+        plan_in_phase(&plan, p, (enum ndp_impact_phase)ph);
+        if (plan.extra_nodes < 0)
+            return false;
+        by_phase[ph] = add_sat(by_phase[ph],
+                               mul_sat(plan.extra_nodes, per_node));
+        *phases |= NDP_PHASE_BIT(ph);
+    }
+    return true;
+}
+
+/* One subnet's need from its pools' addresses: the base, then the peak. */
+static void subnet_peak(struct ndp_subnet_need *out, long base,
+                        const long by_phase[NDP_PHASES])
+{
+    int ph;
+
+    out->peak = NDP_PHASE_CLUSTER;
+    for (ph = 0; ph < NDP_PHASES; ph++)
+        if ((out->phases & NDP_PHASE_BIT(ph)) &&
+            (!(out->phases & NDP_PHASE_BIT(out->peak)) ||
+             by_phase[ph] > by_phase[out->peak]))
+            out->peak = (enum ndp_impact_phase)ph;
+    if (out->addresses >= 0)
+        out->addresses = add_sat(base, by_phase[out->peak]);
+}
+
+void ndp_rollout_subnet_needs(struct ndp_subnet_need *out,
+                              const struct ndp_impact *impact)
+{
+    size_t n = impact->nr_subnets ? impact->nr_subnets : 1;
+    long *base = ndp_xcalloc(n, sizeof(*base));
+    long (*by_phase)[NDP_PHASES] = ndp_xcalloc(n, sizeof(*by_phase));
     size_t i;
 
-    for (i = 0; i < impact->nr_subnets; i++)
-        out[i] = 0;
+    memset(out, 0, impact->nr_subnets * sizeof(*out));
     for (i = 0; i < impact->nr_pools; i++) {
         const struct ndp_impact_pool *p = &impact->pools[i];
-        struct ndp_rollout_pool plan;
-        long nodes, per_node;
+        size_t s = p->subnet;
 
-        if (p->subnet >= impact->nr_subnets || p->deleted ||
-            out[p->subnet] < 0)
+        if (s >= impact->nr_subnets || p->deleted || out[s].addresses < 0)
             continue;
-        ndp_rollout_pool_plan(&plan, p);
-        nodes = plan.nodes;
-        if (nodes >= 0 && p->rebuilt)
-            nodes = plan.extra_nodes < 0 ? -1
-                                         : add_sat(nodes, plan.extra_nodes);
-        if (nodes < 0 || p->sensitive) {
-            out[p->subnet] = -1;
-            continue;
-        }
-        per_node = p->pod_subnet ? 1
-                   : add_sat(1, p->max_pods > 0
-                                    ? p->max_pods
-                                    : NDP_ROLLOUT_DEFAULT_MAX_PODS);
-        out[p->subnet] = add_sat(out[p->subnet], mul_sat(nodes, per_node));
+        if (!pool_addresses(&base[s], by_phase[s], &out[s].phases, p))
+            out[s].addresses = -1;
     }
+    for (i = 0; i < impact->nr_subnets; i++)
+        subnet_peak(&out[i], base[i], by_phase[i]);
+    free(base);
+    free(by_phase);
+}
+
+void ndp_rollout_phase_words(struct ndp_buf *out,
+                             enum ndp_impact_phase phase)
+{
+    ndp_buf_adds(out, phase == NDP_PHASE_POOLS
+                          ? "while the node pool resources are updated, in "
+                            "parallel, after the cluster"
+                          : "in the cluster's own update");
 }
 
 long ndp_rollout_plan_extra_nodes(const struct ndp_impacts *impacts)

@@ -12,9 +12,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "impact.h"
+
 struct ndp_buf;
-struct ndp_impact;
-struct ndp_impact_pool;
 
 /* AKS upgradeSettings defaults: drainTimeoutInMinutes, nodeSoak... */
 #define NDP_ROLLOUT_DEFAULT_DRAIN_MINUTES 30
@@ -112,20 +112,31 @@ long ndp_rollout_soak_minutes(const struct ndp_impact_pool *p);
  * batch) batches (ndp_rollout_pool_plan()), the autoscaler's maximum when
  * it scales, and each batch up to its drain timeout plus its node soak
  * time; the pools are counted one after another.  A pool an azurerm
- * rotation creates anew has no batches and is not timed.  At the peak the
- * pools' extra nodes are counted all at once (put-time-limits PT-CAP-01:
- * quota is the sum over the pools rebuilt together).
+ * rotation creates anew has no batches and is not timed.
+ *
+ * At the peak the extra nodes of the pools rebuilt together add up
+ * (put-time-limits PT-CAP-01: quota is the sum over the pools upgraded
+ * together), and those of pools rebuilt in different phases do not
+ * (impact.h, PT-K8S-06): the cluster's own PUT first, then its pool
+ * resources in parallel.  The peak is the larger phase.  A pool rebuilt
+ * in both counts in both, and a rotation only in the phase that rotates
+ * it (a surge rebuild in the other).
  */
 struct ndp_rollout {
     size_t pools;           /* pools counted */
     size_t rotated;         /* of them, created anew by a rotation */
     bool known;             /* every count is known and none is sensitive;
-                               otherwise 'batches', 'minutes' and
-                               'extra_nodes' are -1 */
+                               otherwise 'batches', 'minutes',
+                               'extra_nodes' and 'phase_extra' are -1 */
     long batches;           /* all the batches of all the pools */
     long minutes;           /* their worst-case length, saturating */
     long batch_min, batch_max; /* the shortest and longest batch, minutes */
-    long extra_nodes;       /* nodes above the pools' own at the peak */
+    long extra_nodes;       /* nodes above the pools' own at the peak: the
+                               largest of 'phase_extra' */
+    long phase_extra[NDP_PHASES]; /* the extra nodes of each phase */
+    size_t phase_pools[NDP_PHASES]; /* the pools each phase rebuilds */
+    enum ndp_impact_phase peak; /* the phase of the peak (the first of
+                                   two equal ones) */
 };
 
 /*
@@ -139,16 +150,37 @@ void ndp_rollout_size(struct ndp_rollout *out,
 /* maxPods of a pool that declares none, under Azure CNI (node subnet). */
 #define NDP_ROLLOUT_DEFAULT_MAX_PODS 30
 
+/* The addresses the pools of one subnet take (ndp_rollout_subnet_needs()). */
+struct ndp_subnet_need {
+    long addresses;         /* at the peak; -1 when a count is unknown or
+                               sensitive */
+    unsigned phases;        /* NDP_PHASE_BIT()s of the phases that rebuild
+                               a pool in it (0: none is rebuilt) */
+    enum ndp_impact_phase peak; /* the phase of the peak, when 'phases' */
+};
+
 /*
  * The addresses the pools of 'impact' need in each of its subnets at the
  * peak (put-time-limits PT-CAP-02), into 'out' (impact->nr_subnets
  * entries): under flat Azure CNI (impact->flat_cni) each pool in the
  * subnet takes (nodes + its extra nodes) x (1 + maxPods), a pool whose
  * pods have a subnet of their own (nodes + extra) alone; a deleted pool
- * none.  -1 where a count is unknown or sensitive.  Only the pools the
- * input and the live state describe are counted: at least this many.
+ * none.  The extra nodes are those of the phase that adds most to the
+ * subnet (struct ndp_rollout): the pools rebuilt in the cluster's own
+ * PUT, or those its pool resources rebuild together after it.  Only the
+ * pools the input and the live state describe are counted: at least this
+ * many.
  */
-void ndp_rollout_subnet_needs(long *out, const struct ndp_impact *impact);
+void ndp_rollout_subnet_needs(struct ndp_subnet_need *out,
+                              const struct ndp_impact *impact);
+
+/*
+ * Appends when the peak of 'phase' comes: "in the cluster's own update",
+ * "while the node pool resources are updated, in parallel, after the
+ * cluster".
+ */
+void ndp_rollout_phase_words(struct ndp_buf *out,
+                             enum ndp_impact_phase phase);
 
 /*
  * The extra nodes at the peak of the whole apply: each impact's rebuilt

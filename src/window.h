@@ -198,4 +198,12 @@ bool ndp_window_opening_unknown(const struct ndp_window *w);
 bool ndp_window_check_start_date(const struct ndp_window *w, int64_t at,
                                  struct ndp_buf *problems);
 
+/*
+ * The same for a window a PUT creates its configuration with
+ * (put-time-limits PT-MW-05): whether AKS refuses a startDate already
+ * past then is unconfirmed, and the problem appended says so.
+ */
+bool ndp_window_check_new_start_date(const struct ndp_window *w, int64_t at,
+                                     struct ndp_buf *problems);
+
 #endif

@@ -15,6 +15,12 @@
  * the change does not send (an unchanged azurerm block, a deleted one, the
  * plan's before side) is not judged here.
  *
+ * A configuration is a resource of its own, PUT after the cluster's: the
+ * messages say the apply fails at that PUT, with the cluster's own
+ * changes already made, never at the cluster's.  A startDate already past
+ * is refused when the PUT updates a configuration (PT-MW-05); when it
+ * creates one, the refusal is unconfirmed (may-refuse).
+ *
  * Node OS channel (rules/node-os-channel.json): notes on what AKS will do
  * (NDP820-822), one per cluster and only where the plan creates the
  * cluster, changes its node OS channel or touches its node OS window (else
@@ -99,6 +105,46 @@ static bool start_date_sent(const struct ndp_change *ch,
     return a && *a && (!b || strcmp(a, b) != 0);
 }
 
+/*
+ * Does the PUT of the configuration of 'w' create it (PT-MW-05)?  A
+ * created or replaced resource does, and so does a window its resource
+ * did not declare (azurerm adds a maintenance_window* block with a PUT of
+ * a configuration that did not exist).  A setter's PUT, and a what-if
+ * delta's, update one that exists.
+ */
+static bool creates_configuration(const struct ndp_change *ch,
+                                  const struct ndp_window_facts *w)
+{
+    if (ch->setter)
+        return false;
+    return ch->action == NDP_ACTION_CREATE ||
+           ch->action == NDP_ACTION_REPLACE ||
+           (!ch->delta_only && ndp_json_is_unset(w->before));
+}
+
+/*
+ * Where the apply stops when AKS refuses what 'ch' sends of a maintenance
+ * configuration: a configuration is a resource of its own, PUT after the
+ * cluster's.  azurerm sends each maintenance_window* block of a cluster
+ * in a PUT of its own once it has created or updated the cluster and its
+ * default node pool; an ARM configuration names the cluster as its parent
+ * and goes after it.
+ */
+static void where_it_fails(struct ndp_buf *msg, const struct ndp_change *ch)
+{
+    if (ch->kind == NDP_KIND_CLUSTER)
+        ndp_buf_addf(msg, "the apply of %s fails at that PUT, which azurerm "
+                     "sends after it has %s, the cluster's own changes "
+                     "already made", ch->address,
+                     ch->action == NDP_ACTION_UPDATE
+                         ? "updated the cluster and its default node pool"
+                         : "created the cluster");
+    else
+        ndp_buf_addf(msg, "the apply fails at %s, a resource of its own that "
+                     "goes after the cluster, whose changes are then already "
+                     "made", ch->address);
+}
+
 /* A finding about change 'ch' of the check rule 'id' (skipped when the
  * rule set lacks it). */
 static void add_finding(const struct ndp_evaluator *ev,
@@ -147,8 +193,9 @@ static void check_name(const struct ndp_evaluator *ev,
                  "(InvalidParameter: \"Only 'default', "
                  "'aksManagedAutoUpgradeSchedule' and "
                  "'aksManagedNodeOSUpgradeSchedule' are allowed configNames "
-                 "for maintenance configuration.\"); use one of those three",
-                 w->config);
+                 "for maintenance configuration.\") in its PUT, so ", w->config);
+    where_it_fails(&msg, ch);
+    ndp_buf_adds(&msg, "; use one of those three names");
     add_finding(ev, ch, "NDP801", NDP_VERDICT_REFUSED, "", NULL, NULL,
                 msg.buf);
     ndp_buf_release(&msg);
@@ -172,20 +219,66 @@ static void check_default_schedule(const struct ndp_evaluator *ev,
         return;
     if (s->kind != NDP_SCHEDULE_WEEKLY)
         ndp_buf_addf(&msg, "the default maintenance configuration takes a "
-                     "weekly schedule only, not %s: AKS refuses the PUT and "
-                     "the apply fails there; use schedule.weekly with "
-                     "intervalWeeks 1, or move the schedule to "
-                     "aksManagedAutoUpgradeSchedule",
+                     "weekly schedule only, not %s: AKS refuses its PUT, so ",
                      ndp_window_schedule_name(s->kind));
     else if (s->interval > 1 && s->interval <= 4)
         ndp_buf_addf(&msg, "the default maintenance configuration takes "
                      "intervalWeeks 1 only (API version 2025-03-01 and "
-                     "later, azure-cli#33431), not %lld: AKS refuses the "
-                     "PUT and the apply fails there; set intervalWeeks 1",
-                     s->interval);
-    if (msg.len)
-        add_finding(ev, ch, "NDP803", NDP_VERDICT_REFUSED, w->path, NULL,
-                    NULL, msg.buf);
+                     "later, azure-cli#33431), not %lld: AKS refuses its "
+                     "PUT, so ", s->interval);
+    if (!msg.len)
+        goto out;
+    where_it_fails(&msg, ch);
+    ndp_buf_adds(&msg, s->kind != NDP_SCHEDULE_WEEKLY
+                           ? "; use schedule.weekly with intervalWeeks 1, or "
+                             "move the schedule to "
+                             "aksManagedAutoUpgradeSchedule"
+                           : "; set intervalWeeks 1");
+    add_finding(ev, ch, "NDP803", NDP_VERDICT_REFUSED, w->path, NULL, NULL,
+                msg.buf);
+out:
+    ndp_buf_release(&msg);
+}
+
+/*
+ * NDP802 from what is wrong with window 'w': 'refused' (AKS refuses
+ * it: an error) and 'unconfirmed' (a startDate already past in a
+ * configuration the PUT creates: may-refuse, PT-MW-05), either empty.
+ */
+static void window_finding(const struct ndp_evaluator *ev,
+                           const struct ndp_change *ch,
+                           const struct ndp_window_facts *w,
+                           const struct ndp_buf *refused,
+                           const struct ndp_buf *unconfirmed)
+{
+    const char *name = w->config ? w->config : w->name;
+    struct ndp_buf msg = NDP_BUF_INIT;
+
+    if (refused->len) {
+        ndp_buf_addf(&msg, "the %s maintenance window this change sends is "
+                     "outside AKS limits: %s%s%s; AKS refuses its PUT, so ",
+                     name, w->sensitive ? "its settings are sensitive (not "
+                                          "shown)" : refused->buf,
+                     unconfirmed->len && !w->sensitive ? "; " : "",
+                     w->sensitive ? "" : unconfirmed->buf);
+        where_it_fails(&msg, ch);
+        ndp_buf_adds(&msg, "; change each value named to one within the "
+                     "limit it names");
+    } else {
+        ndp_buf_addf(&msg, "the %s maintenance window this change creates "
+                     "may be refused: %s; if AKS refuses it, ", name,
+                     w->sensitive ? "its settings are sensitive (not "
+                                    "shown), and whether AKS refuses them "
+                                    "in a configuration it creates is "
+                                    "unconfirmed"
+                                  : unconfirmed->buf);
+        where_it_fails(&msg, ch);
+        ndp_buf_addf(&msg, "; set %s to today or later, or leave it out (the "
+                     "window is then active right away)", w->start_date_key);
+    }
+    add_finding(ev, ch, "NDP802",
+                refused->len ? NDP_VERDICT_REFUSED : NDP_VERDICT_MAY_REFUSE,
+                w->path, NULL, NULL, msg.buf);
     ndp_buf_release(&msg);
 }
 
@@ -198,7 +291,7 @@ static void check_window(const struct ndp_evaluator *ev,
     struct json_object *all = NULL;
     const struct json_object *mask = w->after_unknown;
     struct ndp_buf problems = NDP_BUF_INIT;
-    struct ndp_buf msg = NDP_BUF_INIT;
+    struct ndp_buf unconfirmed = NDP_BUF_INIT;
     struct ndp_window *win;
 
     if (w->node_os || w->legacy ||
@@ -212,24 +305,20 @@ static void check_window(const struct ndp_evaluator *ev,
     }
     win = w->arm ? ndp_window_from_arm_unknown(w->after, mask, &problems)
                  : ndp_window_from_azurerm_unknown(w->after, mask, &problems);
-    if (win && start_date_sent(ch, w))
-        ndp_window_check_start_date(win, ev->opt->at, &problems);
-    if (problems.len) {
-        ndp_buf_addf(&msg, "the %s maintenance window this change sends is "
-                     "outside AKS limits: %s; AKS refuses the PUT and the "
-                     "apply fails there",
-                     w->config ? w->config : w->name,
-                     w->sensitive ? "its settings are sensitive (not shown)"
-                                  : problems.buf);
-        add_finding(ev, ch, "NDP802", NDP_VERDICT_REFUSED, w->path, NULL,
-                    NULL, msg.buf);
+    if (win && start_date_sent(ch, w)) {
+        if (creates_configuration(ch, w))
+            ndp_window_check_new_start_date(win, ev->opt->at, &unconfirmed);
+        else
+            ndp_window_check_start_date(win, ev->opt->at, &problems);
     }
+    if (problems.len || unconfirmed.len)
+        window_finding(ev, ch, w, &problems, &unconfirmed);
     if (win && w->arm && is_default(w) && !w->sensitive)
         check_default_schedule(ev, ch, w, win);
     ndp_window_free(win);
     json_object_put(all);
     ndp_buf_release(&problems);
-    ndp_buf_release(&msg);
+    ndp_buf_release(&unconfirmed);
 }
 
 static bool is_weekday(const char *s)
@@ -340,11 +429,13 @@ static void check_legacy(const struct ndp_evaluator *ev,
             return;
         ndp_buf_addf(&msg, "%s takes only a maintenanceWindow, and this "
                      "change sends it %s: the legacy form belongs to the "
-                     "default configuration; whether AKS refuses it is "
-                     "unconfirmed, and it does not schedule anything there; "
-                     "use maintenanceWindow", w->config,
+                     "default configuration, it does not schedule anything "
+                     "there, and whether AKS refuses it is unconfirmed (if "
+                     "it does, ", w->config,
                      week && times ? "timeInWeek and notAllowedTime"
                      : week ? "timeInWeek" : "notAllowedTime");
+        where_it_fails(&msg, ch);
+        ndp_buf_adds(&msg, "); use maintenanceWindow instead");
         add_finding(ev, ch, "NDP805", NDP_VERDICT_MAY_REFUSE,
                     week ? w->time_in_week_path : w->not_allowed_time_path,
                     NULL, NULL, msg.buf);
@@ -360,9 +451,13 @@ static void check_legacy(const struct ndp_evaluator *ev,
     if (problems.len) {
         ndp_buf_addf(&msg, "the default maintenance configuration this "
                      "change sends is outside AKS limits: %s; AKS refuses "
-                     "the PUT and the apply fails there",
+                     "its PUT, so ",
                      w->sensitive ? "its settings are sensitive (not shown)"
                                   : problems.buf);
+        where_it_fails(&msg, ch);
+        ndp_buf_adds(&msg, "; give each entry named a day Sunday..Saturday, "
+                     "hour slots 0..23 and date-times as the API writes "
+                     "them");
         add_finding(ev, ch, "NDP804", NDP_VERDICT_REFUSED,
                     week ? w->time_in_week_path : w->not_allowed_time_path,
                     NULL, NULL, msg.buf);
@@ -429,18 +524,23 @@ static void check_node_image_pair(const struct ndp_evaluator *ev,
     if (ch->action == NDP_ACTION_UPDATE && os->before &&
         ndp_strcasecmp(os->before, os->after) == 0)
         return;
+    ndp_buf_addf(&msg, "%s '%s' is not NodeImage while %s is node-image: ",
+                 os->path, os->sensitive ? "(sensitive)" : os->after,
+                 up->path);
     if (ch->notation == NDP_NOTATION_AZURERM)
-        ndp_buf_addf(&msg, "%s is not NodeImage while %s is node-image: "
-                     "azurerm refuses it during apply (\"`%s` must be set "
-                     "to `NodeImage` if `%s` is set to `node-image`\")",
-                     os->path, up->path, os->path, up->path);
-    else
-        ndp_buf_addf(&msg, "%s is not NodeImage while %s is node-image: AKS "
-                     "does not let the node OS channel change from NodeImage "
-                     "with the node-image cluster channel (\"You can't "
-                     "change the node OS autoupgrade channel value if your "
-                     "cluster autoupgrade channel is node-image\")",
+        ndp_buf_addf(&msg, "azurerm refuses it during apply, before it %s "
+                     "(\"`%s` must be set to `NodeImage` if `%s` is set to "
+                     "`node-image`\")",
+                     ch->action == NDP_ACTION_UPDATE
+                         ? "sends the cluster's update"
+                         : "creates the cluster",
                      os->path, up->path);
+    else
+        ndp_buf_addf(&msg, "AKS does not let the node OS channel change from "
+                     "NodeImage with the node-image cluster channel (\"You "
+                     "can't change the node OS autoupgrade channel value if "
+                     "your cluster autoupgrade channel is node-image\"), so "
+                     "the apply fails at %s", ch->address);
     ndp_buf_adds(&msg, "; set the node OS channel to NodeImage, or choose "
                  "another cluster channel");
     before = channel_text(os->before, os->sensitive, false);

@@ -482,7 +482,8 @@ void ndp_check_upgrade(const struct ndp_evaluator *ev)
 /* ---- NDP709: a subnet too small for the rebuild (PT-CAP-02) ---- */
 
 static void subnet_finding(const struct ndp_evaluator *ev, size_t cluster,
-                           const struct ndp_subnet *sn, long need)
+                           const struct ndp_subnet *sn,
+                           const struct ndp_subnet_need *need)
 {
     const struct ndp_rule *rule = ndp_ruleset_find(ev->rs, "NDP709");
     struct ndp_buf msg = NDP_BUF_INIT;
@@ -500,9 +501,16 @@ static void subnet_finding(const struct ndp_evaluator *ev, size_t cluster,
         return;
     spec.scope = rule->scope;
     ndp_buf_addf(&msg, "the cluster's pools in subnet %s take at least %ld "
-                 "addresses at the peak of this apply under Azure CNI, "
-                 "(nodes + surge) \xc3\x97 (1 + maxPods), ", sn->address,
-                 need);
+                 "addresses under Azure CNI, (nodes + surge) \xc3\x97 "
+                 "(1 + maxPods), at the peak of this apply", sn->address,
+                 need->addresses);
+    if (need->phases) {
+        /* Which pools surge together (PT-K8S-06) tells what to change. */
+        ndp_buf_adds(&msg, " (");
+        ndp_rollout_phase_words(&msg, need->peak);
+        ndp_buf_adds(&msg, ")");
+    }
+    ndp_buf_adds(&msg, ", ");
     if (sn->sensitive)
         ndp_buf_adds(&msg, "more than the subnet holds (its prefixes are "
                      "sensitive)");
@@ -528,16 +536,16 @@ void ndp_check_subnets(const struct ndp_evaluator *ev,
 
     for (i = 0; i < impacts->nr; i++) {
         const struct ndp_impact *im = &impacts->items[i];
-        long *need;
+        struct ndp_subnet_need *need;
 
         if (!im->rebuilds || !im->flat_cni || !im->nr_subnets)
             continue;
         need = ndp_xcalloc(im->nr_subnets, sizeof(*need));
         ndp_rollout_subnet_needs(need, im);
         for (k = 0; k < im->nr_subnets; k++)
-            if (need[k] >= 0 && im->subnets[k]->usable >= 0 &&
-                need[k] > im->subnets[k]->usable)
-                subnet_finding(ev, i, im->subnets[k], need[k]);
+            if (need[k].addresses >= 0 && im->subnets[k]->usable >= 0 &&
+                need[k].addresses > im->subnets[k]->usable)
+                subnet_finding(ev, i, im->subnets[k], &need[k]);
         free(need);
     }
 }

@@ -14,13 +14,18 @@
  * only as a delta is laid over the window known from --cluster-state or
  * the settings file; with neither, what the delta does not show is
  * unknown.  A window this change sends to AKS with a startDate already
- * past at --at is refused by AKS: a problem like any other value AKS
- * refuses.  A problem in a window the change sends (creates, sets, or
- * sends again in a whole azapi body) makes the window-invalid finding a
- * refusal (window_refused); one read only from the plan's before side,
- * the live state or the settings file stays a warning.  A startDate is sent when the change creates the window, when
- * it changes the startDate, and on every update of an azapi resource,
- * whose whole body is sent again.
+ * past at --at is refused by AKS when the PUT updates its configuration:
+ * a problem like any other value AKS refuses.  A problem in a window the
+ * change sends (creates, sets, or sends again in a whole azapi body)
+ * makes the window-invalid finding a refusal (window_refused); one read
+ * only from the plan's before side, the live state or the settings file
+ * stays a warning, and so does a startDate already past in a PUT that
+ * creates the configuration (a created or replaced resource, a block
+ * azurerm adds): whether AKS refuses that is unconfirmed
+ * (put-time-limits PT-MW-05), and the problem says so.  A startDate is
+ * sent when the change creates the window, when it changes the
+ * startDate, and on every update of an azapi resource, whose whole body
+ * is sent again.
  *
  * The instant a cluster is judged at (evaluate.h, enum ndp_judged) is
  * chosen here, once its window is known; a startDate is still held
@@ -83,6 +88,10 @@ struct window_decl {
     bool planned_start_date_sent;       /* AKS sees the planned startDate */
     bool created;                       /* the change sends in_force: it
                                            adds the window */
+    bool new_config;                    /* its PUT creates the
+                                           configuration: a created or
+                                           replaced resource, a window
+                                           added (not by a setter) */
     bool resent;                        /* the change sends in_force again
                                            unchanged (a whole ARM body) */
     bool arm;                           /* ARM MaintenanceWindow, else azurerm */
@@ -99,39 +108,72 @@ static struct ndp_window *read_window(const struct window_decl *d,
                   : ndp_window_from_azurerm_unknown(v, unknown, problems);
 }
 
-/* The window the change sets, when it reads; its problems otherwise. */
-static struct ndp_window *read_planned(const struct window_decl *d,
-                                       struct ndp_buf *problems)
+/*
+ * The startDate of 'w', which the change sends: already past, a problem
+ * AKS refuses into 'problems', or into 'unconfirmed' when the PUT creates
+ * the configuration (PT-MW-05).
+ */
+static void check_start_date(const struct window_decl *d,
+                             const struct ndp_window *w,
+                             struct ndp_buf *problems,
+                             struct ndp_buf *unconfirmed)
 {
-    struct ndp_buf planned = NDP_BUF_INIT;
+    if (d->new_config)
+        ndp_window_check_new_start_date(w, d->at, unconfirmed);
+    else
+        ndp_window_check_start_date(w, d->at, problems);
+}
+
+/* Appends 'part' to 'out' as "; <what>: <part>" when there is one. */
+static void add_part(struct ndp_buf *out, const char *what,
+                     const struct ndp_buf *part)
+{
+    if (part->len)
+        ndp_buf_addf(out, "%s%s%s", out->len ? "; " : "", what, part->buf);
+}
+
+/*
+ * The window the change sets, when it reads; its problems otherwise.  A
+ * startDate already past in a configuration the PUT creates goes to
+ * 'unconfirmed', and the window stays: AKS may well take it.
+ */
+static struct ndp_window *read_planned(const struct window_decl *d,
+                                       struct ndp_buf *problems,
+                                       struct ndp_buf *unconfirmed)
+{
+    struct ndp_buf planned = NDP_BUF_INIT, maybe = NDP_BUF_INIT;
     struct ndp_window *w;
 
     if (!d->has_planned || ndp_json_has_expression(d->planned))
         return NULL;
     w = read_window(d, d->planned, d->planned_unknown, &planned);
     if (d->planned_start_date_sent)
-        ndp_window_check_start_date(w, d->at, &planned);
+        check_start_date(d, w, &planned, &maybe);
+    add_part(unconfirmed, "the window this change sets: ", &maybe);
     if (planned.len) {
         /* AKS refuses it, so the old window stays in force. */
-        ndp_buf_addf(problems, "%sthe window this change sets: %s",
-                     problems->len ? "; " : "", planned.buf);
+        add_part(problems, "the window this change sets: ", &planned);
         ndp_window_free(w);
         w = NULL;
     }
     ndp_buf_release(&planned);
+    ndp_buf_release(&maybe);
     return w;
 }
 
 /* The window in force, sent again as it is: AKS checks its startDate. */
 static void check_resent(const struct window_decl *d,
-                         const struct ndp_window *w, struct ndp_buf *problems)
+                         const struct ndp_window *w, struct ndp_buf *problems,
+                         struct ndp_buf *unconfirmed)
 {
-    struct ndp_buf resent = NDP_BUF_INIT;
+    struct ndp_buf resent = NDP_BUF_INIT, maybe = NDP_BUF_INIT;
+    const char *what = "the window this change sends again unchanged: ";
 
-    if (ndp_window_check_start_date(w, d->at, &resent))
-        ndp_buf_addf(problems, "%sthe window this change sends again "
-                     "unchanged: %s", problems->len ? "; " : "", resent.buf);
+    check_start_date(d, w, &resent, &maybe);
+    add_part(problems, what, &resent);
+    add_part(unconfirmed, what, &maybe);
     ndp_buf_release(&resent);
+    ndp_buf_release(&maybe);
 }
 
 /*
@@ -140,20 +182,24 @@ static void check_resent(const struct window_decl *d,
  * not the times it opens and closes (reporters check window_sensitive).
  */
 static void redact_window(struct ndp_resolution *c,
-                          const struct ndp_buf *problems)
+                          const struct ndp_buf *problems, bool unconfirmed)
 {
     c->window_sensitive = true;
     if (problems->len)
-        c->window_problems = ndp_xstrdup("its settings are sensitive (not "
-                                         "shown), and AKS would refuse them");
+        c->window_problems = ndp_xstrdup(
+            unconfirmed ? "its settings are sensitive (not shown), and "
+                          "whether AKS refuses them in the configuration "
+                          "this change creates is unconfirmed"
+                        : "its settings are sensitive (not shown), and AKS "
+                          "would refuse them");
 }
 
 static void set_window(struct ndp_resolution *c, const struct window_decl *d)
 {
-    struct ndp_buf problems = NDP_BUF_INIT;
+    struct ndp_buf problems = NDP_BUF_INIT, unconfirmed = NDP_BUF_INIT;
     struct ndp_window *w = NULL;
     size_t sent_from;
-    bool refused;
+    bool refused, only_unconfirmed;
 
     if (c->window || c->window_problems || c->window_expression)
         return;
@@ -166,21 +212,25 @@ static void set_window(struct ndp_resolution *c, const struct window_decl *d)
     if (!w && !problems.len)
         ndp_buf_adds(&problems, "the window cannot be evaluated");
     if (d->created)
-        ndp_window_check_start_date(w, d->at, &problems);
+        check_start_date(d, w, &problems, &unconfirmed);
     /* What the change sends AKS refuses: the window it creates or sends
      * again (a whole azapi body), or the one it sets. */
     refused = problems.len && (d->created || d->resent);
     sent_from = problems.len;
-    c->new_window = read_planned(d, &problems);
+    c->new_window = read_planned(d, &problems, &unconfirmed);
     if (d->resent)
-        check_resent(d, w, &problems);
+        check_resent(d, w, &problems, &unconfirmed);
     c->window_refused = refused || problems.len > sent_from;
+    /* Said, but no refusal: whether AKS refuses it is unconfirmed. */
+    only_unconfirmed = !problems.len && unconfirmed.len;
+    add_part(&problems, "", &unconfirmed);
+    ndp_buf_release(&unconfirmed);
     c->window = w;
     c->window_resource = ndp_xstrdup(d->resource);
     c->window_path = ndp_xstrdup(d->path);
     c->window_changes = d->planned != NULL;
     if (d->sensitive)
-        redact_window(c, &problems);
+        redact_window(c, &problems, only_unconfirmed);
     else if (problems.len)
         c->window_problems = ndp_buf_detach(&problems);
     ndp_buf_release(&problems);
@@ -247,6 +297,7 @@ static void window_sides(struct window_decl *d, const struct ndp_change *ch,
     bool replace = ch->action == NDP_ACTION_REPLACE;
 
     d->created = !had && has_after && sends(ch);
+    d->new_config = (d->created && !ch->setter) || replace;
     if (!had || !has_after || (ch->action != NDP_ACTION_UPDATE && !replace))
         return;
     /* A replacement creates the resource again: AKS sees the whole window. */

@@ -266,7 +266,7 @@ static void rollout_json(struct ndp_buf *json, const struct ndp_rollout *r,
 static void subnets(struct ndp_buf *json, struct ndp_buf *text,
                     const struct ndp_impact *impact)
 {
-    long *need;
+    struct ndp_subnet_need *need;
     size_t i;
 
     ndp_buf_adds(json, ",\"subnets\":[");
@@ -288,7 +288,7 @@ static void subnets(struct ndp_buf *json, struct ndp_buf *text,
         ndp_buf_adds(json, ",\"usable_addresses\":");
         add_number(json, sn->sensitive ? -1 : sn->usable);
         ndp_buf_adds(json, ",\"addresses_at_peak\":");
-        add_number(json, need[i]);
+        add_number(json, need[i].addresses);
         ndp_buf_adds(json, "}");
         ndp_buf_addf(text, "; subnet %s (", sn->address);
         if (sn->sensitive)
@@ -296,26 +296,47 @@ static void subnets(struct ndp_buf *json, struct ndp_buf *text,
         else
             ndp_buf_addf(text, "%s, %ld usable addresses", sn->prefixes,
                          sn->usable);
-        if (need[i] < 0)
+        if (need[i].addresses < 0)
             ndp_buf_adds(text, "): the addresses its pools take at the peak "
                                "cannot be counted");
         else
             ndp_buf_addf(text, "): its pools take at least %ld addresses at "
                          "the peak, (nodes + surge) \xc3\x97 (1 + maxPods) "
-                         "under Azure CNI", need[i]);
+                         "under Azure CNI", need[i].addresses);
     }
     ndp_buf_adds(json, "]");
     free(need);
 }
 
-/* "; up to 4 extra nodes at the peak": what quota must hold. */
+/*
+ * "; up to 4 extra nodes at the peak": what quota must hold, and when
+ * (rollout.h): for pools rebuilt in one phase "(these pools together, in
+ * the cluster's own update)"; for two phases the peak's, then what the
+ * other adds.
+ */
 static void extra_text(struct ndp_buf *text, const struct ndp_rollout *r)
 {
+    enum ndp_impact_phase other = r->peak == NDP_PHASE_CLUSTER
+                                      ? NDP_PHASE_POOLS
+                                      : NDP_PHASE_CLUSTER;
+
     if (!r->known)
         return;
-    ndp_buf_addf(text, "; up to %ld extra node%s at the peak%s",
-                 r->extra_nodes, r->extra_nodes == 1 ? "" : "s",
-                 r->pools > 1 ? " (these pools together)" : "");
+    ndp_buf_addf(text, "; up to %ld extra node%s at the peak",
+                 r->extra_nodes, r->extra_nodes == 1 ? "" : "s");
+    if (!r->phase_pools[other]) {
+        if (r->pools < 2)
+            return;
+        ndp_buf_adds(text, " (these pools together, ");
+        ndp_rollout_phase_words(text, r->peak);
+        ndp_buf_addch(text, ')');
+        return;
+    }
+    ndp_buf_adds(text, ", ");
+    ndp_rollout_phase_words(text, r->peak);
+    ndp_buf_adds(text, " (");
+    ndp_rollout_phase_words(text, other);
+    ndp_buf_addf(text, ": up to %ld)", r->phase_extra[other]);
 }
 
 /* Both descriptions of an impact, written side by side in one pass. */

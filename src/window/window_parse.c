@@ -876,28 +876,63 @@ const char *ndp_window_interval_name(enum ndp_window_schedule kind)
 /* ------------------------------------------------------------------ */
 /* Checks against the instant                                          */
 
+/* AKS's answer to a startDate in the past (azurerm#22762), quoted. */
+#define PAST_START_DATE_ANSWER \
+    "(\"The input 'maintenanceWindow.startDate' ... is before the current " \
+    "time\")"
+
+/*
+ * When the startDate of 'w' is before the date of 'at' at the window's
+ * UTC offset (as every date of it is read): both dates, written.
+ */
+static bool start_date_past(const struct ndp_window *w, int64_t at,
+                            struct ndp_buf *first, struct ndp_buf *today_text)
+{
+    int64_t today;
+
+    if (!w || !w->set.has_start_date || !ndp_window_instant_in_range(at))
+        return false;
+    today = ndp_floor_div(at + (int64_t)w->set.utc_offset_minutes * 60,
+                          NDP_SECONDS_PER_DAY);
+    if (w->set.start_date >= today)
+        return false;
+    ndp_date_format(first, w->set.start_date);
+    ndp_date_format(today_text, today);
+    return true;
+}
+
 bool ndp_window_check_start_date(const struct ndp_window *w, int64_t at,
                                  struct ndp_buf *problems)
 {
     struct ndp_buf first = NDP_BUF_INIT;
     struct ndp_buf today_text = NDP_BUF_INIT;
-    int64_t today;
+    bool past = start_date_past(w, at, &first, &today_text);
 
-    if (!w || !w->set.has_start_date || !ndp_window_instant_in_range(at))
-        return false;
-    /* The date at the window's own offset, as every date of it is read. */
-    today = ndp_floor_div(at + (int64_t)w->set.utc_offset_minutes * 60,
-                          NDP_SECONDS_PER_DAY);
-    if (w->set.start_date >= today)
-        return false;
-    ndp_date_format(&first, w->set.start_date);
-    ndp_date_format(&today_text, today);
-    add_problem(problems, "%s %s is before the current date (%s at the "
-                "window's UTC offset), and AKS refuses to set a window "
-                "that starts in the past (\"The input "
-                "'maintenanceWindow.startDate' ... is before the current "
-                "time\")", w->names->start_date, first.buf, today_text.buf);
+    if (past)
+        add_problem(problems, "%s %s is before the current date (%s at the "
+                    "window's UTC offset), and AKS refuses to set a window "
+                    "that starts in the past " PAST_START_DATE_ANSWER,
+                    w->names->start_date, first.buf, today_text.buf);
     ndp_buf_release(&first);
     ndp_buf_release(&today_text);
-    return true;
+    return past;
+}
+
+bool ndp_window_check_new_start_date(const struct ndp_window *w, int64_t at,
+                                     struct ndp_buf *problems)
+{
+    struct ndp_buf first = NDP_BUF_INIT;
+    struct ndp_buf today_text = NDP_BUF_INIT;
+    bool past = start_date_past(w, at, &first, &today_text);
+
+    if (past)
+        add_problem(problems, "%s %s is before the current date (%s at the "
+                    "window's UTC offset): AKS refuses to set a window that "
+                    "starts in the past on a configuration that exists "
+                    PAST_START_DATE_ANSWER ", and whether it refuses one "
+                    "that creates the configuration is unconfirmed",
+                    w->names->start_date, first.buf, today_text.buf);
+    ndp_buf_release(&first);
+    ndp_buf_release(&today_text);
+    return past;
 }

@@ -3,8 +3,11 @@
  * test_evaluate.c - verdicts: the profile in force (input, option, default,
  * the stricter of a change), the maintenance window at --at, the bypass
  * rule, severity by intent, the undeclared-profile note, version-gated
- * categories, replacements, redaction of values, and the worst-case
- * rebuild held against the window (window-overrun).
+ * categories, replacements, redaction of values, the worst-case
+ * rebuild held against the window (window-overrun), the checks of
+ * upgrade settings and subnets (a subnet holds the larger phase of an
+ * apply, not the sum), and a maintenance window's startDate already past
+ * (refused on update, unconfirmed on create) with where the apply fails.
  * Each case builds a small change set by hand and runs link, engine and
  * evaluator over it.
  */
@@ -1193,6 +1196,404 @@ static void checks__subnet_room_at_its_limit(void **state)
     }
 }
 
+/* 1 node, 9 pods, surge 1 on /s/a: 10 addresses, 10 more at its surge. */
+#define PHASED_POOL(version) \
+    "'node_count':1,'max_pods':9,'vnet_subnet_id':'/s/a'," \
+    "'orchestrator_version':'" version "'," US("'max_surge':'1'")
+
+/* An azurerm pool resource 'name' of the cluster, upgraded or not. */
+static void phased_pool(struct run *r, const char *name, bool upgraded)
+{
+    char address[96], before[256], after[256];
+    struct ndp_change *c;
+
+    snprintf(address, sizeof(address),
+             "azurerm_kubernetes_cluster_node_pool.%s", name);
+    snprintf(before, sizeof(before), "{'name':'%s'," PHASED_POOL("1.32.7")
+             "}", name);
+    snprintf(after, sizeof(after), "{'name':'%s',%s}", name,
+             upgraded ? PHASED_POOL("1.33.3") : PHASED_POOL("1.32.7"));
+    c = add(r, NDP_NOTATION_AZURERM, NDP_KIND_NODEPOOL,
+            "azurerm_kubernetes_cluster_node_pool", address, before, after);
+    c->name = ndp_xstrdup(name);
+    c->parent_id = ndp_xstrdup(CLUSTER_ID);
+}
+
+/*
+ * PT-CAP-02 with PT-K8S-06: the default pool is upgraded inside the
+ * cluster's update, its pool resources after it, together.  A subnet of
+ * 3 such pools (30 addresses) holds the larger phase (+10, or +20), not
+ * the sum of both (+30); the finding and the impact say which phase.
+ */
+static void checks__subnet_peak_is_the_larger_phase(void **state)
+{
+    static const struct {
+        bool cluster, pools;
+        long usable;
+        const char *need, *extra;
+    } rows[] = {
+        { true, true, 50, NULL,
+          "up to 2 extra nodes at the peak, while the node pool resources "
+          "are updated, in parallel, after the cluster (in the cluster's "
+          "own update: up to 1)" },
+        { true, true, 49,
+          "at least 50 addresses under Azure CNI, (nodes + surge) \xc3\x97 "
+          "(1 + maxPods), at the peak of this apply (while the node pool "
+          "resources are updated, in parallel, after the cluster), more "
+          "than the 49 usable addresses", NULL },
+        { true, false, 39,
+          "at least 40 addresses under Azure CNI, (nodes + surge) \xc3\x97 "
+          "(1 + maxPods), at the peak of this apply (in the cluster's own "
+          "update), more than the 39 usable addresses",
+          "up to 1 extra node at the peak;" },
+        { false, true, 50, NULL,
+          "up to 2 extra nodes at the peak (these pools together, while the "
+          "node pool resources are updated, in parallel, after the "
+          "cluster)" },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        struct run r = { 0 };
+        struct ndp_subnet *sn;
+        size_t k, n = 0;
+
+        azurerm_cluster(&r,
+                        "{'kubernetes_version':'1.33.3','network_profile':"
+                        "[{'network_plugin':'azure'}],'default_node_pool':"
+                        "[{'name':'sys'," PHASED_POOL("1.32.7") "}]}",
+                        rows[i].cluster
+                            ? "{'kubernetes_version':'1.33.3',"
+                              "'network_profile':[{'network_plugin':'azure'}],"
+                              "'default_node_pool':[{'name':'sys',"
+                              PHASED_POOL("1.33.3") "}]}"
+                            : "{'kubernetes_version':'1.33.3',"
+                              "'network_profile':[{'network_plugin':'azure'}],"
+                              "'default_node_pool':[{'name':'sys',"
+                              PHASED_POOL("1.32.7") "}]}");
+        phased_pool(&r, "p1", rows[i].pools);
+        phased_pool(&r, "p2", rows[i].pools);
+        sn = ndp_changeset_add_subnet(&r.result.set);
+        sn->id = ndp_xstrdup("/s/a");
+        sn->address = ndp_xstrdup("azurerm_subnet.a");
+        sn->prefixes = ndp_xstrdup("10.0.0.0/26");
+        sn->usable = rows[i].usable;
+        evaluate(&r, AT, -1);
+        for (k = 0; k < r.result.findings.nr; k++)
+            n += strcmp(r.result.findings.items[k].rule_id, "NDP709") == 0;
+        if (n != (rows[i].need ? 1 : 0))
+            fail_msg("row %zu: %zu NDP709 findings", i, n);
+        if (rows[i].need && !strstr(only(&r, "NDP709")->message,
+                                    rows[i].need))
+            fail_msg("row %zu: '%s' not in '%s'", i, rows[i].need,
+                     only(&r, "NDP709")->message);
+        if (rows[i].extra && (!r.impact_text ||
+                              !strstr(r.impact_text, rows[i].extra)))
+            fail_msg("row %zu: '%s' not in '%s'", i, rows[i].extra,
+                     r.impact_text ? r.impact_text : "(no impact)");
+        release(&r);
+    }
+}
+
+/* ---- PT-MW-05: a startDate already past -------------------------------- */
+
+#define PAST "2026-11-30"
+#define SOON "2026-12-10"
+
+/* An azurerm maintenance window block with 'date' (NULL: none). */
+static void azurerm_block(char *out, size_t size, const char *key,
+                          const char *date, int duration)
+{
+    char start[64] = "";
+
+    if (date)
+        snprintf(start, sizeof(start), ",'start_date':'%sT00:00:00Z'", date);
+    snprintf(out, size, "'%s':[{'frequency':'Weekly','interval':1,"
+             "'day_of_week':'Sunday','duration':%d,'start_time':'02:00',"
+             "'utc_offset':'+00:00'%s}]", key, duration, start);
+}
+
+/* An ARM maintenance configuration body with 'date' (NULL: none). */
+static void arm_body(char *out, size_t size, const char *date, int duration)
+{
+    char start[48] = "";
+
+    if (date)
+        snprintf(start, sizeof(start), ",'startDate':'%s'", date);
+    snprintf(out, size, "{'properties':{'maintenanceWindow':{'schedule':"
+             "{'weekly':{'intervalWeeks':1,'dayOfWeek':'Sunday'}},"
+             "'durationHours':%d,'startTime':'02:00','utcOffset':'+00:00'%s}}}",
+             duration, start);
+}
+
+enum mw_shape { MW_AZURERM, MW_AZAPI, MW_SETTER, MW_WHATIF };
+
+static const struct mw_row {
+    const char *name;
+    enum mw_shape shape;
+    const char *config;         /* an ARM name, or an azurerm block key */
+    enum ndp_action action;     /* NOOP: an update */
+    const char *before, *after; /* start dates; "-": no window before */
+    int duration_before;        /* a second change beside the date */
+    const char *want;           /* "ID verdict", or "" */
+} mw_rows[] = {
+    /* azurerm: a block it adds is a configuration it creates */
+    { "azurerm block added, date past: may-refuse", MW_AZURERM,
+      "maintenance_window_auto_upgrade", NDP_ACTION_NOOP, "-", PAST, 4,
+      "NDP802 may-refuse" },
+    { "azurerm block added, date ahead (near-miss)", MW_AZURERM,
+      "maintenance_window_auto_upgrade", NDP_ACTION_NOOP, "-", SOON, 4, "" },
+    { "azurerm cluster created, date past: may-refuse", MW_AZURERM,
+      "maintenance_window_auto_upgrade", NDP_ACTION_CREATE, "-", PAST, 4,
+      "NDP802 may-refuse" },
+    { "azurerm date changed to the past: refused", MW_AZURERM,
+      "maintenance_window_auto_upgrade", NDP_ACTION_NOOP, SOON, PAST, 4,
+      "NDP802 refused" },
+    { "azurerm past date unchanged, duration changed (near-miss)",
+      MW_AZURERM, "maintenance_window_auto_upgrade", NDP_ACTION_NOOP, PAST,
+      PAST, 5, "" },
+    { "azurerm node OS block added, date past: warning", MW_AZURERM,
+      "maintenance_window_node_os", NDP_ACTION_NOOP, "-", PAST, 4,
+      "NDP002 window-invalid" },
+    { "azurerm node OS date changed to the past: refused", MW_AZURERM,
+      "maintenance_window_node_os", NDP_ACTION_NOOP, SOON, PAST, 4,
+      "NDP002 refused" },
+    { "azurerm node OS past date unchanged (near-miss)", MW_AZURERM,
+      "maintenance_window_node_os", NDP_ACTION_NOOP, PAST, PAST, 5, "" },
+    /* azapi_resource: created, replaced, or its whole body sent again */
+    { "azapi created, date past: may-refuse", MW_AZAPI,
+      "aksManagedAutoUpgradeSchedule", NDP_ACTION_CREATE, "-", PAST, 4,
+      "NDP802 may-refuse" },
+    { "azapi created, date today (near-miss)", MW_AZAPI,
+      "aksManagedAutoUpgradeSchedule", NDP_ACTION_CREATE, "-",
+      "2026-12-05", 4, "" },
+    { "azapi replaced, date past: may-refuse", MW_AZAPI, "default",
+      NDP_ACTION_REPLACE, PAST, PAST, 5, "NDP802 may-refuse" },
+    { "azapi date changed to the past: refused", MW_AZAPI,
+      "aksManagedAutoUpgradeSchedule", NDP_ACTION_NOOP, SOON, PAST, 4,
+      "NDP802 refused" },
+    { "azapi past date sent again in the whole body: refused", MW_AZAPI,
+      "aksManagedAutoUpgradeSchedule", NDP_ACTION_NOOP, PAST, PAST, 5,
+      "NDP802 refused" },
+    { "azapi node OS window created, date past: warning", MW_AZAPI,
+      "aksManagedNodeOSUpgradeSchedule", NDP_ACTION_CREATE, "-", PAST, 4,
+      "NDP002 window-invalid" },
+    { "azapi node OS date changed to the past: refused", MW_AZAPI,
+      "aksManagedNodeOSUpgradeSchedule", NDP_ACTION_NOOP, SOON, PAST, 4,
+      "NDP002 refused" },
+    /* azapi_update_resource: its first apply updates what exists */
+    { "azapi setter's first apply, date past: refused", MW_SETTER,
+      "aksManagedAutoUpgradeSchedule", NDP_ACTION_CREATE, "-", PAST, 4,
+      "NDP802 refused" },
+    /* what-if: Create, and a Modify that shows the date changing */
+    { "what-if Create, date past: may-refuse", MW_WHATIF,
+      "aksManagedAutoUpgradeSchedule", NDP_ACTION_CREATE, "-", PAST, 4,
+      "NDP802 may-refuse" },
+    { "what-if Modify to a past date: refused", MW_WHATIF,
+      "aksManagedAutoUpgradeSchedule", NDP_ACTION_NOOP, SOON, PAST, 4,
+      "NDP802 refused" },
+    { "what-if Modify, past date unchanged (near-miss)", MW_WHATIF,
+      "aksManagedAutoUpgradeSchedule", NDP_ACTION_NOOP, PAST, PAST, 5, "" },
+};
+
+/* The change of row 'row', added to 'r'. */
+static void mw_change(struct run *r, const struct mw_row *row)
+{
+    bool added = strcmp(row->before, "-") == 0;
+    char b[512], a[512], wb[320], wa[320];
+    struct ndp_change *c;
+
+    if (row->shape == MW_AZURERM) {
+        azurerm_block(wb, sizeof(wb), row->config, row->before,
+                      row->duration_before);
+        azurerm_block(wa, sizeof(wa), row->config, row->after, 4);
+        snprintf(b, sizeof(b), "{'kubernetes_version':'1.33'%s%s}",
+                 added ? "" : ",", added ? "" : wb);
+        snprintf(a, sizeof(a), "{'kubernetes_version':'1.33',%s}", wa);
+        c = azurerm_cluster(r, row->action == NDP_ACTION_CREATE ? NULL : b,
+                            a);
+    } else {
+        char address[200];
+        arm_body(b, sizeof(b), row->before, row->duration_before);
+        arm_body(a, sizeof(a), row->after, 4);
+        if (row->shape == MW_WHATIF)
+            snprintf(address, sizeof(address), "%s/maintenanceConfigurations/"
+                     "%s", CLUSTER_ID, row->config);
+        else
+            snprintf(address, sizeof(address), "%s.mw",
+                     row->shape == MW_SETTER ? "azapi_update_resource"
+                                             : "azapi_resource");
+        c = add(r, NDP_NOTATION_ARM, NDP_KIND_MAINTENANCE,
+                "Microsoft.ContainerService/managedClusters/"
+                "maintenanceConfigurations", address, added ? NULL : b, a);
+        c->name = ndp_xstrdup(row->config);
+        c->parent_id = ndp_xstrdup(CLUSTER_ID);
+        c->setter = row->shape == MW_SETTER;
+    }
+    if (row->action != NDP_ACTION_NOOP)
+        c->action = row->action;
+}
+
+/* The findings of rules NDP002 and NDP80x as the rows write them. */
+static char *mw_findings(const struct run *r)
+{
+    struct ndp_buf b = NDP_BUF_INIT;
+    size_t i;
+
+    for (i = 0; i < r->result.findings.nr; i++) {
+        const struct ndp_finding *f = &r->result.findings.items[i];
+        if (strcmp(f->rule_id, "NDP002") != 0 &&
+            strncmp(f->rule_id, "NDP80", 5) != 0)
+            continue;
+        ndp_buf_addf(&b, "%s%s %s", b.len ? "; " : "", f->rule_id,
+                     ndp_verdict_name(f->verdict));
+    }
+    return ndp_buf_detach(&b);
+}
+
+/*
+ * PT-MW-05: a startDate already past is refused when the PUT updates a
+ * configuration with it (azurerm sends it only when it changes, azapi
+ * with every body, what-if when it shows it changing), and may-refuse
+ * ("unconfirmed") when the PUT creates the configuration; an unchanged
+ * one azurerm and what-if do not send says nothing.  The same for the
+ * node OS window (NDP002: refused, or the window-invalid warning).
+ */
+static void maintenance__past_start_date_by_create_or_update(void **state)
+{
+    size_t i, failures = 0;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(mw_rows); i++) {
+        struct run r = { 0 };
+        char *got;
+
+        mw_change(&r, &mw_rows[i]);
+        evaluate(&r, AT, -1);
+        got = mw_findings(&r);
+        if (strcmp(got, mw_rows[i].want) != 0) {
+            print_error("case '%s':\n  got  '%s'\n  want '%s'\n",
+                        mw_rows[i].name, got, mw_rows[i].want);
+            failures++;
+        }
+        if (strstr(mw_rows[i].want, "may-refuse") ||
+            strstr(mw_rows[i].want, "window-invalid")) {
+            const struct ndp_finding *f = &r.result.findings.items[0];
+            size_t k;
+            for (k = 0; k < r.result.findings.nr; k++)
+                if (strcmp(r.result.findings.items[k].rule_id,
+                           mw_rows[i].want[5] == '2' ? "NDP802"
+                                                     : "NDP002") == 0)
+                    f = &r.result.findings.items[k];
+            if (!strstr(f->message, "unconfirmed")) {
+                print_error("case '%s': no 'unconfirmed' in '%s'\n",
+                            mw_rows[i].name, f->message);
+                failures++;
+            }
+        }
+        free(got);
+        release(&r);
+    }
+    assert_int_equal(failures, 0);
+}
+
+/*
+ * A sensitive window created with a startDate already past: the same
+ * verdicts, the refusal said to be unconfirmed, no date printed.
+ */
+static void maintenance__sensitive_past_start_date_unconfirmed(void **state)
+{
+    static const struct {
+        const char *config, *id;
+        enum ndp_verdict verdict;
+    } rows[] = {
+        { "aksManagedAutoUpgradeSchedule", "NDP802", NDP_VERDICT_MAY_REFUSE },
+        { "aksManagedNodeOSUpgradeSchedule", "NDP002",
+          NDP_VERDICT_WINDOW_INVALID },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        const struct mw_row row = { "", MW_AZAPI, rows[i].config,
+                                    NDP_ACTION_CREATE, "-", PAST, 4, NULL };
+        struct run r = { 0 };
+        const struct ndp_finding *f;
+
+        mw_change(&r, &row);
+        r.result.set.items[0]->after_sensitive =
+            test_json("{'properties':{'maintenanceWindow':true}}");
+        evaluate(&r, AT, -1);
+        f = only(&r, rows[i].id);
+        assert_int_equal(f->verdict, rows[i].verdict);
+        if (!strstr(f->message, "unconfirmed") ||
+            strstr(f->message, "2026-11"))
+            fail_msg("%s: '%s'", rows[i].id, f->message);
+        release(&r);
+    }
+}
+
+/*
+ * Point 11 of issue #40: a maintenance configuration is PUT after the
+ * cluster, so a refusal fails the apply at the configuration, the
+ * cluster's changes already made; each message says so, the value, the
+ * limit and the fix.
+ */
+static void maintenance__messages_say_where_the_apply_fails(void **state)
+{
+    static const struct {
+        struct mw_row row;
+        const char *id, *words[4];
+    } rows[] = {
+        { { "", MW_AZURERM, "maintenance_window_auto_upgrade",
+            NDP_ACTION_NOOP, SOON, PAST, 4, NULL },
+          "NDP802", { "start_date 2026-11-30 is before the current date "
+                      "(2026-12-05",
+                      "the apply of azurerm_kubernetes_cluster.main fails "
+                      "at that PUT, which azurerm sends after it has "
+                      "updated the cluster and its default node pool",
+                      "the cluster's own changes already made",
+                      "change each value named" } },
+        { { "", MW_AZURERM, "maintenance_window_auto_upgrade",
+            NDP_ACTION_CREATE, "-", PAST, 4, NULL },
+          "NDP802", { "this change creates may be refused",
+                      "after it has created the cluster",
+                      "whether it refuses one that creates the "
+                      "configuration is unconfirmed",
+                      "set start_date to today or later" } },
+        { { "", MW_AZAPI, "aksManagedAutoUpgradeSchedule", NDP_ACTION_CREATE,
+            "-", PAST, 4, NULL },
+          "NDP802", { "if AKS refuses it, the apply fails at "
+                      "azapi_resource.mw, a resource of its own that goes "
+                      "after the cluster", "startDate 2026-11-30",
+                      "set startDate to today or later, or leave it out",
+                      "unconfirmed" } },
+        { { "", MW_AZAPI, "nightly", NDP_ACTION_CREATE, "-", SOON, 4, NULL },
+          "NDP801", { "maintenance configuration 'nightly'",
+                      "so the apply fails at azapi_resource.mw, a resource "
+                      "of its own", "use one of those three names",
+                      "'aksManagedNodeOSUpgradeSchedule'" } },
+    };
+    size_t i, k;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(rows); i++) {
+        struct run r = { 0 };
+        const struct ndp_finding *f;
+
+        mw_change(&r, &rows[i].row);
+        evaluate(&r, AT, -1);
+        f = only(&r, rows[i].id);
+        for (k = 0; k < 4; k++)
+            if (!strstr(f->message, rows[i].words[k]))
+                fail_msg("%s row %zu: '%s' not in '%s'", rows[i].id, i,
+                         rows[i].words[k], f->message);
+        assert_null(strstr(f->message, "fails there"));
+        release(&r);
+    }
+}
+
 /* PT-UPG-04/06: unsetting the drain timeout replaces the cluster. */
 static void replace__unset_drain_names_the_attribute(void **state)
 {
@@ -1242,6 +1643,10 @@ int main(void)
         cmocka_unit_test(checks__sensitive_values_never_printed),
         cmocka_unit_test(replace__unset_drain_names_the_attribute),
         cmocka_unit_test(checks__subnet_room_at_its_limit),
+        cmocka_unit_test(checks__subnet_peak_is_the_larger_phase),
+        cmocka_unit_test(maintenance__past_start_date_by_create_or_update),
+        cmocka_unit_test(maintenance__messages_say_where_the_apply_fails),
+        cmocka_unit_test(maintenance__sensitive_past_start_date_unconfirmed),
     };
 
     return cmocka_run_group_tests(tests, test_rules_load_dir, test_rules_free);

@@ -7,7 +7,9 @@
  * only a finding names, and those only the cluster state describes; the
  * rules a pool is rebuilt 'because' of, in report order whatever order
  * the findings were made in; sizes from the changes' facts; sensitive
- * pools; clusters kept apart; and ndp_impact_finding_rebuilds().
+ * pools; clusters kept apart; ndp_impact_finding_rebuilds(); and the
+ * phase each pool is rebuilt, touched and rotated in: the cluster's own
+ * PUT or its pool resources'.
  */
 #include "test_helpers.h"
 #include "buf.h"
@@ -676,6 +678,119 @@ static void sensitive__sticks_to_the_pool(void **state)
     release_world(&w);
 }
 
+/* ---- the phases of the apply (impact.h, put-time-limits PT-K8S-06) ------ */
+
+/* "name R<bits> T<bits> O<bits>" for each pool: rebuilt, touched, rotated. */
+static void describe_phases(struct ndp_buf *b, const struct ndp_impact *im)
+{
+    size_t i;
+
+    for (i = 0; i < im->nr_pools; i++) {
+        const struct ndp_impact_pool *p = &im->pools[i];
+        ndp_buf_addf(b, "%s%s R%u T%u O%u", i ? " | " : "", p->name,
+                     p->rebuilt_in, p->touched_in, p->rotated_in);
+    }
+}
+
+#define AZ_MAIN "azurerm_kubernetes_cluster.main"
+#define AZ_NP(name) "azurerm_kubernetes_cluster_node_pool." name
+#define ARM_AP(name) "Microsoft.ContainerService/managedClusters/agentPools." \
+                     name
+
+static const struct phase_row {
+    const char *name;
+    enum ndp_notation notation;
+    struct fspec findings[FINDINGS_MAX];
+    size_t nr;
+    const char *want; /* describe_phases(): 1 the cluster's, 2 the pools' */
+} phase_rows[] = {
+    { "azurerm: a cluster-level change rebuilds every pool in its PUT",
+      NDP_NOTATION_AZURERM,
+      { { "NDP101", NDP_VERDICT_ALLOWED, NDP_POOLS_ALL, NULL, AZ_MAIN, 0 } },
+      1, "sys R1 T1 O0 | user R1 T1 O0 | spare R1 T1 O0" },
+    { "azurerm: the default pool in the cluster's, a pool resource in its own",
+      NDP_NOTATION_AZURERM,
+      { { "NDP201", NDP_VERDICT_ALLOWED, NDP_POOLS_NAMED, "sys", AZ_MAIN,
+          0 },
+        { "NDP201", NDP_VERDICT_ALLOWED, NDP_POOLS_NAMED, "user",
+          AZ_NP("user"), 0 } },
+      2, "sys R1 T1 O0 | user R2 T2 O0 | spare R0 T0 O0" },
+    { "azurerm: a pool rebuilt by both is in both phases",
+      NDP_NOTATION_AZURERM,
+      { { "NDP101", NDP_VERDICT_ALLOWED, NDP_POOLS_ALL, NULL, AZ_MAIN, 0 },
+        { "NDP502", NDP_VERDICT_ROTATE, NDP_POOLS_NAMED, "user",
+          AZ_NP("user"), 0 } },
+      2, "sys R1 T1 O0 | user R3 T3 O2 | spare R1 T1 O0" },
+    { "azurerm: a default pool rotation rotates in the cluster's phase",
+      NDP_NOTATION_AZURERM,
+      { { "NDP501", NDP_VERDICT_ROTATE, NDP_POOLS_NAMED, "sys", AZ_MAIN,
+          0 } },
+      1, "sys R1 T1 O1 | user R0 T0 O0 | spare R0 T0 O0" },
+    { "azurerm: a refused pool change touches in its own phase",
+      NDP_NOTATION_AZURERM,
+      { { "NDP201", NDP_VERDICT_REJECTED, NDP_POOLS_NAMED, "user",
+          AZ_NP("user"), 0 },
+        { "NDP101", NDP_VERDICT_REJECTED, NDP_POOLS_ALL, NULL, AZ_MAIN, 0 } },
+      2, "sys R0 T1 O0 | user R0 T3 O0 | spare R0 T1 O0" },
+    { "azurerm: a rule in both phases marks both",
+      NDP_NOTATION_AZURERM,
+      { { "NDP101", NDP_VERDICT_ALLOWED, NDP_POOLS_ALL, NULL, AZ_MAIN, 0 },
+        { "NDP101", NDP_VERDICT_ALLOWED, NDP_POOLS_NAMED, "spare",
+          AZ_NP("spare"), 0 } },
+      2, "sys R1 T1 O0 | user R1 T1 O0 | spare R3 T3 O0" },
+    { "a finding about no change of the input: the cluster's",
+      NDP_NOTATION_AZURERM,
+      { { "NDP201", NDP_VERDICT_ALLOWED, NDP_POOLS_NAMED, "user", "r", 0 } },
+      1, "sys R0 T0 O0 | user R1 T1 O0 | spare R0 T0 O0" },
+    { "ARM: the body's pools in the cluster's PUT, agentPools after it",
+      NDP_NOTATION_ARM,
+      { { "NDP202", NDP_VERDICT_ALLOWED, NDP_POOLS_NAMED, "sys",
+          "Microsoft.ContainerService/managedClusters.main", 0 },
+        { "NDP203", NDP_VERDICT_ALLOWED, NDP_POOLS_NAMED, "user",
+          ARM_AP("user"), 0 },
+        { "NDP203", NDP_VERDICT_ALLOWED, NDP_POOLS_NAMED, "spare",
+          ARM_AP("spare"), 0 } },
+      3, "sys R1 T1 O0 | user R2 T2 O0 | spare R2 T2 O0" },
+};
+
+/*
+ * One cluster: its own change (azurerm default pool 'sys', or an ARM body
+ * listing 'sys') and the pool resources 'user' and 'spare' (the second an
+ * azapi pool setter); each pool is rebuilt in the phase of the resource
+ * whose finding names it (impact.h).
+ */
+static void phase_test(void **state)
+{
+    const struct phase_row *row = *state;
+    const struct ndp_state_cluster *states[1] = { NULL };
+    struct world w = WORLD_INIT;
+    struct ndp_buf got = NDP_BUF_INIT;
+    bool arm = row->notation == NDP_NOTATION_ARM;
+    struct ndp_change *spare;
+
+    add_change(&w.set, 0, row->notation, NDP_KIND_CLUSTER, NULL,
+               NDP_ACTION_UPDATE, NULL,
+               arm ? "{'properties':{'agentPoolProfiles':[{'name':'sys',"
+                     "'count':3}]}}"
+                   : "{'default_node_pool':[{'name':'sys','node_count':3}]}");
+    add_change(&w.set, 0, row->notation, NDP_KIND_NODEPOOL, "user",
+               NDP_ACTION_UPDATE, NULL,
+               arm ? "{'properties':{'count':4}}"
+                   : "{'node_count':4,'enable_auto_scaling':false}");
+    spare = add_change(&w.set, 0, row->notation, NDP_KIND_NODEPOOL, "spare",
+                       NDP_ACTION_UPDATE, NULL,
+                       arm ? "{'properties':{'count':2}}"
+                           : "{'node_count':2,'auto_scaling_enabled':false}");
+    spare->setter = arm;
+    compute(&w, 1, states, row->findings, row->nr, false);
+    describe_phases(&got, &w.impacts.items[0]);
+    if (strcmp(got.buf, row->want) != 0)
+        fail_msg("%s\n  got  '%s'\n  want '%s'", row->name, got.buf,
+                 row->want);
+    ndp_buf_release(&got);
+    release_world(&w);
+}
+
 /* ---- ndp_impact_finding_rebuilds() --------------------------------------- */
 
 /*
@@ -728,5 +843,6 @@ int main(void)
     ADD_TEST(&list, clusters__none);
     ADD_TEST(&list, sensitive__sticks_to_the_pool);
     ADD_TEST(&list, finding_rebuilds__reimaging_verdicts_naming_pools);
+    ADD_ROWS(&list, phase_rows, phase_test);
     return cmocka_run_group_tests_name("impact", list.items, NULL, NULL);
 }

@@ -5,7 +5,9 @@
  * read as the AKS default), batches without overflow, the nodes of an
  * autoscaled pool, the drain and soak defaults, ndp_rollout_size() over
  * impacts (rebuilt or touched pools, unknown and sensitive counts,
- * saturation) and the words the reports print, to the letter.
+ * saturation), the peak of the phases of an apply (the cluster's own
+ * update, then its pool resources together) for quota and subnets, and
+ * the words the reports print, to the letter.
  */
 #include "test_common.h"
 #include "buf.h"
@@ -530,7 +532,7 @@ static void subnet_needs__nodes_surge_and_pods(void **state)
     struct ndp_impact impact = { .rebuilds = true, .pools = pools,
                                  .nr_pools = 6, .flat_cni = true,
                                  .subnets = subnets, .nr_subnets = 3 };
-    long need[3];
+    struct ndp_subnet_need need[3];
     size_t i;
 
     (void)state;
@@ -558,16 +560,213 @@ static void subnet_needs__nodes_surge_and_pods(void **state)
     pools[5] = (struct ndp_impact_pool){ .nodes = -1, .max_nodes = -1,
         .surge = "1", .rebuilt = true, .subnet = 2 };
     ndp_rollout_subnet_needs(need, &impact);
-    assert_int_equal(need[0], 4 * 111 + 2 * 31);
-    assert_int_equal(need[1], (4 + 2) * 1 + (5 + 5) * 11);
-    assert_int_equal(need[2], -1);
+    assert_int_equal(need[0].addresses, 4 * 111 + 2 * 31);
+    assert_int_equal(need[1].addresses, (4 + 2) * 1 + (5 + 5) * 11);
+    assert_int_equal(need[2].addresses, -1);
     pools[1].sensitive = true;
     ndp_rollout_subnet_needs(need, &impact);
-    assert_int_equal(need[0], -1);
+    assert_int_equal(need[0].addresses, -1);
     pools[1].subnet = SIZE_MAX; /* in no subnet of the input */
     pools[1].sensitive = false;
     ndp_rollout_subnet_needs(need, &impact);
-    assert_int_equal(need[0], 4 * 111);
+    assert_int_equal(need[0].addresses, 4 * 111);
+}
+
+/* ---- the phases of the apply (put-time-limits PT-CAP-01/02, PT-K8S-06) -- */
+
+#define CL NDP_PHASE_BIT(NDP_PHASE_CLUSTER)
+#define PR NDP_PHASE_BIT(NDP_PHASE_POOLS)
+
+/* A pool the findings rebuild in 'in' (phase bits), by surge or rotation. */
+struct phased_pool {
+    long nodes;
+    const char *surge;
+    unsigned in, rotated_in;
+    bool rotated;
+};
+
+#define PHASED_MAX 3
+
+static const struct peak_row {
+    const char *name;
+    struct phased_pool pools[PHASED_MAX];
+    size_t nr;
+    long extra, cluster_extra, pools_extra;
+    enum ndp_impact_phase peak;
+} peak_rows[] = {
+    { "peak: the cluster's own update alone adds its pools up",
+      { { 10, "2", CL, 0, false }, { 6, "3", CL, 0, false } }, 2,
+      5, 5, 0, NDP_PHASE_CLUSTER },
+    { "peak: pool resources alone run together and add up",
+      { { 10, "2", PR, 0, false }, { 6, "3", PR, 0, false } }, 2,
+      5, 0, 5, NDP_PHASE_POOLS },
+    { "peak: two phases are the larger, not the sum (pools larger)",
+      { { 3, "1", CL, 0, false }, { 10, "2", PR, 0, false },
+        { 6, "3", PR, 0, false } }, 3,
+      5, 1, 5, NDP_PHASE_POOLS },
+    { "peak: two phases are the larger, not the sum (cluster larger)",
+      { { 20, "4", CL, 0, false }, { 10, "1", PR, 0, false },
+        { 6, "1", PR, 0, false } }, 3,
+      4, 4, 2, NDP_PHASE_CLUSTER },
+    { "peak: two equal phases name the cluster's",
+      { { 3, "2", CL, 0, false }, { 3, "2", PR, 0, false } }, 2,
+      2, 2, 2, NDP_PHASE_CLUSTER },
+    { "peak: a pool rebuilt in both phases counts in both",
+      { { 3, "1", CL, 0, false }, { 8, "2", CL | PR, 0, false } }, 2,
+      3, 3, 2, NDP_PHASE_CLUSTER },
+    { "peak: no phase noted is the cluster's",
+      { { 4, "2", 0, 0, false }, { 4, "1", 0, 0, false } }, 2,
+      3, 3, 0, NDP_PHASE_CLUSTER },
+    { "peak: a rotation is 2 x N in its own phase only",
+      { { 25, "10%", CL, 0, false }, { 5, "1", CL | PR, PR, true } }, 2,
+      5, 3 + 1, 5, NDP_PHASE_POOLS },
+    { "peak: a default pool rotation in the cluster's phase",
+      { { 6, "1", CL, CL, true }, { 4, "2", PR, 0, false } }, 2,
+      6, 6, 2, NDP_PHASE_CLUSTER },
+    { "peak: a rotation noted in no phase rotates in every one",
+      { { 5, "1", CL | PR, 0, true } }, 1, 5, 5, 5, NDP_PHASE_CLUSTER },
+};
+
+static void phased_pools(struct ndp_impact_pool *pools,
+                         const struct phased_pool *spec, size_t nr,
+                         bool touched)
+{
+    size_t i;
+
+    memset(pools, 0, nr * sizeof(*pools));
+    for (i = 0; i < nr; i++) {
+        pools[i].nodes = spec[i].nodes;
+        pools[i].min_nodes = pools[i].max_nodes = -1;
+        pools[i].surge = spec[i].surge;
+        pools[i].drain_minutes = pools[i].soak_minutes = -1;
+        pools[i].max_pods = -1;
+        pools[i].subnet = 0;
+        pools[i].rotated = spec[i].rotated;
+        pools[i].rotated_in = spec[i].rotated_in;
+        pools[i].touched = true;
+        pools[i].touched_in = spec[i].in;
+        pools[i].rebuilt = !touched;
+        pools[i].rebuilt_in = touched ? 0 : spec[i].in;
+    }
+}
+
+/*
+ * The extra nodes at the peak are the larger phase's, each phase the sum
+ * of its pools; the same for the pools a refused change only touches.
+ */
+static void peak_test(void **state)
+{
+    const struct peak_row *row = *state;
+    struct ndp_impact_pool pools[PHASED_MAX];
+    struct ndp_impact impact = { .rebuilds = true, .pools = pools,
+                                 .nr_pools = row->nr };
+    struct ndp_rollout ro;
+    int touched;
+
+    for (touched = 0; touched < 2; touched++) {
+        phased_pools(pools, row->pools, row->nr, touched);
+        ndp_rollout_size(&ro, &impact, touched);
+        if (!ro.known || ro.extra_nodes != row->extra ||
+            ro.phase_extra[NDP_PHASE_CLUSTER] != row->cluster_extra ||
+            ro.phase_extra[NDP_PHASE_POOLS] != row->pools_extra ||
+            ro.peak != row->peak)
+            fail_msg("%s (%s): extra %ld (cluster %ld, pools %ld), peak %d",
+                     row->name, touched ? "touched" : "rebuilt",
+                     ro.extra_nodes, ro.phase_extra[NDP_PHASE_CLUSTER],
+                     ro.phase_extra[NDP_PHASE_POOLS], ro.peak);
+    }
+}
+
+/*
+ * The plan-wide figure adds each cluster's peak, not each cluster's sum
+ * of pools; an unknown count in either phase leaves it unknown.
+ */
+static void plan_extra__each_cluster_at_its_peak(void **state)
+{
+    static const struct phased_pool a[] = {
+        { 3, "1", CL, 0, false }, { 10, "2", PR, 0, false },
+        { 6, "3", PR, 0, false },
+    };
+    static const struct phased_pool b[] = { { 5, "1", CL | PR, PR, true } };
+    struct ndp_impact_pool pa[3], pb[1];
+    struct ndp_impact items[2];
+    struct ndp_impacts impacts = { items, 2 };
+
+    (void)state;
+    phased_pools(pa, a, 3, false);
+    phased_pools(pb, b, 1, false);
+    memset(items, 0, sizeof(items));
+    items[0] = (struct ndp_impact){ .rebuilds = true, .pools = pa,
+                                    .nr_pools = 3 };
+    items[1] = (struct ndp_impact){ .rebuilds = true, .pools = pb,
+                                    .nr_pools = 1 };
+    /* 5 (pool resources; the cluster's 1 comes before) + 5 (rotation) */
+    assert_int_equal(ndp_rollout_plan_extra_nodes(&impacts), 5 + 5);
+    pa[0].nodes = -1; /* unknown in the phase that is not the peak */
+    assert_int_equal(ndp_rollout_plan_extra_nodes(&impacts), -1);
+}
+
+/*
+ * Per subnet: every pool's nodes, plus the extra nodes of the phase that
+ * adds most to it, not of both; the phase is said; a subnet none of whose
+ * pools is rebuilt has no phase.
+ */
+static void subnet_needs__peak_phase_not_the_sum(void **state)
+{
+    static const struct phased_pool spec[] = {
+        { 3, "1", CL, 0, false },      /* subnet 0, 11 addresses a node */
+        { 4, "2", PR, 0, false },      /* subnet 0 */
+        { 2, "1", CL | PR, PR, true }, /* subnet 1: rotated in phase 2 */
+    };
+    struct ndp_subnet nets[3];
+    const struct ndp_subnet *subnets[3] = { &nets[0], &nets[1], &nets[2] };
+    struct ndp_impact_pool pools[4];
+    struct ndp_impact impact = { .rebuilds = true, .pools = pools,
+                                 .nr_pools = 4, .flat_cni = true,
+                                 .subnets = subnets, .nr_subnets = 3 };
+    struct ndp_subnet_need need[3];
+    size_t i;
+
+    (void)state;
+    memset(nets, 0, sizeof(nets));
+    phased_pools(pools, spec, 3, false);
+    for (i = 0; i < 3; i++)
+        pools[i].max_pods = 10;
+    pools[2].subnet = 1;
+    /* subnet 2: a pool not rebuilt */
+    pools[3] = pools[0];
+    pools[3].rebuilt = pools[3].touched = false;
+    pools[3].rebuilt_in = pools[3].touched_in = 0;
+    pools[3].subnet = 2;
+    ndp_rollout_subnet_needs(need, &impact);
+    /* (3 + 4) nodes, then 2 surge nodes (phase 2) rather than 1 */
+    assert_int_equal(need[0].addresses, (3 + 4 + 2) * 11);
+    assert_int_equal(need[0].phases, CL | PR);
+    assert_int_equal(need[0].peak, NDP_PHASE_POOLS);
+    /* 2 nodes, then 2 more for the rotation, not 1 + 2 */
+    assert_int_equal(need[1].addresses, (2 + 2) * 11);
+    assert_int_equal(need[1].peak, NDP_PHASE_POOLS);
+    assert_int_equal(need[2].addresses, 3 * 11);
+    assert_int_equal(need[2].phases, 0);
+    /* the cluster's phase grows past the pools' */
+    pools[0].surge = "3";
+    ndp_rollout_subnet_needs(need, &impact);
+    assert_int_equal(need[0].addresses, (3 + 4 + 3) * 11);
+    assert_int_equal(need[0].peak, NDP_PHASE_CLUSTER);
+}
+
+static void phase_words__name_the_phase(void **state)
+{
+    struct ndp_buf b = NDP_BUF_INIT;
+
+    (void)state;
+    ndp_rollout_phase_words(&b, NDP_PHASE_CLUSTER);
+    assert_string_equal(b.buf, "in the cluster's own update");
+    ndp_buf_reset(&b);
+    ndp_rollout_phase_words(&b, NDP_PHASE_POOLS);
+    assert_string_equal(b.buf, "while the node pool resources are updated, "
+                               "in parallel, after the cluster");
+    ndp_buf_release(&b);
 }
 
 /* ---- durations in words -------------------------------------------------- */
@@ -610,6 +809,10 @@ int main(void)
     ADD_TEST(&list, amount__counts_percentages_and_neither);
     ADD_TEST(&list, plan_extra__summed_over_clusters);
     ADD_TEST(&list, subnet_needs__nodes_surge_and_pods);
+    ADD_ROWS(&list, peak_rows, peak_test);
+    ADD_TEST(&list, plan_extra__each_cluster_at_its_peak);
+    ADD_TEST(&list, subnet_needs__peak_phase_not_the_sum);
+    ADD_TEST(&list, phase_words__name_the_phase);
     ADD_TEST(&list, duration_words__hours_and_minutes);
     return cmocka_run_group_tests_name("rollout", list.items, NULL, NULL);
 }

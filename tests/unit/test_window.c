@@ -919,6 +919,35 @@ static void start_date_past__at_the_window_offset(void **state)
     ndp_buf_release(&problems);
 }
 
+/*
+ * A configuration the PUT creates (put-time-limits PT-MW-05): the same
+ * dates, and the refusal said to be unconfirmed.
+ */
+static void new_start_date_past__refusal_unconfirmed(void **state)
+{
+    struct ndp_window *w = parse_window(
+        ARM, W_SAT_2W(", \"startDate\": \"2026-03-14\""), NULL);
+    struct ndp_buf problems = NDP_BUF_INIT;
+
+    (void)state;
+    assert_false(ndp_window_check_new_start_date(
+        w, instant("2026-03-15T04:59:59Z"), &problems));
+    assert_string_equal(problems.buf, "");
+    assert_true(ndp_window_check_new_start_date(
+        w, instant("2026-03-15T05:00:00Z"), &problems));
+    assert_string_equal(problems.buf,
+                        "startDate 2026-03-14 is before the current date "
+                        "(2026-03-15 at the window's UTC offset): AKS "
+                        "refuses to set a window that starts in the past on "
+                        "a configuration that exists (\"The input "
+                        "'maintenanceWindow.startDate' ... is before the "
+                        "current time\"), and whether it refuses one that "
+                        "creates the configuration is unconfirmed");
+    assert_false(ndp_window_check_new_start_date(NULL, 0, NULL));
+    ndp_window_free(w);
+    ndp_buf_release(&problems);
+}
+
 static void start_date_absent__never_past(void **state)
 {
     struct ndp_window *w = parse_window(ARM, W_SAT_EST, NULL);
@@ -1137,6 +1166,7 @@ int main(void)
     ADD_TEST(&list, known_window__not_partly_unknown);
     ADD_TEST(&list, start_date_past__at_the_window_offset);
     ADD_TEST(&list, start_date_absent__never_past);
+    ADD_TEST(&list, new_start_date_past__refusal_unconfirmed);
     ADD_TEST(&list, start_date_azurerm__named_in_its_notation);
     ADD_TEST(&list, phase_unknown__only_interval_above_1_without_start_date);
     ADD_TEST(&list, utc_offset_minutes__signed);
