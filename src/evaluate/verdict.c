@@ -285,7 +285,8 @@ static void freeze_finding(const struct ndp_evaluator *ev, size_t index)
 
 /*
  * NDP002.  A window the change sends that AKS refuses fails the apply at
- * that PUT whatever the time: the finding's verdict is then refused
+ * that PUT whatever the time, a maintenance configuration's own, after the
+ * cluster's (put-time-limits PT-MW): the finding's verdict is then refused
  * (put-time-limits, settled readings: maintenance configurations); one
  * read only from the before side, live state or settings stays a warning.
  */
@@ -310,8 +311,13 @@ static void window_invalid_finding(const struct ndp_evaluator *ev,
     spec.rule = ndp_verdict_meta_rule(ev->rs, spec.verdict);
     if (c->window_refused && spec.rule) {
         spec.verdict = NDP_VERDICT_REFUSED;
-        ndp_buf_adds(&msg, "; this change sends it, so AKS refuses that PUT "
-                     "and the apply fails there");
+        ndp_buf_adds(&msg, "; this change sends it, and AKS refuses the "
+                     "PUT of that maintenance configuration, a request of "
+                     "its own after the cluster's (azurerm sends a "
+                     "maintenance_window_node_os block once it has created "
+                     "or updated the cluster and its default node pool): "
+                     "the apply fails there, the cluster's own changes "
+                     "already made");
     }
     spec.message = msg.buf;
     ndp_evaluator_add(ev, &spec);
