@@ -296,9 +296,19 @@ static void first_apply_of_setter(struct ndp_change *ch,
                    ? cluster_baseline(ch, own) : NULL;
     ch->before_unknown = !(own && own->notation == NDP_NOTATION_ARM &&
                            own->before);
-    if (baseline && own->notation == NDP_NOTATION_ARM)
+    if (baseline && own->notation == NDP_NOTATION_ARM) {
+        /* The same paths: the cluster's mask covers what it hides. */
+        const struct json_object *mask = own->action == NDP_ACTION_CREATE
+                                             ? own->after_sensitive
+                                             : own->before_sensitive;
         ch->before = baseline;
-    else if (baseline) {
+        if (mask) {
+            json_object_put(ch->before_sensitive);
+            ch->before_sensitive = NULL;
+            json_object_deep_copy(ndp_json_unconst(mask),
+                                  &ch->before_sensitive, NULL);
+        }
+    } else if (baseline) {
         ch->before = project(ch->after, baseline);
         json_object_put(baseline);
     }
