@@ -7,6 +7,14 @@
  * its values as the apply sends them.  A value read only from the live
  * cluster is never judged: the change does not send it.
  *
+ * Only what the change sets is judged: every value of a pool the apply
+ * creates or replaces, else the values that differ from those declared
+ * before it (a check that reads two values, when either does).  azurerm
+ * sends a pool's whole upgrade_settings block on any update of the pool,
+ * and an ARM body sends again what it sent before; a value AKS already
+ * holds and that the change leaves as it is was accepted once, and a
+ * change of the pool's tags is no new refusal of it (issue #40).
+ *
  * Severity follows the settled readings of the spec: refused (error)
  * where AKS's refusal is documented, the message saying which part is
  * inferred (azurerm's own behaviour read from its code) or unconfirmed
@@ -53,6 +61,40 @@ static bool is_expression(const char *v)
     size_t n = v ? strlen(v) : 0;
 
     return n >= 2 && v[0] == '[' && v[1] != '[' && v[n - 1] == ']';
+}
+
+/* A pool AKS gets anew: every value it sends is set by the change. */
+static bool is_new_pool(const struct pool_at *at)
+{
+    return at->p->created || at->ch->action == NDP_ACTION_REPLACE;
+}
+
+/* The change sets a string value: a new pool's, or one it changes. */
+static bool sets_text(const struct pool_at *at, const char *before,
+                      const char *after)
+{
+    if (is_new_pool(at))
+        return after != NULL;
+    return (before == NULL) != (after == NULL) ||
+           (before && strcmp(before, after) != 0);
+}
+
+/* The same for a number ('has_*': declared on that side). */
+static bool sets_number(const struct pool_at *at, bool has_before,
+                        long before, bool has_after, long after)
+{
+    if (is_new_pool(at))
+        return has_after;
+    return has_before != has_after || (has_after && before != after);
+}
+
+/* The change sets maxSurge or maxUnavailable. */
+static bool sets_surge(const struct pool_at *at)
+{
+    const struct ndp_pool_facts *p = at->p;
+
+    return sets_text(at, p->surge_before, p->max_surge) ||
+           sets_text(at, p->unavailable_before, p->max_unavailable);
 }
 
 /* A value sent as 0 ("0", "0%"). */
@@ -168,7 +210,7 @@ static void check_form(const struct pool_at *at, enum ndp_pool_field field,
     long n;
     enum ndp_amount_form form = ndp_rollout_amount(value, &n);
 
-    if (is_expression(value))
+    if (is_expression(value) || !sets_text(at, before, value))
         return;
     if (form == NDP_AMOUNT_BAD) {
         id = "NDP701";
@@ -207,7 +249,8 @@ static void check_both_zero(const struct pool_at *at)
     struct ndp_buf msg = NDP_BUF_INIT;
 
     if (!is_zero(p->surge_sent) ||
-        (p->unavailable_sent && !is_zero(p->unavailable_sent)))
+        (p->unavailable_sent && !is_zero(p->unavailable_sent)) ||
+        !sets_surge(at))
         return;
     ndp_buf_addf(&msg, "%s ", key_of(p, field));
     quote(&msg, at, surge_declared ? p->max_surge : p->max_unavailable);
@@ -254,7 +297,9 @@ static void check_system_unavailable(const struct pool_at *at)
 
     if (!p->mode || ndp_strcasecmp(p->mode, "System") != 0 ||
         !p->max_unavailable || is_zero(p->max_unavailable) ||
-        is_expression(p->max_unavailable))
+        is_expression(p->max_unavailable) ||
+        !(sets_text(at, p->mode_before, p->mode) ||
+          sets_text(at, p->unavailable_before, p->max_unavailable)))
         return;
     ndp_buf_addf(&msg, "%s ", key_of(p, NDP_POOL_MAX_UNAVAILABLE));
     quote(&msg, at, p->max_unavailable);
@@ -302,7 +347,9 @@ static void check_minutes(const struct pool_at *at)
 
     /* 0 is how azurerm sends an unset drain timeout; AKS takes it so. */
     if (p->has_drain && p->drain_minutes != 0 &&
-        (p->drain_minutes < 5 || p->drain_minutes > 1440))
+        (p->drain_minutes < 5 || p->drain_minutes > 1440) &&
+        sets_number(at, p->has_drain_before, p->drain_minutes_before,
+                    p->has_drain, p->drain_minutes))
         add_number_finding(at, "NDP705", NDP_POOL_DRAIN_TIMEOUT,
                            p->drain_minutes_before, p->drain_minutes,
                            " is outside 5-1440 minutes: AKS refuses it (it "
@@ -310,7 +357,9 @@ static void check_minutes(const struct pool_at *at)
                            "though the API schema says 1; error text "
                            "unconfirmed); use 5-1440, 30 being the default");
     if (at->ch->notation == NDP_NOTATION_ARM && p->has_soak &&
-        (p->soak_minutes < 0 || p->soak_minutes > 30))
+        (p->soak_minutes < 0 || p->soak_minutes > 30) &&
+        sets_number(at, p->has_soak_before, p->soak_minutes_before,
+                    p->has_soak, p->soak_minutes))
         add_number_finding(at, "NDP706", NDP_POOL_SOAK_DURATION,
                            p->soak_minutes_before, p->soak_minutes,
                            " is outside 0-30 minutes, the range the AKS "
@@ -326,7 +375,8 @@ static void check_undrainable(const struct pool_at *at)
 
     if (!p->undrainable || ndp_strcasecmp(p->undrainable, "Cordon") == 0 ||
         ndp_strcasecmp(p->undrainable, "Schedule") == 0 ||
-        is_expression(p->undrainable))
+        is_expression(p->undrainable) ||
+        !sets_text(at, p->undrainable_before, p->undrainable))
         return;
     ndp_buf_addf(&msg, "%s ", key_of(p, NDP_POOL_UNDRAINABLE));
     quote(&msg, at, p->undrainable);
@@ -351,7 +401,8 @@ static void check_spot(const struct pool_at *at)
     if (at->ch->notation != NDP_NOTATION_ARM || !p->priority ||
         ndp_strcasecmp(p->priority, "Spot") != 0 ||
         (!p->max_surge && !p->max_unavailable) ||
-        is_expression(surge ? p->max_surge : p->max_unavailable))
+        is_expression(surge ? p->max_surge : p->max_unavailable) ||
+        !sets_surge(at))
         return;
     ndp_buf_addf(&msg, "%s ", surge ? "maxSurge" : "maxUnavailable");
     quote(&msg, at, surge ? p->max_surge : p->max_unavailable);

@@ -1005,12 +1005,60 @@ static const struct check_row check_rows[] = {
       "{'tags':{'a':'2'}," "'default_node_pool':[{'name':'sys',"
       US("'max_surge':'1','drain_timeout_in_minutes':3") "}]}", NULL, false,
       "" },
-    { "azurerm default pool changed: sent", AZ_CLUSTER, 0,
+    /* Only what the change sets (issue #40): azurerm sends the whole
+     * block again, an ARM body what it sent before */
+    { "azurerm default pool sent, drain timeout unchanged", AZ_CLUSTER, 0,
       AZ_DNP("'node_count':2," US("'max_surge':'1',"
                                   "'drain_timeout_in_minutes':3")),
       AZ_DNP("'node_count':3," US("'max_surge':'1',"
                                   "'drain_timeout_in_minutes':3")), NULL,
+      false, "" },
+    { "azurerm default pool sent, drain timeout set", AZ_CLUSTER, 0,
+      AZ_DNP("'node_count':2," US("'max_surge':'1',"
+                                  "'drain_timeout_in_minutes':30")),
+      AZ_DNP("'node_count':3," US("'max_surge':'1',"
+                                  "'drain_timeout_in_minutes':3")), NULL,
       false, "NDP705 refused default_node_pool[0]." DRAIN },
+    { "azurerm pool tags only", AZ_POOL, 0,
+      "{'tags':{'env':'a'}," US("'max_surge':'0',"
+                               "'drain_timeout_in_minutes':2") "}",
+      "{'tags':{'env':'b'}," US("'max_surge':'0',"
+                               "'drain_timeout_in_minutes':2") "}", NULL,
+      false, "" },
+    { "azurerm pool replaced: every value is new", AZ_POOL,
+      NDP_ACTION_REPLACE,
+      "{'vm_size':'a'," US("'max_surge':'0',"
+                           "'drain_timeout_in_minutes':2") "}",
+      "{'vm_size':'b'," US("'max_surge':'0',"
+                           "'drain_timeout_in_minutes':2") "}", NULL,
+      false, "NDP705 refused " DRAIN "; NDP703 refused " US_SURGE },
+    { "ARM pool tags only", ARM_POOL, 0,
+      ARM_P("'tags':{'env':'a'},'mode':'System','upgradeSettings':"
+            "{'maxSurge':'0','maxUnavailable':'1',"
+            "'drainTimeoutInMinutes':2,'undrainableNodeBehavior':'Evict'}"),
+      ARM_P("'tags':{'env':'b'},'mode':'System','upgradeSettings':"
+            "{'maxSurge':'0','maxUnavailable':'1',"
+            "'drainTimeoutInMinutes':2,'undrainableNodeBehavior':'Evict'}"),
+      NULL, false, "" },
+    { "ARM pool becomes System beside its maxUnavailable", ARM_POOL, 0,
+      ARM_P("'mode':'User','upgradeSettings':{'maxSurge':'0',"
+            "'maxUnavailable':'1'}"),
+      ARM_P("'mode':'System','upgradeSettings':{'maxSurge':'0',"
+            "'maxUnavailable':'1'}"), NULL, false,
+      "NDP704 refused " A_UNAVAIL },
+    { "ARM maxUnavailable 1->0 beside an unchanged maxSurge 0", ARM_POOL,
+      0, ARM_US("'maxSurge':'0','maxUnavailable':'1'"),
+      ARM_US("'maxSurge':'0','maxUnavailable':'0'"), NULL, false,
+      "NDP703 refused " A_SURGE },
+    { "ARM cluster body: only the pool it changes", ARM_CLUSTER, 0,
+      "{'properties':{'agentPoolProfiles':[{'name':'a','upgradeSettings':"
+      "{'drainTimeoutInMinutes':2}},{'name':'b','upgradeSettings':"
+      "{'drainTimeoutInMinutes':30}}]}}",
+      "{'properties':{'agentPoolProfiles':[{'name':'a','upgradeSettings':"
+      "{'drainTimeoutInMinutes':2}},{'name':'b','upgradeSettings':"
+      "{'drainTimeoutInMinutes':3}}]}}", NULL, false,
+      "NDP705 refused properties.agentPoolProfiles[name=b]."
+      "upgradeSettings.drainTimeoutInMinutes" },
     { "pool created: sent", ARM_POOL, NDP_ACTION_CREATE, NULL,
       ARM_US("'drainTimeoutInMinutes':2"), NULL, false,
       "NDP705 refused properties.upgradeSettings.drainTimeoutInMinutes" },
