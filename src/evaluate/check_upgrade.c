@@ -201,12 +201,14 @@ static void in_pool(struct ndp_buf *msg, const struct pool_at *at)
         ndp_buf_addf(msg, " of node pool '%s'", at->p->name);
 }
 
-/* NDP701, NDP702: the form and range of maxSurge or maxUnavailable. */
+/* NDP701, NDP702: the form of maxSurge or maxUnavailable, a percentage
+ * above 100%. */
 static void check_form(const struct pool_at *at, enum ndp_pool_field field,
                        const char *value, const char *before)
 {
     struct ndp_buf msg = NDP_BUF_INIT;
     const char *id = NULL, *words = NULL;
+    enum ndp_verdict verdict = NDP_VERDICT_REFUSED;
     long n;
     enum ndp_amount_form form = ndp_rollout_amount(value, &n);
 
@@ -214,14 +216,15 @@ static void check_form(const struct pool_at *at, enum ndp_pool_field field,
         return;
     if (form == NDP_AMOUNT_BAD) {
         id = "NDP701";
+        verdict = NDP_VERDICT_MAY_REFUSE;
         words = " is neither a whole number ('5') nor a percentage "
                 "('33%'), the two forms the AKS API takes: AKS probably "
                 "refuses it (unconfirmed); write it in one of them";
     } else if (form == NDP_AMOUNT_PERCENT && n > 100) {
         id = "NDP702";
-        words = " is above 100%: AKS documents percentages of 1-100% and "
-                "probably refuses it (unconfirmed: documented range only); "
-                "'100%' already takes the whole pool";
+        words = " is above 100%, outside the 1-100% AKS takes: AKS "
+                "refuses it (unconfirmed: documented range only); use at "
+                "most '100%', which already takes the whole pool";
     }
     if (!id)
         return;
@@ -229,8 +232,101 @@ static void check_form(const struct pool_at *at, enum ndp_pool_field field,
     quote(&msg, at, value);
     in_pool(&msg, at);
     ndp_buf_adds(&msg, words);
-    add_string_finding(at, id, NDP_VERDICT_MAY_REFUSE, field, before, value,
+    add_string_finding(at, id, verdict, field, before, value, msg.buf);
+    ndp_buf_release(&msg);
+}
+
+/* A value sent as a count or a percentage above 0. */
+static bool above_zero(const char *v)
+{
+    long n;
+    enum ndp_amount_form f = ndp_rollout_amount(v, &n);
+
+    return (f == NDP_AMOUNT_COUNT || f == NDP_AMOUNT_PERCENT) && n > 0;
+}
+
+/* A maxSurge declared as "0%" (not "0"). */
+static bool is_zero_percent(const char *v)
+{
+    long n;
+
+    return ndp_rollout_amount(v, &n) == NDP_AMOUNT_PERCENT && n == 0;
+}
+
+/*
+ * NDP702: maxSurge "0%" is below the 1% AKS takes of a percentage.  AKS
+ * documents maxSurge 0 beside a maxUnavailable above 0 (PT-UPG-01), and
+ * "0%" is as many nodes as "0": that form passes.  Otherwise it is this
+ * finding, not NDP703's (surge and unavailable both 0), so that one value
+ * gives one finding.
+ */
+static void check_zero_percent(const struct pool_at *at)
+{
+    const struct ndp_pool_facts *p = at->p;
+    bool unseen = !p->unavailable_sent && at->ch->delta_only;
+    struct ndp_buf msg = NDP_BUF_INIT;
+
+    if (!is_zero_percent(p->max_surge) || above_zero(p->unavailable_sent) ||
+        !sets_surge(at))
+        return;
+    ndp_buf_addf(&msg, "%s ", key_of(p, NDP_POOL_MAX_SURGE));
+    quote(&msg, at, p->max_surge);
+    in_pool(&msg, at);
+    ndp_buf_adds(&msg, " is below 1%, outside the 1-100% AKS takes of a "
+                 "percentage, and AKS takes maxSurge 0 only beside a "
+                 "maxUnavailable above 0");
+    if (unseen)
+        ndp_buf_adds(&msg, ", which this what-if delta does not show: "
+                     "unless the pool's maxUnavailable is above 0, AKS "
+                     "refuses it");
+    else
+        ndp_buf_adds(&msg, ": AKS refuses it");
+    ndp_buf_adds(&msg, " (unconfirmed: documented range only); set maxSurge "
+                 "to '1%' or more (or a whole number above 0), or "
+                 "maxUnavailable above 0 on a User pool");
+    add_string_finding(at, "NDP702",
+                       unseen ? NDP_VERDICT_MAY_REFUSE : NDP_VERDICT_REFUSED,
+                       NDP_POOL_MAX_SURGE, p->surge_before, p->max_surge,
                        msg.buf);
+    ndp_buf_release(&msg);
+}
+
+/*
+ * NDP710: maxSurge and maxUnavailable both above 0, in an ARM body
+ * (azurerm refuses it in terraform plan: ConflictsWith).  Until 2025 AKS
+ * documented that maxSurge must be 0 for maxUnavailable to be set; the
+ * preview fallback takes both, and whether a stable api-version does is
+ * unconfirmed (PT-UPG-03): a may-refuse.
+ */
+static void check_both_above_zero(const struct pool_at *at)
+{
+    const struct ndp_pool_facts *p = at->p;
+    struct ndp_buf msg = NDP_BUF_INIT;
+
+    if (at->ch->notation != NDP_NOTATION_ARM ||
+        !above_zero(p->surge_sent) || !above_zero(p->unavailable_sent) ||
+        !sets_surge(at))
+        return;
+    ndp_buf_adds(&msg, "maxSurge ");
+    quote(&msg, at, p->surge_sent);
+    ndp_buf_adds(&msg, " and maxUnavailable ");
+    quote(&msg, at, p->unavailable_sent);
+    in_pool(&msg, at);
+    ndp_buf_adds(&msg, " are both above 0: AKS documented until 2025 that "
+                 "maxSurge must be 0 for maxUnavailable to be set, and "
+                 "only its preview fallback is known to take both, so AKS "
+                 "may refuse it (unconfirmed for stable api-versions); set "
+                 "maxSurge to '0' to take nodes down with maxUnavailable, "
+                 "or leave maxUnavailable out to add surge nodes");
+    /* The path is the value the change sets, maxUnavailable when both. */
+    if (sets_text(at, p->unavailable_before, p->max_unavailable))
+        add_string_finding(at, "NDP710", NDP_VERDICT_MAY_REFUSE,
+                           NDP_POOL_MAX_UNAVAILABLE, p->unavailable_before,
+                           p->max_unavailable, msg.buf);
+    else
+        add_string_finding(at, "NDP710", NDP_VERDICT_MAY_REFUSE,
+                           NDP_POOL_MAX_SURGE, p->surge_before, p->max_surge,
+                           msg.buf);
     ndp_buf_release(&msg);
 }
 
@@ -248,7 +344,8 @@ static void check_both_zero(const struct pool_at *at)
     enum ndp_verdict verdict = NDP_VERDICT_REFUSED;
     struct ndp_buf msg = NDP_BUF_INIT;
 
-    if (!is_zero(p->surge_sent) ||
+    /* maxSurge "0%" is NDP702's (check_zero_percent()). */
+    if (!is_zero(p->surge_sent) || is_zero_percent(p->max_surge) ||
         (p->unavailable_sent && !is_zero(p->unavailable_sent)) ||
         !sets_surge(at))
         return;
@@ -427,7 +524,9 @@ static void check_pool(const struct pool_at *at)
                at->p->surge_before);
     check_form(at, NDP_POOL_MAX_UNAVAILABLE, at->p->max_unavailable,
                at->p->unavailable_before);
+    check_zero_percent(at);
     check_both_zero(at);
+    check_both_above_zero(at);
     check_system_unavailable(at);
     check_minutes(at);
     check_undrainable(at);
