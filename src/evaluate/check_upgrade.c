@@ -464,7 +464,11 @@ static void check_minutes(const struct pool_at *at)
                            "in terraform plan); use 0-30");
 }
 
-/* NDP707: an undrainable node behaviour other than Cordon or Schedule. */
+/*
+ * NDP707: an undrainable node behaviour other than Schedule or Cordon,
+ * each in the words of PT-UPG-06 (and PT-DRN-02: neither rescues the
+ * operation for the nodes it could not drain).
+ */
 static void check_undrainable(const struct pool_at *at)
 {
     const struct ndp_pool_facts *p = at->p;
@@ -478,10 +482,13 @@ static void check_undrainable(const struct pool_at *at)
     ndp_buf_addf(&msg, "%s ", key_of(p, NDP_POOL_UNDRAINABLE));
     quote(&msg, at, p->undrainable);
     in_pool(&msg, at);
-    ndp_buf_adds(&msg, " is neither Cordon nor Schedule, the two values "
+    ndp_buf_adds(&msg, " is neither Schedule nor Cordon, the two values "
                  "AKS knows: AKS refuses it; use Schedule (the default: "
-                 "delete the blocked node and surge a replacement) or "
-                 "Cordon (keep it cordoned and labelled)");
+                 "AKS deletes a node it cannot drain and surges a "
+                 "replacement) or Cordon (AKS labels the node "
+                 "kubernetes.azure.com/upgrade-status=Quarantined), "
+                 "either of which ends the operation Failed or Canceled "
+                 "for the nodes it could not drain");
     add_string_finding(at, "NDP707", NDP_VERDICT_REFUSED,
                        NDP_POOL_UNDRAINABLE, p->undrainable_before,
                        p->undrainable, msg.buf);

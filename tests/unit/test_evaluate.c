@@ -1180,6 +1180,13 @@ static void checks__messages_quote_and_qualify(void **state)
           "NDP710", { "maxSurge '2' and maxUnavailable '1' of node pool "
                       "'np' are both above 0", "unconfirmed",
                       "set maxSurge to '0'" } },
+        { { "", ARM_POOL, 0, "{}",
+            ARM_US("'undrainableNodeBehavior':'Evict'"), NULL, false, NULL },
+          "NDP707", { "Schedule (the default: AKS deletes a node it cannot "
+                      "drain and surges a replacement)",
+                      "Cordon (AKS labels the node kubernetes.azure.com/"
+                      "upgrade-status=Quarantined)",
+                      "ends the operation Failed or Canceled" } },
         { { "", AZ_POOL, 0, "{}",
             "{'mode':'System'," US("'max_unavailable':'1'") "}", NULL, false,
             NULL },
