@@ -75,8 +75,9 @@ static bool sets_text(const struct pool_at *at, const char *before,
 {
     if (is_new_pool(at))
         return after != NULL;
-    return (before == NULL) != (after == NULL) ||
-           (before && strcmp(before, after) != 0);
+    if (!before || !after)
+        return before != after;
+    return strcmp(before, after) != 0;
 }
 
 /* The same for a number ('has_*': declared on that side). */
@@ -525,6 +526,122 @@ static void check_spot(const struct pool_at *at)
     ndp_buf_release(&msg);
 }
 
+/* ---- maxBlockedNodes (a preview setting, ARM bodies only) ---- */
+
+/* A count, or a percentage (capped at 100%) of 'nodes' rounded up. */
+static long nodes_of(enum ndp_amount_form form, long n, long nodes)
+{
+    if (form == NDP_AMOUNT_COUNT)
+        return n;
+    if (n > 100)
+        n = 100;
+    return nodes / 100 * n + (nodes % 100 * n + 99) / 100;
+}
+
+/*
+ * Whether maxBlockedNodes 'blocked' is below maxSurge 'surge': compared
+ * as written when both are counts or both percentages, else in nodes of
+ * a pool of 'nodes' (-1: unknown, and nothing is said).
+ */
+static bool below_surge(const char *blocked, const char *surge, long nodes,
+                        long *blocked_nodes, long *surge_nodes)
+{
+    long b, s;
+    enum ndp_amount_form bf = ndp_rollout_amount(blocked, &b);
+    enum ndp_amount_form sf = ndp_rollout_amount(surge, &s);
+
+    *blocked_nodes = *surge_nodes = -1;
+    if ((bf != NDP_AMOUNT_COUNT && bf != NDP_AMOUNT_PERCENT) ||
+        (sf != NDP_AMOUNT_COUNT && sf != NDP_AMOUNT_PERCENT))
+        return false;
+    if (bf == sf)
+        return b < s;
+    if (nodes < 0)
+        return false;
+    *blocked_nodes = nodes_of(bf, b, nodes);
+    *surge_nodes = nodes_of(sf, s, nodes);
+    return *blocked_nodes < *surge_nodes;
+}
+
+/*
+ * NDP711: maxBlockedNodes below the maxSurge the body sends (the API
+ * says it "must always be greater than or equal to maxSurge", PT-UPG-06).
+ * Without a maxSurge in the body nothing is said: the default it takes
+ * depends on the pool's version and size.
+ */
+static void check_blocked_below_surge(const struct pool_at *at)
+{
+    const struct ndp_pool_facts *p = at->p;
+    struct ndp_buf msg = NDP_BUF_INIT;
+    long blocked_nodes, surge_nodes;
+
+    if (at->ch->notation != NDP_NOTATION_ARM || !p->max_blocked ||
+        !p->max_surge || is_expression(p->max_blocked) ||
+        is_expression(p->max_surge) ||
+        !below_surge(p->max_blocked, p->max_surge, p->count,
+                     &blocked_nodes, &surge_nodes) ||
+        !(sets_text(at, p->max_blocked_before, p->max_blocked) ||
+          sets_text(at, p->surge_before, p->max_surge)))
+        return;
+    ndp_buf_adds(&msg, "maxBlockedNodes ");
+    quote(&msg, at, p->max_blocked);
+    in_pool(&msg, at);
+    if (blocked_nodes >= 0 && !at->masked)
+        ndp_buf_addf(&msg, " (%ld of its %ld nodes)", blocked_nodes,
+                     p->count);
+    ndp_buf_adds(&msg, " is below its maxSurge ");
+    quote(&msg, at, p->max_surge);
+    if (surge_nodes >= 0 && !at->masked)
+        ndp_buf_addf(&msg, " (%ld nodes)", surge_nodes);
+    ndp_buf_adds(&msg, ", and AKS requires maxBlockedNodes to be at least "
+                 "maxSurge: AKS refuses it (error code unconfirmed; "
+                 "maxBlockedNodes is a preview setting); set "
+                 "maxBlockedNodes to at least ");
+    quote(&msg, at, p->max_surge);
+    ndp_buf_adds(&msg, ", or leave it out (it defaults to maxSurge)");
+    add_string_finding(at, "NDP711", NDP_VERDICT_REFUSED,
+                       NDP_POOL_MAX_BLOCKED, p->max_blocked_before,
+                       p->max_blocked, msg.buf);
+    ndp_buf_release(&msg);
+}
+
+/*
+ * NDP712: maxBlockedNodes sent without undrainableNodeBehavior, which it
+ * requires (PT-UPG-06).  A what-if delta that does not show the
+ * behaviour (neither set nor removed) may leave one the pool has: a
+ * may-refuse.
+ */
+static void check_blocked_alone(const struct pool_at *at)
+{
+    const struct ndp_pool_facts *p = at->p;
+    bool unseen = at->ch->delta_only && !p->undrainable_before;
+    struct ndp_buf msg = NDP_BUF_INIT;
+
+    if (at->ch->notation != NDP_NOTATION_ARM || !p->max_blocked ||
+        p->undrainable || is_expression(p->max_blocked) ||
+        !(sets_text(at, p->max_blocked_before, p->max_blocked) ||
+          sets_text(at, p->undrainable_before, p->undrainable)))
+        return;
+    ndp_buf_adds(&msg, "maxBlockedNodes ");
+    quote(&msg, at, p->max_blocked);
+    in_pool(&msg, at);
+    if (unseen)
+        ndp_buf_adds(&msg, " is in this what-if delta without "
+                     "undrainableNodeBehavior, which AKS requires beside "
+                     "it: unless the pool already has one, AKS refuses it");
+    else
+        ndp_buf_adds(&msg, " is sent without undrainableNodeBehavior, "
+                     "which AKS requires beside it: AKS refuses it");
+    ndp_buf_adds(&msg, " (error code unconfirmed; maxBlockedNodes is a "
+                 "preview setting); set undrainableNodeBehavior to "
+                 "Schedule or Cordon, or leave maxBlockedNodes out");
+    add_string_finding(at, "NDP712",
+                       unseen ? NDP_VERDICT_MAY_REFUSE : NDP_VERDICT_REFUSED,
+                       NDP_POOL_MAX_BLOCKED, p->max_blocked_before,
+                       p->max_blocked, msg.buf);
+    ndp_buf_release(&msg);
+}
+
 static void check_pool(const struct pool_at *at)
 {
     check_form(at, NDP_POOL_MAX_SURGE, at->p->max_surge,
@@ -538,6 +655,8 @@ static void check_pool(const struct pool_at *at)
     check_minutes(at);
     check_undrainable(at);
     check_spot(at);
+    check_blocked_below_surge(at);
+    check_blocked_alone(at);
 }
 
 /* ---- NDP504: a rotation without temporary_name_for_rotation ---- */

@@ -872,6 +872,7 @@ static char *check_findings(const struct run *r)
 #define D_SURGE "default_node_pool[0]." US_SURGE
 #define A_SURGE "properties.upgradeSettings.maxSurge"
 #define A_UNAVAIL "properties.upgradeSettings.maxUnavailable"
+#define A_BLOCKED "properties.upgradeSettings.maxBlockedNodes"
 
 static const struct check_row check_rows[] = {
     /* NDP705: drain timeout, 0 read as unset */
@@ -1044,6 +1045,54 @@ static const struct check_row check_rows[] = {
             "{'drainTimeoutInMinutes':30}"), NULL, false, "" },
     { "azurerm Spot pool: refused at plan time", AZ_POOL, 0, "{}",
       "{'priority':'Spot'," US("'max_surge':'1'") "}", NULL, false, "" },
+    /* NDP711, NDP712: maxBlockedNodes, ARM only */
+    { "blocked 1 below surge 2", ARM_POOL, 0, "{}",
+      ARM_US("'maxSurge':'2','maxBlockedNodes':'1',"
+             "'undrainableNodeBehavior':'Cordon'"), NULL, false,
+      "NDP711 refused " A_BLOCKED },
+    { "blocked 2 beside surge 2", ARM_POOL, 0, "{}",
+      ARM_US("'maxSurge':'2','maxBlockedNodes':'2',"
+             "'undrainableNodeBehavior':'Cordon'"), NULL, false, "" },
+    { "blocked 10% below surge 20%", ARM_POOL, 0, "{}",
+      ARM_US("'maxSurge':'20%','maxBlockedNodes':'10%',"
+             "'undrainableNodeBehavior':'Schedule'"), NULL, false,
+      "NDP711 refused " A_BLOCKED },
+    { "blocked 1 below surge 20% of 10 nodes", ARM_POOL, 0, "{}",
+      ARM_P("'count':10,'upgradeSettings':{'maxSurge':'20%',"
+            "'maxBlockedNodes':'1','undrainableNodeBehavior':'Cordon'}"),
+      NULL, false, "NDP711 refused " A_BLOCKED },
+    { "blocked 2 beside surge 20% of 10 nodes", ARM_POOL, 0, "{}",
+      ARM_P("'count':10,'upgradeSettings':{'maxSurge':'20%',"
+            "'maxBlockedNodes':'2','undrainableNodeBehavior':'Cordon'}"),
+      NULL, false, "" },
+    { "blocked 1 beside surge 20%, the size unknown", ARM_POOL, 0, "{}",
+      ARM_US("'maxSurge':'20%','maxBlockedNodes':'1',"
+             "'undrainableNodeBehavior':'Cordon'"), NULL, false, "" },
+    { "blocked without a maxSurge in the body", ARM_POOL, 0, "{}",
+      ARM_US("'maxBlockedNodes':'1','undrainableNodeBehavior':'Cordon'"),
+      NULL, false, "" },
+    { "blocked without undrainable", ARM_POOL, 0, "{}",
+      ARM_US("'maxSurge':'1','maxBlockedNodes':'2'"), NULL, false,
+      "NDP712 refused " A_BLOCKED },
+    { "blocked without undrainable in a delta", ARM_POOL, 0,
+      ARM_US("'maxSurge':'1'"), ARM_US("'maxSurge':'1','maxBlockedNodes':'2'"),
+      NULL, true, "NDP712 may-refuse " A_BLOCKED },
+    { "undrainable removed beside blocked in a delta", ARM_POOL, 0,
+      ARM_US("'undrainableNodeBehavior':'Cordon'"),
+      ARM_US("'maxBlockedNodes':'2'"), NULL, true,
+      "NDP712 refused " A_BLOCKED },
+    { "undrainable unset beside blocked", ARM_POOL, 0,
+      ARM_US("'maxBlockedNodes':'2','undrainableNodeBehavior':'Cordon'"),
+      ARM_US("'maxBlockedNodes':'2'"), NULL, false,
+      "NDP712 refused " A_BLOCKED },
+    { "blocked alone, unchanged", ARM_POOL, 0,
+      ARM_P("'tags':{'a':'1'},'upgradeSettings':{'maxSurge':'2',"
+            "'maxBlockedNodes':'1'}"),
+      ARM_P("'tags':{'a':'2'},'upgradeSettings':{'maxSurge':'2',"
+            "'maxBlockedNodes':'1'}"), NULL, false, "" },
+    { "azurerm has no maxBlockedNodes", AZ_POOL, 0, "{}",
+      "{" US("'max_surge':'2','max_blocked_nodes':'1'") "}", NULL, false,
+      "" },
     /* What the apply sends */
     { "azurerm default pool unchanged: not sent", AZ_CLUSTER, 0,
       "{'tags':{'a':'1'}," "'default_node_pool':[{'name':'sys',"
@@ -1180,6 +1229,19 @@ static void checks__messages_quote_and_qualify(void **state)
           "NDP710", { "maxSurge '2' and maxUnavailable '1' of node pool "
                       "'np' are both above 0", "unconfirmed",
                       "set maxSurge to '0'" } },
+        { { "", ARM_POOL, 0, "{}",
+            ARM_P("'count':10,'upgradeSettings':{'maxSurge':'30%',"
+                  "'maxBlockedNodes':'2','undrainableNodeBehavior':"
+                  "'Cordon'}"), NULL, false, NULL },
+          "NDP711", { "maxBlockedNodes '2' of node pool 'np' (2 of its 10 "
+                      "nodes) is below its maxSurge '30%' (3 nodes)",
+                      "error code unconfirmed",
+                      "set maxBlockedNodes to at least '30%'" } },
+        { { "", ARM_POOL, 0, "{}", ARM_US("'maxBlockedNodes':'2'"), NULL,
+            false, NULL },
+          "NDP712", { "maxBlockedNodes '2' of node pool 'np' is sent "
+                      "without undrainableNodeBehavior", "preview",
+                      "set undrainableNodeBehavior to Schedule or Cordon" } },
         { { "", ARM_POOL, 0, "{}",
             ARM_US("'undrainableNodeBehavior':'Evict'"), NULL, false, NULL },
           "NDP707", { "Schedule (the default: AKS deletes a node it cannot "
