@@ -526,6 +526,76 @@ static void check_spot(const struct pool_at *at)
     ndp_buf_release(&msg);
 }
 
+/* ---- the size of a System pool (PT-UPG-08) ---- */
+
+static bool is_system(const char *mode)
+{
+    return mode && ndp_strcasecmp(mode, "System") == 0;
+}
+
+/* The change sets the pool's mode, count, minimum or autoscaling. */
+static bool sets_size(const struct pool_at *at)
+{
+    const struct ndp_pool_facts *p = at->p;
+
+    return sets_text(at, p->mode_before, p->mode) ||
+           sets_number(at, p->count_before >= 0, p->count_before,
+                       p->count >= 0, p->count) ||
+           sets_number(at, p->min_count_before >= 0, p->min_count_before,
+                       p->min_count >= 0, p->min_count) ||
+           p->autoscale != p->autoscale_before;
+}
+
+/*
+ * NDP713: a System pool sent with no node.  AKS keeps a System pool at
+ * 1-1000 nodes (a User pool may have 0); an autoscaled one whose minimum
+ * is 0 could be taken there (inferred: the range holds for the
+ * autoscaler's minimum too).  The azurerm default pool is the cluster's
+ * System pool.  A what-if delta that does not show the mode says nothing.
+ */
+static void check_system_count(const struct pool_at *at)
+{
+    const struct ndp_pool_facts *p = at->p;
+    bool by_min = p->count != 0;
+    bool default_pool = at->ch->notation == NDP_NOTATION_AZURERM &&
+                        at->ch->kind == NDP_KIND_CLUSTER;
+    enum ndp_pool_field field = by_min ? NDP_POOL_MIN_COUNT : NDP_POOL_COUNT;
+    struct ndp_buf msg = NDP_BUF_INIT;
+    struct check_finding cf = { "NDP713", NDP_VERDICT_REFUSED, field, NULL,
+                                NULL, -1, 0, NULL };
+
+    if (!is_system(p->mode) || (by_min && !(p->autoscale &&
+                                            p->min_count == 0)) ||
+        !sets_size(at))
+        return;
+    cf.before_n = by_min ? p->min_count_before : p->count_before;
+    ndp_buf_addf(&msg, "%s %s", key_of(p, field),
+                 at->masked ? "(sensitive)" : "0");
+    ndp_buf_adds(&msg, by_min ? " of autoscaled System node pool"
+                              : " of System node pool");
+    if (p->name && !at->masked)
+        ndp_buf_addf(&msg, " '%s'", p->name);
+    if (by_min)
+        ndp_buf_addf(&msg, " lets the autoscaler take it to no node, below "
+                     "the 1-1000 nodes AKS keeps a System pool at (only a "
+                     "User pool may have 0): AKS refuses it (inferred: the "
+                     "range holds for the autoscaler's minimum too); set "
+                     "%s to at least 1", key_of(p, field));
+    else
+        ndp_buf_addf(&msg, " is outside the 1-1000 nodes AKS keeps a "
+                     "System pool at (only a User pool may have 0): AKS "
+                     "refuses it; set %s to at least 1", key_of(p, field));
+    if (default_pool)
+        ndp_buf_adds(&msg, " (the default node pool is the cluster's "
+                     "System pool)");
+    else
+        ndp_buf_adds(&msg, ", or make the pool a User pool while another "
+                     "pool of the cluster is System");
+    cf.message = msg.buf;
+    add_finding(at, &cf);
+    ndp_buf_release(&msg);
+}
+
 /* ---- maxBlockedNodes (a preview setting, ARM bodies only) ---- */
 
 /* A count, or a percentage (capped at 100%) of 'nodes' rounded up. */
@@ -657,6 +727,7 @@ static void check_pool(const struct pool_at *at)
     check_spot(at);
     check_blocked_below_surge(at);
     check_blocked_alone(at);
+    check_system_count(at);
 }
 
 /* ---- NDP504: a rotation without temporary_name_for_rotation ---- */
