@@ -8,12 +8,13 @@
  *   NDP714  the apply leaves the cluster without a System pool: it
  *           deletes the last one, or makes it a User pool.  AKS keeps at
  *           least one at all times.  Said only where every pool of the
- *           cluster is known: the apply creates the cluster, or
- *           --cluster-state lists its pools ('az aks show', 'az aks
- *           nodepool list'); a pool whose mode neither the input nor the
- *           live state says may be a System pool, and then nothing is
- *           said.  Live state only completes the list: the finding is
- *           about what the change does.
+ *           cluster is known: the apply creates the cluster with a body
+ *           that lists its pools, or --cluster-state lists them ('az aks
+ *           show', 'az aks nodepool list'); a pool whose mode neither the
+ *           input nor the live state says (or a template expression) may
+ *           be a System pool, and then nothing is said.  Live state
+ *           only completes the list: the finding is about what the
+ *           change does.
  *   NDP715  a change that upgrades a pool (its orchestrator version or
  *           node image, or an ARM body's control plane that the pool
  *           moves with) while the pool's nodes and the surge nodes the
@@ -35,11 +36,12 @@
 #include "change.h"
 #include "engine.h"
 #include "finding.h"
+#include "jsonutil.h"
 #include "linker.h"
+#include "policy.h"
 #include "rollout.h"
 #include "rules.h"
 #include "state.h"
-#include "jsonutil.h"
 #include "strmap.h"
 
 /* Most VMSS instances AKS lets a pool reach at an upgrade (PT-UPG-01). */
@@ -90,6 +92,19 @@ static void add_pool_finding(const struct ndp_evaluator *ev,
 static bool is_system(const char *mode)
 {
     return mode && ndp_strcasecmp(mode, "System") == 0;
+}
+
+/*
+ * A mode known before deployment: not a template expression
+ * ("[parameters('mode')]"; "[[" escapes a literal '['), which may well
+ * be System.
+ */
+static bool mode_known(const char *mode)
+{
+    size_t n = mode ? strlen(mode) : 0;
+
+    return n && !(n >= 2 && mode[0] == '[' && mode[1] != '[' &&
+                  mode[n - 1] == ']');
 }
 
 /* Appends 'text' as a JSON string, or null. */
@@ -155,9 +170,10 @@ static void read_input_pool(struct system_pools *out,
         /* A pool both a cluster body and a pool resource declare. */
         out->nr += !again;
         out->left = out->left || is_system(after);
-        out->unknown_mode = out->unknown_mode || !after;
+        out->unknown_mode = out->unknown_mode || !mode_known(after);
     }
-    if (is_system(before) && !is_system(after) && !out->taken) {
+    if (is_system(before) && !is_system(after) &&
+        (deleted || mode_known(after)) && !out->taken) {
         out->taken_ch = ch;
         out->taken = p;
         out->taken_mode_before = before;
@@ -264,7 +280,9 @@ static void check_system_left(const struct ndp_evaluator *ev, size_t c)
     struct ndp_strmap names = NDP_STRMAP_INIT(true);
     struct system_pools sp;
     bool live = st && st->pool_list;
-    bool created = cluster && cluster->action == NDP_ACTION_CREATE;
+    /* A body whose pool list is an expression lists no pool to know. */
+    bool created = cluster && cluster->action == NDP_ACTION_CREATE &&
+                   cluster->facts.nr_pools > 0;
     size_t i;
 
     memset(&sp, 0, sizeof(sp));

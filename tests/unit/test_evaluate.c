@@ -1354,6 +1354,21 @@ static const struct multi_row multi_rows[] = {
           "{'properties':{'agentPoolProfiles':[{'name':'a','mode':'User',"
           "'count':2},{'name':'s','mode':'System','count':1}]}}" } }, NULL,
       "" },
+    { "a cluster body created with a pool whose mode is an expression",
+      { { ARM_CLUSTER, NDP_ACTION_CREATE, NULL, NULL,
+          "{'properties':{'agentPoolProfiles':[{'name':'a','mode':'User',"
+          "'count':2},{'name':'s','mode':'[parameters(\\'mode\\')]',"
+          "'count':1}]}}" } }, NULL, "" },
+    { "a System pool made an expression: maybe still System",
+      { { ARM_POOL, 0, "sys", ARM_P("'mode':'System'"),
+          ARM_P("'mode':'[parameters(\\'mode\\')]'") } },
+      STATE_POOLS(LIVE("sys", "System", "") "," LIVE("apps", "User", "")),
+      "" },
+    { "a cluster created from a pool list that is an expression",
+      { { ARM_CLUSTER, NDP_ACTION_CREATE, NULL, NULL,
+          "{'properties':{'agentPoolProfiles':'[variables(\\'pools\\')]'}}" },
+        { ARM_POOL, NDP_ACTION_CREATE, "user", NULL,
+          ARM_P("'mode':'User','count':2") } }, NULL, "" },
     { "a cluster body created with a pool of no mode",
       { { ARM_CLUSTER, NDP_ACTION_CREATE, NULL, NULL,
           "{'properties':{'agentPoolProfiles':[{'name':'a','mode':'User',"
