@@ -66,6 +66,8 @@ enum ndp_pool_field {
     NDP_POOL_ROTATION_NAME,
     NDP_POOL_VERSION,
     NDP_POOL_SUBNET,
+    NDP_POOL_MODE,
+    NDP_POOL_MAX_BLOCKED,
     NDP_POOL_FIELDS /* not a field: their number */
 };
 
@@ -88,6 +90,7 @@ struct ndp_pool_facts {
     long count, min_count, max_count;
     bool autoscale;
     const char *max_surge, *max_unavailable, *undrainable;
+    const char *max_blocked;  /* maxBlockedNodes (ARM only, a preview) */
     long drain_minutes, soak_minutes;
     bool has_drain, has_soak; /* the two above are declared (any integer,
                                  -1 too) */
@@ -100,11 +103,18 @@ struct ndp_pool_facts {
      * its default_node_pool block changes; a what-if delta: what it
      * shows).  A deleted pool or a no-op sends nothing. */
     bool sent;
-    /* The upgrade settings declared before the change (-1, NULL: none),
-     * what a finding shows beside the new value (azurerm cannot unset
-     * the drain timeout and the undrainable behaviour). */
+    /* The upgrade settings, mode and sizes declared before the change
+     * (-1, NULL: none): what a finding shows beside the new value (azurerm
+     * cannot unset the drain timeout and the undrainable behaviour), and
+     * what tells a value the change sets from one it sends again as AKS
+     * already holds it.  The azurerm default pool's mode is System on
+     * both sides. */
     const char *surge_before, *unavailable_before, *undrainable_before;
+    const char *max_blocked_before, *mode_before;
     long drain_minutes_before, soak_minutes_before;
+    bool has_drain_before, has_soak_before;
+    long count_before, min_count_before;
+    bool autoscale_before;
     const char *rotation_name;          /* azurerm temporary_name_for_rotation */
     bool rotation_name_unknown;         /* ... known only after apply */
     const char *subnet_id, *pod_subnet_id; /* the node and pod subnets */

@@ -179,6 +179,7 @@ static void add_pool(struct ndp_state_cluster *c, const struct json_object *o,
     memset(pool, 0, sizeof(*pool));
     pool->name = ndp_xstrdup(name);
     pool->os_type = dup_string(p, "osType");
+    pool->mode = dup_string(p, "mode");
     pool->version = dup_string(p, "currentOrchestratorVersion");
     if (!pool->version)
         pool->version = dup_string(p, "orchestratorVersion");
@@ -234,6 +235,7 @@ static int read_cluster(struct ndp_states *st, const struct json_object *o,
         if (name)
             add_pool(c, e, name);
     }
+    c->pool_list = c->pool_list || n > 0;
     return 0;
 }
 
@@ -270,8 +272,9 @@ static int read_window(struct ndp_states *st, const struct json_object *o,
     return 0;
 }
 
+/* One pool of 'az aks nodepool list' ('listed') or 'show'. */
 static int read_pool(struct ndp_states *st, const struct json_object *o,
-                     const char *path, struct ndp_error *err)
+                     const char *path, bool listed, struct ndp_error *err)
 {
     const char *id = ndp_json_get_string(o, "id");
     const char *name = ndp_json_get_string(o, "name");
@@ -286,6 +289,7 @@ static int read_pool(struct ndp_states *st, const struct json_object *o,
     c = cluster_for(st, cluster_id, path);
     free(cluster_id);
     add_pool(c, o, name);
+    c->pool_list = c->pool_list || listed;
     return 0;
 }
 
@@ -295,7 +299,7 @@ static int read_item(struct ndp_states *st, const struct json_object *o,
     switch (classify(o)) {
     case STATE_CLUSTER: return read_cluster(st, o, path, err);
     case STATE_WINDOW: return read_window(st, o, path, err);
-    case STATE_POOL: return read_pool(st, o, path, err);
+    case STATE_POOL: return read_pool(st, o, path, index != SIZE_MAX, err);
     default:
         return ndp_error_set(err, NDP_ESCHEMA,
                              "'%s'%s is not 'az aks show', 'az aks "
@@ -348,6 +352,7 @@ void ndp_states_release(struct ndp_states *st)
         for (j = 0; j < c->nr_pools; j++) {
             free(c->pools[j].name);
             free(c->pools[j].os_type);
+            free(c->pools[j].mode);
             free(c->pools[j].version);
             free(c->pools[j].max_surge);
         }

@@ -29,6 +29,7 @@ struct ndp_states_index;
 struct ndp_state_pool {
     char *name;
     char *os_type;          /* "Linux", "Windows", or NULL */
+    char *mode;             /* "System", "User", or NULL */
     char *version;          /* orchestrator version, or NULL */
     long count, min_count, max_count; /* -1 when unknown */
     bool autoscale;
@@ -48,6 +49,10 @@ struct ndp_state_cluster {
     char *node_os_channel;  /* autoUpgradeProfile.nodeOSUpgradeChannel,
                                or NULL */
     bool has_pools;         /* agentPoolProfiles or a node pool list was read */
+    bool pool_list;         /* ... a whole list of them ('az aks show', 'az
+                               aks nodepool list'), not one pool alone
+                               ('az aks nodepool show'): every pool the
+                               cluster has */
     struct ndp_state_pool *pools;
     size_t nr_pools, alloc_pools;
     struct json_object *window; /* aksManagedNodeOSUpgradeSchedule, ARM terms */

@@ -7,6 +7,14 @@
  * its values as the apply sends them.  A value read only from the live
  * cluster is never judged: the change does not send it.
  *
+ * Only what the change sets is judged: every value of a pool the apply
+ * creates or replaces, else the values that differ from those declared
+ * before it (a check that reads two values, when either does).  azurerm
+ * sends a pool's whole upgrade_settings block on any update of the pool,
+ * and an ARM body sends again what it sent before; a value AKS already
+ * holds and that the change leaves as it is was accepted once, and a
+ * change of the pool's tags is no new refusal of it (issue #40).
+ *
  * Severity follows the settled readings of the spec: refused (error)
  * where AKS's refusal is documented, the message saying which part is
  * inferred (azurerm's own behaviour read from its code) or unconfirmed
@@ -53,6 +61,41 @@ static bool is_expression(const char *v)
     size_t n = v ? strlen(v) : 0;
 
     return n >= 2 && v[0] == '[' && v[1] != '[' && v[n - 1] == ']';
+}
+
+/* A pool AKS gets anew: every value it sends is set by the change. */
+static bool is_new_pool(const struct pool_at *at)
+{
+    return at->p->created || at->ch->action == NDP_ACTION_REPLACE;
+}
+
+/* The change sets a string value: a new pool's, or one it changes. */
+static bool sets_text(const struct pool_at *at, const char *before,
+                      const char *after)
+{
+    if (is_new_pool(at))
+        return after != NULL;
+    if (!before || !after)
+        return before != after;
+    return strcmp(before, after) != 0;
+}
+
+/* The same for a number ('has_*': declared on that side). */
+static bool sets_number(const struct pool_at *at, bool has_before,
+                        long before, bool has_after, long after)
+{
+    if (is_new_pool(at))
+        return has_after;
+    return has_before != has_after || (has_after && before != after);
+}
+
+/* The change sets maxSurge or maxUnavailable. */
+static bool sets_surge(const struct pool_at *at)
+{
+    const struct ndp_pool_facts *p = at->p;
+
+    return sets_text(at, p->surge_before, p->max_surge) ||
+           sets_text(at, p->unavailable_before, p->max_unavailable);
 }
 
 /* A value sent as 0 ("0", "0%"). */
@@ -159,27 +202,30 @@ static void in_pool(struct ndp_buf *msg, const struct pool_at *at)
         ndp_buf_addf(msg, " of node pool '%s'", at->p->name);
 }
 
-/* NDP701, NDP702: the form and range of maxSurge or maxUnavailable. */
+/* NDP701, NDP702: the form of maxSurge or maxUnavailable, a percentage
+ * above 100%. */
 static void check_form(const struct pool_at *at, enum ndp_pool_field field,
                        const char *value, const char *before)
 {
     struct ndp_buf msg = NDP_BUF_INIT;
     const char *id = NULL, *words = NULL;
+    enum ndp_verdict verdict = NDP_VERDICT_REFUSED;
     long n;
     enum ndp_amount_form form = ndp_rollout_amount(value, &n);
 
-    if (is_expression(value))
+    if (is_expression(value) || !sets_text(at, before, value))
         return;
     if (form == NDP_AMOUNT_BAD) {
         id = "NDP701";
+        verdict = NDP_VERDICT_MAY_REFUSE;
         words = " is neither a whole number ('5') nor a percentage "
                 "('33%'), the two forms the AKS API takes: AKS probably "
                 "refuses it (unconfirmed); write it in one of them";
     } else if (form == NDP_AMOUNT_PERCENT && n > 100) {
         id = "NDP702";
-        words = " is above 100%: AKS documents percentages of 1-100% and "
-                "probably refuses it (unconfirmed: documented range only); "
-                "'100%' already takes the whole pool";
+        words = " is above 100%, outside the 1-100% AKS takes: AKS "
+                "refuses it (unconfirmed: documented range only); use at "
+                "most '100%', which already takes the whole pool";
     }
     if (!id)
         return;
@@ -187,8 +233,101 @@ static void check_form(const struct pool_at *at, enum ndp_pool_field field,
     quote(&msg, at, value);
     in_pool(&msg, at);
     ndp_buf_adds(&msg, words);
-    add_string_finding(at, id, NDP_VERDICT_MAY_REFUSE, field, before, value,
+    add_string_finding(at, id, verdict, field, before, value, msg.buf);
+    ndp_buf_release(&msg);
+}
+
+/* A value sent as a count or a percentage above 0. */
+static bool above_zero(const char *v)
+{
+    long n;
+    enum ndp_amount_form f = ndp_rollout_amount(v, &n);
+
+    return (f == NDP_AMOUNT_COUNT || f == NDP_AMOUNT_PERCENT) && n > 0;
+}
+
+/* A maxSurge declared as "0%" (not "0"). */
+static bool is_zero_percent(const char *v)
+{
+    long n;
+
+    return ndp_rollout_amount(v, &n) == NDP_AMOUNT_PERCENT && n == 0;
+}
+
+/*
+ * NDP702: maxSurge "0%" is below the 1% AKS takes of a percentage.  AKS
+ * documents maxSurge 0 beside a maxUnavailable above 0 (PT-UPG-01), and
+ * "0%" is as many nodes as "0": that form passes.  Otherwise it is this
+ * finding, not NDP703's (surge and unavailable both 0), so that one value
+ * gives one finding.
+ */
+static void check_zero_percent(const struct pool_at *at)
+{
+    const struct ndp_pool_facts *p = at->p;
+    bool unseen = !p->unavailable_sent && at->ch->delta_only;
+    struct ndp_buf msg = NDP_BUF_INIT;
+
+    if (!is_zero_percent(p->max_surge) || above_zero(p->unavailable_sent) ||
+        !sets_surge(at))
+        return;
+    ndp_buf_addf(&msg, "%s ", key_of(p, NDP_POOL_MAX_SURGE));
+    quote(&msg, at, p->max_surge);
+    in_pool(&msg, at);
+    ndp_buf_adds(&msg, " is below 1%, outside the 1-100% AKS takes of a "
+                 "percentage, and AKS takes maxSurge 0 only beside a "
+                 "maxUnavailable above 0");
+    if (unseen)
+        ndp_buf_adds(&msg, ", which this what-if delta does not show: "
+                     "unless the pool's maxUnavailable is above 0, AKS "
+                     "refuses it");
+    else
+        ndp_buf_adds(&msg, ": AKS refuses it");
+    ndp_buf_adds(&msg, " (unconfirmed: documented range only); set maxSurge "
+                 "to '1%' or more (or a whole number above 0), or "
+                 "maxUnavailable above 0 on a User pool");
+    add_string_finding(at, "NDP702",
+                       unseen ? NDP_VERDICT_MAY_REFUSE : NDP_VERDICT_REFUSED,
+                       NDP_POOL_MAX_SURGE, p->surge_before, p->max_surge,
                        msg.buf);
+    ndp_buf_release(&msg);
+}
+
+/*
+ * NDP710: maxSurge and maxUnavailable both above 0, in an ARM body
+ * (azurerm refuses it in terraform plan: ConflictsWith).  Until 2025 AKS
+ * documented that maxSurge must be 0 for maxUnavailable to be set; the
+ * preview fallback takes both, and whether a stable api-version does is
+ * unconfirmed (PT-UPG-03): a may-refuse.
+ */
+static void check_both_above_zero(const struct pool_at *at)
+{
+    const struct ndp_pool_facts *p = at->p;
+    struct ndp_buf msg = NDP_BUF_INIT;
+
+    if (at->ch->notation != NDP_NOTATION_ARM ||
+        !above_zero(p->surge_sent) || !above_zero(p->unavailable_sent) ||
+        !sets_surge(at))
+        return;
+    ndp_buf_adds(&msg, "maxSurge ");
+    quote(&msg, at, p->surge_sent);
+    ndp_buf_adds(&msg, " and maxUnavailable ");
+    quote(&msg, at, p->unavailable_sent);
+    in_pool(&msg, at);
+    ndp_buf_adds(&msg, " are both above 0: AKS documented until 2025 that "
+                 "maxSurge must be 0 for maxUnavailable to be set, and "
+                 "only its preview fallback is known to take both, so AKS "
+                 "may refuse it (unconfirmed for stable api-versions); set "
+                 "maxSurge to '0' to take nodes down with maxUnavailable, "
+                 "or leave maxUnavailable out to add surge nodes");
+    /* The path is the value the change sets, maxUnavailable when both. */
+    if (sets_text(at, p->unavailable_before, p->max_unavailable))
+        add_string_finding(at, "NDP710", NDP_VERDICT_MAY_REFUSE,
+                           NDP_POOL_MAX_UNAVAILABLE, p->unavailable_before,
+                           p->max_unavailable, msg.buf);
+    else
+        add_string_finding(at, "NDP710", NDP_VERDICT_MAY_REFUSE,
+                           NDP_POOL_MAX_SURGE, p->surge_before, p->max_surge,
+                           msg.buf);
     ndp_buf_release(&msg);
 }
 
@@ -206,8 +345,10 @@ static void check_both_zero(const struct pool_at *at)
     enum ndp_verdict verdict = NDP_VERDICT_REFUSED;
     struct ndp_buf msg = NDP_BUF_INIT;
 
-    if (!is_zero(p->surge_sent) ||
-        (p->unavailable_sent && !is_zero(p->unavailable_sent)))
+    /* maxSurge "0%" is NDP702's (check_zero_percent()). */
+    if (!is_zero(p->surge_sent) || is_zero_percent(p->max_surge) ||
+        (p->unavailable_sent && !is_zero(p->unavailable_sent)) ||
+        !sets_surge(at))
         return;
     ndp_buf_addf(&msg, "%s ", key_of(p, field));
     quote(&msg, at, surge_declared ? p->max_surge : p->max_unavailable);
@@ -254,7 +395,9 @@ static void check_system_unavailable(const struct pool_at *at)
 
     if (!p->mode || ndp_strcasecmp(p->mode, "System") != 0 ||
         !p->max_unavailable || is_zero(p->max_unavailable) ||
-        is_expression(p->max_unavailable))
+        is_expression(p->max_unavailable) ||
+        !(sets_text(at, p->mode_before, p->mode) ||
+          sets_text(at, p->unavailable_before, p->max_unavailable)))
         return;
     ndp_buf_addf(&msg, "%s ", key_of(p, NDP_POOL_MAX_UNAVAILABLE));
     quote(&msg, at, p->max_unavailable);
@@ -302,7 +445,9 @@ static void check_minutes(const struct pool_at *at)
 
     /* 0 is how azurerm sends an unset drain timeout; AKS takes it so. */
     if (p->has_drain && p->drain_minutes != 0 &&
-        (p->drain_minutes < 5 || p->drain_minutes > 1440))
+        (p->drain_minutes < 5 || p->drain_minutes > 1440) &&
+        sets_number(at, p->has_drain_before, p->drain_minutes_before,
+                    p->has_drain, p->drain_minutes))
         add_number_finding(at, "NDP705", NDP_POOL_DRAIN_TIMEOUT,
                            p->drain_minutes_before, p->drain_minutes,
                            " is outside 5-1440 minutes: AKS refuses it (it "
@@ -310,7 +455,9 @@ static void check_minutes(const struct pool_at *at)
                            "though the API schema says 1; error text "
                            "unconfirmed); use 5-1440, 30 being the default");
     if (at->ch->notation == NDP_NOTATION_ARM && p->has_soak &&
-        (p->soak_minutes < 0 || p->soak_minutes > 30))
+        (p->soak_minutes < 0 || p->soak_minutes > 30) &&
+        sets_number(at, p->has_soak_before, p->soak_minutes_before,
+                    p->has_soak, p->soak_minutes))
         add_number_finding(at, "NDP706", NDP_POOL_SOAK_DURATION,
                            p->soak_minutes_before, p->soak_minutes,
                            " is outside 0-30 minutes, the range the AKS "
@@ -318,7 +465,11 @@ static void check_minutes(const struct pool_at *at)
                            "in terraform plan); use 0-30");
 }
 
-/* NDP707: an undrainable node behaviour other than Cordon or Schedule. */
+/*
+ * NDP707: an undrainable node behaviour other than Schedule or Cordon,
+ * each in the words of PT-UPG-06 (and PT-DRN-02: neither rescues the
+ * operation for the nodes it could not drain).
+ */
 static void check_undrainable(const struct pool_at *at)
 {
     const struct ndp_pool_facts *p = at->p;
@@ -326,15 +477,19 @@ static void check_undrainable(const struct pool_at *at)
 
     if (!p->undrainable || ndp_strcasecmp(p->undrainable, "Cordon") == 0 ||
         ndp_strcasecmp(p->undrainable, "Schedule") == 0 ||
-        is_expression(p->undrainable))
+        is_expression(p->undrainable) ||
+        !sets_text(at, p->undrainable_before, p->undrainable))
         return;
     ndp_buf_addf(&msg, "%s ", key_of(p, NDP_POOL_UNDRAINABLE));
     quote(&msg, at, p->undrainable);
     in_pool(&msg, at);
-    ndp_buf_adds(&msg, " is neither Cordon nor Schedule, the two values "
+    ndp_buf_adds(&msg, " is neither Schedule nor Cordon, the two values "
                  "AKS knows: AKS refuses it; use Schedule (the default: "
-                 "delete the blocked node and surge a replacement) or "
-                 "Cordon (keep it cordoned and labelled)");
+                 "AKS deletes a node it cannot drain and surges a "
+                 "replacement) or Cordon (AKS labels the node "
+                 "kubernetes.azure.com/upgrade-status=Quarantined), "
+                 "either of which ends the operation Failed or Canceled "
+                 "for the nodes it could not drain");
     add_string_finding(at, "NDP707", NDP_VERDICT_REFUSED,
                        NDP_POOL_UNDRAINABLE, p->undrainable_before,
                        p->undrainable, msg.buf);
@@ -351,7 +506,8 @@ static void check_spot(const struct pool_at *at)
     if (at->ch->notation != NDP_NOTATION_ARM || !p->priority ||
         ndp_strcasecmp(p->priority, "Spot") != 0 ||
         (!p->max_surge && !p->max_unavailable) ||
-        is_expression(surge ? p->max_surge : p->max_unavailable))
+        is_expression(surge ? p->max_surge : p->max_unavailable) ||
+        !sets_surge(at))
         return;
     ndp_buf_addf(&msg, "%s ", surge ? "maxSurge" : "maxUnavailable");
     quote(&msg, at, surge ? p->max_surge : p->max_unavailable);
@@ -370,17 +526,208 @@ static void check_spot(const struct pool_at *at)
     ndp_buf_release(&msg);
 }
 
+/* ---- the size of a System pool (PT-UPG-08) ---- */
+
+static bool is_system(const char *mode)
+{
+    return mode && ndp_strcasecmp(mode, "System") == 0;
+}
+
+/* The change sets the pool's mode, count, minimum or autoscaling. */
+static bool sets_size(const struct pool_at *at)
+{
+    const struct ndp_pool_facts *p = at->p;
+
+    return sets_text(at, p->mode_before, p->mode) ||
+           sets_number(at, p->count_before >= 0, p->count_before,
+                       p->count >= 0, p->count) ||
+           sets_number(at, p->min_count_before >= 0, p->min_count_before,
+                       p->min_count >= 0, p->min_count) ||
+           p->autoscale != p->autoscale_before;
+}
+
+/*
+ * NDP713: a System pool sent with no node.  AKS keeps a System pool at
+ * 1-1000 nodes (a User pool may have 0); an autoscaled one whose minimum
+ * is 0 could be taken there (inferred: the range holds for the
+ * autoscaler's minimum too).  The azurerm default pool is the cluster's
+ * System pool.  A what-if delta that does not show the mode says nothing.
+ */
+static void check_system_count(const struct pool_at *at)
+{
+    const struct ndp_pool_facts *p = at->p;
+    bool by_min = p->count != 0;
+    bool default_pool = at->ch->notation == NDP_NOTATION_AZURERM &&
+                        at->ch->kind == NDP_KIND_CLUSTER;
+    enum ndp_pool_field field = by_min ? NDP_POOL_MIN_COUNT : NDP_POOL_COUNT;
+    struct ndp_buf msg = NDP_BUF_INIT;
+    struct check_finding cf = { "NDP713", NDP_VERDICT_REFUSED, field, NULL,
+                                NULL, -1, 0, NULL };
+
+    if (!is_system(p->mode) || (by_min && !(p->autoscale &&
+                                            p->min_count == 0)) ||
+        !sets_size(at))
+        return;
+    cf.before_n = by_min ? p->min_count_before : p->count_before;
+    ndp_buf_addf(&msg, "%s %s", key_of(p, field),
+                 at->masked ? "(sensitive)" : "0");
+    ndp_buf_adds(&msg, by_min ? " of autoscaled System node pool"
+                              : " of System node pool");
+    if (p->name && !at->masked)
+        ndp_buf_addf(&msg, " '%s'", p->name);
+    if (by_min)
+        ndp_buf_addf(&msg, " lets the autoscaler take it to no node, below "
+                     "the 1-1000 nodes AKS keeps a System pool at (only a "
+                     "User pool may have 0): AKS refuses it (inferred: the "
+                     "range holds for the autoscaler's minimum too); set "
+                     "%s to at least 1", key_of(p, field));
+    else
+        ndp_buf_addf(&msg, " is outside the 1-1000 nodes AKS keeps a "
+                     "System pool at (only a User pool may have 0): AKS "
+                     "refuses it; set %s to at least 1", key_of(p, field));
+    if (default_pool)
+        ndp_buf_adds(&msg, " (the default node pool is the cluster's "
+                     "System pool)");
+    else
+        ndp_buf_adds(&msg, ", or make the pool a User pool while another "
+                     "pool of the cluster is System");
+    cf.message = msg.buf;
+    add_finding(at, &cf);
+    ndp_buf_release(&msg);
+}
+
+/* ---- maxBlockedNodes (a preview setting, ARM bodies only) ---- */
+
+/* A count, or a percentage (capped at 100%) of 'nodes' rounded up. */
+static long nodes_of(enum ndp_amount_form form, long n, long nodes)
+{
+    if (form == NDP_AMOUNT_COUNT)
+        return n;
+    if (n > 100)
+        n = 100;
+    return nodes / 100 * n + (nodes % 100 * n + 99) / 100;
+}
+
+/*
+ * Whether maxBlockedNodes 'blocked' is below maxSurge 'surge': compared
+ * as written when both are counts or both percentages, else in nodes of
+ * a pool of 'nodes' (-1: unknown, and nothing is said).
+ */
+static bool below_surge(const char *blocked, const char *surge, long nodes,
+                        long *blocked_nodes, long *surge_nodes)
+{
+    long b, s;
+    enum ndp_amount_form bf = ndp_rollout_amount(blocked, &b);
+    enum ndp_amount_form sf = ndp_rollout_amount(surge, &s);
+
+    *blocked_nodes = *surge_nodes = -1;
+    if ((bf != NDP_AMOUNT_COUNT && bf != NDP_AMOUNT_PERCENT) ||
+        (sf != NDP_AMOUNT_COUNT && sf != NDP_AMOUNT_PERCENT))
+        return false;
+    if (bf == sf)
+        return b < s;
+    if (nodes < 0)
+        return false;
+    *blocked_nodes = nodes_of(bf, b, nodes);
+    *surge_nodes = nodes_of(sf, s, nodes);
+    return *blocked_nodes < *surge_nodes;
+}
+
+/*
+ * NDP711: maxBlockedNodes below the maxSurge the body sends (the API
+ * says it "must always be greater than or equal to maxSurge", PT-UPG-06).
+ * Without a maxSurge in the body nothing is said: the default it takes
+ * depends on the pool's version and size.
+ */
+static void check_blocked_below_surge(const struct pool_at *at)
+{
+    const struct ndp_pool_facts *p = at->p;
+    struct ndp_buf msg = NDP_BUF_INIT;
+    long blocked_nodes, surge_nodes;
+
+    if (at->ch->notation != NDP_NOTATION_ARM || !p->max_blocked ||
+        !p->max_surge || is_expression(p->max_blocked) ||
+        is_expression(p->max_surge) ||
+        !below_surge(p->max_blocked, p->max_surge, p->count,
+                     &blocked_nodes, &surge_nodes) ||
+        !(sets_text(at, p->max_blocked_before, p->max_blocked) ||
+          sets_text(at, p->surge_before, p->max_surge)))
+        return;
+    ndp_buf_adds(&msg, "maxBlockedNodes ");
+    quote(&msg, at, p->max_blocked);
+    in_pool(&msg, at);
+    if (blocked_nodes >= 0 && !at->masked)
+        ndp_buf_addf(&msg, " (%ld of its %ld nodes)", blocked_nodes,
+                     p->count);
+    ndp_buf_adds(&msg, " is below its maxSurge ");
+    quote(&msg, at, p->max_surge);
+    if (surge_nodes >= 0 && !at->masked)
+        ndp_buf_addf(&msg, " (%ld nodes)", surge_nodes);
+    ndp_buf_adds(&msg, ", and AKS requires maxBlockedNodes to be at least "
+                 "maxSurge: AKS refuses it (error code unconfirmed; "
+                 "maxBlockedNodes is a preview setting); set "
+                 "maxBlockedNodes to at least ");
+    quote(&msg, at, p->max_surge);
+    ndp_buf_adds(&msg, ", or leave it out (it defaults to maxSurge)");
+    add_string_finding(at, "NDP711", NDP_VERDICT_REFUSED,
+                       NDP_POOL_MAX_BLOCKED, p->max_blocked_before,
+                       p->max_blocked, msg.buf);
+    ndp_buf_release(&msg);
+}
+
+/*
+ * NDP712: maxBlockedNodes sent without undrainableNodeBehavior, which it
+ * requires (PT-UPG-06).  A what-if delta that does not show the
+ * behaviour (neither set nor removed) may leave one the pool has: a
+ * may-refuse.
+ */
+static void check_blocked_alone(const struct pool_at *at)
+{
+    const struct ndp_pool_facts *p = at->p;
+    bool unseen = at->ch->delta_only && !p->undrainable_before;
+    struct ndp_buf msg = NDP_BUF_INIT;
+
+    if (at->ch->notation != NDP_NOTATION_ARM || !p->max_blocked ||
+        p->undrainable || is_expression(p->max_blocked) ||
+        !(sets_text(at, p->max_blocked_before, p->max_blocked) ||
+          sets_text(at, p->undrainable_before, p->undrainable)))
+        return;
+    ndp_buf_adds(&msg, "maxBlockedNodes ");
+    quote(&msg, at, p->max_blocked);
+    in_pool(&msg, at);
+    if (unseen)
+        ndp_buf_adds(&msg, " is in this what-if delta without "
+                     "undrainableNodeBehavior, which AKS requires beside "
+                     "it: unless the pool already has one, AKS refuses it");
+    else
+        ndp_buf_adds(&msg, " is sent without undrainableNodeBehavior, "
+                     "which AKS requires beside it: AKS refuses it");
+    ndp_buf_adds(&msg, " (error code unconfirmed; maxBlockedNodes is a "
+                 "preview setting); set undrainableNodeBehavior to "
+                 "Schedule or Cordon, or leave maxBlockedNodes out");
+    add_string_finding(at, "NDP712",
+                       unseen ? NDP_VERDICT_MAY_REFUSE : NDP_VERDICT_REFUSED,
+                       NDP_POOL_MAX_BLOCKED, p->max_blocked_before,
+                       p->max_blocked, msg.buf);
+    ndp_buf_release(&msg);
+}
+
 static void check_pool(const struct pool_at *at)
 {
     check_form(at, NDP_POOL_MAX_SURGE, at->p->max_surge,
                at->p->surge_before);
     check_form(at, NDP_POOL_MAX_UNAVAILABLE, at->p->max_unavailable,
                at->p->unavailable_before);
+    check_zero_percent(at);
     check_both_zero(at);
+    check_both_above_zero(at);
     check_system_unavailable(at);
     check_minutes(at);
     check_undrainable(at);
     check_spot(at);
+    check_blocked_below_surge(at);
+    check_blocked_alone(at);
+    check_system_count(at);
 }
 
 /* ---- NDP504: a rotation without temporary_name_for_rotation ---- */

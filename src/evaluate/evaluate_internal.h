@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: Apache-2.0
  * evaluate_internal.h - what the evaluator's stages share (evaluate.c,
  * resolve.c, resolve_window.c, verdict.c, overrun.c and the checks:
- * check_versions.c, check_upgrade.c, check_maintenance.c); no other file
- * includes it.
+ * check_versions.c, check_upgrade.c, check_pools.c, check_maintenance.c);
+ * no other file includes it.
  *
  * evaluate.c builds one struct ndp_evaluator per run and frees its
  * tables; the stages borrow it.  Every pointer in it is borrowed from the
@@ -122,6 +122,13 @@ void ndp_check_versions(const struct ndp_evaluator *ev);
  * without temporary_name_for_rotation (put-time-limits PT-UPG, PT-ROT-02).
  */
 void ndp_check_upgrade(const struct ndp_evaluator *ev);
+
+/*
+ * check_pools.c: appends to ev->out a finding for each cluster the apply
+ * leaves without a System pool (NDP714) and each pool a change upgrades
+ * whose nodes and surge nodes come to more than 1000 (NDP715).
+ */
+void ndp_check_pools(const struct ndp_evaluator *ev);
 
 /*
  * check_upgrade.c: appends to ev->out a finding for each subnet of the

@@ -31,6 +31,7 @@ struct pool_layout {
     const char *upgrade;        /* the upgrade settings object */
     bool upgrade_is_block;      /* azurerm: a list of one block */
     const char *max_surge, *max_unavailable, *drain, *soak, *undrainable;
+    const char *max_blocked;
     const char *rotation_name, *version, *current_version;
     const char *const *fields;  /* printed paths, by enum ndp_pool_field */
     const char *subnet, *pod_subnet, *max_pods;
@@ -49,6 +50,26 @@ static const char *const azurerm_fields[NDP_POOL_FIELDS] = {
     [NDP_POOL_ROTATION_NAME] = "temporary_name_for_rotation",
     [NDP_POOL_VERSION] = "orchestrator_version",
     [NDP_POOL_SUBNET] = "vnet_subnet_id",
+    [NDP_POOL_MODE] = "mode",
+    [NDP_POOL_MAX_BLOCKED] = NULL,
+};
+
+/* The default pool block has no mode: it is the cluster's System pool. */
+static const char *const azurerm_default_fields[NDP_POOL_FIELDS] = {
+    [NDP_POOL_COUNT] = "node_count",
+    [NDP_POOL_MIN_COUNT] = "min_count",
+    [NDP_POOL_MAX_COUNT] = "max_count",
+    [NDP_POOL_MAX_SURGE] = "upgrade_settings[0].max_surge",
+    [NDP_POOL_MAX_UNAVAILABLE] = "upgrade_settings[0].max_unavailable",
+    [NDP_POOL_DRAIN_TIMEOUT] = "upgrade_settings[0].drain_timeout_in_minutes",
+    [NDP_POOL_SOAK_DURATION] =
+        "upgrade_settings[0].node_soak_duration_in_minutes",
+    [NDP_POOL_UNDRAINABLE] = "upgrade_settings[0].undrainable_node_behavior",
+    [NDP_POOL_ROTATION_NAME] = "temporary_name_for_rotation",
+    [NDP_POOL_VERSION] = "orchestrator_version",
+    [NDP_POOL_SUBNET] = "vnet_subnet_id",
+    [NDP_POOL_MODE] = NULL,
+    [NDP_POOL_MAX_BLOCKED] = NULL,
 };
 
 static const char *const arm_fields[NDP_POOL_FIELDS] = {
@@ -63,6 +84,8 @@ static const char *const arm_fields[NDP_POOL_FIELDS] = {
     [NDP_POOL_ROTATION_NAME] = NULL,
     [NDP_POOL_VERSION] = "orchestratorVersion",
     [NDP_POOL_SUBNET] = "vnetSubnetID",
+    [NDP_POOL_MODE] = "mode",
+    [NDP_POOL_MAX_BLOCKED] = "upgradeSettings.maxBlockedNodes",
 };
 
 static const struct pool_layout azurerm_pool = {
@@ -70,7 +93,7 @@ static const struct pool_layout azurerm_pool = {
     "enable_auto_scaling", "os_type", "mode", "priority",
     "upgrade_settings", true, "max_surge", "max_unavailable",
     "drain_timeout_in_minutes", "node_soak_duration_in_minutes",
-    "undrainable_node_behavior", "temporary_name_for_rotation",
+    "undrainable_node_behavior", NULL, "temporary_name_for_rotation",
     "orchestrator_version", "current_orchestrator_version", azurerm_fields,
     "vnet_subnet_id", "pod_subnet_id", "max_pods",
 };
@@ -79,7 +102,7 @@ static const struct pool_layout arm_pool = {
     "count", "minCount", "maxCount", "enableAutoScaling", NULL, "osType",
     "mode", "scaleSetPriority", "upgradeSettings", false, "maxSurge",
     "maxUnavailable", "drainTimeoutInMinutes", "nodeSoakDurationInMinutes",
-    "undrainableNodeBehavior", NULL, "orchestratorVersion",
+    "undrainableNodeBehavior", "maxBlockedNodes", NULL, "orchestratorVersion",
     "currentOrchestratorVersion", arm_fields, "vnetSubnetID", "podSubnetID",
     "maxPods",
 };
@@ -211,6 +234,7 @@ static void read_pool(struct ndp_pool_facts *p, const struct json_object *o,
     p->has_drain = has_number(up, l->drain);
     p->has_soak = has_number(up, l->soak);
     p->undrainable = string(up, l->undrainable);
+    p->max_blocked = string(up, l->max_blocked);
     p->surge_sent = p->max_surge;
     p->unavailable_sent = p->max_unavailable;
     p->drain_minutes_before = p->soak_minutes_before = -1;
@@ -279,8 +303,16 @@ static void read_before(struct ndp_pool_facts *p, const struct json_object *b,
     p->surge_before = string(up, l->max_surge);
     p->unavailable_before = string(up, l->max_unavailable);
     p->undrainable_before = string(up, l->undrainable);
+    p->max_blocked_before = string(up, l->max_blocked);
     p->drain_minutes_before = number(up, l->drain);
     p->soak_minutes_before = number(up, l->soak);
+    p->has_drain_before = has_number(up, l->drain);
+    p->has_soak_before = has_number(up, l->soak);
+    p->mode_before = string(b, l->mode);
+    p->count_before = number(b, l->count);
+    p->min_count_before = number(b, l->min_count);
+    p->autoscale_before = is_true(b, l->autoscale) ||
+                          is_true(b, l->autoscale_old);
 }
 
 /*
@@ -345,8 +377,10 @@ static void azurerm_default_pool(struct ndp_facts *f,
     p->settings_before = b;
     read_before(p, b, &azurerm_pool);
     /* The default pool is the cluster's System pool, and Linux. */
+    p->fields = azurerm_default_fields;
     p->os_type = "Linux";
     p->mode = "System";
+    p->mode_before = b ? "System" : NULL;
     p->version_before = version_of(b, azurerm_pool.version,
                                    azurerm_pool.current_version, &at);
     pool_versions(p, b, a, &azurerm_pool);

@@ -14,8 +14,10 @@ and the verdicts the checks give.
      of docs/rules.md ("| NDP705 | ..."), the verdicts that row names
      (refused, may-refuse, advisory) are exactly those the program gives
      it: in the transition tables of tests/shapes/tables/ ("verdicts"),
-     and when NDPLINT judges every fixture under fixtures/ (--format json,
-     under Allow and Block).  A verdict the program gives that the row
+     in the golden cases' expected outputs (which the golden tests hold
+     to the program), in the unit tests' expectations ("NDP702
+     may-refuse", "NDP608/may-refuse"), and when NDPLINT judges every fixture under
+     fixtures/ (--format json, under Allow and Block).  A verdict the program gives that the row
      does not name, or one the row names that no test shows, is a
      disagreement.
 
@@ -101,6 +103,53 @@ def table_verdicts(source):
     return seen
 
 
+TEXT_VERDICT = re.compile(r"^\s+(?:error|warning|note)\s+(\S+)\s")
+TEXT_RULE = re.compile(r"^\s+(NDP\d{3}) ")
+
+
+def golden_verdicts(source, seen):
+    """Adds what the golden cases' expected outputs show (the golden tests
+    hold those to the program): JSON reports, and the text report, where
+    a finding's verdict line comes before the line that names its rule."""
+    for path in glob.glob(os.path.join(source, "tests", "golden", "*",
+                                       "expected.out")):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        try:
+            report = json.loads(text)
+        except ValueError:
+            report = None
+        if isinstance(report, dict):
+            for finding in report.get("findings", []):
+                if isinstance(finding, dict) and "rule" in finding:
+                    seen.setdefault(finding["rule"], set()).add(
+                        finding.get("verdict"))
+            continue
+        verdict = None
+        for line in text.splitlines():
+            m = TEXT_VERDICT.match(line)
+            if m:
+                verdict = m.group(1)
+                continue
+            m = TEXT_RULE.match(line)
+            if m and verdict:
+                seen.setdefault(m.group(1), set()).add(verdict)
+            verdict = None
+
+
+UNIT_EXPECT = re.compile(r"(NDP\d{3})[ /](refused|may-refuse|advisory)\b")
+
+
+def unit_verdicts(source, seen):
+    """Adds the verdicts the unit tests' tables expect of a rule
+    ("NDP702 may-refuse", "NDP608/may-refuse"): the unit tests hold the
+    program to them."""
+    for path in glob.glob(os.path.join(source, "tests", "unit", "*.c")):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for rule, verdict in UNIT_EXPECT.findall(f.read()):
+                seen.setdefault(rule, set()).add(verdict)
+
+
 def fixture_verdicts(ndplint, source, seen):
     """Adds what every fixture gives; returns how many reports were read."""
     reports = 0
@@ -143,6 +192,8 @@ def main(argv):
     for rule in rules.values():
         explain(ndplint, rule, problems)
     seen = table_verdicts(source)
+    golden_verdicts(source, seen)
+    unit_verdicts(source, seen)
     if fixture_verdicts(ndplint, source, seen) == 0:
         problems.append("%s wrote no JSON report for any fixture" % ndplint)
     rows = own_rows(docs)

@@ -12,6 +12,7 @@
  * evaluator over it.
  */
 #include "test_helpers.h"
+#include "test_files.h"
 #include "buf.h"
 #include "change.h"
 #include "engine.h"
@@ -25,6 +26,7 @@
 #include "policy.h"
 #include "rules.h"
 #include "run.h"
+#include "state.h"
 #include "timeutil.h"
 
 
@@ -875,6 +877,7 @@ static char *check_findings(const struct run *r)
 #define D_SURGE "default_node_pool[0]." US_SURGE
 #define A_SURGE "properties.upgradeSettings.maxSurge"
 #define A_UNAVAIL "properties.upgradeSettings.maxUnavailable"
+#define A_BLOCKED "properties.upgradeSettings.maxBlockedNodes"
 
 static const struct check_row check_rows[] = {
     /* NDP705: drain timeout, 0 read as unset */
@@ -918,7 +921,28 @@ static const struct check_row check_rows[] = {
       ARM_US("'maxSurge':'1','maxUnavailable':'x%'"), NULL, false,
       "NDP701 may-refuse " A_UNAVAIL },
     { "surge 101%", ARM_POOL, 0, "{}", ARM_US("'maxSurge':'101%'"), NULL,
-      false, "NDP702 may-refuse " A_SURGE },
+      false, "NDP702 refused " A_SURGE },
+    { "unavailable 101%", ARM_POOL, 0, "{}",
+      ARM_US("'maxSurge':'0','maxUnavailable':'101%'"), NULL, false,
+      "NDP702 refused " A_UNAVAIL },
+    { "surge 1%", ARM_POOL, 0, "{}", ARM_US("'maxSurge':'1%'"), NULL, false,
+      "" },
+    { "surge 0% alone", ARM_POOL, 0, "{}", ARM_US("'maxSurge':'0%'"), NULL,
+      false, "NDP702 refused " A_SURGE },
+    { "surge 0% beside unavailable 1: the maxSurge 0 form", ARM_POOL, 0,
+      "{}", ARM_US("'maxSurge':'0%','maxUnavailable':'1'"), NULL, false,
+      "" },
+    { "unavailable 0% is its default 0", ARM_POOL, 0, "{}",
+      ARM_US("'maxSurge':'1','maxUnavailable':'0%'"), NULL, false, "" },
+    { "azurerm default pool surge 0%", AZ_CLUSTER, 0,
+      AZ_DNP(US("'max_surge':'1'")), AZ_DNP(US("'max_surge':'0%'")), NULL,
+      false, "NDP702 refused " D_SURGE },
+    { "azurerm pool surge 0%: unavailable 0 beside it", AZ_POOL, 0, "{}",
+      "{" US("'max_surge':'0%'") "}", NULL, false,
+      "NDP702 refused " US_SURGE },
+    { "ARM delta: surge 0%, unavailable not shown", ARM_POOL, 0,
+      ARM_US("'maxSurge':'1'"), ARM_US("'maxSurge':'0%'"), NULL, true,
+      "NDP702 may-refuse " A_SURGE },
     { "surge 100%", ARM_POOL, 0, "{}", ARM_US("'maxSurge':'100%'"), NULL,
       false, "" },
     { "template expressions are not judged", ARM_POOL, 0, "{}",
@@ -946,8 +970,11 @@ static const struct check_row check_rows[] = {
       "{" US("'max_unavailable':'1'") "}", NULL, false, "" },
     { "ARM surge 0 alone", ARM_POOL, 0, "{}", ARM_US("'maxSurge':'0'"), NULL,
       false, "NDP703 refused " A_SURGE },
-    { "ARM both 0%", ARM_POOL, 0, "{}",
+    { "ARM both 0%: NDP702's", ARM_POOL, 0, "{}",
       ARM_US("'maxSurge':'0%','maxUnavailable':'0'"), NULL, false,
+      "NDP702 refused " A_SURGE },
+    { "ARM surge 0, unavailable 0%", ARM_POOL, 0, "{}",
+      ARM_US("'maxSurge':'0','maxUnavailable':'0%'"), NULL, false,
       "NDP703 refused " A_SURGE },
     { "ARM surge 0 unavailable 1", ARM_POOL, 0, "{}",
       ARM_US("'maxSurge':'0','maxUnavailable':'1'"), NULL, false, "" },
@@ -956,6 +983,28 @@ static const struct check_row check_rows[] = {
     { "ARM delta: surge 0, unavailable not shown", ARM_POOL, 0,
       ARM_US("'maxSurge':'1'"), ARM_US("'maxSurge':'0'"), NULL, true,
       "NDP703 may-refuse " A_SURGE },
+    /* NDP710: both above 0, ARM only */
+    { "ARM surge 1 unavailable 1", ARM_POOL, 0, "{}",
+      ARM_US("'maxSurge':'1','maxUnavailable':'1'"), NULL, false,
+      "NDP710 may-refuse " A_UNAVAIL },
+    { "ARM surge 10% unavailable 20%", ARM_CLUSTER, 0, NULL,
+      ARM_APP("'upgradeSettings':{'maxSurge':'10%','maxUnavailable':'20%'}"),
+      NULL, false, "NDP710 may-refuse properties.agentPoolProfiles[name=a]."
+      "upgradeSettings.maxUnavailable" },
+    { "ARM surge 0->2 beside unavailable 2: its path", ARM_POOL, 0,
+      ARM_US("'maxSurge':'0','maxUnavailable':'2'"),
+      ARM_US("'maxSurge':'2','maxUnavailable':'2'"), NULL, false,
+      "NDP710 may-refuse " A_SURGE },
+    { "ARM surge unset unavailable 1: the default surge, not sent",
+      ARM_POOL, 0, "{}", ARM_US("'maxUnavailable':'1'"), NULL, false, "" },
+    { "azurerm pool with both: refused at plan time", AZ_POOL, 0, "{}",
+      "{" US("'max_surge':'1','max_unavailable':'1'") "}", NULL, false,
+      "" },
+    { "ARM both above 0, neither changed", ARM_POOL, 0,
+      ARM_P("'tags':{'a':'1'},'upgradeSettings':{'maxSurge':'1',"
+            "'maxUnavailable':'1'}"),
+      ARM_P("'tags':{'a':'2'},'upgradeSettings':{'maxSurge':'1',"
+            "'maxUnavailable':'1'}"), NULL, false, "" },
     /* NDP704: maxUnavailable on a System pool */
     { "ARM System pool unavailable 1", ARM_POOL, 0, "{}",
       ARM_P("'mode':'System','upgradeSettings':{'maxSurge':'0',"
@@ -1001,6 +1050,86 @@ static const struct check_row check_rows[] = {
             "{'drainTimeoutInMinutes':30}"), NULL, false, "" },
     { "azurerm Spot pool: refused at plan time", AZ_POOL, 0, "{}",
       "{'priority':'Spot'," US("'max_surge':'1'") "}", NULL, false, "" },
+    /* NDP711, NDP712: maxBlockedNodes, ARM only */
+    { "blocked 1 below surge 2", ARM_POOL, 0, "{}",
+      ARM_US("'maxSurge':'2','maxBlockedNodes':'1',"
+             "'undrainableNodeBehavior':'Cordon'"), NULL, false,
+      "NDP711 refused " A_BLOCKED },
+    { "blocked 2 beside surge 2", ARM_POOL, 0, "{}",
+      ARM_US("'maxSurge':'2','maxBlockedNodes':'2',"
+             "'undrainableNodeBehavior':'Cordon'"), NULL, false, "" },
+    { "blocked 10% below surge 20%", ARM_POOL, 0, "{}",
+      ARM_US("'maxSurge':'20%','maxBlockedNodes':'10%',"
+             "'undrainableNodeBehavior':'Schedule'"), NULL, false,
+      "NDP711 refused " A_BLOCKED },
+    { "blocked 1 below surge 20% of 10 nodes", ARM_POOL, 0, "{}",
+      ARM_P("'count':10,'upgradeSettings':{'maxSurge':'20%',"
+            "'maxBlockedNodes':'1','undrainableNodeBehavior':'Cordon'}"),
+      NULL, false, "NDP711 refused " A_BLOCKED },
+    { "blocked 2 beside surge 20% of 10 nodes", ARM_POOL, 0, "{}",
+      ARM_P("'count':10,'upgradeSettings':{'maxSurge':'20%',"
+            "'maxBlockedNodes':'2','undrainableNodeBehavior':'Cordon'}"),
+      NULL, false, "" },
+    { "blocked 1 beside surge 20%, the size unknown", ARM_POOL, 0, "{}",
+      ARM_US("'maxSurge':'20%','maxBlockedNodes':'1',"
+             "'undrainableNodeBehavior':'Cordon'"), NULL, false, "" },
+    { "blocked without a maxSurge in the body", ARM_POOL, 0, "{}",
+      ARM_US("'maxBlockedNodes':'1','undrainableNodeBehavior':'Cordon'"),
+      NULL, false, "" },
+    { "blocked without undrainable", ARM_POOL, 0, "{}",
+      ARM_US("'maxSurge':'1','maxBlockedNodes':'2'"), NULL, false,
+      "NDP712 refused " A_BLOCKED },
+    { "blocked without undrainable in a delta", ARM_POOL, 0,
+      ARM_US("'maxSurge':'1'"), ARM_US("'maxSurge':'1','maxBlockedNodes':'2'"),
+      NULL, true, "NDP712 may-refuse " A_BLOCKED },
+    { "undrainable removed beside blocked in a delta", ARM_POOL, 0,
+      ARM_US("'undrainableNodeBehavior':'Cordon'"),
+      ARM_US("'maxBlockedNodes':'2'"), NULL, true,
+      "NDP712 refused " A_BLOCKED },
+    { "undrainable unset beside blocked", ARM_POOL, 0,
+      ARM_US("'maxBlockedNodes':'2','undrainableNodeBehavior':'Cordon'"),
+      ARM_US("'maxBlockedNodes':'2'"), NULL, false,
+      "NDP712 refused " A_BLOCKED },
+    { "blocked alone, unchanged", ARM_POOL, 0,
+      ARM_P("'tags':{'a':'1'},'upgradeSettings':{'maxSurge':'2',"
+            "'maxBlockedNodes':'1'}"),
+      ARM_P("'tags':{'a':'2'},'upgradeSettings':{'maxSurge':'2',"
+            "'maxBlockedNodes':'1'}"), NULL, false, "" },
+    { "azurerm has no maxBlockedNodes", AZ_POOL, 0, "{}",
+      "{" US("'max_surge':'2','max_blocked_nodes':'1'") "}", NULL, false,
+      "" },
+    /* NDP713: a System pool with no node */
+    { "azurerm default pool node_count 0", AZ_CLUSTER, 0,
+      AZ_DNP("'node_count':3"), AZ_DNP("'node_count':0"), NULL, false,
+      "NDP713 refused default_node_pool[0].node_count" },
+    { "azurerm default pool node_count 1", AZ_CLUSTER, 0,
+      AZ_DNP("'node_count':3"), AZ_DNP("'node_count':1"), NULL, false,
+      "" },
+    { "azurerm v3 default pool autoscaled, min_count 0", AZ_CLUSTER, 0,
+      AZ_DNP("'enable_auto_scaling':true,'min_count':1,'max_count':5,"
+             "'node_count':2"),
+      AZ_DNP("'enable_auto_scaling':true,'min_count':0,'max_count':5,"
+             "'node_count':2"), NULL, false,
+      "NDP713 refused default_node_pool[0].min_count" },
+    { "azurerm default pool min_count 0 without autoscaling", AZ_CLUSTER, 0,
+      AZ_DNP("'auto_scaling_enabled':false,'node_count':2"),
+      AZ_DNP("'auto_scaling_enabled':false,'min_count':0,'node_count':2"),
+      NULL, false, "" },
+    { "azurerm System pool resource node_count 0", AZ_POOL, 0,
+      "{'mode':'System','node_count':2}", "{'mode':'System','node_count':0}",
+      NULL, false, "NDP713 refused node_count" },
+    { "azurerm User pool resource node_count 0", AZ_POOL, 0,
+      "{'mode':'User','node_count':2}", "{'mode':'User','node_count':0}",
+      NULL, false, "" },
+    { "ARM pool made System with count 0", ARM_POOL, 0,
+      ARM_P("'mode':'User','count':0"), ARM_P("'mode':'System','count':0"),
+      NULL, false, "NDP713 refused properties.count" },
+    { "ARM System pool count 0 unchanged, tags changed", ARM_POOL, 0,
+      ARM_P("'mode':'System','count':0,'tags':{'a':'1'}"),
+      ARM_P("'mode':'System','count':0,'tags':{'a':'2'}"), NULL, false,
+      "" },
+    { "ARM delta without the mode", ARM_POOL, 0, ARM_P("'count':2"),
+      ARM_P("'count':0"), NULL, true, "" },
     /* What the apply sends */
     { "azurerm default pool unchanged: not sent", AZ_CLUSTER, 0,
       "{'tags':{'a':'1'}," "'default_node_pool':[{'name':'sys',"
@@ -1008,12 +1137,60 @@ static const struct check_row check_rows[] = {
       "{'tags':{'a':'2'}," "'default_node_pool':[{'name':'sys',"
       US("'max_surge':'1','drain_timeout_in_minutes':3") "}]}", NULL, false,
       "" },
-    { "azurerm default pool changed: sent", AZ_CLUSTER, 0,
+    /* Only what the change sets (issue #40): azurerm sends the whole
+     * block again, an ARM body what it sent before */
+    { "azurerm default pool sent, drain timeout unchanged", AZ_CLUSTER, 0,
       AZ_DNP("'node_count':2," US("'max_surge':'1',"
                                   "'drain_timeout_in_minutes':3")),
       AZ_DNP("'node_count':3," US("'max_surge':'1',"
                                   "'drain_timeout_in_minutes':3")), NULL,
+      false, "" },
+    { "azurerm default pool sent, drain timeout set", AZ_CLUSTER, 0,
+      AZ_DNP("'node_count':2," US("'max_surge':'1',"
+                                  "'drain_timeout_in_minutes':30")),
+      AZ_DNP("'node_count':3," US("'max_surge':'1',"
+                                  "'drain_timeout_in_minutes':3")), NULL,
       false, "NDP705 refused default_node_pool[0]." DRAIN },
+    { "azurerm pool tags only", AZ_POOL, 0,
+      "{'tags':{'env':'a'}," US("'max_surge':'0',"
+                               "'drain_timeout_in_minutes':2") "}",
+      "{'tags':{'env':'b'}," US("'max_surge':'0',"
+                               "'drain_timeout_in_minutes':2") "}", NULL,
+      false, "" },
+    { "azurerm pool replaced: every value is new", AZ_POOL,
+      NDP_ACTION_REPLACE,
+      "{'vm_size':'a'," US("'max_surge':'0',"
+                           "'drain_timeout_in_minutes':2") "}",
+      "{'vm_size':'b'," US("'max_surge':'0',"
+                           "'drain_timeout_in_minutes':2") "}", NULL,
+      false, "NDP705 refused " DRAIN "; NDP703 refused " US_SURGE },
+    { "ARM pool tags only", ARM_POOL, 0,
+      ARM_P("'tags':{'env':'a'},'mode':'System','upgradeSettings':"
+            "{'maxSurge':'0','maxUnavailable':'1',"
+            "'drainTimeoutInMinutes':2,'undrainableNodeBehavior':'Evict'}"),
+      ARM_P("'tags':{'env':'b'},'mode':'System','upgradeSettings':"
+            "{'maxSurge':'0','maxUnavailable':'1',"
+            "'drainTimeoutInMinutes':2,'undrainableNodeBehavior':'Evict'}"),
+      NULL, false, "" },
+    { "ARM pool becomes System beside its maxUnavailable", ARM_POOL, 0,
+      ARM_P("'mode':'User','upgradeSettings':{'maxSurge':'0',"
+            "'maxUnavailable':'1'}"),
+      ARM_P("'mode':'System','upgradeSettings':{'maxSurge':'0',"
+            "'maxUnavailable':'1'}"), NULL, false,
+      "NDP704 refused " A_UNAVAIL },
+    { "ARM maxUnavailable 1->0 beside an unchanged maxSurge 0", ARM_POOL,
+      0, ARM_US("'maxSurge':'0','maxUnavailable':'1'"),
+      ARM_US("'maxSurge':'0','maxUnavailable':'0'"), NULL, false,
+      "NDP703 refused " A_SURGE },
+    { "ARM cluster body: only the pool it changes", ARM_CLUSTER, 0,
+      "{'properties':{'agentPoolProfiles':[{'name':'a','upgradeSettings':"
+      "{'drainTimeoutInMinutes':2}},{'name':'b','upgradeSettings':"
+      "{'drainTimeoutInMinutes':30}}]}}",
+      "{'properties':{'agentPoolProfiles':[{'name':'a','upgradeSettings':"
+      "{'drainTimeoutInMinutes':2}},{'name':'b','upgradeSettings':"
+      "{'drainTimeoutInMinutes':3}}]}}", NULL, false,
+      "NDP705 refused properties.agentPoolProfiles[name=b]."
+      "upgradeSettings.drainTimeoutInMinutes" },
     { "pool created: sent", ARM_POOL, NDP_ACTION_CREATE, NULL,
       ARM_US("'drainTimeoutInMinutes':2"), NULL, false,
       "NDP705 refused properties.upgradeSettings.drainTimeoutInMinutes" },
@@ -1065,6 +1242,236 @@ static void checks__refused_upgrade_settings_and_rotations(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* ---- several changes of one cluster, with live state ---------------- */
+
+struct multi_change {
+    enum check_shape shape;
+    enum ndp_action action;     /* NOOP: an update */
+    const char *name;           /* the pool's (a pool resource) */
+    const char *before, *after;
+};
+
+struct multi_row {
+    const char *name;
+    struct multi_change changes[3]; /* up to the first with no 'after'
+                                       and no 'before' */
+    const char *state;              /* 'az aks show' of CLUSTER_ID, or NULL */
+    const char *want;               /* as check_findings() writes them */
+};
+
+static void multi_change(struct run *r, const struct multi_change *mc)
+{
+    struct check_row row = { "", mc->shape, mc->action, mc->before,
+                             mc->after, NULL, false, NULL };
+    struct ndp_change *c = check_change(r, &row);
+
+    if (mc->name && (mc->shape == AZ_POOL || mc->shape == ARM_POOL)) {
+        free(c->name);
+        c->name = ndp_xstrdup(mc->name);
+        free(c->address);
+        c->address = ndp_xstrdup(mc->name);
+    }
+}
+
+/* Judges the changes of 'row' with its live state, as evaluate() does. */
+static void evaluate_multi(struct run *r, const struct multi_row *row)
+{
+    struct ndp_states states = NDP_STATES_INIT;
+    struct ndp_eval_options opt;
+    struct ndp_error err = NDP_ERROR_INIT;
+    size_t i;
+
+    memset(&opt, 0, sizeof(opt));
+    assert_int_equal(ndp_time_parse_rfc3339(&opt.at, AT), 0);
+    for (i = 0; i < NDP_ARRAY_SIZE(row->changes) &&
+                (row->changes[i].before || row->changes[i].after); i++)
+        multi_change(r, &row->changes[i]);
+    if (row->state) {
+        char *path = test_write_json("state.json", row->state);
+        if (ndp_state_read(&states, path, 1 << 20, &err) != 0)
+            fail_msg("state: %s", err.msg);
+        free(path);
+        opt.states = &states;
+    }
+    ndp_facts_fill_all(&r->result.set, 0);
+    ndp_result_judge(&r->result, test_ruleset, &opt);
+    ndp_findings_sort(&r->result.findings);
+    ndp_states_release(&states);
+}
+
+#define STATE_POOLS(pools) \
+    "{'id':'" CLUSTER_ID "','name':'aks','kubernetesVersion':'1.34.2'," \
+    "'agentPoolProfiles':[" pools "]}"
+#define LIVE(name, mode, extra) \
+    "{'name':'" name "','mode':'" mode "','count':3" extra "}"
+
+static const struct multi_row multi_rows[] = {
+    /* NDP714: no System pool left (PT-UPG-08) */
+    { "System pool made User, the other live pool User",
+      { { ARM_POOL, 0, "sys", ARM_P("'mode':'System'"),
+          ARM_P("'mode':'User'") } },
+      STATE_POOLS(LIVE("sys", "System", "") "," LIVE("apps", "User", "")),
+      "NDP714 refused properties.mode" },
+    { "System pool made User, another live pool System",
+      { { ARM_POOL, 0, "sys", ARM_P("'mode':'System'"),
+          ARM_P("'mode':'User'") } },
+      STATE_POOLS(LIVE("sys", "System", "") "," LIVE("sys2", "System", "")),
+      "" },
+    { "System pool made User, no live state: the pools not known",
+      { { ARM_POOL, 0, "sys", ARM_P("'mode':'System'"),
+          ARM_P("'mode':'User'") } }, NULL, "" },
+    { "System pool made User, another made System in the same apply",
+      { { ARM_POOL, 0, "sys", ARM_P("'mode':'System'"),
+          ARM_P("'mode':'User'") },
+        { ARM_POOL, 0, "apps", ARM_P("'mode':'User'"),
+          ARM_P("'mode':'System'") } },
+      STATE_POOLS(LIVE("sys", "System", "") "," LIVE("apps", "User", "")),
+      "" },
+    { "azurerm System pool resource deleted, the live default pool User",
+      { { AZ_POOL, NDP_ACTION_DELETE, "sys2", "{'mode':'System'}", NULL } },
+      STATE_POOLS(LIVE("sys2", "System", "") "," LIVE("apps", "User", "")),
+      "NDP714 refused mode" },
+    { "azurerm System pool resource deleted beside the default pool",
+      { { AZ_POOL, NDP_ACTION_DELETE, "sys2", "{'mode':'System'}", NULL },
+        { AZ_CLUSTER, 0, NULL, AZ_DNP("'node_count':3"),
+          AZ_DNP("'node_count':4") } },
+      STATE_POOLS(LIVE("sys2", "System", "") "," LIVE("sys", "User", "")),
+      "" },
+    { "a pool whose mode live state does not say may be System",
+      { { ARM_POOL, 0, "sys", ARM_P("'mode':'System'"),
+          ARM_P("'mode':'User'") } },
+      STATE_POOLS(LIVE("sys", "System", "") ",{'name':'other','count':1}"),
+      "" },
+    { "a setter body without the mode: live state's stands",
+      { { ARM_POOL, 0, "sys", ARM_P("'tags':{'a':'1'}"),
+          ARM_P("'tags':{'a':'2'}") } },
+      STATE_POOLS(LIVE("sys", "System", "") "," LIVE("apps", "User", "")),
+      "" },
+    { "a cluster body created with User pools only",
+      { { ARM_CLUSTER, NDP_ACTION_CREATE, NULL, NULL,
+          "{'properties':{'agentPoolProfiles':[{'name':'a','mode':'User',"
+          "'count':2}]}}" } }, NULL,
+      "NDP714 refused properties.agentPoolProfiles[name=a].mode" },
+    { "a cluster body created with a System pool",
+      { { ARM_CLUSTER, NDP_ACTION_CREATE, NULL, NULL,
+          "{'properties':{'agentPoolProfiles':[{'name':'a','mode':'User',"
+          "'count':2},{'name':'s','mode':'System','count':1}]}}" } }, NULL,
+      "" },
+    { "a cluster body created with a pool whose mode is an expression",
+      { { ARM_CLUSTER, NDP_ACTION_CREATE, NULL, NULL,
+          "{'properties':{'agentPoolProfiles':[{'name':'a','mode':'User',"
+          "'count':2},{'name':'s','mode':'[parameters(\\'mode\\')]',"
+          "'count':1}]}}" } }, NULL, "" },
+    { "a System pool made an expression: maybe still System",
+      { { ARM_POOL, 0, "sys", ARM_P("'mode':'System'"),
+          ARM_P("'mode':'[parameters(\\'mode\\')]'") } },
+      STATE_POOLS(LIVE("sys", "System", "") "," LIVE("apps", "User", "")),
+      "" },
+    { "a cluster created from a pool list that is an expression",
+      { { ARM_CLUSTER, NDP_ACTION_CREATE, NULL, NULL,
+          "{'properties':{'agentPoolProfiles':'[variables(\\'pools\\')]'}}" },
+        { ARM_POOL, NDP_ACTION_CREATE, "user", NULL,
+          ARM_P("'mode':'User','count':2") } }, NULL, "" },
+    { "a cluster body created with a pool of no mode",
+      { { ARM_CLUSTER, NDP_ACTION_CREATE, NULL, NULL,
+          "{'properties':{'agentPoolProfiles':[{'name':'a','mode':'User',"
+          "'count':2},{'name':'s','count':1}]}}" } }, NULL, "" },
+    { "a cluster body that drops its System pool",
+      { { ARM_CLUSTER, 0, NULL,
+          "{'properties':{'agentPoolProfiles':[{'name':'a','mode':'User'},"
+          "{'name':'s','mode':'System'}]}}",
+          "{'properties':{'agentPoolProfiles':[{'name':'a',"
+          "'mode':'User'}]}}" } },
+      STATE_POOLS(LIVE("a", "User", "") "," LIVE("s", "System", "")),
+      "NDP714 refused properties.agentPoolProfiles[name=s].mode" },
+    { "a cluster deleted with its pools",
+      { { ARM_CLUSTER, NDP_ACTION_DELETE, NULL,
+          "{'properties':{'agentPoolProfiles':[{'name':'s',"
+          "'mode':'System'}]}}", NULL } },
+      STATE_POOLS(LIVE("s", "System", "")), "" },
+    /* NDP715: pool and surge nodes above 1000 at an upgrade (PT-UPG-01) */
+    { "azurerm pool upgrade, 950 nodes and 10%",
+      { { AZ_POOL, 0, "big",
+          "{'orchestrator_version':'1.33.1','node_count':950,"
+          US("'max_surge':'10%'") "}",
+          "{'orchestrator_version':'1.34.2','node_count':950,"
+          US("'max_surge':'10%'") "}" } }, NULL,
+      "NDP715 refused " US_SURGE },
+    { "azurerm pool upgrade, 950 nodes and 50 surge nodes",
+      { { AZ_POOL, 0, "big",
+          "{'orchestrator_version':'1.33.1','node_count':950,"
+          US("'max_surge':'50'") "}",
+          "{'orchestrator_version':'1.34.2','node_count':950,"
+          US("'max_surge':'50'") "}" } }, NULL, "" },
+    { "azurerm pool sets maxSurge 10% on 950 nodes, no upgrade",
+      { { AZ_POOL, 0, "big",
+          "{'orchestrator_version':'1.34.2','node_count':950,"
+          US("'max_surge':'1'") "}",
+          "{'orchestrator_version':'1.34.2','node_count':950,"
+          US("'max_surge':'10%'") "}" } }, NULL, "" },
+    { "ARM pool node image upgrade, the count from live state",
+      { { ARM_POOL, 0, "big",
+          ARM_P("'nodeImageVersion':'AKSUbuntu-2204-202610.01.0'"),
+          ARM_P("'nodeImageVersion':'AKSUbuntu-2204-202611.02.0'") } },
+      STATE_POOLS("{'name':'big','mode':'User','count':1000,"
+                  "'upgradeSettings':{'maxSurge':'1'}}"),
+      "NDP715 refused properties.nodeImageVersion" },
+    { "ARM pool upgrade with maxUnavailable: no surge node",
+      { { ARM_POOL, 0, "big",
+          ARM_P("'orchestratorVersion':'1.33.1','count':1000,"
+                "'upgradeSettings':{'maxSurge':'0','maxUnavailable':'5%'}"),
+          ARM_P("'orchestratorVersion':'1.34.2','count':1000,"
+                "'upgradeSettings':{'maxSurge':'0',"
+                "'maxUnavailable':'5%'}") } }, NULL, "" },
+    { "ARM pool upgrade, default surge unknown: 1 assumed",
+      { { ARM_POOL, 0, "big",
+          ARM_P("'orchestratorVersion':'latest','count':999"),
+          ARM_P("'orchestratorVersion':'next','count':999") } }, NULL, "" },
+    { "ARM pool upgrade to 1.34, default surge 10%",
+      { { ARM_POOL, 0, "big",
+          ARM_P("'orchestratorVersion':'1.33.1','count':920"),
+          ARM_P("'orchestratorVersion':'1.34.2','count':920") } }, NULL,
+      "NDP715 refused properties.orchestratorVersion" },
+    { "ARM cluster body upgrade rolls the pools it does not pin",
+      { { ARM_CLUSTER, 0, NULL,
+          "{'properties':{'kubernetesVersion':'1.33.1','agentPoolProfiles':"
+          "[{'name':'a','count':990,'upgradeSettings':{'maxSurge':'20'}}]}}",
+          "{'properties':{'kubernetesVersion':'1.34.2','agentPoolProfiles':"
+          "[{'name':'a','count':990,'upgradeSettings':"
+          "{'maxSurge':'20'}}]}}" } }, NULL,
+      "NDP715 refused properties.agentPoolProfiles[name=a]."
+      "upgradeSettings.maxSurge" },
+    { "azurerm control-plane-only upgrade rolls no pool",
+      { { AZ_CLUSTER, 0, NULL,
+          "{'kubernetes_version':'1.33','default_node_pool':[{'name':'sys',"
+          "'node_count':1000," US("'max_surge':'10%'") "}]}",
+          "{'kubernetes_version':'1.34','default_node_pool':[{'name':'sys',"
+          "'node_count':1000," US("'max_surge':'10%'") "}]}" } }, NULL,
+      "" },
+};
+
+static void checks__system_pools_and_upgrade_size(void **state)
+{
+    size_t i, failures = 0;
+
+    (void)state;
+    for (i = 0; i < NDP_ARRAY_SIZE(multi_rows); i++) {
+        struct run r = { 0 };
+        char *got;
+
+        evaluate_multi(&r, &multi_rows[i]);
+        got = check_findings(&r);
+        if (strcmp(got, multi_rows[i].want) != 0) {
+            print_error("case '%s':\n  got  '%s'\n  want '%s'\n",
+                        multi_rows[i].name, got, multi_rows[i].want);
+            failures++;
+        }
+        free(got);
+        release(&r);
+    }
+    assert_int_equal(failures, 0);
+}
+
 /* Messages quote the value and say how sure the reading is. */
 static void checks__messages_quote_and_qualify(void **state)
 {
@@ -1079,6 +1486,36 @@ static void checks__messages_quote_and_qualify(void **state)
         { { "", ARM_POOL, 0, "{}", ARM_US("'maxSurge':'150%'"), NULL, false,
             NULL },
           "NDP702", { "maxSurge '150%'", "unconfirmed", "'100%'" } },
+        { { "", AZ_CLUSTER, 0, AZ_DNP(US("'max_surge':'1'")),
+            AZ_DNP(US("'max_surge':'0%'")), NULL, false, NULL },
+          "NDP702", { "max_surge '0%' of node pool 'sys' is below 1%",
+                      "beside a maxUnavailable above 0", "'1%' or more" } },
+        { { "", ARM_POOL, 0, "{}",
+            ARM_US("'maxSurge':'2','maxUnavailable':'1'"), NULL, false,
+            NULL },
+          "NDP710", { "maxSurge '2' and maxUnavailable '1' of node pool "
+                      "'np' are both above 0", "unconfirmed",
+                      "set maxSurge to '0'" } },
+        { { "", ARM_POOL, 0, "{}",
+            ARM_P("'count':10,'upgradeSettings':{'maxSurge':'30%',"
+                  "'maxBlockedNodes':'2','undrainableNodeBehavior':"
+                  "'Cordon'}"), NULL, false, NULL },
+          "NDP711", { "maxBlockedNodes '2' of node pool 'np' (2 of its 10 "
+                      "nodes) is below its maxSurge '30%' (3 nodes)",
+                      "error code unconfirmed",
+                      "set maxBlockedNodes to at least '30%'" } },
+        { { "", ARM_POOL, 0, "{}", ARM_US("'maxBlockedNodes':'2'"), NULL,
+            false, NULL },
+          "NDP712", { "maxBlockedNodes '2' of node pool 'np' is sent "
+                      "without undrainableNodeBehavior", "preview",
+                      "set undrainableNodeBehavior to Schedule or Cordon" } },
+        { { "", ARM_POOL, 0, "{}",
+            ARM_US("'undrainableNodeBehavior':'Evict'"), NULL, false, NULL },
+          "NDP707", { "Schedule (the default: AKS deletes a node it cannot "
+                      "drain and surges a replacement)",
+                      "Cordon (AKS labels the node kubernetes.azure.com/"
+                      "upgrade-status=Quarantined)",
+                      "ends the operation Failed or Canceled" } },
         { { "", AZ_POOL, 0, "{}",
             "{'mode':'System'," US("'max_unavailable':'1'") "}", NULL, false,
             NULL },
@@ -1140,6 +1577,25 @@ static void checks__sensitive_values_never_printed(void **state)
     assert_non_null(strstr(f->message, "drain_timeout_in_minutes "
                                        "(sensitive) is outside"));
     assert_string_equal(f->after, "\"(sensitive)\"");
+    release(&r);
+
+    /* A System pool's count under a mask: NDP713 names neither. */
+    memset(&r, 0, sizeof(r));
+    c = add(&r, NDP_NOTATION_AZURERM, NDP_KIND_NODEPOOL,
+            "azurerm_kubernetes_cluster_node_pool",
+            "azurerm_kubernetes_cluster_node_pool.np",
+            "{'mode':'System','node_count':3}",
+            "{'mode':'System','node_count':0}");
+    c->name = ndp_xstrdup("CANARYPOOL");
+    c->parent_id = ndp_xstrdup(CLUSTER_ID);
+    c->after_sensitive = test_json("{'node_count':true}");
+    evaluate(&r, AT, -1);
+    f = only(&r, "NDP713");
+    assert_null(strstr(f->message, "CANARY"));
+    assert_non_null(strstr(f->message, "node_count (sensitive) of System "
+                                       "node pool is outside"));
+    assert_string_equal(f->after, "\"(sensitive)\"");
+    assert_null(f->pool);
     release(&r);
 }
 
@@ -1618,6 +2074,16 @@ static void replace__unset_drain_names_the_attribute(void **state)
     release(&r);
 }
 
+static int setup(void **state)
+{
+    return test_dir_make(state) || test_rules_load_dir(state);
+}
+
+static int teardown(void **state)
+{
+    return test_rules_free(state) | test_dir_remove(state);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1647,7 +2113,8 @@ int main(void)
         cmocka_unit_test(maintenance__past_start_date_by_create_or_update),
         cmocka_unit_test(maintenance__messages_say_where_the_apply_fails),
         cmocka_unit_test(maintenance__sensitive_past_start_date_unconfirmed),
+        cmocka_unit_test(checks__system_pools_and_upgrade_size),
     };
 
-    return cmocka_run_group_tests(tests, test_rules_load_dir, test_rules_free);
+    return cmocka_run_group_tests(tests, setup, teardown);
 }

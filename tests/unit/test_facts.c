@@ -548,6 +548,8 @@ static void fact_text(struct ndp_buf *b, const struct ndp_pool_facts *p,
     case NDP_POOL_ROTATION_NAME: s = p->rotation_name; break;
     case NDP_POOL_VERSION: s = p->version_after; break;
     case NDP_POOL_SUBNET: s = p->subnet_id; break;
+    case NDP_POOL_MODE: s = p->mode; break;
+    case NDP_POOL_MAX_BLOCKED: s = p->max_blocked; break;
     case NDP_POOL_FIELDS: break;
     }
     if (n != -1)
@@ -574,7 +576,7 @@ static void fields__paths_lead_to_the_values_read(void **state)
               "'vnet_subnet_id':'/s/snet-a',"
               "'orchestrator_version':'1.30.1'"), NULL, NULL, NULL },
         { &az_pool, 0, "user", NULL,
-          "{'node_count':3,'min_count':1,'max_count':5,"
+          "{'node_count':3,'min_count':1,'max_count':5,'mode':'User',"
           "'upgrade_settings':[{'max_surge':'2','max_unavailable':'1',"
           "'drain_timeout_in_minutes':45,'node_soak_duration_in_minutes':5,"
           "'undrainable_node_behavior':'Schedule'}],"
@@ -582,14 +584,16 @@ static void fields__paths_lead_to_the_values_read(void **state)
           "'orchestrator_version':'1.30.1'}", NULL, NULL, NULL },
         { &arm_cluster, 0, NULL, NULL,
           APP("{'name':'b'},{'name':'a','count':3,'minCount':1,"
-              "'maxCount':5,'upgradeSettings':{'maxSurge':'33%',"
+              "'maxCount':5,'mode':'System','upgradeSettings':"
+              "{'maxSurge':'33%','maxBlockedNodes':'2',"
               "'maxUnavailable':'1','drainTimeoutInMinutes':45,"
               "'nodeSoakDurationInMinutes':5,"
               "'undrainableNodeBehavior':'Cordon'},'vnetSubnetID':'/s/c',"
               "'orchestratorVersion':'1.30.1'}"), NULL, NULL, NULL },
         { &arm_pool, 0, "np", NULL,
-          PROPS("'count':3,'minCount':1,'maxCount':5,'upgradeSettings':"
-                "{'maxSurge':'33%','maxUnavailable':'1',"
+          PROPS("'count':3,'minCount':1,'maxCount':5,'mode':'User',"
+                "'upgradeSettings':{'maxSurge':'33%','maxBlockedNodes':'1',"
+                "'maxUnavailable':'1',"
                 "'drainTimeoutInMinutes':45,'nodeSoakDurationInMinutes':5,"
                 "'undrainableNodeBehavior':'Cordon'},"
                 "'orchestratorVersion':'1.30.1'"), NULL, NULL, NULL },

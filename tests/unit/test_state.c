@@ -245,6 +245,39 @@ static void fields__fallbacks_and_unset_values(void **state)
     ndp_states_release(&st);
 }
 
+/*
+ * A pool's mode, and whether the state holds the cluster's whole pool
+ * list: 'az aks show' and 'az aks nodepool list' do, 'az aks nodepool
+ * show' (one pool) does not.
+ */
+static void pools__mode_and_whole_list(void **state)
+{
+    struct ndp_states st = NDP_STATES_INIT;
+    char *path;
+
+    (void)state;
+    path = read_text(&st, "one.json",
+        "{'id': '" MC "a/agentPools/sys', 'name': 'sys', 'mode': 'System',"
+        " 'count': 3}");
+    assert_string_equal(st.items[0].pools[0].mode, "System");
+    assert_true(st.items[0].has_pools);
+    assert_false(st.items[0].pool_list);
+    free(path);
+    path = read_text(&st, "list.json",
+        "[{'id': '" MC "b/agentPools/u', 'name': 'u', 'mode': 'User'},"
+        " {'id': '" MC "b/agentPools/v', 'name': 'v', 'mode': ''}]");
+    assert_string_equal(st.items[1].pools[0].mode, "User");
+    assert_null(st.items[1].pools[1].mode);          /* "" is unset */
+    assert_true(st.items[1].pool_list);
+    free(path);
+    path = read_text(&st, "show.json",
+        "{'id': '" MC "c', 'agentPoolProfiles': [{'name': 'x',"
+        " 'mode': 'System'}]}");
+    assert_true(st.items[2].pool_list);
+    free(path);
+    ndp_states_release(&st);
+}
+
 /* Which shapes are a cluster, a configuration or a pool. */
 static void shapes__recognised_by_what_they_hold(void **state)
 {
@@ -622,6 +655,7 @@ int main(void)
     ADD_ROWS(&list, fixture_rows, fixture_test);
     ADD_TEST(&list, pools__fields_from_show_and_from_nodepool_list);
     ADD_TEST(&list, fields__fallbacks_and_unset_values);
+    ADD_TEST(&list, pools__mode_and_whole_list);
     ADD_TEST(&list, shapes__recognised_by_what_they_hold);
     ADD_TEST(&list, windows__a_later_file_replaces_the_window);
     ADD_TEST(&list, merge__ids_in_any_case_each_file_once_compared_whole);
