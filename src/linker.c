@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "change.h"
 #include "jsonutil.h"
+#include "k8s_version.h"
 #include "strmap.h"
 
 /*
@@ -245,6 +246,32 @@ static struct json_object *version_document(const char *key,
 }
 
 /*
+ * The Kubernetes version an existing azurerm cluster has when a setter
+ * that refers to it runs (after the cluster's own update): the one its
+ * update asks for when that moves it (not an alias of the minor it runs),
+ * else the one AKS reports running, else the one declared before.
+ */
+static const char *version_when_set(const struct ndp_facts *f)
+{
+    const char *running = f->reported_version_before
+                              ? f->reported_version_before
+                              : f->declared_version_before;
+    struct ndp_k8s_version asked, now;
+
+    if (!ndp_k8s_version_parse(&asked, f->declared_version_after))
+        return running;
+    if (!ndp_k8s_version_parse(&now, running))
+        return f->declared_version_after;
+    switch (ndp_k8s_version_order(&asked, &now)) {
+    case NDP_K8S_SAME:
+    case NDP_K8S_SAME_MINOR:
+        return running;
+    default:
+        return f->declared_version_after;
+    }
+}
+
+/*
  * What the cluster's own change 'own' tells of the cluster when setter
  * 'ch' runs, in ARM terms, or NULL: a cluster the apply creates holds
  * what its create declares; an existing one what its 'before' holds (an
@@ -263,10 +290,7 @@ static struct json_object *cluster_baseline(const struct ndp_change *ch,
         return version_document("kubernetesVersion",
                                 f->declared_version_after,
                                 f->versions_sensitive);
-    return version_document("kubernetesVersion",
-                            f->reported_version_before
-                                ? f->reported_version_before
-                                : f->declared_version_before,
+    return version_document("kubernetesVersion", version_when_set(f),
                             f->versions_sensitive);
 }
 

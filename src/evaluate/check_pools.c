@@ -279,15 +279,21 @@ static void check_system_left(const struct ndp_evaluator *ev, size_t c)
         own != SIZE_MAX ? ev->set->items[own] : NULL;
     struct ndp_strmap names = NDP_STRMAP_INIT(true);
     struct system_pools sp;
-    bool live = st && st->pool_list;
+    /* A cluster the apply creates or replaces is new: what runs now
+     * (live state) is gone after it. */
+    bool fresh = cluster && (cluster->action == NDP_ACTION_CREATE ||
+                             cluster->action == NDP_ACTION_REPLACE);
     /* A body whose pool list is an expression lists no pool to know. */
-    bool created = cluster && cluster->action == NDP_ACTION_CREATE &&
-                   cluster->facts.nr_pools > 0;
+    bool created = fresh && cluster->facts.nr_pools > 0;
+    bool live;
     size_t i;
 
     memset(&sp, 0, sizeof(sp));
     if (cluster && cluster->action == NDP_ACTION_DELETE)
         return;
+    if (fresh)
+        st = NULL;
+    live = st && st->pool_list;
     sp.known = live || created;
     if (!sp.known)
         return;
@@ -335,11 +341,12 @@ static void size_nodes(struct upgrade_size *out,
  */
 static bool size_surge(struct upgrade_size *out,
                        const struct ndp_pool_facts *p,
-                       const struct ndp_state_pool *live)
+                       const struct ndp_state_pool *live,
+                       const char *version_after)
 {
     long n;
     enum ndp_amount_form form;
-    int minor = ndp_k8s_minor(p->version_after);
+    int minor = ndp_k8s_minor(version_after);
 
     if (p->priority && ndp_strcasecmp(p->priority, "Spot") == 0)
         return false;
@@ -466,7 +473,12 @@ static void check_upgrade_size(const struct ndp_evaluator *ev,
             ndp_strcasecmp(st->pools[i].name, p->name) == 0)
             live = &st->pools[i];
     size_nodes(&u, p, live);
-    if (u.nodes < 0 || !size_surge(&u, p, live) ||
+    /* A pool that moves with the control plane goes to its version. */
+    if (u.nodes < 0 ||
+        !size_surge(&u, p, live,
+                    p->version_after ? p->version_after
+                    : h->rule->scope != NDP_SCOPE_NODEPOOL
+                        ? ch->facts.version_after : NULL) ||
         u.nodes + u.surge_nodes <= MAX_POOL_INSTANCES)
         return;
     too_big_finding(ev, ch, p, &u, h);

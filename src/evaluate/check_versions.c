@@ -181,22 +181,45 @@ static bool sends(const struct ndp_change *ch, const char *declared_before,
 
 /* ---- the control plane ---- */
 
-/* The cluster's own change, else a setter, that declares a version. */
+/* 'ch' sends its declared Kubernetes version (see sends()). */
+static bool sends_version(const struct ndp_change *ch)
+{
+    return sends(ch, ch->facts.declared_version_before,
+                 ch->facts.declared_version_after);
+}
+
+/*
+ * The change whose version the control plane's checks judge: the
+ * cluster's own change when it sends one, else the first setter that
+ * does (a no-op cluster resource beside a setter that sends a version:
+ * the setter's request is the one AKS judges), else the first change
+ * that declares one, the cluster's own first.
+ */
 static const struct ndp_change *plane_change(const struct ndp_evaluator *ev,
                                              size_t c)
 {
-    size_t own = ev->clusters->items[c].change;
-    const struct ndp_change *ch, *first = NULL;
+    size_t i = ev->clusters->items[c].change;
+    const struct ndp_change *own = i != SIZE_MAX ? ev->set->items[i] : NULL;
+    const struct ndp_change *ch, *sending = NULL, *declaring = NULL;
     size_t k;
 
-    if (own != SIZE_MAX &&
-        ev->set->items[own]->facts.declared_version_after)
-        return ev->set->items[own];
-    for (k = 0; (ch = ndp_evaluator_change(ev, c, k)) != NULL; k++)
-        if ((ch->kind == NDP_KIND_CLUSTER || ch->kind == NDP_KIND_SETTER) &&
-            ch->facts.declared_version_after && !first)
-            first = ch;
-    return first ? first : own != SIZE_MAX ? ev->set->items[own] : NULL;
+    if (own && own->facts.declared_version_after && sends_version(own))
+        return own;
+    for (k = 0; (ch = ndp_evaluator_change(ev, c, k)) != NULL; k++) {
+        if (ch->kind != NDP_KIND_CLUSTER && ch->kind != NDP_KIND_SETTER)
+            continue;
+        if (!ch->facts.declared_version_after)
+            continue;
+        if (!sending && ch != own && sends_version(ch))
+            sending = ch;
+        if (!declaring)
+            declaring = ch;
+    }
+    if (sending)
+        return sending;
+    if (own && own->facts.declared_version_after)
+        return own;
+    return declaring ? declaring : own;
 }
 
 static bool channel_set(const char *channel)
@@ -287,7 +310,8 @@ static void read_plane(struct plane *cp, const struct ndp_evaluator *ev,
         return;
     }
     f = &cp->ch->facts;
-    cp->is_new = cp->ch->action == NDP_ACTION_CREATE ||
+    /* A setter's first apply (a create) updates a cluster that exists. */
+    cp->is_new = (cp->ch->action == NDP_ACTION_CREATE && !cp->ch->setter) ||
                  (own && own->action == NDP_ACTION_CREATE);
     if (!cp->is_new)
         plane_running(cp, own, st);
@@ -329,7 +353,8 @@ static void read_pool(struct pool *out, const struct ndp_change *ch,
     out->p = p;
     out->name = p->name;
     out->name_sensitive = ch->facts.pools_sensitive;
-    out->is_new = p->created || ch->action == NDP_ACTION_CREATE;
+    out->is_new = p->created ||
+                  (ch->action == NDP_ACTION_CREATE && !ch->setter);
     if (!out->is_new &&
         !first_version(&out->running, p->reported_version_before,
                        p->declared_version_before, sensitive) &&
@@ -1165,8 +1190,10 @@ static const char *tier_after(const struct ndp_change *ch,
 }
 
 /*
- * Does 'ch' send the long-term support plan: a created cluster, a
- * changed plan or tier (azurerm), or a body that names the plan (ARM)?
+ * Does 'ch' send the long-term support plan anew: a created cluster, or
+ * a plan that becomes AKSLongTermSupport or a tier that changes under it?
+ * A plan and tier AKS holds already, sent again as they are (azurerm, an
+ * azapi body resent for its tags), were accepted once.
  */
 static bool sends_lts(const struct ndp_change *ch)
 {
@@ -1174,8 +1201,7 @@ static bool sends_lts(const struct ndp_change *ch)
 
     if (!lts_plan(plan->after) || ch->action == NDP_ACTION_DELETE)
         return false;
-    if (ch->notation != NDP_NOTATION_AZURERM ||
-        ch->action == NDP_ACTION_CREATE)
+    if (ch->action == NDP_ACTION_CREATE && !ch->setter)
         return true;
     return !lts_plan(plan->before) ||
            text_differs_nocase(ch->facts.tier.before, ch->facts.tier.after);

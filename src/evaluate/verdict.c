@@ -19,6 +19,7 @@
 #include "engine.h"
 #include "finding.h"
 #include "jsonutil.h"
+#include "k8s_version.h"
 #include "linker.h"
 #include "policy.h"
 #include "rules.h"
@@ -841,6 +842,49 @@ static enum ndp_finding_pools hit_pools(const struct ndp_evaluator *ev,
     return NDP_POOLS_ALL;
 }
 
+/*
+ * The version live state says the upgrade's cluster (its pool, for a
+ * pool's) runs, or NULL.
+ */
+static const char *state_version(const struct ndp_state_cluster *st,
+                                 const struct ndp_hit *h)
+{
+    size_t i;
+
+    if (!st)
+        return NULL;
+    if (h->rule->scope != NDP_SCOPE_NODEPOOL)
+        return st->version;
+    for (i = 0; h->pool && i < st->nr_pools; i++)
+        if (st->pools[i].name &&
+            ndp_strcasecmp(st->pools[i].name, h->pool) == 0)
+            return st->pools[i].version;
+    return NULL;
+}
+
+/*
+ * A setter's first apply whose old version is not in the input, sending
+ * the version live state says runs (or its minor's alias): no upgrade at
+ * all (PT-K8S-02), so no finding.
+ */
+static bool upgrade_already_running(const struct ndp_hit *h,
+                                    const struct ndp_resolution *c)
+{
+    struct ndp_k8s_version sent, running;
+    enum ndp_k8s_order order;
+
+    if (h->rule->class_ != NDP_CLASS_UPGRADE || !h->before_unknown ||
+        h->after_unknown || h->after_sensitive || !h->after ||
+        !json_object_is_type(h->after, json_type_string) ||
+        !ndp_k8s_version_parse(&sent, json_object_get_string(
+                                          ndp_json_unconst(h->after))) ||
+        !ndp_k8s_version_parse(&running, state_version(c->state, h)))
+        return false;
+    order = ndp_k8s_version_order(&sent, &running);
+    return order == NDP_K8S_SAME ||
+           (order == NDP_K8S_SAME_MINOR && sent.patch < 0);
+}
+
 static void hit_finding(const struct ndp_evaluator *ev, const struct ndp_hit *h)
 {
     const struct ndp_change *ch = ev->set->items[h->change];
@@ -859,7 +903,8 @@ static void hit_finding(const struct ndp_evaluator *ev, const struct ndp_hit *h)
     };
     char *before, *after;
 
-    if (!ndp_rule_class_watches(h->rule->class_))
+    if (!ndp_rule_class_watches(h->rule->class_) ||
+        upgrade_already_running(h, c))
         return;
     /* gMSA reimages Windows pools only: none, nothing is rebuilt. */
     if (spec.pools == NDP_POOLS_WINDOWS && state_has_no_windows_pool(c->state))

@@ -1384,6 +1384,20 @@ static const struct multi_row multi_rows[] = {
           "'mode':'User'}]}}" } },
       STATE_POOLS(LIVE("a", "User", "") "," LIVE("s", "System", "")),
       "NDP714 refused properties.agentPoolProfiles[name=s].mode" },
+    { "a cluster created without a System pool: live state is gone",
+      { { ARM_CLUSTER, NDP_ACTION_CREATE, NULL, NULL,
+          "{'properties':{'agentPoolProfiles':[{'name':'a','mode':'User',"
+          "'count':2}]}}" } },
+      STATE_POOLS(LIVE("s", "System", "") "," LIVE("a", "User", "")),
+      "NDP714 refused properties.agentPoolProfiles[name=a].mode" },
+    { "a cluster replaced without a System pool: live state is gone",
+      { { ARM_CLUSTER, NDP_ACTION_REPLACE, NULL,
+          "{'properties':{'agentPoolProfiles':[{'name':'s',"
+          "'mode':'System'}]}}",
+          "{'properties':{'agentPoolProfiles':[{'name':'a','mode':'User',"
+          "'count':2}]}}" } },
+      STATE_POOLS(LIVE("s", "System", "") "," LIVE("b", "System", "")),
+      "NDP714 refused properties.agentPoolProfiles[name=s].mode" },
     { "a cluster deleted with its pools",
       { { ARM_CLUSTER, NDP_ACTION_DELETE, NULL,
           "{'properties':{'agentPoolProfiles':[{'name':'s',"
@@ -1441,6 +1455,13 @@ static const struct multi_row multi_rows[] = {
           "{'maxSurge':'20'}}]}}" } }, NULL,
       "NDP715 refused properties.agentPoolProfiles[name=a]."
       "upgradeSettings.maxSurge" },
+    { "an unpinned pool moves with the control plane to its default surge",
+      { { ARM_CLUSTER, 0, NULL,
+          "{'properties':{'kubernetesVersion':'1.32.5','agentPoolProfiles':"
+          "[{'name':'a','count':995}]}}",
+          "{'properties':{'kubernetesVersion':'1.33','agentPoolProfiles':"
+          "[{'name':'a','count':995}]}}" } }, NULL,
+      "NDP715 refused properties.kubernetesVersion" },
     { "azurerm control-plane-only upgrade rolls no pool",
       { { AZ_CLUSTER, 0, NULL,
           "{'kubernetes_version':'1.33','default_node_pool':[{'name':'sys',"

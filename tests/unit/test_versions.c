@@ -29,6 +29,7 @@
 
 enum kind_code {
     END, AZ_CLUSTER, AZ_POOL, ARM_CLUSTER, ARM_POOL, ARM_SETTER,
+    ARM_POOL_SETTER, /* an azapi_update_resource on an agentPools resource */
     WI_CLUSTER, WI_POOL /* what-if: the address is the ARM id */
 };
 
@@ -444,6 +445,38 @@ static const struct row rows[] = {
           BODY("1.31.1", PIN("a", "1.30.5") "," NAMED("b"))) }, NULL,
       "NDP609/refused", NULL, NULL, NULL },
 
+    /* A setter sends its version whatever the cluster resource beside it */
+    { "setter: lowers the version beside a no-op cluster resource",
+      { CH(AZ_CLUSTER, 0, NULL, KV_CUR("1.30.7", "1.30.7"),
+           KV_CUR("1.30.7", "1.30.7")),
+        CH(ARM_SETTER, 0, NULL, P("'kubernetesVersion':'1.30.7'"),
+           P("'kubernetesVersion':'1.29.9'")) }, NULL, "NDP602/refused",
+      "Downgrading Kubernetes version 1.30.7 to 1.29.9", NULL, NULL },
+    { "setter: skips a minor beside a no-op cluster resource",
+      { CH(AZ_CLUSTER, 0, NULL, KV_CUR("1.30.7", "1.30.7"),
+           KV_CUR("1.30.7", "1.30.7")),
+        CH(ARM_SETTER, NDP_ACTION_CREATE, NULL, NULL,
+           P("'kubernetesVersion':'1.32'")) }, NULL, "NDP601/refused",
+      "from 1.30.7 to 1.32", NULL, NULL },
+    { "setter: the alias beside a no-op cluster resource",
+      { CH(AZ_CLUSTER, 0, NULL, KV_CUR("1.30.7", "1.30.7"),
+           KV_CUR("1.30.7", "1.30.7")),
+        CH(ARM_SETTER, NDP_ACTION_CREATE, NULL, NULL,
+           P("'kubernetesVersion':'1.30'")) }, NULL, "", NULL, NULL, NULL },
+    { "setter: a first apply is no create, live state runs the cluster",
+      { CH(ARM_SETTER, NDP_ACTION_CREATE, NULL, NULL,
+           P("'kubernetesVersion':'1.30.5'")) }, STATE("1.30.7", ""),
+      "NDP602/refused", "--cluster-state", NULL, NULL },
+    { "setter: a pool setter's first apply, live state runs the pool",
+      { CH(ARM_POOL_SETTER, NDP_ACTION_CREATE, "user", NULL,
+           ARM_OV("1.29.9")) },
+      STATE("1.30.7", "{'name':'user','orchestratorVersion':'1.30.7'}"),
+      "NDP606/refused", NULL, NULL, NULL },
+    { "setter: a created pool resource has no path to check",
+      { CH(ARM_POOL, NDP_ACTION_CREATE, "fresh", NULL, ARM_OV("1.29.9")) },
+      STATE("1.30.7", "{'name':'user','orchestratorVersion':'1.30.7'}"),
+      "", NULL, NULL, NULL },
+
     /* PT-K8S-08 rule 1: long-term support needs the Premium tier */
     { "lts: a setter sends the plan, the cluster is on Standard",
       { CH(AZ_CLUSTER, 0, NULL, "{'sku_tier':'Standard'}",
@@ -565,6 +598,9 @@ static struct ndp_change *add_change(struct ndp_changeset *set,
         [ARM_SETTER] = { NDP_NOTATION_ARM, NDP_KIND_SETTER,
                          "Microsoft.ContainerService/managedClusters",
                          "azapi_update_resource.s" },
+        [ARM_POOL_SETTER] = { NDP_NOTATION_ARM, NDP_KIND_NODEPOOL,
+                              "Microsoft.ContainerService/managedClusters/"
+                              "agentPools", "azapi_update_resource." },
         [WI_CLUSTER] = { NDP_NOTATION_ARM, NDP_KIND_CLUSTER,
                          "Microsoft.ContainerService/managedClusters",
                          CLUSTER_ID },
@@ -588,6 +624,7 @@ static struct ndp_change *add_change(struct ndp_changeset *set,
     ch->before_sensitive = test_json(c->before_sensitive);
     ch->after_sensitive = test_json(c->after_sensitive);
     ch->delta_only = c->delta_only;
+    ch->setter = c->kind == ARM_SETTER || c->kind == ARM_POOL_SETTER;
     if (ch->kind == NDP_KIND_CLUSTER)
         ch->self_id = ndp_xstrdup(CLUSTER_ID);
     else
