@@ -145,32 +145,43 @@ static void where_it_fails(struct ndp_buf *msg, const struct ndp_change *ch)
                      "made", ch->address);
 }
 
-/* A finding about change 'ch' of the check rule 'id' (skipped when the
- * rule set lacks it). */
+/*
+ * A finding about change 'ch' of the check rule 'id' at 'path' (skipped
+ * when the rule set lacks it); 'before' and 'after' are values as
+ * declared, shown under 'sensitive' (NULL, NULL: none).
+ */
 static void add_finding(const struct ndp_evaluator *ev,
                         const struct ndp_change *ch, const char *id,
                         enum ndp_verdict verdict, const char *path,
-                        const char *before, const char *after,
                         const char *message)
 {
-    struct ndp_finding_spec spec = {
-        .rule = ndp_ruleset_find(ev->rs, id),
-        .verdict = verdict,
-        .scope = NDP_SCOPE_CLUSTER,
-        .pools = NDP_POOLS_NONE,
-        .input = ch->input,
-        .cluster_index = ch->cluster,
-        .resource = ch->address,
-        .path = path,
-        .before = before,
-        .after = after,
-        .line = ch->line,
-        .message = message,
-    };
+    struct ndp_check_finding f;
 
-    if (!spec.rule)
+    if (!ndp_check_begin(&f, ev, id, ch))
         return;
-    ndp_evaluator_add(ev, &spec);
+    f.verdict = verdict;
+    ndp_buf_adds(&f.path, path);
+    ndp_buf_adds(&f.msg, message);
+    ndp_check_emit(&f, ev);
+}
+
+/* The same with the values of a channel setting 's'. */
+static void add_setting_finding(const struct ndp_evaluator *ev,
+                                const struct ndp_change *ch, const char *id,
+                                enum ndp_verdict verdict,
+                                const struct ndp_setting_facts *s,
+                                const char *message)
+{
+    struct ndp_check_finding f;
+
+    if (!ndp_check_begin(&f, ev, id, ch))
+        return;
+    f.verdict = verdict;
+    ndp_buf_adds(&f.path, s->path);
+    ndp_emit_text(&f.before, s->before, s->sensitive, f.rule);
+    ndp_emit_text(&f.after, s->after, s->sensitive, f.rule);
+    ndp_buf_adds(&f.msg, message);
+    ndp_check_emit(&f, ev);
 }
 
 /* ---- maintenance configurations ---- */
@@ -196,8 +207,7 @@ static void check_name(const struct ndp_evaluator *ev,
                  "for maintenance configuration.\") in its PUT, so ", w->config);
     where_it_fails(&msg, ch);
     ndp_buf_adds(&msg, "; use one of those three names");
-    add_finding(ev, ch, "NDP801", NDP_VERDICT_REFUSED, "", NULL, NULL,
-                msg.buf);
+    add_finding(ev, ch, "NDP801", NDP_VERDICT_REFUSED, "", msg.buf);
     ndp_buf_release(&msg);
 }
 
@@ -234,8 +244,7 @@ static void check_default_schedule(const struct ndp_evaluator *ev,
                              "move the schedule to "
                              "aksManagedAutoUpgradeSchedule"
                            : "; set intervalWeeks 1");
-    add_finding(ev, ch, "NDP803", NDP_VERDICT_REFUSED, w->path, NULL, NULL,
-                msg.buf);
+    add_finding(ev, ch, "NDP803", NDP_VERDICT_REFUSED, w->path, msg.buf);
 out:
     ndp_buf_release(&msg);
 }
@@ -278,7 +287,7 @@ static void window_finding(const struct ndp_evaluator *ev,
     }
     add_finding(ev, ch, "NDP802",
                 refused->len ? NDP_VERDICT_REFUSED : NDP_VERDICT_MAY_REFUSE,
-                w->path, NULL, NULL, msg.buf);
+                w->path, msg.buf);
     ndp_buf_release(&msg);
 }
 
@@ -438,7 +447,7 @@ static void check_legacy(const struct ndp_evaluator *ev,
         ndp_buf_adds(&msg, "); use maintenanceWindow instead");
         add_finding(ev, ch, "NDP805", NDP_VERDICT_MAY_REFUSE,
                     week ? w->time_in_week_path : w->not_allowed_time_path,
-                    NULL, NULL, msg.buf);
+                    msg.buf);
         ndp_buf_release(&msg);
         return;
     }
@@ -460,7 +469,7 @@ static void check_legacy(const struct ndp_evaluator *ev,
                      "them");
         add_finding(ev, ch, "NDP804", NDP_VERDICT_REFUSED,
                     week ? w->time_in_week_path : w->not_allowed_time_path,
-                    NULL, NULL, msg.buf);
+                    msg.buf);
     }
     ndp_buf_release(&problems);
     ndp_buf_release(&msg);
@@ -482,22 +491,6 @@ static void check_configurations(const struct ndp_evaluator *ev,
 
 /* ---- node OS channel ---- */
 
-/* A channel's value as a finding prints it. */
-static char *channel_text(const char *v, bool sensitive, bool unknown)
-{
-    struct ndp_buf b = NDP_BUF_INIT;
-
-    if (unknown)
-        ndp_buf_adds(&b, "\"(known after apply)\"");
-    else if (!v)
-        ndp_buf_adds(&b, "null");
-    else if (sensitive)
-        ndp_buf_adds(&b, "\"(sensitive)\"");
-    else
-        ndp_buf_add_json_string(&b, v);
-    return ndp_buf_detach(&b);
-}
-
 static bool channel_is(const char *v, const char *name)
 {
     return v && ndp_strcasecmp(v, name) == 0;
@@ -516,7 +509,6 @@ static void check_node_image_pair(const struct ndp_evaluator *ev,
     const struct ndp_setting_facts *os = &ch->facts.node_os_channel;
     const struct ndp_setting_facts *up = &ch->facts.upgrade_channel;
     struct ndp_buf msg = NDP_BUF_INIT;
-    char *before, *after;
 
     if (!sends(ch) || !channel_is(up->after, "node-image") || !os->after ||
         channel_is(os->after, "NodeImage"))
@@ -543,12 +535,7 @@ static void check_node_image_pair(const struct ndp_evaluator *ev,
                      "the apply fails at %s", ch->address);
     ndp_buf_adds(&msg, "; set the node OS channel to NodeImage, or choose "
                  "another cluster channel");
-    before = channel_text(os->before, os->sensitive, false);
-    after = channel_text(os->after, os->sensitive, false);
-    add_finding(ev, ch, "NDP823", NDP_VERDICT_REFUSED, os->path, before,
-                after, msg.buf);
-    free(before);
-    free(after);
+    add_setting_finding(ev, ch, "NDP823", NDP_VERDICT_REFUSED, os, msg.buf);
     ndp_buf_release(&msg);
 }
 
@@ -611,17 +598,12 @@ static void note(const struct ndp_evaluator *ev, const struct channel_view *v,
                  const char *message)
 {
     const struct ndp_setting_facts *os = &at->facts.node_os_channel;
-    bool on_channel = at == v->channel_change;
-    char *before = on_channel ? channel_text(os->before, os->sensitive, false)
-                              : NULL;
-    char *after = on_channel ? channel_text(os->after, os->sensitive, false)
-                             : NULL;
 
-    add_finding(ev, at, id, NDP_VERDICT_ADVISORY,
-                on_channel ? os->path : v->window_path, before, after,
-                message);
-    free(before);
-    free(after);
+    if (at == v->channel_change)
+        add_setting_finding(ev, at, id, NDP_VERDICT_ADVISORY, os, message);
+    else
+        add_finding(ev, at, id, NDP_VERDICT_ADVISORY, v->window_path,
+                    message);
 }
 
 static void channel_notes(const struct ndp_evaluator *ev, size_t index)

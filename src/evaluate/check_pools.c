@@ -61,32 +61,19 @@ struct pool_finding {
 static void add_pool_finding(const struct ndp_evaluator *ev,
                              const struct pool_finding *pf, bool masked)
 {
-    const struct ndp_rule *rule = ndp_ruleset_find(ev->rs, pf->id);
-    struct ndp_buf path = NDP_BUF_INIT;
-    struct ndp_finding_spec spec = {
-        .rule = rule,
-        .verdict = NDP_VERDICT_REFUSED,
-        .pools = NDP_POOLS_NONE,
-        .input = pf->ch->input,
-        .cluster_index = pf->ch->cluster,
-        .resource = pf->ch->address,
-        .line = pf->ch->line,
-        .before = masked ? "\"(sensitive)\"" : pf->before,
-        .after = masked ? "\"(sensitive)\"" : pf->after,
-        .message = pf->message,
-    };
+    struct ndp_check_finding f;
 
-    if (!rule)
+    if (!ndp_check_begin(&f, ev, pf->id, pf->ch))
         return;
-    spec.scope = rule->scope;
-    spec.pool = masked ? NULL : pf->p->name;
+    f.pool = masked ? NULL : pf->p->name;
     if (pf->path)
-        ndp_buf_adds(&path, pf->path);
+        ndp_buf_adds(&f.path, pf->path);
     else
-        ndp_pool_field_path(&path, pf->p, pf->field);
-    spec.path = path.buf;
-    ndp_evaluator_add(ev, &spec);
-    ndp_buf_release(&path);
+        ndp_pool_field_path(&f.path, pf->p, pf->field);
+    ndp_buf_adds(&f.before, masked ? "\"(sensitive)\"" : pf->before);
+    ndp_buf_adds(&f.after, masked ? "\"(sensitive)\"" : pf->after);
+    ndp_buf_adds(&f.msg, pf->message);
+    ndp_check_emit(&f, ev);
 }
 
 static bool is_system(const char *mode)
@@ -105,15 +92,6 @@ static bool mode_known(const char *mode)
 
     return n && !(n >= 2 && mode[0] == '[' && mode[1] != '[' &&
                   mode[n - 1] == ']');
-}
-
-/* Appends 'text' as a JSON string, or null. */
-static void json_text(struct ndp_buf *out, const char *text)
-{
-    if (text)
-        ndp_buf_add_json_string(out, text);
-    else
-        ndp_buf_adds(out, "null");
 }
 
 /* ---- NDP714: no System pool left ---- */
@@ -259,8 +237,8 @@ static void no_system_finding(const struct ndp_evaluator *ev,
                              "System in an apply before this one"
                            : "make one of them a System pool (mode "
                              "System)");
-    json_text(&before, sp->taken_mode_before);
-    json_text(&after, deleted ? NULL : p->mode);
+    ndp_emit_text(&before, sp->taken_mode_before, false, NULL);
+    ndp_emit_text(&after, deleted ? NULL : p->mode, false, NULL);
     pf.before = before.buf;
     pf.after = after.buf;
     pf.message = msg.buf;
@@ -384,12 +362,10 @@ static const char *upgrade_words(const struct ndp_hit *h)
 static void hit_value(struct ndp_buf *out, const struct json_object *v,
                       bool sensitive)
 {
-    if (sensitive)
-        ndp_buf_adds(out, "\"(sensitive)\"");
-    else if (v)
-        ndp_json_to_buf(out, v);
-    else
-        ndp_buf_adds(out, "null");
+    char *text = ndp_emit_json_value(v, sensitive, false, NULL);
+
+    ndp_buf_adds(out, text);
+    free(text);
 }
 
 /*
@@ -439,8 +415,8 @@ static void too_big_finding(const struct ndp_evaluator *ev,
                          MAX_POOL_INSTANCES);
     }
     if (at_surge) {
-        json_text(&before, p->surge_before);
-        json_text(&after, p->max_surge);
+        ndp_emit_text(&before, p->surge_before, false, NULL);
+        ndp_emit_text(&after, p->max_surge, false, NULL);
     } else {
         hit_value(&before, h->before, h->before_sensitive);
         hit_value(&after, h->after, h->after_sensitive);

@@ -107,18 +107,14 @@ static bool is_zero(const char *v)
     return (f == NDP_AMOUNT_COUNT || f == NDP_AMOUNT_PERCENT) && n == 0;
 }
 
-/* A value as a finding shows it: JSON, "(sensitive)" under a mask. */
+/* A value of rule 'rule' as a finding shows it (emit.c's redaction). */
 static void value_json(struct ndp_buf *out, const struct pool_at *at,
-                       const char *s, long n)
+                       const struct ndp_rule *rule, const char *s, long n)
 {
-    if (!s && n == -1)
-        ndp_buf_adds(out, "null");
-    else if (at->masked)
-        ndp_buf_adds(out, "\"(sensitive)\"");
-    else if (s)
-        ndp_buf_add_json_string(out, s);
+    if (s)
+        ndp_emit_text(out, s, at->masked, rule);
     else
-        ndp_buf_addf(out, "%ld", n);
+        ndp_emit_number(out, n != -1, n, at->masked || rule->secret);
 }
 
 /* A value as a message quotes it: 'x', or (sensitive). */
@@ -153,34 +149,17 @@ struct check_finding {
 static void add_finding(const struct pool_at *at,
                         const struct check_finding *cf)
 {
-    const struct ndp_rule *rule = ndp_ruleset_find(at->ev->rs, cf->id);
-    struct ndp_buf path = NDP_BUF_INIT, before = NDP_BUF_INIT,
-                   after = NDP_BUF_INIT;
-    struct ndp_finding_spec spec = {
-        .rule = rule,
-        .verdict = cf->verdict,
-        .pools = NDP_POOLS_NONE,
-        .input = at->ch->input,
-        .cluster_index = at->ch->cluster,
-        .resource = at->ch->address,
-        .line = at->ch->line,
-        .message = cf->message,
-    };
+    struct ndp_check_finding f;
 
-    if (!rule)
+    if (!ndp_check_begin(&f, at->ev, cf->id, at->ch))
         return;
-    spec.scope = rule->scope;
-    spec.pool = at->masked ? NULL : at->p->name;
-    ndp_pool_field_path(&path, at->p, cf->field);
-    value_json(&before, at, cf->before_s, cf->before_n);
-    value_json(&after, at, cf->after_s, cf->after_n);
-    spec.path = path.buf;
-    spec.before = before.buf;
-    spec.after = after.buf;
-    ndp_evaluator_add(at->ev, &spec);
-    ndp_buf_release(&path);
-    ndp_buf_release(&before);
-    ndp_buf_release(&after);
+    f.verdict = cf->verdict;
+    f.pool = at->masked ? NULL : at->p->name;
+    ndp_pool_field_path(&f.path, at->p, cf->field);
+    value_json(&f.before, at, f.rule, cf->before_s, cf->before_n);
+    value_json(&f.after, at, f.rule, cf->after_s, cf->after_n);
+    ndp_buf_adds(&f.msg, cf->message);
+    ndp_check_emit(&f, at->ev);
 }
 
 /* A string setting's finding: its value before and after. */
@@ -832,48 +811,37 @@ static void subnet_finding(const struct ndp_evaluator *ev, size_t cluster,
                            const struct ndp_subnet *sn,
                            const struct ndp_subnet_need *need)
 {
-    const struct ndp_rule *rule = ndp_ruleset_find(ev->rs, "NDP709");
-    struct ndp_buf msg = NDP_BUF_INIT;
-    struct ndp_finding_spec spec = {
-        .rule = rule,
-        .verdict = NDP_VERDICT_REFUSED,
-        .pools = NDP_POOLS_NONE,
-        .input = ev->clusters->items[cluster].input,
-        .cluster_index = cluster,
-        .resource = ev->clusters->items[cluster].id,
-        .path = sn->address,
-    };
+    struct ndp_check_finding f;
+    struct ndp_buf *msg = &f.msg;
 
-    if (!rule)
+    if (!ndp_check_begin_cluster(&f, ev, "NDP709", cluster))
         return;
-    spec.scope = rule->scope;
-    ndp_buf_addf(&msg, "the cluster's pools in subnet %s take at least %ld "
+    ndp_buf_adds(&f.path, sn->address);
+    ndp_buf_addf(msg, "the cluster's pools in subnet %s take at least %ld "
                  "addresses under Azure CNI, (nodes + surge) \xc3\x97 "
                  "(1 + maxPods), at the peak of this apply", sn->address,
                  need->addresses);
     if (need->phases) {
         /* Which pools surge together (PT-K8S-06) tells what to change. */
-        ndp_buf_adds(&msg, " (");
-        ndp_rollout_phase_words(&msg, need->peak);
-        ndp_buf_adds(&msg, ")");
+        ndp_buf_adds(msg, " (");
+        ndp_rollout_phase_words(msg, need->peak);
+        ndp_buf_adds(msg, ")");
     }
-    ndp_buf_adds(&msg, ", ");
+    ndp_buf_adds(msg, ", ");
     if (sn->sensitive)
-        ndp_buf_adds(&msg, "more than the subnet holds (its prefixes are "
+        ndp_buf_adds(msg, "more than the subnet holds (its prefixes are "
                      "sensitive)");
     else
-        ndp_buf_addf(&msg, "more than the %ld usable addresses of %s",
+        ndp_buf_addf(msg, "more than the %ld usable addresses of %s",
                      sn->usable, sn->prefixes);
-    ndp_buf_adds(&msg, ": AKS checks the subnet before it rolls the nodes "
+    ndp_buf_adds(msg, ": AKS checks the subnet before it rolls the nodes "
                  "and refuses the change with InsufficientSubnetSize (or "
                  "fails it midway with SubnetIsFull), and the addresses "
                  "already in use, which the plan does not show, only make "
                  "it worse; widen the subnet, lower maxPods or the pools' "
                  "maxSurge (maxUnavailable adds no node), or move to Azure "
                  "CNI Overlay");
-    spec.message = msg.buf;
-    ndp_evaluator_add(ev, &spec);
-    ndp_buf_release(&msg);
+    ndp_check_emit(&f, ev);
 }
 
 void ndp_check_subnets(const struct ndp_evaluator *ev,

@@ -478,106 +478,48 @@ static const char *shown_name(const struct pool *p)
     return p->name_sensitive ? "(sensitive)" : p->name;
 }
 
-/* A value as a finding's JSON text: redacted, "null" when not declared. */
-static char *json_value(const char *s, bool sensitive)
-{
-    struct ndp_buf b = NDP_BUF_INIT;
-
-    if (!s)
-        ndp_buf_adds(&b, "null");
-    else if (sensitive)
-        ndp_buf_adds(&b, "\"(sensitive)\"");
-    else
-        ndp_buf_add_json_string(&b, s);
-    return ndp_buf_detach(&b);
-}
-
-/* A finding of check 'rule' about change 'ch' at 'path' ("" below it). */
-struct check_finding {
-    const struct ndp_rule *rule;
-    enum ndp_verdict verdict;
-    const struct ndp_change *ch;
-    const char *pool;               /* a pool-level finding's, or NULL */
-    struct ndp_buf path;
-    const char *before, *after;     /* the declared texts at 'path' */
-    bool sensitive;                 /* they are under a mask */
-    struct ndp_buf msg, help;
-};
-
 /* Starts finding 'id' (false when the rule set lacks it: no check). */
-static bool start(struct check_finding *f, const struct ndp_evaluator *ev,
+static bool start(struct ndp_check_finding *f, const struct ndp_evaluator *ev,
                   const char *id, const struct ndp_change *ch)
 {
-    memset(f, 0, sizeof(*f));
-    f->rule = ndp_ruleset_find(ev->rs, id);
-    if (!f->rule)
+    if (!ndp_check_begin(f, ev, id, ch))
         return false;
-    f->ch = ch;
-    ndp_buf_init(&f->path);
-    ndp_buf_init(&f->msg);
-    ndp_buf_init(&f->help);
     ndp_buf_addf(&f->msg, "%s: ", f->rule->title);
     return true;
 }
 
-static void finish(struct check_finding *f, const struct ndp_evaluator *ev)
+/* The finding's values: 'before' and 'after' as declared, under 'mask'. */
+static void at_values(struct ndp_check_finding *f, const char *before,
+                      const char *after, bool mask)
 {
-    char *before = json_value(f->before, f->sensitive);
-    char *after = json_value(f->after, f->sensitive);
-    struct ndp_finding_spec spec;
-
-    ndp_evaluator_add_deferred(&f->msg, f->ch);
-    spec = (struct ndp_finding_spec){
-        .rule = f->rule,
-        .verdict = f->verdict,
-        .scope = f->rule->scope,
-        .pools = NDP_POOLS_NONE,
-        .input = f->ch->input,
-        .cluster_index = f->ch->cluster,
-        .resource = f->ch->address,
-        .path = f->path.buf,
-        .before = before,
-        .after = after,
-        .pool = f->pool,
-        .line = f->ch->line,
-        .message = f->msg.buf,
-        .help = f->help.len ? f->help.buf : NULL,
-    };
-
-    ndp_evaluator_add(ev, &spec);
-    free(before);
-    free(after);
-    ndp_buf_release(&f->path);
-    ndp_buf_release(&f->msg);
-    ndp_buf_release(&f->help);
+    ndp_emit_text(&f->before, before, mask, f->rule);
+    ndp_emit_text(&f->after, after, mask, f->rule);
 }
 
 /* The finding is about the control plane's version in 'cp->ch'. */
-static void at_plane(struct check_finding *f, const struct plane *cp)
+static void at_plane(struct ndp_check_finding *f, const struct plane *cp)
 {
     const struct ndp_facts *facts = &cp->ch->facts;
 
     ndp_buf_adds(&f->path, facts->version_path);
-    f->before = facts->declared_version_before;
-    f->after = facts->declared_version_after;
-    f->sensitive = facts->versions_sensitive;
+    at_values(f, facts->declared_version_before,
+              facts->declared_version_after, facts->versions_sensitive);
 }
 
 /* The finding is about pool 'p''s orchestrator version. */
-static void at_pool(struct check_finding *f, const struct pool *p)
+static void at_pool(struct ndp_check_finding *f, const struct pool *p)
 {
     const char *field = p->p->fields[NDP_POOL_VERSION];
 
     ndp_buf_addf(&f->path, "%s%s%s", p->p->path, *p->p->path ? "." : "",
                  field);
-    f->before = p->p->declared_version_before;
-    f->after = p->p->declared_version_after;
-    f->sensitive = p->p->versions_sensitive;
+    at_values(f, p->p->declared_version_before,
+              p->p->declared_version_after, p->p->versions_sensitive);
     f->pool = p->name_sensitive ? NULL : p->name;
 }
 
 /* Starts finding 'id' about the control plane's version in 'cp->ch'. */
-static bool start_plane(struct check_finding *f,
+static bool start_plane(struct ndp_check_finding *f,
                         const struct ndp_evaluator *ev, const char *id,
                         const struct plane *cp)
 {
@@ -588,7 +530,7 @@ static bool start_plane(struct check_finding *f,
 }
 
 /* Starts finding 'id' of 'verdict' about pool 'p''s version, by name. */
-static bool start_pool(struct check_finding *f,
+static bool start_pool(struct ndp_check_finding *f,
                        const struct ndp_evaluator *ev, const char *id,
                        const struct pool *p, enum ndp_verdict verdict)
 {
@@ -622,7 +564,7 @@ static void add_next_minor(struct ndp_buf *b, const struct version *from,
 /* PT-K8S-01: more than one minor up; a warning on the LTS plan. */
 static void plane_skip(const struct ndp_evaluator *ev, const struct plane *cp)
 {
-    struct check_finding f;
+    struct ndp_check_finding f;
     long n;
 
     if (!cp->up || !minors(&n, &cp->running, &cp->declared) || n <= 1 ||
@@ -658,7 +600,7 @@ static void plane_skip(const struct ndp_evaluator *ev, const struct plane *cp)
         ndp_buf_adds(&f.help, " first), the control plane before the node "
                      "pools, to versions 'az aks get-upgrades' offers");
     }
-    finish(&f, ev);
+    ndp_check_emit(&f, ev);
 }
 
 /*
@@ -666,7 +608,7 @@ static void plane_skip(const struct ndp_evaluator *ev, const struct plane *cp)
  * set, moves 'what' past a pinned version; the help: declare 'running' or
  * later, or with a channel the minor version alone, 'alone' added.
  */
-static void downgrade_advice(struct check_finding *f, const struct plane *cp,
+static void downgrade_advice(struct ndp_check_finding *f, const struct plane *cp,
                              const struct version *running, const char *what,
                              const char *alone)
 {
@@ -683,7 +625,7 @@ static void downgrade_advice(struct check_finding *f, const struct plane *cp,
 static void plane_downgrade(const struct ndp_evaluator *ev,
                             const struct plane *cp)
 {
-    struct check_finding f;
+    struct ndp_check_finding f;
 
     if (!cp->moves || ndp_k8s_version_order(&cp->declared.v,
                                             &cp->running.v) != NDP_K8S_LOWER ||
@@ -703,7 +645,7 @@ static void plane_downgrade(const struct ndp_evaluator *ev,
                  "lower value was once ignored instead, Azure/AKS#3476)");
     downgrade_advice(&f, cp, &cp->running, "the cluster",
                      ", which the channel's patches never fall below");
-    finish(&f, ev);
+    ndp_check_emit(&f, ev);
 }
 
 /*
@@ -744,7 +686,7 @@ static void plane_skew(const struct ndp_evaluator *ev, const struct plane *cp,
     const struct pool *worst;
     long worst_lag;
     size_t more;
-    struct check_finding f;
+    struct ndp_check_finding f;
 
     if (!cp->up)
         return;
@@ -775,7 +717,7 @@ static void plane_skew(const struct ndp_evaluator *ev, const struct plane *cp,
     ndp_buf_adds(&f.help, "upgrade the pools that lag behind first (az aks "
                  "nodepool upgrade, one minor version at a time), or raise "
                  "the control plane fewer minor versions");
-    finish(&f, ev);
+    ndp_check_emit(&f, ev);
 }
 
 /*
@@ -790,7 +732,7 @@ static void plane_channel(const struct ndp_evaluator *ev,
 {
     bool azurerm = cp->ch && cp->ch->notation == NDP_NOTATION_AZURERM;
     size_t i, listed = 0;
-    struct check_finding f;
+    struct ndp_check_finding f;
 
     if (!cp->channel || !cp->sent || cp->is_new)
         return;
@@ -833,7 +775,7 @@ static void plane_channel(const struct ndp_evaluator *ev,
                  : "leave orchestratorVersion out of every pool so that "
                    "they upgrade with the control plane, or leave the "
                    "upgrade to the auto-upgrade channel");
-    finish(&f, ev);
+    ndp_check_emit(&f, ev);
 }
 
 /*
@@ -849,7 +791,7 @@ static void plane_spot(const struct ndp_evaluator *ev, const struct plane *cp,
     const struct pool *spot = NULL;
     bool listed = false, full = false;
     size_t i;
-    struct check_finding f;
+    struct ndp_check_finding f;
 
     if (!cp->up || !is_arm_body(cp->ch) || cp->ch->delta_only)
         return;
@@ -879,7 +821,7 @@ static void plane_spot(const struct ndp_evaluator *ev, const struct plane *cp,
                  "every pool's current orchestratorVersion in the body), "
                  "then the pools through their agentPools resources, or "
                  "remove the Spot pool");
-    finish(&f, ev);
+    ndp_check_emit(&f, ev);
 }
 
 /* ---- a managed cluster body (PT-K8S-07 trigger 1) ---- */
@@ -935,7 +877,7 @@ static void body_versions(const struct ndp_evaluator *ev,
 {
     const struct ndp_change *ch = r->ch;
     struct body_survey s;
-    struct check_finding f;
+    struct ndp_check_finding f;
     /* A delta shows no unchanged version: who names one is not known. */
     bool mixed;
 
@@ -970,7 +912,7 @@ static void body_versions(const struct ndp_evaluator *ev,
     ndp_buf_adds(&f.help, "name the orchestratorVersion of every pool, each "
                  "unchanged or equal to kubernetesVersion, or of none; change "
                  "one pool's version through its agentPools resource");
-    finish(&f, ev);
+    ndp_check_emit(&f, ev);
 }
 
 /* ---- a pool's own version (PT-K8S-03, -04, -05) ---- */
@@ -979,7 +921,7 @@ static void body_versions(const struct ndp_evaluator *ev,
 static void pool_downgrade(const struct ndp_evaluator *ev,
                            const struct pool *p, const struct plane *cp)
 {
-    struct check_finding f;
+    struct ndp_check_finding f;
 
     if (!known(&p->running) ||
         ndp_k8s_version_order(&p->target.v, &p->running.v) !=
@@ -999,14 +941,14 @@ static void pool_downgrade(const struct ndp_evaluator *ev,
     ndp_buf_adds(&f.msg, " is not allowed...\")");
     downgrade_advice(&f, cp, &p->running, "the pools",
                      ", or no orchestrator version");
-    finish(&f, ev);
+    ndp_check_emit(&f, ev);
 }
 
 /* Above the control plane after the apply (PT-K8S-03): true if found. */
 static bool pool_above_plane(const struct ndp_evaluator *ev,
                              const struct pool *p, const struct plane *cp)
 {
-    struct check_finding f;
+    struct ndp_check_finding f;
 
     if (ndp_k8s_version_order(&p->target.v, &cp->target.v) !=
         NDP_K8S_HIGHER)
@@ -1030,7 +972,7 @@ static bool pool_above_plane(const struct ndp_evaluator *ev,
     ndp_buf_adds(&f.help, "upgrade the control plane first (to ");
     add_version(&f.help, &p->target);
     ndp_buf_adds(&f.help, " or later), then the pool");
-    finish(&f, ev);
+    ndp_check_emit(&f, ev);
     return true;
 }
 
@@ -1039,7 +981,7 @@ static bool pool_below_skew(const struct ndp_evaluator *ev,
                             const struct pool *p, const struct plane *cp)
 {
     long lag, limit = skew_limit(&cp->target);
-    struct check_finding f;
+    struct ndp_check_finding f;
 
     if (!minors(&lag, &p->target, &cp->target) || lag <= limit)
         return false;
@@ -1068,7 +1010,7 @@ static bool pool_below_skew(const struct ndp_evaluator *ev,
                  "towards ");
     add_version(&f.help, &cp->target);
     ndp_buf_adds(&f.help, ", one minor version at a time");
-    finish(&f, ev);
+    ndp_check_emit(&f, ev);
     return true;
 }
 
@@ -1076,7 +1018,7 @@ static bool pool_below_skew(const struct ndp_evaluator *ev,
 static void pool_skip(const struct ndp_evaluator *ev, const struct pool *p,
                       const struct plane *cp)
 {
-    struct check_finding f;
+    struct ndp_check_finding f;
     long n;
 
     if (!known(&p->running) ||
@@ -1102,7 +1044,7 @@ static void pool_skip(const struct ndp_evaluator *ev, const struct pool *p,
     add_next_minor(&f.help, &p->running, 1);
     ndp_buf_adds(&f.help, " first), or check that 'az aks nodepool "
                  "get-upgrades' offers the version for this pool");
-    finish(&f, ev);
+    ndp_check_emit(&f, ev);
 }
 
 /* A change a what-if result shows: its address is the ARM id. */
@@ -1121,7 +1063,7 @@ static bool from_whatif(const struct ndp_change *ch)
 static void pool_order(const struct ndp_evaluator *ev, const struct pool *p,
                        const struct plane *cp)
 {
-    struct check_finding f;
+    struct ndp_check_finding f;
 
     if (!cp->up || p->ch == cp->ch || p->ch->kind != NDP_KIND_NODEPOOL ||
         !from_whatif(p->ch) ||
@@ -1142,7 +1084,7 @@ static void pool_order(const struct ndp_evaluator *ev, const struct pool *p,
     ndp_buf_adds(&f.help, "make the agentPools resource depend on the "
                  "cluster (dependsOn), or upgrade the pool in a later "
                  "deployment");
-    finish(&f, ev);
+    ndp_check_emit(&f, ev);
 }
 
 static void pool_checks(const struct ndp_evaluator *ev, const struct pool *p,
@@ -1213,8 +1155,8 @@ static void plan_tier(const struct ndp_evaluator *ev, size_t c,
 {
     size_t own = ev->clusters->items[c].change;
     const char *tier;
-    bool azurerm = ch->notation == NDP_NOTATION_AZURERM;
-    struct check_finding f;
+    bool azurerm = ch->notation == NDP_NOTATION_AZURERM, sensitive;
+    struct ndp_check_finding f;
 
     if (!sends_lts(ch))
         return;
@@ -1224,19 +1166,18 @@ static void plan_tier(const struct ndp_evaluator *ev, size_t c,
         return;
     f.verdict = NDP_VERDICT_MAY_REFUSE;
     ndp_buf_adds(&f.path, ch->facts.plan.path);
-    f.before = ch->facts.plan.before;
-    f.after = ch->facts.plan.after;
-    f.sensitive = ch->facts.plan.sensitive || ch->facts.tier.sensitive ||
-                  (own != SIZE_MAX && ev->set->items[own]->facts.tier.sensitive);
+    sensitive = ch->facts.plan.sensitive || ch->facts.tier.sensitive ||
+                (own != SIZE_MAX && ev->set->items[own]->facts.tier.sensitive);
+    at_values(&f, ch->facts.plan.before, ch->facts.plan.after, sensitive);
     ndp_buf_addf(&f.msg, "the change sends %s = AKSLongTermSupport on the "
                  "%s pricing tier; AKS gives long-term support only to "
                  "Premium clusters and refuses the plan on another tier "
                  "(documented; the error it answers with is unconfirmed)",
-                 ch->facts.plan.path, f.sensitive ? "(sensitive)" : tier);
+                 ch->facts.plan.path, sensitive ? "(sensitive)" : tier);
     ndp_buf_addf(&f.help, "set %s to Premium in the same change, or "
                  "%s to KubernetesOfficial",
                  azurerm ? "sku_tier" : "sku.tier", ch->facts.plan.path);
-    finish(&f, ev);
+    ndp_check_emit(&f, ev);
 }
 
 /* ---- one cluster ---- */

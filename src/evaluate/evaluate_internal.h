@@ -1,9 +1,9 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  * evaluate_internal.h - what the evaluator's stages share (evaluate.c,
- * resolve.c, resolve_window.c, verdict.c, overrun.c and the checks:
- * check_versions.c, check_upgrade.c, check_pools.c, check_maintenance.c);
- * no other file includes it.
+ * resolve.c, resolve_window.c, verdict.c, overrun.c, emit.c and the
+ * checks: check_versions.c, check_upgrade.c, check_pools.c,
+ * check_maintenance.c); no other file includes it.
  *
  * evaluate.c builds one struct ndp_evaluator per run and frees its
  * tables; the stages borrow it.  Every pointer in it is borrowed from the
@@ -19,11 +19,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "buf.h"
 #include "change.h"
 #include "evaluate.h"
 #include "finding.h"
 
-struct ndp_buf;
+struct json_object;
 struct ndp_clusters;
 struct ndp_findings;
 struct ndp_hit;
@@ -33,7 +34,7 @@ struct ndp_rule;
 struct ndp_ruleset;
 
 struct ndp_evaluator {
-    struct ndp_findings *out;           /* verdict.c appends here */
+    struct ndp_findings *out;           /* emit.c appends here */
     const struct ndp_clusters *clusters;
     struct ndp_resolutions *resolved;   /* resolve.c fills it */
     const struct ndp_changeset *set;
@@ -83,15 +84,70 @@ void ndp_resolve_window(const struct ndp_evaluator *ev, size_t index);
  */
 void ndp_verdicts_add(const struct ndp_evaluator *ev);
 
+/* ---- emit.c: the one way a finding is made ---- */
+
 /*
- * verdict.c: appends to ev->out the finding 'spec' describes.  The evaluator
- * fills in what it knows of cluster spec->cluster_index: its id, whether
- * it is frozen now, the meta rule of the verdict when 'rule' is NULL, the
- * line of the resource's change when 'line' is 0, and the advice for a
- * change refused now when 'help' is NULL.
+ * Appends to ev->out the finding 'spec' describes.  Fills in what the
+ * evaluator knows of cluster spec->cluster_index: its id, whether it is
+ * frozen now, the meta rule of the verdict when 'rule' is NULL, the line
+ * of the resource's change when 'line' is 0, a resource a moved block
+ * renamed, and the advice for a change refused now when 'help' is NULL.
  */
-void ndp_evaluator_add(const struct ndp_evaluator *ev,
-                       struct ndp_finding_spec *spec);
+void ndp_emit(const struct ndp_evaluator *ev, struct ndp_finding_spec *spec);
+
+/*
+ * Appends to 'msg' that Terraform deferred 'ch' to a later round (spec
+ * §11), when it did: every finding about a deferred change says so.
+ */
+void ndp_emit_deferred(struct ndp_buf *msg, const struct ndp_change *ch);
+
+/*
+ * A value as a finding's JSON text: "(known after apply)" when 'unknown',
+ * null when unset, "(sensitive)" under a mask or for a rule whose values
+ * are secret, a proxy URL without its credentials for a rule that says
+ * so.  The caller frees it.
+ */
+char *ndp_emit_json_value(const struct json_object *v, bool sensitive,
+                          bool unknown, const struct ndp_rule *rule);
+
+/* The same for a string 's' (NULL: null) of rule 'rule' (or NULL). */
+void ndp_emit_text(struct ndp_buf *out, const char *s, bool sensitive,
+                   const struct ndp_rule *rule);
+
+/* The same for a number ('has': declared). */
+void ndp_emit_number(struct ndp_buf *out, bool has, long n, bool sensitive);
+
+/*
+ * A check's finding, built in place: ndp_check_begin() (false when the
+ * rule set lacks rule 'id': no check, nothing to release), then 'path',
+ * 'before' and 'after' (JSON texts; empty: null), 'msg' and 'help'
+ * filled in, 'verdict' (refused unless set) and 'pool' set, then
+ * ndp_check_emit(), which appends it and releases the buffers.
+ */
+struct ndp_check_finding {
+    const struct ndp_rule *rule;
+    enum ndp_verdict verdict;
+    const struct ndp_change *ch;    /* the change it is about, or NULL */
+    const char *input, *resource;
+    size_t cluster_index;
+    long line;
+    const char *pool;               /* a pool-level finding's, or NULL */
+    struct ndp_buf path, before, after, msg, help;
+};
+
+/* Begins finding 'id' about change 'ch' (its resource and line). */
+bool ndp_check_begin(struct ndp_check_finding *f,
+                     const struct ndp_evaluator *ev, const char *id,
+                     const struct ndp_change *ch);
+
+/* Begins finding 'id' about cluster 'cluster' as a whole. */
+bool ndp_check_begin_cluster(struct ndp_check_finding *f,
+                             const struct ndp_evaluator *ev, const char *id,
+                             size_t cluster);
+
+/* Appends the finding (saying so when its change is deferred). */
+void ndp_check_emit(struct ndp_check_finding *f,
+                    const struct ndp_evaluator *ev);
 
 /*
  * check_maintenance.c: appends to ev->out the findings of the maintenance
@@ -99,14 +155,6 @@ void ndp_evaluator_add(const struct ndp_evaluator *ev,
  * channel (NDP820-823).
  */
 void ndp_check_maintenance(const struct ndp_evaluator *ev);
-
-/*
- * verdict.c: appends to 'msg' that Terraform deferred 'ch' to a later
- * round (spec §11), when it did: every finding about a deferred change
- * says so.
- */
-void ndp_evaluator_add_deferred(struct ndp_buf *msg,
-                                const struct ndp_change *ch);
 
 /*
  * check_versions.c: appends to ev->out a finding for each Kubernetes

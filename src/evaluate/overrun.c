@@ -140,7 +140,7 @@ static void overrun_finding(const struct ndp_evaluator *ev, size_t index,
                         ev->resolved->items[index].at, r.minutes);
     spec.message = msg.buf;
     spec.help = help;
-    ndp_evaluator_add(ev, &spec);
+    ndp_emit(ev, &spec);
     free(help);
     ndp_buf_release(&msg);
 }

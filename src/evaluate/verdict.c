@@ -82,51 +82,6 @@ static const char *hit_version(const struct ndp_evaluator *ev,
     return v ? v : c->version;
 }
 
-/* ---- value text for reports ---- */
-
-/*
- * "https://user:pass@proxy:8080" -> "https://(sensitive)@proxy:8080".
- * Everything up to the last '@' goes: a password may itself hold '@' or
- * '/', and a proxy URL has no path that could.
- */
-static void hide_userinfo(struct ndp_buf *out, const char *s)
-{
-    const char *scheme = strstr(s, "://");
-    const char *host = scheme ? scheme + 3 : s;
-    const char *at = strrchr(host, '@');
-    struct ndp_buf plain = NDP_BUF_INIT;
-
-    if (!at) {
-        ndp_buf_add_json_string(out, s);
-        return;
-    }
-    ndp_buf_add(&plain, s, (size_t)(host - s));
-    ndp_buf_adds(&plain, "(sensitive)");
-    ndp_buf_adds(&plain, at);
-    ndp_buf_add_json_string(out, plain.buf);
-    ndp_buf_release(&plain);
-}
-
-static char *value_text(const struct json_object *v, bool sensitive,
-                        bool unknown, const struct ndp_rule *rule)
-{
-    struct ndp_buf b = NDP_BUF_INIT;
-
-    if (unknown)
-        ndp_buf_adds(&b, "\"(known after apply)\"");
-    else if (ndp_json_is_unset(v))
-        ndp_buf_adds(&b, "null");
-    else if (sensitive || (rule && rule->secret))
-        ndp_buf_adds(&b, "\"(sensitive)\"");
-    else if (rule && rule->userinfo_secret &&
-             json_object_is_type(v, json_type_string))
-        hide_userinfo(&b, json_object_get_string(
-                              ndp_json_unconst(v)));
-    else
-        ndp_json_to_buf(&b, v);
-    return ndp_buf_detach(&b);
-}
-
 /* ---- findings ---- */
 
 /*
@@ -161,84 +116,6 @@ static void describe_freeze(struct ndp_buf *msg, const struct ndp_resolution *c)
                      "check stops it");
 }
 
-/*
- * Spec §10: what the user does about a change the cluster refuses now
- * (ndp_verdict_refused_now()).  Under AllowDuringMaintenanceWindow that
- * is to wait for the next window, named when it is known and not
- * sensitive; otherwise (Block, or no window to wait for) to lift the
- * policy for this change.
- */
-static char *help_text(const struct ndp_resolution *c)
-{
-    struct ndp_buf b = NDP_BUF_INIT;
-
-    if (c->profile == NDP_PROFILE_WINDOW && c->window &&
-        c->window_sensitive) {
-        ndp_buf_adds(&b, "wait for the window");
-    } else if (c->profile == NDP_PROFILE_WINDOW && c->window &&
-               c->has_next_window) {
-        ndp_buf_adds(&b, ndp_window_phase_unknown(c->window)
-                             ? "wait for the window, which may open at "
-                             : "wait for the window at ");
-        ndp_time_format_utc(&b, c->next_window_start);
-    } else {
-        ndp_buf_adds(&b, "lift the policy for this change: az aks update "
-                     "--node-disruption-policy Allow, then restore it");
-    }
-    return ndp_buf_detach(&b);
-}
-
-/*
- * A finding about a resource a moved block renamed says so, unless it is
- * the cluster's own resource (the cluster's note says it there).
- */
-static void renamed_resource_note(struct ndp_buf *msg,
-                                  struct ndp_finding_spec *spec,
-                                  const struct ndp_change *ch,
-                                  const struct ndp_cluster *cluster)
-{
-    if (strcmp(ch->address, cluster->id) == 0)
-        return;
-    ndp_buf_addf(msg, "%s; the input renames this resource from %s (a moved "
-                 "block): a waiver must name the old address or its ARM id, "
-                 "and an inline ignore suppresses nothing until the rename "
-                 "has been applied", spec->message ? spec->message : "",
-                 ch->previous_address);
-    spec->message = msg->buf;
-}
-
-void ndp_evaluator_add(const struct ndp_evaluator *ev,
-                       struct ndp_finding_spec *spec)
-{
-    const struct ndp_resolution *c = &ev->resolved->items[spec->cluster_index];
-    const struct ndp_cluster *cluster =
-        &ev->clusters->items[spec->cluster_index];
-    const struct ndp_change *ch =
-        ndp_change_index_find(&ev->changes, spec->input, spec->resource);
-    struct ndp_finding_rename rename = { NULL, NULL, cluster->previous_id,
-                                         cluster->arm_id };
-    struct ndp_buf msg = NDP_BUF_INIT;
-    char *help = NULL;
-
-    if (!spec->rule)
-        spec->rule = ndp_verdict_meta_rule(ev->rs, spec->verdict);
-    spec->cluster = cluster->id;
-    spec->frozen_now = c->frozen_now;
-    if (!spec->line && ch)
-        spec->line = ch->line;
-    if (ch && ch->previous_address) {
-        rename.resource_from = ch->previous_address;
-        rename.resource_arm_id = ch->self_id;
-        renamed_resource_note(&msg, spec, ch, cluster);
-    }
-    spec->rename = &rename;
-    if (!spec->help && ndp_verdict_refused_now(spec->verdict, c->frozen_now))
-        spec->help = help = help_text(c);
-    ndp_findings_add(ev->out, spec);
-    free(help);
-    ndp_buf_release(&msg);
-}
-
 /* A finding about cluster 'index' as a whole: 'resource' at 'path'. */
 static void meta_finding(const struct ndp_evaluator *ev,
                          enum ndp_verdict verdict, size_t index,
@@ -255,7 +132,7 @@ static void meta_finding(const struct ndp_evaluator *ev,
         .message = message,
     };
 
-    ndp_evaluator_add(ev, &spec);
+    ndp_emit(ev, &spec);
 }
 
 /* A Block in .ndplint.json needs an end: the docs say never to freeze for good. */
@@ -321,7 +198,7 @@ static void window_invalid_finding(const struct ndp_evaluator *ev,
                      "already made");
     }
     spec.message = msg.buf;
-    ndp_evaluator_add(ev, &spec);
+    ndp_emit(ev, &spec);
     ndp_buf_release(&msg);
 }
 
@@ -347,21 +224,6 @@ static void cluster_findings(const struct ndp_evaluator *ev, size_t index)
                      msg.buf);
     }
     ndp_buf_release(&msg);
-}
-
-/*
- * Spec 11: a change Terraform deferred to a later round (deferred_changes)
- * is judged like the others, and its finding says that it is deferred.
- */
-void ndp_evaluator_add_deferred(struct ndp_buf *msg,
-                                const struct ndp_change *ch)
-{
-    if (!ch->deferred_reason)
-        return;
-    ndp_buf_adds(msg, "; Terraform deferred this change to a later plan "
-                 "and apply round");
-    if (*ch->deferred_reason)
-        ndp_buf_addf(msg, " (reason '%s')", ch->deferred_reason);
 }
 
 /* A finding about a whole cluster or pool resource, 'ch'. */
@@ -436,13 +298,13 @@ static void replace_finding(const struct ndp_evaluator *ev,
                  ch->replace_paths ? ")" : "");
     describe_unset_settings(&msg, ch);
     describe_freeze(&msg, &ev->resolved->items[ch->cluster]);
-    ndp_evaluator_add_deferred(&msg, ch);
+    ndp_emit_deferred(&msg, ch);
     about_change(&spec, ch);
     spec.pools = ch->kind == NDP_KIND_CLUSTER ? NDP_POOLS_ALL
                                               : NDP_POOLS_NAMED;
     spec.path = ch->replace_paths;
     spec.message = msg.buf;
-    ndp_evaluator_add(ev, &spec);
+    ndp_emit(ev, &spec);
     ndp_buf_release(&msg);
 }
 
@@ -464,7 +326,7 @@ static void unseen_finding(const struct ndp_evaluator *ev,
         return;
     about_change(&spec, ch);
     spec.pool = NULL;
-    ndp_evaluator_add(ev, &spec);
+    ndp_emit(ev, &spec);
 }
 
 /*
@@ -481,8 +343,8 @@ static const struct ndp_hit *bundled_upgrade(const struct ndp_evaluator *ev,
 /* "kubernetes_version "1.36" -> "1.37"" for a message. */
 static void describe_upgrade(struct ndp_buf *msg, const struct ndp_hit *u)
 {
-    char *before = value_text(u->before, u->before_sensitive, false, u->rule);
-    char *after = value_text(u->after, u->after_sensitive, false, u->rule);
+    char *before = ndp_emit_json_value(u->before, u->before_sensitive, false, u->rule);
+    char *after = ndp_emit_json_value(u->after, u->after_sensitive, false, u->rule);
 
     ndp_buf_addf(msg, "%s %s -> %s", u->path, before, after);
     free(before);
@@ -910,16 +772,16 @@ static void hit_finding(const struct ndp_evaluator *ev, const struct ndp_hit *h)
     if (spec.pools == NDP_POOLS_WINDOWS && state_has_no_windows_pool(c->state))
         return;
     spec.verdict = hit_verdict(ev, h, c, &msg);
-    ndp_evaluator_add_deferred(&msg, ch);
+    ndp_emit_deferred(&msg, ch);
     before = h->before_unknown
                  ? ndp_xstrdup("\"(current value not in the input)\"")
-                 : value_text(h->before, h->before_sensitive, false, h->rule);
-    after = value_text(h->after, h->after_sensitive, h->after_unknown,
+                 : ndp_emit_json_value(h->before, h->before_sensitive, false, h->rule);
+    after = ndp_emit_json_value(h->after, h->after_sensitive, h->after_unknown,
                        h->rule);
     spec.before = before;
     spec.after = after;
     spec.message = msg.buf;
-    ndp_evaluator_add(ev, &spec);
+    ndp_emit(ev, &spec);
     free(before);
     free(after);
     ndp_buf_release(&msg);
@@ -968,7 +830,7 @@ static void undeclared_findings(const struct ndp_evaluator *ev)
                      counts[k] == 1 ? "is" : "are",
                      ndp_profile_name(r->profile));
         spec.message = msg.buf;
-        ndp_evaluator_add(ev, &spec);
+        ndp_emit(ev, &spec);
     }
     ndp_buf_release(&msg);
     free(counts);

@@ -21,6 +21,7 @@
 #include "finding.h"
 #include "impact.h"
 #include "input.h"
+#include "evaluate/evaluate_internal.h"
 #include "report/report_impact.h"
 #include "linker.h"
 #include "policy.h"
@@ -2105,6 +2106,54 @@ static int teardown(void **state)
     return test_rules_free(state) | test_dir_remove(state);
 }
 
+/*
+ * emit.c's redaction, the one every check's values go through: a mask or
+ * a secret rule shows "(sensitive)", unset shows null, a proxy URL of a
+ * userinfo_secret rule loses its credentials, and a number likewise.
+ */
+static void emit__values_redacted_by_mask_and_rule(void **state)
+{
+    struct ndp_rule secret = { .secret = true };
+    struct ndp_rule userinfo = { .userinfo_secret = true };
+    struct json_object *url = json_object_new_string(
+        "http://user:p@ss@proxy:8080");
+    struct ndp_buf b = NDP_BUF_INIT;
+    char *text;
+
+    (void)state;
+    ndp_emit_text(&b, "v", false, NULL);
+    assert_string_equal(b.buf, "\"v\"");
+    ndp_buf_reset(&b);
+    ndp_emit_text(&b, "v", true, NULL);
+    assert_string_equal(b.buf, "\"(sensitive)\"");
+    ndp_buf_reset(&b);
+    ndp_emit_text(&b, "v", false, &secret);
+    assert_string_equal(b.buf, "\"(sensitive)\"");
+    ndp_buf_reset(&b);
+    ndp_emit_text(&b, NULL, true, &secret);
+    assert_string_equal(b.buf, "null");
+    ndp_buf_reset(&b);
+    ndp_emit_number(&b, true, 42, false);
+    assert_string_equal(b.buf, "42");
+    ndp_buf_reset(&b);
+    ndp_emit_number(&b, true, 42, true);
+    assert_string_equal(b.buf, "\"(sensitive)\"");
+    ndp_buf_reset(&b);
+    ndp_emit_number(&b, false, 42, false);
+    assert_string_equal(b.buf, "null");
+    text = ndp_emit_json_value(url, false, false, &userinfo);
+    assert_string_equal(text, "\"http://(sensitive)@proxy:8080\"");
+    free(text);
+    text = ndp_emit_json_value(url, false, false, &secret);
+    assert_string_equal(text, "\"(sensitive)\"");
+    free(text);
+    text = ndp_emit_json_value(url, false, true, NULL);
+    assert_string_equal(text, "\"(known after apply)\"");
+    free(text);
+    json_object_put(url);
+    ndp_buf_release(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2135,6 +2184,7 @@ int main(void)
         cmocka_unit_test(maintenance__messages_say_where_the_apply_fails),
         cmocka_unit_test(maintenance__sensitive_past_start_date_unconfirmed),
         cmocka_unit_test(checks__system_pools_and_upgrade_size),
+        cmocka_unit_test(emit__values_redacted_by_mask_and_rule),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
