@@ -5,6 +5,7 @@
 #include "common.h"
 #include "change.h"
 #include "buf.h"
+#include "policy.h"
 #include "strmap.h"
 
 #include <json-c/json.h>
@@ -29,6 +30,34 @@ struct ndp_change *ndp_changeset_add(struct ndp_changeset *set,
     NDP_GROW(set->items, set->alloc, set->nr + 1);
     set->items[set->nr++] = c;
     return c;
+}
+
+/* The first of 'declared', 'reported' that is a Kubernetes version. */
+static const char *version_of(const char *declared, const char *reported)
+{
+    if (ndp_k8s_minor(declared) >= 0)
+        return declared;
+    return ndp_k8s_minor(reported) >= 0 ? reported : NULL;
+}
+
+const char *ndp_facts_version_before(const struct ndp_facts *f)
+{
+    return version_of(f->declared_version_before, f->reported_version_before);
+}
+
+const char *ndp_facts_version_after(const struct ndp_facts *f)
+{
+    return version_of(f->declared_version_after, f->reported_version_after);
+}
+
+const char *ndp_pool_version_before(const struct ndp_pool_facts *p)
+{
+    return version_of(p->declared_version_before, p->reported_version_before);
+}
+
+const char *ndp_pool_version_after(const struct ndp_pool_facts *p)
+{
+    return version_of(p->declared_version_after, p->reported_version_after);
 }
 
 void ndp_facts_release(struct ndp_facts *facts)

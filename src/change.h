@@ -119,21 +119,22 @@ struct ndp_pool_facts {
     bool rotation_name_unknown;         /* ... known only after apply */
     const char *subnet_id, *pod_subnet_id; /* the node and pod subnets */
     long max_pods;
-    const char *version_before, *version_after; /* orchestrator version */
     bool version_pinned;      /* the orchestrator version is declared, not
                                  only the current one reported */
     const struct json_object *settings_before; /* the pool's own settings
                                  before the change (an ARM pool's
                                  properties, an azurerm block), or NULL */
-    /* For the version checks: the orchestrator version as declared
+    /* The orchestrator version, the one place it is kept: as declared
      * (orchestrator_version, orchestratorVersion: any non-empty string,
      * a version or not) before and after the change (after is NULL for a
-     * pool the apply deletes), and as AKS reports it running before
-     * (current_orchestrator_version, currentOrchestratorVersion); NULL
-     * where a side does not say.  'versions_sensitive': a mask covers one
-     * of them (or the pool), so none is ever printed. */
+     * pool the apply deletes), and as AKS reports it running
+     * (current_orchestrator_version, currentOrchestratorVersion) on each
+     * side; NULL where a side does not say.  ndp_pool_version_before()
+     * and ndp_pool_version_after() read the version of a side from them.
+     * 'versions_sensitive': a mask covers one of them (or the pool), so
+     * none is ever printed. */
     const char *declared_version_before, *declared_version_after;
-    const char *reported_version_before;
+    const char *reported_version_before, *reported_version_after;
     bool versions_sensitive;
 };
 
@@ -179,20 +180,18 @@ struct ndp_facts {
     size_t nr_pools;
     bool pools_sensitive;     /* a mask covers (part of) the pools: their
                                  names and sizes are never printed */
-    /* The Kubernetes version a cluster (a pool resource: its orchestrator
-     * version) runs before the change and asks for after it: the declared
-     * version, else the current one; NULL when neither is a version. */
-    const char *version_before, *version_after;
-    bool version_before_sensitive, version_after_sensitive;
-    const char *version_path; /* static: where the declared one is */
-    /* For the version checks, the same version as declared
+    /* The Kubernetes version of a cluster (a pool resource: its
+     * orchestrator version), the one place it is kept: as declared
      * (kubernetes_version, kubernetesVersion; a pool resource's
-     * orchestrator version: any non-empty string) before and after, and
-     * as AKS reports it running before (current_kubernetes_version,
-     * currentKubernetesVersion); NULL where a side does not say.
-     * 'versions_sensitive': a mask covers one of them. */
+     * orchestrator version: any non-empty string) before and after the
+     * change, and as AKS reports it running (current_kubernetes_version,
+     * currentKubernetesVersion) on each side; NULL where a side does not
+     * say.  ndp_facts_version_before() and ndp_facts_version_after() read
+     * the version of a side from them.  'version_path': where the
+     * declared one is.  'versions_sensitive': a mask covers one of them. */
+    const char *version_path; /* static */
     const char *declared_version_before, *declared_version_after;
-    const char *reported_version_before;
+    const char *reported_version_before, *reported_version_after;
     bool versions_sensitive;
     /* The support plan a cluster body or setter declares for after the
      * change (for a change without an after document, before it):
@@ -308,6 +307,17 @@ void ndp_changeset_release(struct ndp_changeset *set);
 /* Adds an empty subnet ('usable' -1) and returns it (owned by 'set'). */
 struct ndp_subnet *ndp_changeset_add_subnet(struct ndp_changeset *set);
 /* Frees what 'facts' owns and leaves it empty. */
+/*
+ * The Kubernetes version of a side of the change: the declared one when
+ * it is a version (its minor reads), else the one AKS reports; NULL when
+ * neither is.  Borrowed from the facts.
+ */
+const char *ndp_facts_version_before(const struct ndp_facts *f);
+const char *ndp_facts_version_after(const struct ndp_facts *f);
+/* The same of a pool's orchestrator version. */
+const char *ndp_pool_version_before(const struct ndp_pool_facts *p);
+const char *ndp_pool_version_after(const struct ndp_pool_facts *p);
+
 void ndp_facts_release(struct ndp_facts *facts);
 
 /*

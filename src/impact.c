@@ -128,8 +128,9 @@ static void pools_of_change(struct inventory *inv, const struct ndp_change *ch)
         p->os_type = f->os_type;
         p->surge = f->surge_sent;
         p->unavailable = f->unavailable_sent;
-        p->version = f->version_before ? f->version_before
-                                       : f->version_after;
+        p->version = ndp_pool_version_before(f)
+                         ? ndp_pool_version_before(f)
+                         : ndp_pool_version_after(f);
         p->spot = f->priority && ndp_strcasecmp(f->priority, "Spot") == 0;
         p->drain_minutes = f->drain_minutes;
         p->soak_minutes = f->soak_minutes;

@@ -452,9 +452,10 @@ static void check_upgrade_size(const struct ndp_evaluator *ev,
     /* A pool that moves with the control plane goes to its version. */
     if (u.nodes < 0 ||
         !size_surge(&u, p, live,
-                    p->version_after ? p->version_after
+                    ndp_pool_version_after(p)
+                        ? ndp_pool_version_after(p)
                     : h->rule->scope != NDP_SCOPE_NODEPOOL
-                        ? ch->facts.version_after : NULL) ||
+                        ? ndp_facts_version_after(&ch->facts) : NULL) ||
         u.nodes + u.surge_nodes <= MAX_POOL_INSTANCES)
         return;
     too_big_finding(ev, ch, p, &u, h);

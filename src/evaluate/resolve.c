@@ -259,9 +259,10 @@ const char *ndp_resolve_change_version(const struct ndp_change *ch,
 {
     const struct ndp_facts *f = &ch->facts;
 
-    *sensitive = f->version_before ? f->version_before_sensitive
-                                   : f->version_after_sensitive;
-    return f->version_before ? f->version_before : f->version_after;
+    const char *before = ndp_facts_version_before(f);
+
+    *sensitive = f->versions_sensitive;
+    return before ? before : ndp_facts_version_after(f);
 }
 
 static void resolve_version(const struct ndp_evaluator *ev, size_t index)

@@ -150,28 +150,6 @@ static bool is_true(const struct json_object *o, const char *key)
     return key && ndp_json_is_true(ndp_json_get(o, key));
 }
 
-/* The version 'doc' declares at 'key', else at 'current_key'. */
-static const char *version_of(const struct json_object *doc,
-                              const char *key, const char *current_key,
-                              const char **at)
-{
-    const char *const keys[] = { key, current_key };
-    size_t i;
-
-    for (i = 0; i < 2; i++) {
-        const struct json_object *v =
-            strchr(keys[i], '.') ? ndp_json_path(doc, keys[i])
-                                 : ndp_json_get(doc, keys[i]);
-        if (v && json_object_is_type(v, json_type_string) &&
-            ndp_k8s_minor(json_object_get_string(ndp_json_unconst(v))) >=
-                0) {
-            *at = keys[i];
-            return json_object_get_string(ndp_json_unconst(v));
-        }
-    }
-    return NULL;
-}
-
 /* A string at a '.'-separated path (or a key), "" read as not declared. */
 static const char *path_string(const struct json_object *doc,
                                const char *path)
@@ -217,7 +195,6 @@ static void read_pool(struct ndp_pool_facts *p, const struct json_object *o,
                       const struct pool_layout *l)
 {
     const struct json_object *up = upgrade_of(o, l);
-    const char *at;
 
     p->fields = l->fields;
     p->count = number(o, l->count);
@@ -242,7 +219,6 @@ static void read_pool(struct ndp_pool_facts *p, const struct json_object *o,
     p->subnet_id = string(o, l->subnet);
     p->pod_subnet_id = string(o, l->pod_subnet);
     p->max_pods = number(o, l->max_pods);
-    p->version_after = version_of(o, l->version, l->current_version, &at);
     p->version_pinned = string(o, l->version) != NULL;
 }
 
@@ -258,6 +234,7 @@ static void pool_versions(struct ndp_pool_facts *p,
     p->declared_version_before = string(b, l->version);
     p->declared_version_after = string(a, l->version);
     p->reported_version_before = string(b, l->current_version);
+    p->reported_version_after = string(a, l->current_version);
 }
 
 /* The part of a mask at 'dotted'; a true on the way covers. */
@@ -336,15 +313,12 @@ static void pool_resource(struct ndp_facts *f, const struct ndp_change *ch,
                           const struct json_object *after_props)
 {
     struct ndp_pool_facts *p;
-    const char *at;
 
     if (!o || !ch->name)
         return;
     p = add_pool(f, ch->name, path);
     read_pool(p, o, l);
     read_before(p, before_props, l);
-    p->version_before = version_of(before_props, l->version,
-                                   l->current_version, &at);
     pool_versions(p, before_props, after_props, l);
     p->settings_before = before_props;
     /* A setter's first apply updates a pool that exists. */
@@ -367,7 +341,7 @@ static void azurerm_default_pool(struct ndp_facts *f,
         ndp_json_index(ndp_json_get(ch->before, AZURERM_DEFAULT_POOL), 0);
     const struct json_object *a =
         ndp_json_index(ndp_json_get(ch->after, AZURERM_DEFAULT_POOL), 0);
-    const char *name = string(d, "name"), *at;
+    const char *name = string(d, "name");
     struct ndp_pool_facts *p;
 
     if (!d || !name)
@@ -381,8 +355,6 @@ static void azurerm_default_pool(struct ndp_facts *f,
     p->os_type = "Linux";
     p->mode = "System";
     p->mode_before = b ? "System" : NULL;
-    p->version_before = version_of(b, azurerm_pool.version,
-                                   azurerm_pool.current_version, &at);
     pool_versions(p, b, a, &azurerm_pool);
     p->rotation_name_unknown = ndp_json_mask_covers(
         block_mask(ch->after_unknown, AZURERM_DEFAULT_POOL),
@@ -436,7 +408,6 @@ static struct ndp_pool_facts *arm_list_pool(struct ndp_facts *f,
 {
     struct ndp_buf path = NDP_BUF_INIT;
     struct ndp_pool_facts *p;
-    const char *at;
 
     if (name)
         ndp_buf_addf(&path, "properties." ARM_POOL_LIST "[name=%s]", name);
@@ -446,8 +417,6 @@ static struct ndp_pool_facts *arm_list_pool(struct ndp_facts *f,
     ndp_buf_release(&path);
     read_pool(p, e, &arm_pool);
     read_before(p, before, &arm_pool);
-    p->version_before = version_of(before, arm_pool.version,
-                                   arm_pool.current_version, &at);
     pool_versions(p, before, after, &arm_pool);
     p->settings_before = before;
     return p;
@@ -621,19 +590,11 @@ static void version(struct ndp_facts *f, const struct ndp_change *ch)
                     : "properties.currentKubernetesVersion")
             : (pool ? "current_orchestrator_version"
                     : "current_kubernetes_version");
-    const char *at = NULL;
-
     f->version_path = key;
-    f->version_before = version_of(ch->before, key, current_key, &at);
-    f->version_before_sensitive =
-        at && ndp_json_mask_covers(ch->before_sensitive, at);
-    at = NULL;
-    f->version_after = version_of(ch->after, key, current_key, &at);
-    f->version_after_sensitive =
-        at && ndp_json_mask_covers(ch->after_sensitive, at);
     f->declared_version_before = path_string(ch->before, key);
     f->declared_version_after = path_string(ch->after, key);
     f->reported_version_before = path_string(ch->before, current_key);
+    f->reported_version_after = path_string(ch->after, current_key);
     f->versions_sensitive = masked(ch, key) || masked(ch, current_key);
 }
 
