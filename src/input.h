@@ -15,6 +15,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct ndp_change;
+struct ndp_pool_facts;
+
 struct ndp_changeset;
 struct ndp_error;
 struct json_object;
@@ -63,5 +66,26 @@ const char *ndp_input_format_name(size_t i);
 
 /* Is 'name' one of the input format names? */
 bool ndp_input_format_known(const char *name);
+
+/*
+ * Spec §11, a setter's first apply (input_baseline.c): sets the 'before'
+ * of 'ch', an azapi_update_resource on a cluster, from what 'own' (the
+ * cluster's own change in the same input, linked; NULL: none) tells of
+ * the values it sets, in ARM terms: an ARM cluster's before (all of it
+ * known, its mask carried) or what its create declares, an azurerm
+ * cluster's Kubernetes version.  What is not told stays unknown
+ * (before_unknown).  'ch' owns the document.
+ */
+void ndp_input_setter_before(struct ndp_change *ch,
+                             const struct ndp_change *own);
+
+/*
+ * The same for a setter on a node pool: 'p' is that pool as change 'by'
+ * declares it (NULL: not in the input): an ARM pool's settings before
+ * the change, else its orchestrator version.
+ */
+void ndp_input_pool_setter_before(struct ndp_change *ch,
+                                  const struct ndp_change *by,
+                                  const struct ndp_pool_facts *p);
 
 #endif

@@ -206,4 +206,18 @@ bool ndp_window_check_start_date(const struct ndp_window *w, int64_t at,
 bool ndp_window_check_new_start_date(const struct ndp_window *w, int64_t at,
                                      struct ndp_buf *problems);
 
+/*
+ * The legacy hours form of the default maintenance configuration
+ * (PT-MW-02, PT-MW-06): appends to 'out' ("; " between them) what AKS
+ * refuses of 'time_in_week' (timeInWeek[]: a day Sunday..Saturday, hour
+ * slots 0..23) and 'not_allowed_time' (notAllowedTime[]: start and end
+ * date-times), either NULL when not sent.  'partial': a what-if delta
+ * shows only what changes, so a member it leaves out is not known, not
+ * missing.
+ */
+void ndp_window_legacy_problems(struct ndp_buf *out,
+                                const struct json_object *time_in_week,
+                                const struct json_object *not_allowed_time,
+                                bool partial);
+
 #endif

@@ -43,7 +43,6 @@
 
 #include <json-c/json.h>
 
-#define HOUR_SLOT_MAX 23
 
 static const char *const config_names[] = {
     "default", "aksManagedAutoUpgradeSchedule", NDP_NODE_OS_WINDOW
@@ -330,88 +329,6 @@ static void check_window(const struct ndp_evaluator *ev,
     ndp_buf_release(&unconfirmed);
 }
 
-static bool is_weekday(const char *s)
-{
-    unsigned d;
-
-    for (d = 0; d < 7; d++)
-        if (ndp_strcasecmp(s, ndp_window_weekday_name(d)) == 0)
-            return true;
-    return false;
-}
-
-/* The problems of one timeInWeek entry, appended to 'out'. */
-static void time_in_week_entry(struct ndp_buf *out,
-                               const struct json_object *e, size_t i,
-                               bool partial)
-{
-    const char *day = ndp_json_get_string(e, "day");
-    const struct json_object *slots = ndp_json_get(e, "hourSlots");
-    size_t k, n;
-
-    if (day ? !is_weekday(day) : !partial)
-        ndp_buf_addf(out, "%stimeInWeek[%zu].day is not a day of the week "
-                     "(Sunday..Saturday)", out->len ? "; " : "", i);
-    if (!slots)
-        return;
-    if (!json_object_is_type(slots, json_type_array)) {
-        ndp_buf_addf(out, "%stimeInWeek[%zu].hourSlots is not an array",
-                     out->len ? "; " : "", i);
-        return;
-    }
-    n = json_object_array_length(slots);
-    for (k = 0; k < n; k++) {
-        const struct json_object *v = json_object_array_get_idx(slots, k);
-        int64_t h = json_object_is_type(v, json_type_int)
-                        ? json_object_get_int64(ndp_json_unconst(v)) : -1;
-        if (h < 0 || h > HOUR_SLOT_MAX) {
-            ndp_buf_addf(out, "%stimeInWeek[%zu].hourSlots[%zu] is not an "
-                         "hour 0..23", out->len ? "; " : "", i, k);
-            return;
-        }
-    }
-}
-
-/* The problems of notAllowedTime[]: start and end date-times. */
-static void not_allowed_time_entry(struct ndp_buf *out,
-                                   const struct json_object *e, size_t i,
-                                   bool partial)
-{
-    static const char *const keys[] = { "start", "end" };
-    size_t k;
-
-    for (k = 0; k < NDP_ARRAY_SIZE(keys); k++) {
-        const char *s = ndp_json_get_string(e, keys[k]);
-        int64_t at;
-        if (s ? ndp_time_parse_rfc3339(&at, s) < 0 : !partial)
-            ndp_buf_addf(out, "%snotAllowedTime[%zu].%s is not a date-time",
-                         out->len ? "; " : "", i, keys[k]);
-    }
-}
-
-/*
- * 'partial': a what-if delta shows only what changes, so a member it
- * leaves out of an entry is not known, not missing.
- */
-static void list_problems(struct ndp_buf *out, const struct json_object *list,
-                          const char *name, bool partial,
-                          void (*entry)(struct ndp_buf *,
-                                        const struct json_object *, size_t,
-                                        bool))
-{
-    size_t i, n;
-
-    if (ndp_json_is_unset(list))
-        return;
-    if (!json_object_is_type(list, json_type_array)) {
-        ndp_buf_addf(out, "%s%s is not an array", out->len ? "; " : "", name);
-        return;
-    }
-    n = json_object_array_length(list);
-    for (i = 0; i < n; i++)
-        entry(out, json_object_array_get_idx(list, i), i, partial);
-}
-
 /*
  * The legacy hours form of an ARM configuration (PT-MW-02, PT-MW-06):
  * only the default configuration has it (its hour slots 0..23); on the
@@ -451,12 +368,10 @@ static void check_legacy(const struct ndp_evaluator *ev,
         ndp_buf_release(&msg);
         return;
     }
-    if (week)
-        list_problems(&problems, w->time_in_week_after, "timeInWeek",
-                      ch->delta_only, time_in_week_entry);
-    if (times)
-        list_problems(&problems, w->not_allowed_time_after, "notAllowedTime",
-                      ch->delta_only, not_allowed_time_entry);
+    ndp_window_legacy_problems(&problems,
+                               week ? w->time_in_week_after : NULL,
+                               times ? w->not_allowed_time_after : NULL,
+                               ch->delta_only);
     if (problems.len) {
         ndp_buf_addf(&msg, "the default maintenance configuration this "
                      "change sends is outside AKS limits: %s; AKS refuses "

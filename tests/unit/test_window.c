@@ -1153,11 +1153,52 @@ static void next_common__none_when_windows_never_overlap(void **state)
     ndp_window_free(b);
 }
 
+/* The legacy hours of the default configuration, as AKS reads them. */
+static void legacy_problems(const char *week, const char *times, bool partial,
+                            const char *want)
+{
+    struct json_object *w = week ? test_json(week) : NULL;
+    struct json_object *t = times ? test_json(times) : NULL;
+    struct ndp_buf out = NDP_BUF_INIT;
+
+    ndp_window_legacy_problems(&out, w, t, partial);
+    assert_string_equal(out.len ? out.buf : "", want);
+    json_object_put(w);
+    json_object_put(t);
+    ndp_buf_release(&out);
+}
+
+static void legacy_hours__days_slots_and_date_times(void **state)
+{
+    (void)state;
+    legacy_problems("[{'day':'Monday','hourSlots':[0,23]}]",
+                    "[{'start':'2026-12-24T00:00:00Z',"
+                    "'end':'2026-12-26T00:00:00Z'}]", false, "");
+    legacy_problems(NULL, NULL, false, "");
+    legacy_problems("[{'day':'Funday','hourSlots':[1]}]", NULL, false,
+                    "timeInWeek[0].day is not a day of the week "
+                    "(Sunday..Saturday)");
+    legacy_problems("[{'day':'sunday','hourSlots':[24]}]", NULL, false,
+                    "timeInWeek[0].hourSlots[0] is not an hour 0..23");
+    legacy_problems("[{'day':'Sunday','hourSlots':'1-3'}]", NULL, false,
+                    "timeInWeek[0].hourSlots is not an array");
+    legacy_problems("{'day':'Sunday'}", "'x'", false,
+                    "timeInWeek is not an array; notAllowedTime is not an "
+                    "array");
+    legacy_problems(NULL, "[{'start':'soon'}]", false,
+                    "notAllowedTime[0].start is not a date-time; "
+                    "notAllowedTime[0].end is not a date-time");
+    /* A what-if delta leaves out what does not change. */
+    legacy_problems("[{'hourSlots':[2]}]", "[{'start':'soon'}]", true,
+                    "notAllowedTime[0].start is not a date-time");
+}
+
 int main(void)
 {
     static struct test_list list;
     int failed;
 
+    ADD_TEST(&list, legacy_hours__days_slots_and_date_times);
     ADD_ROWS(&list, query_cases, query_case_runs);
     ADD_ROWS(&list, problem_cases, problem_case_runs);
     ADD_ROWS(&list, text_cases, text_case_runs);
