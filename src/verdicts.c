@@ -282,6 +282,11 @@ const char *ndp_verdict_name(enum ndp_verdict verdict)
     return ndp_verdict_row(verdict)->name;
 }
 
+const char *ndp_verdict_choice(size_t i)
+{
+    return i < NDP_ARRAY_SIZE(rows) ? rows[i].name : NULL;
+}
+
 int ndp_verdict_parse(const char *name)
 {
     size_t i;

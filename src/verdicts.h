@@ -109,6 +109,11 @@ const struct ndp_verdict_row *ndp_verdict_row(enum ndp_verdict verdict);
 const char *ndp_verdict_name(enum ndp_verdict verdict);
 /* Parses a verdict name ("may-reimage"); -1 if unknown. */
 int ndp_verdict_parse(const char *name);
+/*
+ * The name of the 'i'th verdict in table order, or NULL past the last: for
+ * messages that list every verdict (ndp_buf_add_names()).
+ */
+const char *ndp_verdict_choice(size_t i);
 
 /* The severity of 'verdict' on a cluster frozen now or not. */
 enum ndp_severity ndp_verdict_severity(enum ndp_verdict verdict,
