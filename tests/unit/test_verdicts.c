@@ -4,11 +4,14 @@
  * row by row (severity frozen now and otherwise, refused now), the flags
  * the impact and the reports read, every row complete (a name, words for
  * --explain, a meta rule that the rule files define with the id the row
- * names), and the explain module reading it.
+ * names, taken by a finding made with its verdict alone), and the
+ * explain module reading it.
  */
 #include "test_helpers.h"
 #include "buf.h"
+#include "error.h"
 #include "explain.h"
+#include "finding.h"
 #include "verdicts.h"
 
 #define E NDP_SEVERITY_ERROR
@@ -142,6 +145,44 @@ static void table__meta_rules_exist(void **state)
         assert_int_equal(ndp_verdict_of_meta(row->meta_category), v);
     }
     assert_null(ndp_verdict_meta_rule(NULL, NDP_VERDICT_REPLACE));
+}
+
+/*
+ * A finding made with its verdict alone (a stage's finding about a
+ * cluster: waiver-expired, ignore-without-reason) takes the verdict's meta
+ * rule from the rule set it is given, and the table's id and category when
+ * there is none; its severity is the row's.
+ */
+static void finding__verdict_alone_takes_its_meta_rule(void **state)
+{
+    static const char text[] =
+        "{\"category\": \"waiver-expired\", \"title\": \"t\", \"why\": \"w\", "
+        "\"advice\": \"a\", \"rules\": [{\"id\": \"NDP990\", \"scope\": "
+        "\"cluster\", \"class\": \"meta\", \"summary\": \"s\"}]}";
+    struct ndp_findings list = NDP_FINDINGS_INIT;
+    struct ndp_ruleset *own = NULL;
+    struct ndp_error err = NDP_ERROR_INIT;
+    struct ndp_finding_spec spec = {
+        .verdict = NDP_VERDICT_WAIVER_EXPIRED,
+        .cluster = "aks",
+        .resource = "r",
+    };
+    const struct ndp_finding *f;
+
+    (void)state;
+    assert_int_equal(ndp_rules_load_text(&own, "own.json", text,
+                                         sizeof(text) - 1, &err), 0);
+    spec.ruleset = own;
+    f = ndp_findings_add(&list, &spec);
+    assert_string_equal(f->rule_id, "NDP990");
+    assert_string_equal(f->category, "waiver-expired");
+    assert_int_equal(f->severity, W);
+    spec.ruleset = NULL;
+    f = ndp_findings_add(&list, &spec);
+    assert_string_equal(f->rule_id, "NDP005");
+    assert_string_equal(f->category, "waiver-expired");
+    ndp_findings_release(&list);
+    ndp_ruleset_free(own);
 }
 
 /*
@@ -300,6 +341,7 @@ int main(void)
     ADD_TEST(&list, table__every_verdict_once);
     ADD_TEST(&list, table__node_flags);
     ADD_TEST(&list, table__meta_rules_exist);
+    ADD_TEST(&list, finding__verdict_alone_takes_its_meta_rule);
     ADD_TEST(&list, explain__every_verdict_has_words);
     ADD_TEST(&list, explain__every_rule_names_its_class_verdicts);
     ADD_TEST(&list, explain__list_is_escaped);
