@@ -121,11 +121,10 @@ for c in $cases; do
     fi
 done
 # Among them, a case for each report format but text, the default (the
-# formats as ndplint lists them when it refuses one).
-formats=$("$build/ndplint" --format '?' 2>&1 |
-          sed -n 's/.*(use one of: \(.*\))$/\1/p' | tr -d ',')
+# formats of the reporter table, as 'ndplint --list-names' lists them).
+formats=$("$build/ndplint" --list-names | sed -n 's/^report //p')
 [ -n "$formats" ] || {
-    echo "valgrind: ndplint --format '?' did not list the formats"
+    echo "valgrind: ndplint --list-names did not list the formats"
     missing=$((missing + 1))
 }
 for f in $formats; do

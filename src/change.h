@@ -268,7 +268,7 @@ struct ndp_change {
 
 struct ndp_input_info {
     char *path;             /* as given on the command line ("-" for stdin) */
-    const char *format;     /* "terraform-plan" or "arm-whatif" */
+    const char *format;     /* its reader's name ("terraform-plan", ...) */
     size_t resources_seen;  /* all resources in the input, AKS or not */
 };
 

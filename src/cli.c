@@ -309,21 +309,25 @@ static void list_formats(struct ndp_buf *out)
              type: offsetof(struct ndp_options, field))
 #define OPT_BOOL(s, l, field, h)                                           \
     { (s), (l), NDP_CLI_BOOL, FIELD(field, bool), NULL, NULL, (h), NULL,   \
-      false }
+      false, false }
+/* As OPT_BOOL, long form only and left out of --help. */
+#define OPT_HIDDEN_BOOL(l, field, h)                                       \
+    { 0, (l), NDP_CLI_BOOL, FIELD(field, bool), NULL, NULL, (h), NULL,     \
+      false, true }
 #define OPT_STRING(s, l, field, a, h)                                      \
     { (s), (l), NDP_CLI_STRING, FIELD(field, const char *), NULL, (a),     \
-      (h), NULL, false }
+      (h), NULL, false, false }
 #define OPT_SIZE(s, l, field, a, h)                                        \
     { (s), (l), NDP_CLI_SIZE, FIELD(field, size_t), NULL, (a), (h), NULL,  \
-      false }
+      false, false }
 #define OPT_CALLBACK(s, l, fn, a, h)                                       \
-    { (s), (l), NDP_CLI_CALLBACK, 0, (fn), (a), (h), NULL, false }
+    { (s), (l), NDP_CLI_CALLBACK, 0, (fn), (a), (h), NULL, false, false }
 /* As OPT_CALLBACK, the argument optional ('--name=VALUE' only). */
 #define OPT_CALLBACK_OPTIONAL(s, l, fn, a, h)                              \
-    { (s), (l), NDP_CLI_CALLBACK, 0, (fn), (a), (h), NULL, true }
+    { (s), (l), NDP_CLI_CALLBACK, 0, (fn), (a), (h), NULL, true, false }
 /* As OPT_CALLBACK, with the "%s" in 'h' filled by 'list'. */
 #define OPT_CALLBACK_LIST(s, l, fn, a, h, list)                            \
-    { (s), (l), NDP_CLI_CALLBACK, 0, (fn), (a), (h), (list), false }
+    { (s), (l), NDP_CLI_CALLBACK, 0, (fn), (a), (h), (list), false, false }
 
 static const struct ndp_cli_option options[] = {
     OPT_CALLBACK_LIST('f', "format", parse_format, "FMT[:PATH]",
@@ -334,9 +338,8 @@ static const struct ndp_cli_option options[] = {
         "write the report that has no PATH to FILE instead of standard "
         "output"),
     OPT_STRING(0, "source-root", source_root, "DIR",
-        "make file paths in text, json, sarif, github and junit reports "
-        "relative to DIR "
-        "(default: the current directory)"),
+        "make the file paths the reports write relative to DIR (default: the "
+        "current directory)"),
     OPT_CALLBACK_LIST(0, "profile", parse_profile, "PROFILE",
         "node disruption profile for clusters whose input does not declare "
         "one: %s", list_profiles),
@@ -403,6 +406,9 @@ static const struct ndp_cli_option options[] = {
         "colour the text report: %s", list_colors),
     OPT_BOOL('h', "help", help, "show this help and exit"),
     OPT_BOOL('V', "version", version, "show the version and exit"),
+    OPT_HIDDEN_BOOL("list-names", list_names,
+        "print every input format ('input NAME'), report format ('report "
+        "NAME') and verdict ('verdict NAME'), one a line, and exit"),
 };
 
 const struct ndp_cli_option *ndp_cli_option(size_t i)
@@ -490,10 +496,24 @@ void ndp_cli_help(FILE *out)
           "refuse them. ARM templates are checked for the policy and window\n"
           "they declare. FILE '-' reads standard input.\n\nOptions:\n", out);
     for (i = 0; i < NDP_ARRAY_SIZE(options); i++)
-        print_option_help(out, &options[i]);
+        if (!options[i].hidden)
+            print_option_help(out, &options[i]);
     fputs("\nExit status: 0 no finding at or above --fail-on; 1 at least "
           "one; 2 usage error\nor an input that cannot be read or "
           "understood.\n", out);
+}
+
+void ndp_cli_list_names(FILE *out)
+{
+    const char *name;
+    size_t i;
+
+    for (i = 0; (name = ndp_input_format_name(i)); i++)
+        fprintf(out, "input %s\n", name);
+    for (i = 0; (name = ndp_reporter_name(i)); i++)
+        fprintf(out, "report %s\n", name);
+    for (i = 0; (name = ndp_verdict_choice(i)); i++)
+        fprintf(out, "verdict %s\n", name);
 }
 
 /* ---- parsing ---- */
@@ -624,7 +644,7 @@ int ndp_cli_parse(struct ndp_options *out, int argc, char **argv,
         return ndp_error_set(err, NDP_EUSAGE, "--check-config and "
                              "--no-config: nothing to check");
     if (!out->nr_inputs && !out->help && !out->version && !out->list_rules &&
-        !out->explain && !out->check_config)
+        !out->list_names && !out->explain && !out->check_config)
         return ndp_error_set(err, NDP_EUSAGE, "no input file (give a plan "
                              "JSON file, or '-' for standard input)");
     return 0;

@@ -33,6 +33,7 @@ struct ndp_output {
 
 struct ndp_options {
     bool help, version, list_rules, window_check;
+    bool list_names;           /* --list-names (hidden) */
     /* --check-config: check settings files (check_config_file, then the
      * inputs; none: the one a run would read) instead of reading plans */
     bool check_config;
@@ -86,6 +87,10 @@ enum ndp_cli_kind {
  * '--name VALUE' the VALUE stays a positional argument (getopt_long's
  * optional_argument), which the option's help must say what it means.
  * --help shows the argument as '[ARG]'.
+ *
+ * 'hidden': parsed like any other row but left out of --help (and so of
+ * the man page and the completions, which tests hold to --help): for
+ * tests and scripts, not for users.
  */
 struct ndp_cli_option {
     char short_name;          /* '\0': long form only */
@@ -98,6 +103,7 @@ struct ndp_cli_option {
     const char *help;
     void (*help_list)(struct ndp_buf *out);    /* fills "%s", or NULL */
     bool arg_optional;        /* see above */
+    bool hidden;              /* see above */
 };
 
 /* Row 'i' of the option table, in --help order; NULL past the last. */
@@ -129,5 +135,13 @@ int64_t ndp_cli_now(void);
 
 void ndp_cli_help(FILE *out);
 void ndp_cli_short_usage(FILE *out);
+/*
+ * --list-names: every input format ("input NAME"), report format ("report
+ * NAME") and verdict ("verdict NAME"), one a line, in the order of the
+ * reader, reporter and verdict tables: what the tests that run every
+ * format read, and what the lists written by hand in the documents and
+ * the completions are checked against.
+ */
+void ndp_cli_list_names(FILE *out);
 
 #endif

@@ -7,7 +7,7 @@
 #include "buf.h"
 #include "error.h"
 #include "policy.h"
-#include "finding.h"
+#include "verdicts.h"
 #include "load.h"
 #include "jsonutil.h"
 #include "timeutil.h"
@@ -108,14 +108,17 @@ static int bad(const struct checker *ck, const char *key, const char *problem)
                          ck->path, key, problem);
 }
 
-/* 'key' is none of the names 'name_at' lists (policy.h, finding.h). */
+/*
+ * 'key' is none of the names 'name_at' lists (policy.h, verdicts.h):
+ * "must be " 'what', then the names.
+ */
 static int bad_choice(const struct checker *ck, const char *key,
-                      const char *(*name_at)(size_t))
+                      const char *what, const char *(*name_at)(size_t))
 {
     struct ndp_buf problem = NDP_BUF_INIT;
     int rc;
 
-    ndp_buf_adds(&problem, "must be ");
+    ndp_buf_addf(&problem, "must be %s", what);
     ndp_buf_add_names(&problem, name_at, " or ");
     rc = bad(ck, key, problem.buf);
     ndp_buf_release(&problem);
@@ -271,11 +274,7 @@ static int load_override(const struct checker *ck, struct json_object *o,
         return bad(ck, where, "needs exactly one of 'rule' and 'verdict'");
     snprintf(at, sizeof(at), "%s.verdict", where);
     if (verdict && (v->verdict = ndp_verdict_parse(verdict)) < 0)
-        return bad(ck, at, "must be a verdict: rejected, outside-window, "
-                           "allowed, may-reimage, bypassed, manual-upgrade, "
-                           "replace, rotate, gate-open, window-invalid, "
-                           "freeze-without-end, waiver-expired, "
-                           "ignore-without-reason or window-overrun");
+        return bad_choice(ck, at, "a verdict: ", ndp_verdict_choice);
     snprintf(at, sizeof(at), "%s.severity", where);
     v->off = strcmp(severity, "off") == 0;
     v->severity = ndp_severity_parse(severity);
@@ -373,12 +372,12 @@ static int load_top(const struct checker *ck, struct ndp_config *c)
         rc = get_string(ck, c->root, "fail_on", "", false, &s);
     c->fail_on = s ? ndp_severity_parse(s) : -1;
     if (!rc && s && c->fail_on < 0)
-        return bad_choice(ck, "fail_on", ndp_severity_choice);
+        return bad_choice(ck, "fail_on", "", ndp_severity_choice);
     if (!rc)
         rc = get_string(ck, c->root, "profile", "", false, &s);
     c->profile = s ? ndp_profile_parse(s) : -1;
     if (!rc && s && c->profile < 0)
-        return bad_choice(ck, "profile", ndp_profile_choice);
+        return bad_choice(ck, "profile", "", ndp_profile_choice);
     if (!rc)
         rc = load_at(ck, c);
     if (!rc)

@@ -66,47 +66,87 @@ void ndp_explain_list_rules(struct ndp_buf *out, const struct ndp_ruleset *rs)
     ndp_buf_release(&sum);
 }
 
-/* What a meta rule leads to: its verdict's words, when the table has them. */
-static const char *meta_verdicts(const char *category)
+/*
+ * What a meta rule leads to: its verdict's words, when the table has them,
+ * else a finding about the policy, the window or the resource at the
+ * verdict's severity.
+ */
+static void meta_verdicts(struct ndp_buf *out, const char *category)
 {
     int v = ndp_verdict_of_meta(category);
+    const struct ndp_verdict_row *row =
+        v >= 0 ? ndp_verdict_row((enum ndp_verdict)v) : NULL;
 
-    if (v >= 0 && ndp_verdict_row((enum ndp_verdict)v)->rule_words)
-        return ndp_verdict_row((enum ndp_verdict)v)->rule_words;
-    return "A finding about the policy, the window or the resource itself "
-           "(warning).";
+    if (row && row->rule_words)
+        ndp_buf_adds(out, row->rule_words);
+    else
+        ndp_buf_addf(out, "A finding about the policy, the window or the "
+                     "resource itself (%s).",
+                     ndp_severity_name(row ? row->severity
+                                           : NDP_SEVERITY_WARNING));
 }
 
-/* What each class of rule leads to. */
-static const char *class_verdicts(enum ndp_rule_class class_,
-                                  const char *category)
+/* Appends the clause of every verdict the hits of 'class_' get, in table
+ * order, each after 'sep' (then "; "); returns how many. */
+static size_t add_class_clauses(struct ndp_buf *out,
+                                enum ndp_rule_class class_, const char *sep)
 {
-    switch (class_) {
-    case NDP_CLASS_COVERED:
-        return "Verdicts: rejected (error) under Block; outside-window "
-               "(error) under AllowDuringMaintenanceWindow outside the "
-               "aksManagedNodeOSUpgradeSchedule window; allowed (note) "
-               "otherwise; bypassed (error) when the policy would refuse it "
-               "but the same change upgrades Kubernetes or the node image; "
-               "may-reimage (warning) when the new value is known only after "
-               "apply.";
-    case NDP_CLASS_VERSION_GATED:
-        return "Verdicts: manual-upgrade (warning) on Kubernetes 1.36 and "
-               "earlier; from 1.37 (or when the version is unknown) as a "
-               "covered change: rejected, outside-window, allowed, bypassed.";
-    case NDP_CLASS_ROTATE:
-        return ndp_verdict_row(NDP_VERDICT_ROTATE)->rule_words;
-    case NDP_CLASS_UPGRADE:
-        return ndp_verdict_row(NDP_VERDICT_ROLLOUT)->rule_words;
-    case NDP_CLASS_CHECK:
-        return "Verdicts: refused (error) when AKS or azurerm refuses the "
-               "change as the apply sends it, whatever the policy and the "
-               "time; may-refuse (warning) where the refusal is inferred or "
-               "unconfirmed; advisory (note) where it only says what AKS "
-               "will do.";
-    default:
-        return meta_verdicts(category);
+    size_t v, n = 0;
+
+    for (v = 0; v < NDP_VERDICT_COUNT; v++) {
+        const struct ndp_verdict_row *row =
+            ndp_verdict_row((enum ndp_verdict)v);
+        if (!(row->classes & NDP_CLASS_BIT(class_)))
+            continue;
+        ndp_buf_addf(out, "%s%s", n++ ? "; " : sep, row->class_words);
     }
+    return n;
+}
+
+/* The names of the verdicts the hits of 'class_' get, in table order. */
+static void add_class_names(struct ndp_buf *out, enum ndp_rule_class class_)
+{
+    const char *sep = "";
+    size_t v;
+
+    for (v = 0; v < NDP_VERDICT_COUNT; v++) {
+        const struct ndp_verdict_row *row =
+            ndp_verdict_row((enum ndp_verdict)v);
+        if (row->classes & NDP_CLASS_BIT(class_)) {
+            ndp_buf_addf(out, "%s%s", sep, row->name);
+            sep = ", ";
+        }
+    }
+}
+
+/*
+ * What each class of rule leads to, from the verdict table: "Verdicts: "
+ * and the clause of each verdict its hits get ("Verdict: " for one); a
+ * version-gated rule is also judged as a covered one from Kubernetes
+ * 1.37; a meta rule by its category's verdict.
+ */
+static void class_verdicts(struct ndp_buf *out, enum ndp_rule_class class_,
+                           const char *category)
+{
+    struct ndp_buf clauses = NDP_BUF_INIT;
+    size_t n;
+
+    if (class_ == NDP_CLASS_META) {
+        meta_verdicts(out, category);
+        return;
+    }
+    n = add_class_clauses(&clauses, class_, "");
+    ndp_buf_addf(out, "%s: %s",
+                 n == 1 && class_ != NDP_CLASS_VERSION_GATED ? "Verdict"
+                                                             : "Verdicts",
+                 clauses.buf);
+    if (class_ == NDP_CLASS_VERSION_GATED) {
+        ndp_buf_adds(out, "; from 1.37 (or when the version is unknown) as a "
+                     "covered change: ");
+        add_class_names(out, NDP_CLASS_COVERED);
+    }
+    ndp_buf_addch(out, '.');
+    ndp_buf_release(&clauses);
 }
 
 /*
@@ -169,8 +209,9 @@ int ndp_explain(struct ndp_buf *out, const struct ndp_ruleset *rs,
                          safe(&scratch, r->why));
         }
         ndp_rule_describe(&text, r);
-        ndp_buf_addf(&text, "    %s\n\n",
-                     class_verdicts(r->class_, r->category));
+        ndp_buf_adds(&text, "    ");
+        class_verdicts(&text, r->class_, r->category);
+        ndp_buf_adds(&text, "\n\n");
     }
     if (first) {
         ndp_buf_addf(&text, "What to do: %s\n", safe(&scratch,

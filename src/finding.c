@@ -38,13 +38,16 @@ struct ndp_finding *ndp_findings_add(struct ndp_findings *list,
                                      const struct ndp_finding_spec *spec)
 {
     const struct ndp_verdict_row *row = ndp_verdict_row(spec->verdict);
+    const struct ndp_rule *rule =
+        spec->rule ? spec->rule
+                   : ndp_verdict_meta_rule(spec->ruleset, spec->verdict);
     struct ndp_finding *f;
 
     NDP_GROW(list->items, list->alloc, list->nr + 1);
     f = &list->items[list->nr++];
     memset(f, 0, sizeof(*f));
-    f->rule_id = spec->rule ? spec->rule->id : row->meta_id;
-    f->category = spec->rule ? spec->rule->category : row->meta_category;
+    f->rule_id = rule ? rule->id : row->meta_id;
+    f->category = rule ? rule->category : row->meta_category;
     if (!f->rule_id || !f->category)
         NDP_BUG("a finding without a rule whose verdict has no meta rule");
     f->scope = spec->scope;

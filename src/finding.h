@@ -96,12 +96,14 @@ struct ndp_findings {
 /*
  * What a new finding says.  Every string is copied (NULL 'path' is "",
  * NULL 'before' and 'after' are "null"), except 'input', which is
- * borrowed.  'rule' NULL is the verdict's meta rule when the rule set
- * lacks it: the finding then takes the id and category from the verdict
- * table.
+ * borrowed.  'rule' NULL is the verdict's meta rule (verdicts.h) in
+ * 'ruleset', so that a stage that makes a finding about a cluster names
+ * only its verdict; when 'ruleset' (may be NULL) lacks that rule, the
+ * finding takes the id and category from the verdict table.
  */
 struct ndp_finding_spec {
     const struct ndp_rule *rule;
+    const struct ndp_ruleset *ruleset; /* for 'rule' NULL; borrowed */
     enum ndp_verdict verdict;
     bool frozen_now;            /* the cluster is frozen now (verdicts.h) */
     enum ndp_scope scope;

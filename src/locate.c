@@ -824,8 +824,6 @@ static void add_bad_ignores(struct ndp_findings *findings,
                             struct bad_ignores *bad,
                             const struct ndp_ruleset *rs)
 {
-    const struct ndp_rule *rule =
-        ndp_verdict_meta_rule(rs, NDP_VERDICT_IGNORE_WITHOUT_REASON);
     size_t i, next;
 
     if (!bad->nr)
@@ -836,7 +834,7 @@ static void add_bad_ignores(struct ndp_findings *findings,
         const struct ndp_finding *model = model_of(findings, bad, i, &next);
         struct ndp_buf msg = NDP_BUF_INIT;
         struct ndp_finding_spec spec = {
-            .rule = rule,
+            .ruleset = rs,
             .verdict = NDP_VERDICT_IGNORE_WITHOUT_REASON,
             .scope = NDP_SCOPE_CLUSTER,
             .input = model->input,

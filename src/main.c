@@ -377,6 +377,10 @@ int main(int argc, char **argv)
         printf("ndplint %s\nLicense: Apache-2.0\n", NDP_VERSION);
         return NDP_EXIT_CLEAN;
     }
+    if (o.list_names) {
+        ndp_cli_list_names(stdout);
+        return NDP_EXIT_CLEAN;
+    }
     if (o.check_config)
         return check_configs(&o);
     if (prepare(&o, &config, &have_config, &rs, &err) != 0) {

@@ -22,6 +22,13 @@ struct ndp_ruleset;
 
 enum ndp_scope { NDP_SCOPE_CLUSTER, NDP_SCOPE_NODEPOOL };
 
+/* Which node pools a hit of a rule rebuilds: its category's "pools". */
+enum ndp_rule_pools {
+    NDP_RULE_POOLS_SCOPE,  /* as its scope says: its own pool for a pool
+                              setting, every pool for a cluster setting */
+    NDP_RULE_POOLS_WINDOWS /* the cluster's Windows pools (gMSA) */
+};
+
 enum ndp_rule_class {
     NDP_CLASS_COVERED,       /* gated by the node disruption policy */
     NDP_CLASS_VERSION_GATED, /* gated from Kubernetes 1.37, manual before */
@@ -58,6 +65,7 @@ struct ndp_rule {
     const char *file;        /* rule file name */
     enum ndp_scope scope;
     enum ndp_rule_class class_;
+    enum ndp_rule_pools pools; /* the category's "pools" */
     bool secret;             /* values are secrets by nature: never printed */
     bool userinfo_secret;    /* URLs: hide "user:pass@" */
 };

@@ -43,7 +43,7 @@ static void expired(struct ndp_findings *findings,
     const struct ndp_finding *model = covered < findings->nr
                                           ? &findings->items[covered] : NULL;
     struct ndp_finding_spec spec = {
-        .rule = ndp_verdict_meta_rule(rs, NDP_VERDICT_WAIVER_EXPIRED),
+        .ruleset = rs,
         .verdict = NDP_VERDICT_WAIVER_EXPIRED,
         .scope = NDP_SCOPE_CLUSTER,
         .cluster_index = model ? model->cluster_index : 0,

@@ -12,7 +12,7 @@
 
 #define FROZEN_WORDS                                                          \
     "an error while the cluster is frozen now (Block, or "                    \
-    "AllowDuringMaintenanceWindow outside the window), a warning otherwise."
+    "AllowDuringMaintenanceWindow outside the window), a warning otherwise"
 
 #define POLICY_FOR_CHANGE                                                     \
     "change the policy for the change ('az aks update "                       \
@@ -24,6 +24,8 @@ static const struct ndp_verdict_row rows[NDP_VERDICT_COUNT] = {
         .severity = NDP_SEVERITY_ERROR,
         .frozen_severity = NDP_SEVERITY_ERROR,
         .refused = true,
+        .classes = NDP_CLASS_BIT(NDP_CLASS_COVERED),
+        .class_words = "rejected (error) under Block",
         .means = "a change that reimages nodes, on a cluster whose node "
                  "disruption policy is Block: AKS refuses the update and the "
                  "apply fails.",
@@ -37,6 +39,10 @@ static const struct ndp_verdict_row rows[NDP_VERDICT_COUNT] = {
         .severity = NDP_SEVERITY_ERROR,
         .frozen_severity = NDP_SEVERITY_ERROR,
         .refused = true,
+        .classes = NDP_CLASS_BIT(NDP_CLASS_COVERED),
+        .class_words = "outside-window (error) under "
+                       "AllowDuringMaintenanceWindow outside the "
+                       "aksManagedNodeOSUpgradeSchedule window",
         .means = "a change that reimages nodes, under "
                  "AllowDuringMaintenanceWindow while the "
                  "aksManagedNodeOSUpgradeSchedule window is closed: AKS "
@@ -55,6 +61,8 @@ static const struct ndp_verdict_row rows[NDP_VERDICT_COUNT] = {
         .reimages = true,
         .rebuilds_now = true,
         .lets_through = true,
+        .classes = NDP_CLASS_BIT(NDP_CLASS_COVERED),
+        .class_words = "allowed (note) otherwise",
         .means = "a change that reimages nodes and that the policy lets "
                  "through (Allow, or inside the window): the apply rebuilds "
                  "the affected node pools.",
@@ -64,6 +72,27 @@ static const struct ndp_verdict_row rows[NDP_VERDICT_COUNT] = {
                 "pools, one surge batch at a time, and the loss of "
                 "node-local data (emptyDir, hostPath).",
     },
+    [NDP_VERDICT_BYPASSED] = {
+        .name = "bypassed",
+        .severity = NDP_SEVERITY_WARNING,
+        .frozen_severity = NDP_SEVERITY_ERROR,
+        .reimages = true,
+        .rebuilds_now = true,
+        .refused_when_frozen = true,
+        .classes = NDP_CLASS_BIT(NDP_CLASS_COVERED),
+        .class_words = "bypassed (error) when the policy would refuse it but "
+                       "the same change upgrades Kubernetes or the node "
+                       "image",
+        .means = "a change the policy would refuse, bundled with a "
+                 "Kubernetes version or node image upgrade in the same "
+                 "resource change: the upgrade is not gated, so the nodes "
+                 "are rebuilt anyway, freeze or not.",
+        .when_frozen = "error",
+        .otherwise = "does not arise (the change is allowed)",
+        .todo = "Split the change from the upgrade and apply it when the "
+                "policy allows it, or accept that the frozen cluster's nodes "
+                "are rebuilt now.",
+    },
     [NDP_VERDICT_MAY_REIMAGE] = {
         .name = "may-reimage",
         .severity = NDP_SEVERITY_WARNING,
@@ -72,6 +101,9 @@ static const struct ndp_verdict_row rows[NDP_VERDICT_COUNT] = {
         .rebuilds_now = true,
         .refused_when_frozen = true,
         .depends_on_unknown = true,
+        .classes = NDP_CLASS_BIT(NDP_CLASS_COVERED),
+        .class_words = "may-reimage (warning) when the new value is known "
+                       "only after apply",
         .meta_category = "unseen-change",
         .meta_id = "NDP004",
         .means = "the new value is known only after apply and the old one "
@@ -84,28 +116,14 @@ static const struct ndp_verdict_row rows[NDP_VERDICT_COUNT] = {
         .todo = "Find out the value the apply will set (or run what-if with "
                 "full properties) and run ndplint again.",
     },
-    [NDP_VERDICT_BYPASSED] = {
-        .name = "bypassed",
-        .severity = NDP_SEVERITY_WARNING,
-        .frozen_severity = NDP_SEVERITY_ERROR,
-        .reimages = true,
-        .rebuilds_now = true,
-        .refused_when_frozen = true,
-        .means = "a change the policy would refuse, bundled with a "
-                 "Kubernetes version or node image upgrade in the same "
-                 "resource change: the upgrade is not gated, so the nodes "
-                 "are rebuilt anyway, freeze or not.",
-        .when_frozen = "error",
-        .otherwise = "does not arise (the change is allowed)",
-        .todo = "Split the change from the upgrade and apply it when the "
-                "policy allows it, or accept that the frozen cluster's nodes "
-                "are rebuilt now.",
-    },
     [NDP_VERDICT_MANUAL_UPGRADE] = {
         .name = "manual-upgrade",
         .severity = NDP_SEVERITY_WARNING,
         .frozen_severity = NDP_SEVERITY_WARNING,
         .reimages = true,
+        .classes = NDP_CLASS_BIT(NDP_CLASS_VERSION_GATED),
+        .class_words = "manual-upgrade (warning) on Kubernetes 1.36 and "
+                       "earlier",
         .means = "a change that on Kubernetes 1.36 and earlier takes effect "
                  "only at the next node-image upgrade, which the policy does "
                  "not gate.",
@@ -123,7 +141,7 @@ static const struct ndp_verdict_row rows[NDP_VERDICT_COUNT] = {
         .meta_category = "replace",
         .meta_id = "NDP003",
         .rule_words = "Verdict: replace, which the node disruption policy "
-                      "never gates: " FROZEN_WORDS,
+                      "never gates: " FROZEN_WORDS ".",
     },
     [NDP_VERDICT_ROTATE] = {
         .name = "rotate",
@@ -133,8 +151,9 @@ static const struct ndp_verdict_row rows[NDP_VERDICT_COUNT] = {
         .rebuilds_now = true,
         .recreates_pools = true,
         .refused_when_frozen = true,
-        .rule_words = "Verdict: rotate, which the node disruption policy "
-                      "never gates: " FROZEN_WORDS,
+        .classes = NDP_CLASS_BIT(NDP_CLASS_ROTATE),
+        .class_words = "rotate, which the node disruption policy never "
+                       "gates: " FROZEN_WORDS,
     },
     [NDP_VERDICT_GATE_OPEN] = {
         .name = "gate-open",
@@ -220,17 +239,22 @@ static const struct ndp_verdict_row rows[NDP_VERDICT_COUNT] = {
         .todo = "Apply it when a rolling rebuild of the pools is acceptable "
                 "(inside the maintenance window, with the surge settings "
                 "sized for it), or leave the version unchanged.",
-        .rule_words = "Verdict: rollout, which the node disruption policy "
-                      "never gates: a note, a warning while the cluster is "
-                      "frozen now (Block, or AllowDuringMaintenanceWindow "
-                      "outside the window); covered changes in the same "
-                      "resource change are bypassed.",
+        .classes = NDP_CLASS_BIT(NDP_CLASS_UPGRADE),
+        .class_words = "rollout, which the node disruption policy never "
+                       "gates: a note, a warning while the cluster is frozen "
+                       "now (Block, or AllowDuringMaintenanceWindow outside "
+                       "the window); covered changes in the same resource "
+                       "change are bypassed",
     },
     [NDP_VERDICT_REFUSED] = {
         .name = "refused",
         .severity = NDP_SEVERITY_ERROR,
         .frozen_severity = NDP_SEVERITY_ERROR,
         .blocks_apply = true,
+        .classes = NDP_CLASS_BIT(NDP_CLASS_CHECK),
+        .class_words = "refused (error) when AKS or azurerm refuses the "
+                       "change as the apply sends it, whatever the policy "
+                       "and the time",
         .means = "a change AKS or azurerm refuses when the apply sends it "
                  "(a version path, an upgrade setting, a maintenance "
                  "configuration, a rotation without its temporary name), "
@@ -247,6 +271,9 @@ static const struct ndp_verdict_row rows[NDP_VERDICT_COUNT] = {
         .name = "may-refuse",
         .severity = NDP_SEVERITY_WARNING,
         .frozen_severity = NDP_SEVERITY_WARNING,
+        .classes = NDP_CLASS_BIT(NDP_CLASS_CHECK),
+        .class_words = "may-refuse (warning) where the refusal is inferred "
+                       "or unconfirmed",
         .means = "a change AKS probably refuses when the apply sends it, "
                  "where the refusal is inferred or unconfirmed (the "
                  "message says which).",
@@ -260,6 +287,8 @@ static const struct ndp_verdict_row rows[NDP_VERDICT_COUNT] = {
         .name = "advisory",
         .severity = NDP_SEVERITY_NOTE,
         .frozen_severity = NDP_SEVERITY_NOTE,
+        .classes = NDP_CLASS_BIT(NDP_CLASS_CHECK),
+        .class_words = "advisory (note) where it only says what AKS will do",
         .means = "AKS accepts the change, but it does something a platform "
                  "team may not expect (a window that no longer governs "
                  "updates, an update cadence); nothing is refused.",
@@ -280,6 +309,11 @@ const struct ndp_verdict_row *ndp_verdict_row(enum ndp_verdict verdict)
 const char *ndp_verdict_name(enum ndp_verdict verdict)
 {
     return ndp_verdict_row(verdict)->name;
+}
+
+const char *ndp_verdict_choice(size_t i)
+{
+    return i < NDP_ARRAY_SIZE(rows) ? rows[i].name : NULL;
 }
 
 int ndp_verdict_parse(const char *name)

@@ -16,15 +16,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct ndp_rule;
-struct ndp_ruleset;
+#include "rules.h" /* enum ndp_rule_class */
 
 enum ndp_verdict {
     NDP_VERDICT_REJECTED,
     NDP_VERDICT_OUTSIDE_WINDOW,
     NDP_VERDICT_ALLOWED,
-    NDP_VERDICT_MAY_REIMAGE,
     NDP_VERDICT_BYPASSED,
+    NDP_VERDICT_MAY_REIMAGE,
     NDP_VERDICT_MANUAL_UPGRADE,
     NDP_VERDICT_REPLACE,
     NDP_VERDICT_ROTATE,
@@ -41,6 +40,9 @@ enum ndp_verdict {
     NDP_VERDICT_ADVISORY,
     NDP_VERDICT_COUNT /* not a verdict: the number of rows */
 };
+
+/* A class of rule (enum ndp_rule_class) as a bit of a row's 'classes'. */
+#define NDP_CLASS_BIT(class_) (1u << (unsigned)(class_))
 
 /* Ordered from most to least severe. */
 enum ndp_severity {
@@ -92,6 +94,13 @@ struct ndp_verdict_row {
     /* It is an upgrade the policy never gates, a node rollout of its own
      * (what the Markdown report counts as rollouts). */
     bool upgrade;
+    /* The classes of rule (NDP_CLASS_BIT()) whose hits the evaluator
+     * gives this verdict, and the verdict's clause in what --explain says
+     * of such a rule ("rejected (error) under Block"): "Verdicts: " and
+     * the clauses of the class's rows in table order, joined by "; ", or
+     * "Verdict: " and the one. */
+    unsigned classes;
+    const char *class_words;
     /* The meta rule whose findings carry this verdict (its category, and
      * its id for a rule set that lacks it), or NULL. */
     const char *meta_category, *meta_id;
@@ -99,8 +108,9 @@ struct ndp_verdict_row {
      * now and otherwise, what to do; NULL when the verdict is explained
      * with its category. */
     const char *means, *when_frozen, *otherwise, *todo;
-    /* --explain of a rule whose findings carry this verdict (a meta rule,
-     * a rotation): the verdict in one paragraph, or NULL. */
+    /* --explain of the meta rule whose findings carry this verdict: the
+     * verdict in one paragraph, or NULL for the words every meta rule
+     * without its own gets. */
     const char *rule_words;
 };
 
@@ -109,6 +119,11 @@ const struct ndp_verdict_row *ndp_verdict_row(enum ndp_verdict verdict);
 const char *ndp_verdict_name(enum ndp_verdict verdict);
 /* Parses a verdict name ("may-reimage"); -1 if unknown. */
 int ndp_verdict_parse(const char *name);
+/*
+ * The name of the 'i'th verdict in table order, or NULL past the last: for
+ * messages that list every verdict (ndp_buf_add_names()).
+ */
+const char *ndp_verdict_choice(size_t i);
 
 /* The severity of 'verdict' on a cluster frozen now or not. */
 enum ndp_severity ndp_verdict_severity(enum ndp_verdict verdict,

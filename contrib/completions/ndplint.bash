@@ -2,7 +2,7 @@
 # bash completion for ndplint(1).  Installed as
 # share/bash-completion/completions/ndplint; it needs no helper from the
 # bash-completion package.  The option list and the values are those of
-# 'ndplint --help' (ctest 'completions' checks both).
+# 'ndplint --help' (ctest 'completions' and 'name_lists' check them).
 
 _ndplint_files() { # $1: cur; $2: -d for directories only
     local IFS=$'\n'
@@ -73,7 +73,7 @@ _ndplint() {
         local names
         names=$("${COMP_WORDS[0]}" --list-rules 2>/dev/null |
                 awk 'NR > 1 { print $1; print $2 }' | sort -u)
-        names="$names rejected outside-window allowed may-reimage bypassed manual-upgrade"
+        names="$names rejected outside-window allowed may-reimage bypassed manual-upgrade rollout refused may-refuse advisory"
         COMPREPLY=($(compgen -W "$names" -- "$cur"))
         return 0 ;;
     -o|--output|--cluster-state|--config|--check-config|--template|--baseline|--write-baseline)

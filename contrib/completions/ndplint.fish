@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 # fish completion for ndplint(1).  Installed as
 # share/fish/vendor_completions.d/ndplint.fish.  The option list and the
-# values are those of 'ndplint --help' (ctest 'completions' checks both).
+# values are those of 'ndplint --help' (ctest 'completions' and 'name_lists'
+# check them).
 
 # --explain NAME: the categories and rule ids the program lists, and the
 # verdicts that are not also categories.
 function __fish_ndplint_explain
     set -l cmd (commandline -opc)[1]
     $cmd --list-rules 2>/dev/null | awk 'NR > 1 { print $1; print $2 }' | sort -u
-    printf '%s\n' rejected outside-window allowed may-reimage bypassed manual-upgrade
+    printf '%s\n' rejected outside-window allowed may-reimage bypassed manual-upgrade rollout refused may-refuse advisory
 end
 
 # --format FMT or FMT:PATH

@@ -686,7 +686,8 @@ static enum ndp_verdict hit_verdict(const struct ndp_evaluator *ev,
 
 /*
  * The pools a hit rebuilds: its own pool for a pool setting, every pool
- * for a cluster setting, and for gMSA the Windows pools; a cluster's
+ * for a cluster setting, the Windows pools for a category whose rule file
+ * says so ("pools": "windows", as gMSA's); a cluster's
  * upgrade, the pools it moves (none for the control plane alone).
  */
 static enum ndp_finding_pools hit_pools(const struct ndp_evaluator *ev,
@@ -694,7 +695,7 @@ static enum ndp_finding_pools hit_pools(const struct ndp_evaluator *ev,
 {
     const struct ndp_rule *rule = h->rule;
 
-    if (strcmp(rule->category, "windows-gmsa") == 0)
+    if (rule->pools == NDP_RULE_POOLS_WINDOWS)
         return NDP_POOLS_WINDOWS;
     if (rule->scope == NDP_SCOPE_NODEPOOL)
         return NDP_POOLS_NAMED;

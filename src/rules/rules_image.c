@@ -117,11 +117,15 @@ static void put_enums(FILE *out, const struct ndp_rule *p)
         "NDP_CLASS_META", "NDP_CLASS_ROTATE", "NDP_CLASS_CHECK"
     };
 
-    fprintf(out, "        .scope = %s, .class_ = %s,\n"
+    static const char *const pools[] = { "NDP_RULE_POOLS_SCOPE",
+                                         "NDP_RULE_POOLS_WINDOWS" };
+
+    fprintf(out, "        .scope = %s, .class_ = %s, .pools = %s,\n"
             "        .secret = %d, .userinfo_secret = %d },\n",
             p->scope == NDP_SCOPE_NODEPOOL ? "NDP_SCOPE_NODEPOOL"
                                            : "NDP_SCOPE_CLUSTER",
-            classes[p->class_], p->secret, p->userinfo_secret);
+            classes[p->class_], pools[p->pools], p->secret,
+            p->userinfo_secret);
 }
 
 static void put_rule(FILE *out, const struct rule_impl *r, size_t index)

@@ -238,9 +238,11 @@ struct ndp_ruleset {
     pcre2_match_data *match_data;
 };
 
-/* Names of enum ndp_scope and enum ndp_rule_class, NULL-terminated. */
+/* Names of enum ndp_scope, enum ndp_rule_class and enum ndp_rule_pools,
+ * NULL-terminated. */
 extern const char *const ndp_rule_scope_names[];
 extern const char *const ndp_rule_class_names[];
+extern const char *const ndp_rule_pools_names[];
 
 /* The implementation behind a rule of the set. */
 static inline const struct rule_impl *rule_impl_of(const struct ndp_rule *rule)

@@ -9,6 +9,7 @@
  *
  *   { "category": "network-policy", "title": "...", "why": "...",
  *     "advice": "...", "source": "https://learn.microsoft.com/...",
+ *     "pools": "scope" | "windows",
  *     "rules": [ { "id": "NDP101", "title": "...", "scope": "cluster",
  *                  "class": "covered", "summary": "...",
  *                  "watch": [ { "notation": "azurerm", "resource": "^re$",
@@ -34,7 +35,11 @@
  * https URL of at most SOURCE_MAX bytes without a character that would end
  * a Markdown link, a table cell or a JSON string early (space, quotes,
  * brackets, parentheses, a bar, angle brackets, backslash, backtick),
- * since the reports write it as is.
+ * since the reports write it as is.  The category's "pools" (optional)
+ * says which node pools a hit of its rules rebuilds: "scope" (the
+ * default: the rule's own pool for a pool setting, every pool for a
+ * cluster setting) or "windows" (the cluster's Windows pools, whatever the
+ * scope).
  * The parsed files stay alive in the rule set: rule strings point into them.
  */
 #include "common.h"
@@ -60,6 +65,7 @@ struct loader {
     struct ndp_ruleset *rs;
     const char *file;
     struct ndp_error *err;
+    enum ndp_rule_pools pools; /* the file's "pools" */
 };
 
 #define AT_SIZE 256
@@ -398,6 +404,7 @@ static int load_rule(const struct loader *ld, const struct json_object *file,
     r->pub.why = ndp_json_get_string(file, "why");
     r->pub.advice = ndp_json_get_string(file, "advice");
     r->pub.source = ndp_json_get_string(file, "source");
+    r->pub.pools = ld->pools;
     r->pub.id = str_member(ld, o, "id", where, true, &rc);
     r->pub.summary = str_member(ld, o, "summary", where, true, &rc);
     r->pub.target = str_member(ld, o, "target", where, false, &rc);
@@ -478,10 +485,25 @@ static int check_source(const struct loader *ld, struct json_object *root,
                             "angle brackets, backslashes or backticks");
 }
 
-static int load_file_root(const struct loader *ld, struct json_object *root)
+/* The category's "pools", into the loader for each of its rules. */
+static int load_pools(struct loader *ld, struct json_object *root)
+{
+    int rc = 0, e = 0;
+    const char *pools = str_member(ld, root, "pools", "(top level)", false,
+                                   &rc);
+
+    ld->pools = NDP_RULE_POOLS_SCOPE;
+    if (rc || !pools)
+        return rc;
+    rc = parse_enum(ld, pools, ndp_rule_pools_names, &e, "pools");
+    ld->pools = (enum ndp_rule_pools)e;
+    return rc;
+}
+
+static int load_file_root(struct loader *ld, struct json_object *root)
 {
     static const char *const keys[] = { "category", "title", "why", "advice",
-                                        "source", "rules", NULL };
+                                        "source", "pools", "rules", NULL };
     struct json_object *rules;
     char at[64];
     size_t i, n;
@@ -493,7 +515,7 @@ static int load_file_root(const struct loader *ld, struct json_object *root)
     str_member(ld, root, "title", "(top level)", true, &rc);
     str_member(ld, root, "why", "(top level)", true, &rc);
     str_member(ld, root, "advice", "(top level)", true, &rc);
-    if (rc || check_source(ld, root, &rc))
+    if (rc || check_source(ld, root, &rc) || (rc = load_pools(ld, root)))
         return rc;
     rules = ndp_json_get(root, "rules");
     if (!rules || !json_object_is_type(rules, json_type_array) ||

@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  * ruleset.c - the rule set itself (see rules.h): creating and freeing it,
- * finding a rule in it, and the names of scopes and classes.  The rule
+ * finding a rule in it, and the names of scopes, classes and pools.  The rule
  * set owns everything in it: rules, patterns and their compiled code, the
  * parsed rule files that rule strings point into, and the PCRE2 match
  * context and data that every match reuses.
@@ -20,6 +20,7 @@ const char *const ndp_rule_scope_names[] = { "cluster", "nodepool", NULL };
 const char *const ndp_rule_class_names[] = { "covered", "version-gated",
                                              "upgrade", "meta", "rotate",
                                              "check", NULL };
+const char *const ndp_rule_pools_names[] = { "scope", "windows", NULL };
 
 struct ndp_ruleset *ndp_ruleset_new(void)
 {

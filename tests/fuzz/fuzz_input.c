@@ -29,23 +29,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void report(const struct ndp_result *result)
 {
-    static const struct ndp_reporter *const formats[] = {
-        &ndp_report_text, &ndp_report_json, &ndp_report_sarif,
-        &ndp_report_github, &ndp_report_junit, &ndp_report_markdown,
-        &ndp_report_azure, &ndp_report_gitlab,
-    };
     struct ndp_report_options ro = { .fail_on = NDP_SEVERITY_WARNING };
     struct ndp_report r;
     struct ndp_buf out = NDP_BUF_INIT;
     size_t i;
 
     ndp_report_init(&r, result, &ro);
-    for (i = 0; i < NDP_ARRAY_SIZE(formats); i++) {
+    /* Every reporter of the table. */
+    for (i = 0; ndp_reporter_name(i); i++) {
+        const struct ndp_reporter *rep =
+            ndp_reporter_find(ndp_reporter_name(i));
         ndp_buf_reset(&out);
-        ndp_report_render(&out, formats[i], &r);
-        check_utf8(formats[i]->name, &out, formats[i]->utf8_flags);
-        check_commands(formats[i]->name, &out, formats[i]->commands);
-        if (formats[i] == &ndp_report_text)
+        ndp_report_render(&out, rep, &r);
+        check_utf8(rep->name, &out, rep->utf8_flags);
+        check_commands(rep->name, &out, rep->commands);
+        if (rep == &ndp_report_text)
             check_log("text report", &out);
     }
     ro.quiet = true;

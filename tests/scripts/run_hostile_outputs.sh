@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # Hostile text through every output, checked by the programs that read it:
-# every report of every fixtures/hostile/ input, and of a plan whose file
+# every report (each format 'NDPLINT --list-names' lists) of every
+# fixtures/hostile/ input, and of a plan whose file
 # name holds invalid UTF-8, ESC and a newline, must be valid UTF-8 (Python's
 # strict decoder); JSON, SARIF and GitLab must load with Python's json (GitLab's
 # issues with every field GitLab requires); JUnit must
@@ -30,6 +31,11 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 cd "$src" || exit 1
 n=0 failed=0
+formats=$("$ndplint" --list-names | sed -n 's/^report //p')
+if [ -z "$formats" ]; then
+    echo "hostile: '$ndplint --list-names' lists no report format"
+    exit 1
+fi
 
 bad() {
     failed=$((failed + 1))
@@ -194,7 +200,7 @@ nl='
 bytes=$(printf '\377\355\240\200\033[2J##[error]')
 weird="$tmp/plan-$bytes${nl}::error::x.json"
 cp fixtures/hostile/plan-invalid-utf8.json "$weird" || exit 1
-for fmt in text json sarif github junit markdown azure gitlab; do
+for fmt in $formats; do
     run 1 "$fmt" "$weird"
     run 1 "$fmt" --cluster-state fixtures/hostile/state-id.json \
         fixtures/example-plan.json

@@ -5,7 +5,9 @@
 # report without a PATH goes to standard output (or to -o FILE), the exit
 # status is decided after every report is written (a report that cannot be
 # written does not stop the others), and GITHUB_STEP_SUMMARY receives the
-# Markdown summary, appended, only with the github format.
+# Markdown summary, appended, only with the github format.  The formats
+# are the ones 'NDPLINT --list-names' lists: every reporter of the
+# table, one of them (the first) to standard output in the combined run.
 #   usage: run_outputs.sh NDPLINT SOURCE_DIR
 set -u
 ndplint=$1 src=$2
@@ -23,22 +25,34 @@ check() { # description, then a command that must succeed
 }
 unset GITHUB_STEP_SUMMARY
 
-for f in text json sarif github junit markdown azure gitlab; do
+formats=$("$ndplint" --list-names | sed -n 's/^report //p')
+if [ -z "$formats" ]; then
+    echo "outputs: '$ndplint --list-names' lists no report format"
+    exit 1
+fi
+
+for f in $formats; do
     # shellcheck disable=SC2086
     NO_COLOR=1 "$ndplint" $at --format "$f" "$plan" > "$tmp/alone.$f"
     check "exit status of --format $f alone" [ $? = 1 ]
     check "--format $f alone wrote a report" grep -q NDP101 "$tmp/alone.$f"
 done
+# Every format in one run: the first to standard output, each other to
+# its file.
+first=
+for f in $formats; do
+    if [ -z "$first" ]; then
+        first=$f
+        set -- --format "$f"
+    else
+        set -- "$@" --format "$f:$tmp/r.$f"
+    fi
+done
 # shellcheck disable=SC2086
-NO_COLOR=1 "$ndplint" $at --format text --format "json:$tmp/r.json" \
-    --format "sarif:$tmp/r.sarif" --format "github:$tmp/r.github" \
-    --format "junit:$tmp/r.junit" --format "markdown:$tmp/r.markdown" \
-    --format "azure:$tmp/r.azure" \
-    --format "gitlab:$tmp/r.gitlab" \
-    "$plan" > "$tmp/r.text" 2> "$tmp/err"
+NO_COLOR=1 "$ndplint" $at "$@" "$plan" > "$tmp/r.$first" 2> "$tmp/err"
 check "exit status of the combined run" [ $? = 1 ]
 check "standard error of the combined run" [ ! -s "$tmp/err" ]
-for f in text json sarif github junit markdown azure gitlab; do
+for f in $formats; do
     check "$f differs when written with others" cmp -s "$tmp/alone.$f" "$tmp/r.$f"
 done
 check "no temporary file left" \

@@ -2,17 +2,23 @@
 # SPDX-License-Identifier: Apache-2.0
 # The secrets planted in fixtures/sensitive-proxy.json and
 # fixtures/sensitive-window-policy.json (see run_canary.sh) appear in no
-# output of the CI formats either: sarif, github (and its
-# GITHUB_STEP_SUMMARY), junit, markdown, azure and gitlab, alone, together in one run,
-# under every profile and --fail-on level.  Every run must exit 0 or 1 and
-# write every report it was asked for, so a binary that prints nothing
-# fails.
+# output of any report format either (every one 'NDPLINT --list-names'
+# lists; github with its GITHUB_STEP_SUMMARY), alone and all together in
+# one run, under every profile and --fail-on level.  Every run must exit 0
+# or 1 and write every report it was asked for, so a binary that prints
+# nothing fails.
 #   usage: run_report_canary.sh NDPLINT SOURCE_DIR
 set -u
 ndplint=$1 src=$2
 secrets='CANARY-SECRET-7f3a|03:17|05:45|21:32|1\.29|[^0-9a-f]777[^0-9a-f]|41%'
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
+
+formats=$("$ndplint" --list-names | sed -n 's/^report //p')
+if [ -z "$formats" ]; then
+    echo "report canary: '$ndplint --list-names' lists no report format"
+    exit 1
+fi
 
 failed=0 runs=0
 for fixture in "$src/fixtures/sensitive-proxy.json" \
@@ -21,18 +27,21 @@ for fixture in "$src/fixtures/sensitive-proxy.json" \
         { echo "report canary: not planted in $fixture"; exit 1; }
     for opts in "" "--profile Block" "--profile AllowDuringMaintenanceWindow" \
                 "--fail-on note"; do
-        for f in sarif github junit markdown azure gitlab all; do
+        for f in $formats all; do
             rm -f "$tmp"/out "$tmp"/err "$tmp"/r.* "$tmp"/summary
             if [ "$f" = all ]; then
-                set -- --format text --format "sarif:$tmp/r.sarif" \
-                    --format "github:$tmp/r.github" \
-                    --format "junit:$tmp/r.junit" \
-                    --format "markdown:$tmp/r.md" --format "json:$tmp/r.json" \
-                    --format "azure:$tmp/r.azure" \
-                    --format "gitlab:$tmp/r.gitlab"
-                expect="$tmp/out $tmp/r.sarif $tmp/r.github $tmp/r.junit"
-                expect="$expect $tmp/r.md $tmp/r.json $tmp/r.azure $tmp/r.gitlab"
-                expect="$expect $tmp/summary"
+                # The first to standard output, each other to its file.
+                set --
+                expect=$tmp/out
+                for g in $formats; do
+                    if [ $# = 0 ]; then
+                        set -- --format "$g"
+                    else
+                        set -- "$@" --format "$g:$tmp/r.$g"
+                        expect="$expect $tmp/r.$g"
+                    fi
+                    [ "$g" = github ] && expect="$expect $tmp/summary"
+                done
             else
                 set -- --format "$f"
                 expect=$tmp/out

@@ -9,9 +9,11 @@
  */
 #include "test_common.h"
 #include "cli.h"
+#include "buf.h"
 #include "config.h"
 #include "error.h"
 #include "finding.h"
+#include "input.h"
 #include "report.h"
 
 #include <time.h>
@@ -422,7 +424,11 @@ struct refuse_case {
     const char *message;
 };
 
-#define FORMATS "text, json, sarif, github, junit, markdown, azure, gitlab"
+/* In a message, the lists the tables give (expand_lists()): the report
+ * formats as --format's refusal spells them, and the input formats as
+ * --input-format's does. */
+#define FORMATS "@FORMATS@"
+#define INPUT_FORMATS "@INPUT_FORMATS@"
 #define AT_FORMS "is not a time: use an RFC 3339 instant " \
     "(2026-12-06T02:30:00Z or 2026-12-06T02:30Z), a date (2026-12-06, " \
     "midnight UTC), 'now', an offset from now (+90m, +6h, +2d), or " \
@@ -470,8 +476,8 @@ static const struct refuse_case refuse_cases[] = {
       "--fail-on: unknown level 'in.json' (use error, warning, note or "
       "never)" },
     { { "--input-format", "TERRAFORM-PLAN", "in.json" },
-      "--input-format: unknown format 'TERRAFORM-PLAN' (use terraform-plan, "
-      "arm-whatif or arm-template)" },
+      "--input-format: unknown format 'TERRAFORM-PLAN' (use " INPUT_FORMATS
+      ")" },
     { { "--max-input-bytes", "0", "in.json" },
       "--max-input-bytes: '0' is not a positive whole number" },
     { { "--max-input-bytes", "-1", "in.json" },
@@ -491,8 +497,31 @@ static const struct refuse_case refuse_cases[] = {
       "--check-config=FILE given twice (give further files as arguments)" },
 };
 
+/* 'message' with FORMATS and INPUT_FORMATS spelt out, into 'out'. */
+static void expand_lists(struct ndp_buf *out, const char *message)
+{
+    const char *p = message, *at;
+
+    ndp_buf_reset(out);
+    while ((at = strchr(p, '@')) != NULL) {
+        ndp_buf_add(out, p, (size_t)(at - p));
+        if (strncmp(at, FORMATS, strlen(FORMATS)) == 0) {
+            ndp_buf_add_names(out, ndp_reporter_name, ", ");
+            p = at + strlen(FORMATS);
+        } else if (strncmp(at, INPUT_FORMATS, strlen(INPUT_FORMATS)) == 0) {
+            ndp_buf_add_names(out, ndp_input_format_name, " or ");
+            p = at + strlen(INPUT_FORMATS);
+        } else {
+            ndp_buf_addch(out, '@');
+            p = at + 1;
+        }
+    }
+    ndp_buf_adds(out, p);
+}
+
 static void bad_uses_are_refused_with_their_message(void **state)
 {
+    struct ndp_buf want = NDP_BUF_INIT;
     size_t i;
 
     (void)state;
@@ -502,11 +531,13 @@ static void bad_uses_are_refused_with_their_message(void **state)
         struct ndp_options o;
         int rc = parse(&o, &err, c->args);
 
+        expand_lists(&want, c->message);
         if (rc != NDP_EUSAGE || err.code != NDP_EUSAGE ||
-            strcmp(err.msg, c->message) != 0)
+            strcmp(err.msg, want.buf) != 0)
             fail_msg("case %zu: got %d '%s', want '%s'", i, rc, err.msg,
-                     c->message);
+                     want.buf);
     }
+    ndp_buf_release(&want);
 }
 
 static void too_many_cluster_states_are_refused(void **state)
@@ -759,15 +790,15 @@ static void the_first_bad_option_is_reported(void **state)
 
 /* ---- --help ---- */
 
-/* The --help text, in a new string. */
-static char *help_text(void)
+/* What 'print' writes, in a new string. */
+static char *printed(void (*print)(FILE *))
 {
     FILE *f = tmpfile();
     char *text;
     long len;
 
     assert_non_null(f);
-    ndp_cli_help(f);
+    print(f);
     len = ftell(f);
     assert_true(len > 0);
     rewind(f);
@@ -776,6 +807,12 @@ static char *help_text(void)
     text[len] = '\0';
     fclose(f);
     return text;
+}
+
+/* The --help text, in a new string. */
+static char *help_text(void)
+{
+    return printed(ndp_cli_help);
 }
 
 /* Whether 'text' holds 'word' followed by a space or a line end. */
@@ -802,8 +839,9 @@ static void help_lists_every_option_and_format(void **state)
                  opt->arg_name ? " " : "", opt->arg_optional ? "[" : "",
                  opt->arg_name ? opt->arg_name : "",
                  opt->arg_optional ? "]" : "");
-        if (!has_word(text, want))
-            fail_msg("--help lacks '%s'", want);
+        if (has_word(text, want) == opt->hidden)
+            fail_msg("--help %s '%s'", opt->hidden ? "shows the hidden"
+                                                   : "lacks", want);
     }
     assert_non_null(strstr(text, "  -f, --format FMT[:PATH]     report "
                                  "format: text (default), json, sarif,"));
@@ -813,14 +851,45 @@ static void help_lists_every_option_and_format(void **state)
 
 static void reporter_names_end_with_null_and_are_found(void **state)
 {
+    size_t i, j;
+
+    (void)state;
+    for (i = 0; ndp_reporter_name(i); i++) {
+        assert_non_null(ndp_reporter_find(ndp_reporter_name(i)));
+        for (j = 0; j < i; j++)
+            assert_string_not_equal(ndp_reporter_name(i),
+                                    ndp_reporter_name(j));
+    }
+    assert_true(i > 0);
+    assert_null(ndp_reporter_name(i + 1));
+    assert_string_equal(ndp_reporter_name(0), "text");
+}
+
+/* --list-names: "input NAME" for each reader, "report NAME" for each
+ * reporter, "verdict NAME" for each verdict, in table order; hidden, and
+ * enough alone. */
+static void list_names_prints_the_tables(void **state)
+{
+    static const char *const args[] = { "--list-names", NULL };
+    struct ndp_buf want = NDP_BUF_INIT;
+    struct ndp_options o;
+    const char *name;
+    char *text = printed(ndp_cli_list_names);
     size_t i;
 
     (void)state;
-    for (i = 0; ndp_reporter_name(i); i++)
-        assert_non_null(ndp_reporter_find(ndp_reporter_name(i)));
-    assert_int_equal(i, 8);
-    assert_null(ndp_reporter_name(i + 1));
-    assert_string_equal(ndp_reporter_name(0), "text");
+    for (i = 0; (name = ndp_input_format_name(i)); i++)
+        ndp_buf_addf(&want, "input %s\n", name);
+    assert_true(i > 0);
+    for (i = 0; (name = ndp_reporter_name(i)); i++)
+        ndp_buf_addf(&want, "report %s\n", name);
+    for (i = 0; (name = ndp_verdict_choice(i)); i++)
+        ndp_buf_addf(&want, "verdict %s\n", name);
+    assert_string_equal(text, want.buf);
+    parse_ok(&o, "--list-names alone", args);
+    assert_true(o.list_names);
+    free(text);
+    ndp_buf_release(&want);
 }
 
 int main(void)
@@ -842,6 +911,7 @@ int main(void)
         cmocka_unit_test(the_first_bad_option_is_reported),
         cmocka_unit_test(help_lists_every_option_and_format),
         cmocka_unit_test(reporter_names_end_with_null_and_are_found),
+        cmocka_unit_test(list_names_prints_the_tables),
     };
 
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

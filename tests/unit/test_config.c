@@ -162,14 +162,7 @@ static const struct refusal refusals[] = {
     /* severity_overrides[]: the messages unit_overrides checks in part. */
     { "severity_overrides: an object", "{'severity_overrides': {}}",
       "config 'FILE': severity_overrides: must be an array" },
-    { "severity_overrides: not a verdict",
-      "{'severity_overrides': [{'verdict': 'reimage', 'severity': "
-      "'error', 'reason': 'r'}]}",
-      "config 'FILE': severity_overrides[0].verdict: must be a verdict: "
-      "rejected, outside-window, allowed, may-reimage, bypassed, "
-      "manual-upgrade, replace, rotate, gate-open, window-invalid, "
-      "freeze-without-end, waiver-expired, ignore-without-reason or "
-      "window-overrun" },
+    /* Not a verdict: overrides__every_verdict_by_name. */
     { "severity_overrides: severity never",
       "{'severity_overrides': [{'rule': 'NDP101', 'severity': 'never', "
       "'reason': 'r'}]}",
@@ -482,6 +475,45 @@ static void names__every_severity_and_profile(void **state)
 }
 
 /*
+ * An override names any verdict of the table, and one that names none is
+ * refused with every name the table holds, in its order.
+ */
+static void overrides__every_verdict_by_name(void **state)
+{
+    struct ndp_buf text = NDP_BUF_INIT, want = NDP_BUF_INIT;
+    struct ndp_error err = NDP_ERROR_INIT;
+    struct ndp_config c;
+    const char *name;
+    char *path, *msg;
+    size_t i;
+
+    (void)state;
+    for (i = 0; (name = ndp_verdict_choice(i)); i++) {
+        ndp_buf_reset(&text);
+        ndp_buf_addf(&text, "{'severity_overrides': [{'verdict': '%s', "
+                     "'severity': 'note', 'reason': 'r'}]}", name);
+        load_text(&c, text.buf);
+        assert_int_equal(c.nr_overrides, 1);
+        assert_int_equal(c.overrides[0].verdict, (int)i);
+        ndp_config_release(&c);
+    }
+    assert_int_equal(i, NDP_VERDICT_COUNT);
+    path = test_write_json("verdict.ndplint.json",
+                           "{'severity_overrides': [{'verdict': 'reimage', "
+                           "'severity': 'error', 'reason': 'r'}]}");
+    ndp_buf_adds(&want, "config 'FILE': severity_overrides[0].verdict: "
+                 "must be a verdict: ");
+    ndp_buf_add_names(&want, ndp_verdict_choice, " or ");
+    msg = test_with_path(want.buf, path);
+    assert_true(ndp_config_load(&c, path, &err) < 0);
+    assert_string_equal(err.msg, msg);
+    free(msg);
+    free(path);
+    ndp_buf_release(&want);
+    ndp_buf_release(&text);
+}
+
+/*
  * At most 256 waivers whose match has no literal text; a bracket
  * expression that holds a ']' is read whole ('[!]]*' has no literal).
  */
@@ -785,6 +817,7 @@ int main(void)
     ADD_TEST(&list, every_key__read_into_its_field);
     ADD_TEST(&list, empty__every_default);
     ADD_TEST(&list, names__every_severity_and_profile);
+    ADD_TEST(&list, overrides__every_verdict_by_name);
     ADD_TEST(&list, literal_free__at_most_256);
     ADD_TEST(&list, fixtures__read_as_written);
     ADD_TEST(&list, find__nearest_file_up_to_the_repository_root);

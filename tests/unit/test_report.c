@@ -367,12 +367,6 @@ static void gitlab_maps_escapes_and_skips_waived(void **state)
 
 static void every_format_is_valid_utf8(void **state)
 {
-    static const struct ndp_reporter *const formats[] = {
-        &ndp_report_text, &ndp_report_json, &ndp_report_sarif,
-        &ndp_report_github, &ndp_report_junit, &ndp_report_markdown,
-        &ndp_report_azure,
-        &ndp_report_gitlab,
-    };
     struct fixture fx;
     struct ndp_finding *f;
     size_t i;
@@ -389,14 +383,17 @@ static void every_format_is_valid_utf8(void **state)
     fx.result.set.inputs[0].path = ndp_xstrdup("plan" BAD_UTF8 ".json");
     fx.result.clusters.items[0].input = fx.result.set.inputs[0].path;
     f->input = fx.result.set.inputs[0].path;
-    for (i = 0; i < NDP_ARRAY_SIZE(formats); i++) {
+    /* Every reporter of the table. */
+    for (i = 0; ndp_reporter_name(i); i++) {
+        const struct ndp_reporter *rep =
+            ndp_reporter_find(ndp_reporter_name(i));
         struct ndp_buf out = NDP_BUF_INIT, xml = NDP_BUF_INIT;
 
-        ndp_report_render(&out, formats[i], &fx.report);
+        ndp_report_render(&out, rep, &fx.report);
         if (!ndp_utf8_valid(out.buf, out.len))
-            fail_msg("%s is not UTF-8", formats[i]->name);
+            fail_msg("%s is not UTF-8", rep->name);
         /* Repairing again changes nothing: JUnit holds only XML's Chars. */
-        ndp_utf8_repair(&xml, out.buf, out.len, formats[i]->utf8_flags);
+        ndp_utf8_repair(&xml, out.buf, out.len, rep->utf8_flags);
         assert_string_equal(xml.buf, out.buf);
         assert_non_null(strstr(out.buf, "\xef\xbf\xbd"));
         ndp_buf_release(&out);

@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: Apache-2.0
  * test_rules.c - loading rule files: the built-in set loads, and a broken
  * rule file is refused with its name, the JSON path and the reason (a
- * category's "source" is an https URL the reports can write as is); and
- * what a rule watches in each notation.
+ * category's "source" is an https URL the reports can write as is, its
+ * "pools" one the loader knows); and what a rule watches in each
+ * notation.
  */
 #include "test_common.h"
 #include "buf.h"
@@ -133,6 +134,20 @@ static const struct broken_case broken[] = {
       "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"^x$\","
       "\"path\":\"^y$\"}],\"transitions\":\"any-change\"}]}",
       "source: must be a non-empty string" },
+    { "pools not a known value",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"pools\":\"linux\","
+      "\"rules\":[{\"id\":\"X1\",\"scope\":\"cluster\",\"class\":\"covered\","
+      "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"^x$\","
+      "\"path\":\"^y$\"}],\"transitions\":\"any-change\"}]}",
+      "pools: unknown value 'linux'" },
+    { "pools not a string",
+      "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
+      "\"pools\":[\"windows\"],"
+      "\"rules\":[{\"id\":\"X1\",\"scope\":\"cluster\",\"class\":\"covered\","
+      "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"^x$\","
+      "\"path\":\"^y$\"}],\"transitions\":\"any-change\"}]}",
+      "(top level).pools: must be a non-empty string" },
     { "empty rule title",
       "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\",\"advice\":\"a\","
       "\"rules\":[{\"id\":\"X\",\"title\":\"\",\"scope\":\"cluster\","
@@ -206,6 +221,7 @@ static void builtin_image__describes_every_rule_as_the_files_do(void **state)
         assert_string_equal(x->file, slash ? slash + 1 : y->file);
         assert_int_equal(x->scope, y->scope);
         assert_int_equal(x->class_, y->class_);
+        assert_int_equal(x->pools, y->pools);
         assert_int_equal(x->secret, y->secret);
         assert_int_equal(x->userinfo_secret, y->userinfo_secret);
         if (!ndp_rule_class_watches(x->class_))
@@ -403,6 +419,51 @@ static void rule_source__kept_and_docs_linked_by_category(void **state)
     ndp_buf_release(&url);
     ndp_ruleset_free(rs);
     ndp_ruleset_free(plain);
+}
+
+/*
+ * A category's "pools" reaches each of its rules ("scope" when it has
+ * none); gMSA's says the Windows pools, in the files and in the built-in
+ * image alike, and no other bundled category does.
+ */
+static void rule_pools__the_categorys_for_each_rule(void **state)
+{
+    static const char text[] =
+        "{\"category\":\"c\",\"title\":\"t\",\"why\":\"w\","
+        "\"advice\":\"a\",\"pools\":\"windows\","
+        "\"rules\":[{\"id\":\"X1\",\"scope\":\"cluster\",\"class\":\"covered\","
+        "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"^x$\","
+        "\"path\":\"^y$\"}],\"transitions\":\"any-change\"},"
+        "{\"id\":\"X2\",\"scope\":\"nodepool\",\"class\":\"covered\","
+        "\"summary\":\"s\",\"watch\":[{\"notation\":\"arm\",\"resource\":\"^x$\","
+        "\"path\":\"^z$\"}],\"transitions\":\"any-change\"}]}";
+    struct ndp_ruleset *rs = NULL, *plain = NULL, *embedded = NULL;
+    struct ndp_error err = NDP_ERROR_INIT;
+    size_t i;
+
+    (void)state;
+    assert_int_equal(ndp_rules_load_text(&rs, "p.json", text, strlen(text),
+                                         &err), 0);
+    assert_int_equal(ndp_ruleset_find(rs, "X1")->pools,
+                     NDP_RULE_POOLS_WINDOWS);
+    assert_int_equal(ndp_ruleset_find(rs, "X2")->pools,
+                     NDP_RULE_POOLS_WINDOWS);
+    assert_int_equal(ndp_rules_load_text(&plain, "v.json", valid_rule,
+                                         strlen(valid_rule), &err), 0);
+    assert_int_equal(ndp_ruleset_find(plain, "X1")->pools,
+                     NDP_RULE_POOLS_SCOPE);
+    assert_int_equal(ndp_rules_load_embedded(&embedded, &err), 0);
+    for (i = 0; i < ndp_ruleset_count(embedded); i++) {
+        const struct ndp_rule *r = ndp_ruleset_get(embedded, i);
+        assert_int_equal(r->pools, strcmp(r->category, "windows-gmsa") == 0
+                                       ? NDP_RULE_POOLS_WINDOWS
+                                       : NDP_RULE_POOLS_SCOPE);
+    }
+    assert_int_equal(ndp_ruleset_find(embedded, "NDP204")->pools,
+                     NDP_RULE_POOLS_WINDOWS);
+    ndp_ruleset_free(rs);
+    ndp_ruleset_free(plain);
+    ndp_ruleset_free(embedded);
 }
 
 static void empty_rules_directory__is_a_usage_error(void **state)
@@ -626,6 +687,7 @@ int main(void)
         cmocka_unit_test(rule_watches__match_type_and_path_per_notation),
         cmocka_unit_test(rule_title__own_else_the_categorys),
         cmocka_unit_test(rule_source__kept_and_docs_linked_by_category),
+        cmocka_unit_test(rule_pools__the_categorys_for_each_rule),
         cmocka_unit_test(
             kubernetes_version_rule__alias_of_its_minor_is_no_change),
     };

@@ -4,11 +4,14 @@
  * row by row (severity frozen now and otherwise, refused now), the flags
  * the impact and the reports read, every row complete (a name, words for
  * --explain, a meta rule that the rule files define with the id the row
- * names), and the explain module reading it.
+ * names, taken by a finding made with its verdict alone), and the
+ * explain module reading it.
  */
 #include "test_helpers.h"
 #include "buf.h"
+#include "error.h"
 #include "explain.h"
+#include "finding.h"
 #include "verdicts.h"
 
 #define E NDP_SEVERITY_ERROR
@@ -145,34 +148,84 @@ static void table__meta_rules_exist(void **state)
 }
 
 /*
- * --explain has words for every verdict: its own, or those of the rules
- * whose findings carry it, and explains a category's rules with them.
+ * A finding made with its verdict alone (a stage's finding about a
+ * cluster: waiver-expired, ignore-without-reason) takes the verdict's meta
+ * rule from the rule set it is given, and the table's id and category when
+ * there is none; its severity is the row's.
+ */
+static void finding__verdict_alone_takes_its_meta_rule(void **state)
+{
+    static const char text[] =
+        "{\"category\": \"waiver-expired\", \"title\": \"t\", \"why\": \"w\", "
+        "\"advice\": \"a\", \"rules\": [{\"id\": \"NDP990\", \"scope\": "
+        "\"cluster\", \"class\": \"meta\", \"summary\": \"s\"}]}";
+    struct ndp_findings list = NDP_FINDINGS_INIT;
+    struct ndp_ruleset *own = NULL;
+    struct ndp_error err = NDP_ERROR_INIT;
+    struct ndp_finding_spec spec = {
+        .verdict = NDP_VERDICT_WAIVER_EXPIRED,
+        .cluster = "aks",
+        .resource = "r",
+    };
+    const struct ndp_finding *f;
+
+    (void)state;
+    assert_int_equal(ndp_rules_load_text(&own, "own.json", text,
+                                         sizeof(text) - 1, &err), 0);
+    spec.ruleset = own;
+    f = ndp_findings_add(&list, &spec);
+    assert_string_equal(f->rule_id, "NDP990");
+    assert_string_equal(f->category, "waiver-expired");
+    assert_int_equal(f->severity, W);
+    spec.ruleset = NULL;
+    f = ndp_findings_add(&list, &spec);
+    assert_string_equal(f->rule_id, "NDP005");
+    assert_string_equal(f->category, "waiver-expired");
+    ndp_findings_release(&list);
+    ndp_ruleset_free(own);
+}
+
+/*
+ * --explain has words for every verdict: its own, those of the meta rule
+ * whose findings carry it, or its clause in what --explain says of the
+ * rules of each class it names; and every class of rule but meta has a
+ * verdict.
  */
 static void explain__every_verdict_has_words(void **state)
 {
     struct ndp_buf out = NDP_BUF_INIT;
+    unsigned classes = 0;
     size_t v;
 
     (void)state;
     for (v = 0; v < NDP_VERDICT_COUNT; v++) {
         const struct ndp_verdict_row *row = ndp_verdict_row(v);
-        const char *name = row->meta_category ? row->meta_category
-                                              : row->name;
         ndp_buf_reset(&out);
-        if (v == NDP_VERDICT_ROTATE)
-            name = "rotate";
         if (row->means && ndp_explain(&out, test_ruleset, row->name) != 0)
             fail_msg("--explain %s: nothing", row->name);
-        ndp_buf_reset(&out);
-        if (v == NDP_VERDICT_ROLLOUT)
-            name = "upgrade"; /* the rules whose findings carry it */
-        if (ndp_explain(&out, test_ruleset, name) != 0)
-            fail_msg("--explain %s: nothing", name);
         if (row->means)
             assert_non_null(row->todo);
+        if (!row->means && !row->meta_category && !row->classes)
+            fail_msg("verdict %s: no words for --explain", row->name);
+        if (!row->classes != !row->class_words)
+            fail_msg("verdict %s: classes and their words go together",
+                     row->name);
+        if (row->classes & NDP_CLASS_BIT(NDP_CLASS_META))
+            fail_msg("verdict %s: a meta rule's verdict is its category's",
+                     row->name);
+        classes |= row->classes;
+        if (!row->meta_category)
+            continue;
+        ndp_buf_reset(&out);
+        if (ndp_explain(&out, test_ruleset, row->meta_category) != 0)
+            fail_msg("--explain %s: nothing", row->meta_category);
         if (row->rule_words && !strstr(out.buf, row->rule_words))
-            fail_msg("--explain %s does not say: %s", name, row->rule_words);
+            fail_msg("--explain %s does not say: %s", row->meta_category,
+                     row->rule_words);
     }
+    for (v = 0; v <= NDP_CLASS_CHECK; v++)
+        if (v != NDP_CLASS_META && !(classes & NDP_CLASS_BIT(v)))
+            fail_msg("class %s: no verdict names it", ndp_class_name(v));
     ndp_buf_reset(&out);
     assert_int_equal(ndp_explain(&out, test_ruleset, "bypassed"), 0);
     assert_non_null(strstr(out.buf, "bypassed (verdict): "));
@@ -180,6 +233,36 @@ static void explain__every_verdict_has_words(void **state)
     ndp_buf_reset(&out);
     assert_int_equal(ndp_explain(&out, test_ruleset, "no-such-thing"), -1);
     assert_int_equal(out.len, 0);
+    ndp_buf_release(&out);
+}
+
+/*
+ * --explain of every rule says, for each verdict the table gives its
+ * class, the verdict's clause; those of one class in table order.
+ */
+static void explain__every_rule_names_its_class_verdicts(void **state)
+{
+    struct ndp_buf out = NDP_BUF_INIT;
+    size_t i, v;
+
+    (void)state;
+    for (i = 0; i < ndp_ruleset_count(test_ruleset); i++) {
+        const struct ndp_rule *r = ndp_ruleset_get(test_ruleset, i);
+        const char *last = NULL;
+        ndp_buf_reset(&out);
+        assert_int_equal(ndp_explain(&out, test_ruleset, r->id), 0);
+        for (v = 0; v < NDP_VERDICT_COUNT; v++) {
+            const struct ndp_verdict_row *row = ndp_verdict_row(v);
+            const char *at;
+            if (!(row->classes & NDP_CLASS_BIT(r->class_)))
+                continue;
+            at = strstr(out.buf, row->class_words);
+            if (!at || (last && at < last))
+                fail_msg("--explain %s: '%s' %s", r->id, row->class_words,
+                         at ? "out of table order" : "missing");
+            last = at;
+        }
+    }
     ndp_buf_release(&out);
 }
 
@@ -258,7 +341,9 @@ int main(void)
     ADD_TEST(&list, table__every_verdict_once);
     ADD_TEST(&list, table__node_flags);
     ADD_TEST(&list, table__meta_rules_exist);
+    ADD_TEST(&list, finding__verdict_alone_takes_its_meta_rule);
     ADD_TEST(&list, explain__every_verdict_has_words);
+    ADD_TEST(&list, explain__every_rule_names_its_class_verdicts);
     ADD_TEST(&list, explain__list_is_escaped);
     ADD_TEST(&list, docs__name_every_verdict);
     return cmocka_run_group_tests_name("verdicts", list.items,
