@@ -151,8 +151,7 @@ void ndp_emit(const struct ndp_evaluator *ev, struct ndp_finding_spec *spec)
     struct ndp_buf msg = NDP_BUF_INIT;
     char *help = NULL;
 
-    if (!spec->rule)
-        spec->rule = ndp_verdict_meta_rule(ev->rs, spec->verdict);
+    spec->ruleset = ev->rs; /* the meta rule of a verdict alone */
     spec->cluster = cluster->id;
     spec->frozen_now = c->frozen_now;
     if (!spec->line && ch)
