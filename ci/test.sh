@@ -50,7 +50,7 @@ sh ci/valgrind.sh build
 stage "valgrind"
 
 # 4. The fallbacks a macOS or BSD build takes, compiled for POSIX.1-2008
-# alone: everything is built (a Linux-only call outside src/compat.c
+# alone: everything is built (a Linux-only call outside src/util/compat.c
 # stops the build), and the tests labelled 'portable' run (ctest
 # portable_config checks the switch, on a program that imports what it
 # calls from the shared C library: NDP_STATIC=OFF).
