@@ -192,7 +192,7 @@ def settings_error(ndplint, doc, work):
 def check_settings(ndplint, src):
     """Every key ndplint.json.5 documents is one the loader knows (it
     answers with a type error, not 'unknown key'), and every key the
-    loader knows among the names in src/config.c is documented."""
+    loader knows among the names in src/settings/config.c is documented."""
     page = os.path.join(src, "docs", "man", "ndplint.json.5")
     lines = open(page, encoding="utf-8").read().splitlines()
     where, keys = None, {"": set(), "clusters": set(), "waivers": set(),
@@ -237,12 +237,12 @@ def check_settings(ndplint, src):
         print("doccheck: ndplint.json.5: " + ", ".join(
             f"{len(v)} keys {'at the top' if not w else 'in ' + w + '[]'}"
             for w, v in keys.items()))
-        config_c = os.path.join(src, "src", "config.c")
+        config_c = os.path.join(src, "src", "settings", "config.c")
         candidates = set(re.findall(r'"([a-z_]+)"',
                                     open(config_c, encoding="utf-8").read()))
         moved = set().union(*keys.values()) - candidates
         if moved:
-            problem(f"src/config.c no longer names {sorted(moved)}: the "
+            problem(f"src/settings/config.c no longer names {sorted(moved)}: the "
                     "search for undocumented keys must look elsewhere")
         for where, names in keys.items():
             for key in sorted(candidates - names):

@@ -9,7 +9,7 @@ symbols each one defines and uses, and from the source tree:
      through others, on a file that depends on it.  A file depends on
      another when it uses one of its symbols (from nm), or when it
      includes that module's header (#include "impact.h" names
-     src/impact.c, "evaluate.h" src/evaluate/evaluate.c, "engine.h"
+     src/analysis/impact.c, "evaluate.h" src/evaluate/evaluate.c, "engine.h"
      src/rules/engine.c, except for the files of the module's own folder,
      which share it): a struct's layout, a macro or a static inline
      function is a dependency too, though no symbol shows it.
@@ -20,8 +20,9 @@ symbols each one defines and uses, and from the source tree:
      is included only by files of that folder, and by tests (tests/) and
      benchmarks (bench/).  The exceptions are the subsystem's public
      header if it lives in its folder under the folder's name
-     (src/<dir>/<dir>.h), and the headers of src/util/, which is an
-     include directory of the whole program (but for its *_internal.h);
+     (src/<dir>/<dir>.h), and the headers of the folders that are
+     include directories of the whole program: src/model/,
+     src/findings/, src/settings/, src/analysis/ (the core) and src/util/ (but for a *_internal.h);
      public headers otherwise sit directly in src/.
   4. No export for one file outside the folder: a symbol that a file of a
      folder (src/<dir>/) exports, that exactly one program file uses, in
@@ -58,9 +59,13 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 # Folders of the source tree whose files may include any header.
 TRUSTED = ("tests", "bench")
 # The program's include directories, in the order the compiler searches
-# them after the includer's own folder.  The headers of src/util/ are
-# public (the utilities are below everything), but for its *_internal.h.
-INCLUDE_DIRS = ("src", os.path.join("src", "util"))
+# them after the includer's own folder.  The headers of the core's folders
+# and of src/util/ are public (the utilities are below everything), but
+# for a *_internal.h.
+INCLUDE_DIRS = ("src", os.path.join("src", "model"),
+                os.path.join("src", "findings"),
+                os.path.join("src", "settings"),
+                os.path.join("src", "analysis"), os.path.join("src", "util"))
 # Generated program files, by the folder whose subsystem writes them.
 GENERATED = {"rules_embedded.c": "src/rules"}
 
