@@ -13,6 +13,12 @@ printed:
                    src/a.c calls src/b.c, which calls src/c.c, which
                    reads a variable of src/a.c (no two of them use each
                    other directly; the back edge is a data symbol)
+  cycle in a folder
+                   src/sub/emit.c and src/sub/check.c call each other
+                   through the folder's internal header, which two
+                   files of one folder share without a dependency: the
+                   calls are one (a checker calling back the file that
+                   emits its findings)
   cycle through a header
                    src/a.c calls src/b.c, and src/b.c uses only a macro
                    of src/a.h (no symbol of src/a.c shows the back edge)
@@ -58,6 +64,15 @@ CASES = {
         "tests/t.c": CALLER,
     }, 1, ["cycle: src/a.c -> src/b.c (b); src/b.c -> src/c.c (c); "
            "src/c.c -> src/a.c (a_count)"]),
+    "cycle in a folder": ({
+        "src/sub/sub_internal.h": "int emit(int);\nint check(int);\n",
+        "src/sub/emit.c": '#include "sub_internal.h"\n'
+                          "int emit(int n) { return n ? check(n - 1) : 0; }\n",
+        "src/sub/check.c": '#include "sub_internal.h"\n'
+                           "int check(int n) { return emit(n); }\n",
+        "tests/t.c": "int emit(int);\nint main(void) { return emit(3); }\n",
+    }, 1, ["cycle: src/sub/check.c -> src/sub/emit.c (emit); "
+           "src/sub/emit.c -> src/sub/check.c (check)"]),
     "cycle through a header": ({
         "src/a.h": "#define A_LIMIT 3\nint a(int);\n",
         "src/a.c": '#include "a.h"\nint b(int);\n'
