@@ -192,11 +192,17 @@ runs=$((runs + 1))
     fail "build.sh key of release 9.8.7: '$(NDP_RELEASE=9.8.7 key_of "$tmp/tree")'"
 
 # build.sh build keeps a cached build that runs, and refuses a runner it
-# cannot build on before building anything.
-runs=$((runs + 1))
-mkdir "$tmp/cache" && cp "$ndplint" "$tmp/cache/ndplint"
-bash "$src/ci/action/build.sh" build "$tmp/cache" "$src" > "$tmp/log" 2>&1 &&
-    grep -q 'using the cached build' "$tmp/log" || fail "build.sh build: $(cat "$tmp/log")"
+# cannot build on before building anything.  A stand-in for NDPLINT
+# (NDP_STANDIN is set: ctest standins) is no cached build that runs, and
+# build.sh would build ndplint from the sources instead, which checks
+# nothing of the stand-in: that run leaves the cache out.
+if [ -z "${NDP_STANDIN:-}" ]; then
+    runs=$((runs + 1))
+    mkdir "$tmp/cache" && cp "$ndplint" "$tmp/cache/ndplint"
+    bash "$src/ci/action/build.sh" build "$tmp/cache" "$src" > "$tmp/log" 2>&1 &&
+        grep -q 'using the cached build' "$tmp/log" ||
+        fail "build.sh build: $(cat "$tmp/log")"
+fi
 runs=$((runs + 1))
 mkdir "$tmp/empty"
 RUNNER_OS=Windows bash "$src/ci/action/build.sh" build "$tmp/empty" "$src" \
