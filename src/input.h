@@ -29,6 +29,9 @@ struct ndp_input_options {
                                  to sniff */
     bool whole_tree;          /* build a json-c tree of everything (tests:
                                  the pruned reader must agree with it) */
+    bool no_copies;           /* a large mapped file is not copied ahead of
+                                 the walk, only given back behind it
+                                 (NDPLINT_READAHEAD=0, for benchmarks) */
 };
 
 /*

@@ -31,7 +31,7 @@ static char *judge(const char *path, const struct ndp_ruleset *rs,
     struct ndp_run_options ro = {
         .inputs = &input,
         .nr_inputs = 1,
-        .input = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL, whole_tree },
+        .input = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL, whole_tree, false },
         .at = 1796472000,
     };
     struct ndp_report_options options = { .rules = NULL };

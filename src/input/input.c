@@ -382,8 +382,10 @@ int ndp_input_read(struct ndp_changeset *set, const char *path,
                    const struct ndp_input_options *opt, struct ndp_error *err)
 {
     struct ndp_load in = NDP_LOAD_INIT;
-    int rc = ndp_load_file(&in, path, opt->max_bytes, err);
+    int rc;
 
+    in.no_copies = opt->no_copies;
+    rc = ndp_load_file(&in, path, opt->max_bytes, err);
     if (!rc)
         rc = read_text(set, path, &in, opt, err);
     ndp_load_release(&in);

@@ -71,7 +71,7 @@ static int read_fd(struct ndp_buf *out, int fd, const char *path,
  */
 static bool map_file(struct ndp_load *in, int fd, size_t size)
 {
-    size_t chunk = ndp_readahead_chunk(size);
+    size_t chunk = in->no_copies ? 0 : ndp_readahead_chunk(size);
     size_t len = size + 1 + chunk;
     char *base = ndp_map_zeros(len, PROT_READ, false), *text;
 
@@ -371,6 +371,7 @@ void ndp_load_release(struct ndp_load *in)
     if (in->file_mapped && in->readahead.fd >= 0)
         close(in->readahead.fd);
     in->readahead = (struct ndp_readahead)NDP_READAHEAD_INIT;
+    in->no_copies = false;
     ndp_buf_release(&in->owned);
     in->map = NULL;
     in->file_mapped = false;

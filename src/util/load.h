@@ -59,10 +59,13 @@ struct ndp_load {
     bool file_mapped;      /* 'map' is the file itself, read-only */
     struct ndp_stream *stream; /* standard input still being read */
     struct ndp_readahead readahead; /* a mapped file: how to read it ahead */
+    bool no_copies;        /* set before loading: a mapped file is only
+                              given back behind the walk, never copied
+                              ahead of it (readahead.h) */
 };
 #define NDP_LOAD_INIT                                                      \
     { NDP_BYTES_INIT, NDP_BUF_INIT, NULL, 0, false, NULL,                   \
-      NDP_READAHEAD_INIT }
+      NDP_READAHEAD_INIT, false }
 
 /*
  * Loads 'path' ("-": standard input), refusing more than 'max_bytes'.  A

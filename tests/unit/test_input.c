@@ -215,7 +215,7 @@ static int read_file_as(const char *bytes, size_t len, struct ndp_error *err,
     char path[] = "/tmp/ndp-input-XXXXXX";
     int fd = mkstemp(path);
     struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_input_options opt = { max_bytes, NULL, whole_tree };
+    struct ndp_input_options opt = { max_bytes, NULL, whole_tree, false };
     int rc;
 
     assert_true(fd >= 0);
@@ -272,7 +272,7 @@ static void subnets__kept_with_their_usable_addresses(void **state)
         char path[] = "/tmp/ndp-input-XXXXXX";
         int fd = mkstemp(path);
         struct ndp_changeset set = NDP_CHANGESET_INIT;
-        struct ndp_input_options opt = { 1 << 20, NULL, whole != 0 };
+        struct ndp_input_options opt = { 1 << 20, NULL, whole != 0, false };
         struct ndp_error err = NDP_ERROR_INIT;
 
         assert_true(fd >= 0);
@@ -338,7 +338,7 @@ static void directory_and_missing_file__refused(void **state)
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
     struct ndp_input_options opt = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL,
-                                        false };
+                                     false, false };
     struct ndp_error err = NDP_ERROR_INIT;
 
     (void)state;
@@ -389,7 +389,7 @@ static void file_of_whole_pages__read_to_its_end(void **state)
 static int read_stdin_from(int fd, size_t max_bytes, struct ndp_error *err)
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_input_options opt = { max_bytes, NULL, false };
+    struct ndp_input_options opt = { max_bytes, NULL, false, false };
     int saved = dup(0), rc;
 
     assert_true(saved >= 0);
@@ -658,7 +658,7 @@ static void azapi_update_of_a_pool__named_by_its_resource_id(void **state)
                   "ContainerService/managedClusters/aks") "]}";
 #undef UPDATE_OF
     struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_input_options opt = { 1 << 20, NULL, false };
+    struct ndp_input_options opt = { 1 << 20, NULL, false, false };
     struct ndp_error err = NDP_ERROR_INIT;
 
     (void)state;
