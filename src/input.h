@@ -23,6 +23,21 @@ struct json_object;
 /* Clusters, pools and maintenance configurations kept, over all inputs. */
 #define NDP_MAX_AKS_RESOURCES 10000
 
+/*
+ * How the pruned reader splits a long list (resource_changes, changes)
+ * between two threads (src/input/input_split.c): a text of 'split_min_bytes'
+ * or more, at the first element boundary after 'split_percent' of what is
+ * left (below 100); a thread started before the first reaches the list
+ * (a plan in terraform's order) aims at 'early_percent' of the text.
+ * Tests split small texts, at other points.
+ */
+struct ndp_input_tuning {
+    size_t split_min_bytes;
+    unsigned split_percent;
+    unsigned early_percent;
+};
+#define NDP_INPUT_TUNING_DEFAULT { (size_t)8 << 20, 45, 50 }
+
 struct ndp_input_options {
     size_t max_bytes;         /* refuse larger inputs */
     const char *force_format; /* one of the input format names, or NULL
@@ -32,6 +47,8 @@ struct ndp_input_options {
     bool no_copies;           /* a large mapped file is not copied ahead of
                                  the walk, only given back behind it
                                  (NDPLINT_READAHEAD=0, for benchmarks) */
+    const struct ndp_input_tuning *tuning; /* borrowed; NULL: the default
+                                 (NDP_INPUT_TUNING_DEFAULT) */
 };
 
 /*

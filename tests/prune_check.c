@@ -26,12 +26,17 @@
 static char *judge(const char *path, const struct ndp_ruleset *rs,
                    bool whole_tree)
 {
+    /* Whatever the size, the pruned reader splits long lists between
+     * two threads, as it does for large plans. */
+    static const struct ndp_input_tuning tuning = { 0, 45, 45 };
     struct ndp_result result = NDP_RESULT_INIT;
     struct ndp_run_input input = { path, NULL, 0 };
     struct ndp_run_options ro = {
         .inputs = &input,
         .nr_inputs = 1,
-        .input = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL, whole_tree, false },
+        .input = { .max_bytes = NDP_DEFAULT_MAX_INPUT_BYTES,
+                   .whole_tree = whole_tree,
+                   .tuning = &tuning },
         .at = 1796472000,
     };
     struct ndp_report_options options = { .rules = NULL };
@@ -58,9 +63,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "prune_check: %s\n", err.msg);
         return 1;
     }
-    /* Whatever the size, the pruned reader splits long lists between
-     * two threads, as it does for large plans. */
-    ndp_prune_tune_split(0, 45);
     /* And a file of a few hundred kilobytes is read ahead as a large
      * plan is, in chunks of 16 pages. */
     ndp_readahead_tune(16 * (size_t)sysconf(_SC_PAGESIZE));

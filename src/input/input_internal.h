@@ -37,7 +37,9 @@ struct ndp_split;
 /*
  * Validates 'text' with the scanner and builds the pruned tree the readers
  * use.  'ra': 'text' is a mapped file, read ahead of the walk and given
- * back behind it (ndp_load_readahead(); NULL for text the program holds).  Returns 0 with '*out' (owned by the caller) and '*seen' (entries
+ * back behind it (ndp_load_readahead(); NULL for text the program holds).
+ * 'tune': where a long list is split between two threads (borrowed; NULL:
+ * NDP_INPUT_TUNING_DEFAULT).  Returns 0 with '*out' (owned by the caller) and '*seen' (entries
  * of the filtered lists; SIZE_MAX when the document was built whole and
  * the reader counts), NDP_EPARSE with the byte offset and a static
  * description of the syntax error, or NDP_ESCHEMA for a key met twice
@@ -48,6 +50,7 @@ struct ndp_split;
 int ndp_parse_pruned(struct json_object **out, size_t *seen,
                      const char *text, size_t len,
                      const struct ndp_readahead *ra,
+                     const struct ndp_input_tuning *tune,
                      size_t *err_pos, const char **err_msg);
 
 /*
@@ -136,6 +139,8 @@ struct ndp_pruner {
     struct ndp_entry_mark **marks; /* the second thread's marks, whose
                                lines ndp_split_take() makes absolute */
     size_t nr_marks, alloc_marks;
+    const struct ndp_input_tuning *tune; /* where lists split (never
+                               NULL: the default is filled in) */
     const struct ndp_readahead *ra; /* the text is a mapped file: read
                                ahead of the walk, given back behind it */
     struct ndp_prune_ahead ahead; /* ... by this walk */
@@ -203,13 +208,6 @@ int ndp_split_give_up(struct ndp_pruner *p);
 /* Is the second thread no longer wanted (only ever true in it)? */
 bool ndp_split_cancelled(const struct ndp_pruner *p);
 
-/*
- * For tests: split lists in texts of at least 'min_bytes' between two
- * threads, the second starting at the first element boundary after
- * 'percent' of the rest of the text (default: 8 MiB, 45; 50 for a thread
- * started early).
- */
-void ndp_prune_tune_split(size_t min_bytes, unsigned percent);
 /* For tests: how many second threads' work has been taken over so far,
  * and of those how many started early ('*early', unless NULL). */
 size_t ndp_prune_splits_taken(size_t *early);

@@ -916,13 +916,18 @@ static int parse(struct ndp_pruner *p, struct json_object **out, size_t *seen,
     return 0;
 }
 
+/* Where lists split when the caller does not say. */
+static const struct ndp_input_tuning default_tuning = NDP_INPUT_TUNING_DEFAULT;
+
 int ndp_parse_pruned(struct json_object **out, size_t *seen,
                      const char *text, size_t len,
                      const struct ndp_readahead *ra,
+                     const struct ndp_input_tuning *tune,
                      size_t *err_pos, const char **err_msg)
 {
     struct ndp_pruner p = { .text = text, .len = len, .complete = true,
-                            .line = 1, .line_origin = 1, .ra = ra };
+                            .line = 1, .line_origin = 1, .ra = ra,
+                            .tune = tune ? tune : &default_tuning };
 
     return parse(&p, out, seen, err_pos, err_msg);
 }
@@ -933,7 +938,7 @@ int ndp_parse_pruned_stream(struct json_object **out, size_t *seen,
                             size_t *err_pos, const char **err_msg)
 {
     struct ndp_pruner p = { .text = text, .src = src, .line = 1,
-                            .line_origin = 1 };
+                            .line_origin = 1, .tune = &default_tuning };
 
     p.len = src->wait(src->ctx, 1, &p.complete);
     return parse(&p, out, seen, err_pos, err_msg);

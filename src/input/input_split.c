@@ -42,12 +42,6 @@ struct ndp_split {
     int rc;
 };
 
-/* Texts from this size on are split, at the first element boundary after
- * this share of what is left (ndp_prune_tune_split() for tests). */
-static size_t split_min_bytes = (size_t)8 << 20;
-static unsigned split_percent = 45;
-static unsigned early_percent = 50;
-
 /* Second threads whose work was taken over, and of those the ones started
  * early (ndp_prune_splits_taken()). */
 static atomic_size_t splits_taken, early_splits_taken, early_splits_started;
@@ -62,13 +56,6 @@ size_t ndp_prune_splits_taken(size_t *early)
     if (early)
         *early = atomic_load(&early_splits_taken);
     return atomic_load(&splits_taken);
-}
-
-void ndp_prune_tune_split(size_t min_bytes, unsigned percent)
-{
-    split_min_bytes = min_bytes;
-    split_percent = percent < 100 ? percent : 99;
-    early_percent = split_percent;
 }
 
 static void split_free(struct ndp_split *sp)
@@ -259,6 +246,7 @@ static size_t start_second(struct ndp_pruner *p, enum ndp_prune_filter f,
     sp->p.list = where;
     sp->p.tok = json_tokener_new_ex(NDP_MAX_JSON_DEPTH);
     sp->p.lines_at = start;     /* its lines count from 0 there */
+    sp->p.tune = p->tune;
     sp->p.ra = p->ra;
     ndp_jscan_init_inside(&sp->s, p->text, p->len, NDP_MAX_JSON_DEPTH, "{[",
                           sp->start);
@@ -284,6 +272,8 @@ size_t ndp_split_start(struct ndp_pruner *p, const struct ndp_jscan *s,
                        enum ndp_prune_filter f, ndp_split_walk *walk)
 {
     struct element_shape shape;
+    unsigned percent = p->tune->split_percent < 100 ? p->tune->split_percent
+                                                    : 99;
     size_t start;
 
     if (p->split && p->split->f == f && p->split->start > s->pos)
@@ -291,12 +281,11 @@ size_t ndp_split_start(struct ndp_pruner *p, const struct ndp_jscan *s,
     if (p->split && p->split->f == f)
         ndp_split_cancel(p);
     if (p->src || p->started_mid_list || p->split || s->depth != 2 ||
-        p->len - s->pos < split_min_bytes ||
+        p->len - s->pos < p->tune->split_min_bytes ||
         !first_element_shape(p->text, p->len, s->pos, &shape))
         return SIZE_MAX;
     start = find_element_start(p->text, p->len, s->pos,
-                               s->pos + (p->len - s->pos) / 100 *
-                                            split_percent,
+                               s->pos + (p->len - s->pos) / 100 * percent,
                                &shape);
     if (start == SIZE_MAX)
         return SIZE_MAX;
@@ -377,10 +366,13 @@ size_t ndp_split_start_early(struct ndp_pruner *p, const struct ndp_jscan *s,
                              ndp_split_walk *walk)
 {
     size_t start = SIZE_MAX;
+    unsigned early_percent = p->tune->early_percent < 100
+                                 ? p->tune->early_percent
+                                 : 99;
     unsigned i;
 
     if (p->src || p->started_mid_list || p->split || p->tried_early ||
-        s->depth != 1 || p->len - s->pos < split_min_bytes)
+        s->depth != 1 || p->len - s->pos < p->tune->split_min_bytes)
         return SIZE_MAX;
     p->tried_early = true;
     for (i = 0; i < EARLY_TRIES && start == SIZE_MAX; i++) {

@@ -210,12 +210,15 @@ static const struct input_case cases[] = {
 };
 
 static int read_file_as(const char *bytes, size_t len, struct ndp_error *err,
-                        size_t max_bytes, bool whole_tree)
+                        size_t max_bytes, bool whole_tree,
+                        const struct ndp_input_tuning *tuning)
 {
     char path[] = "/tmp/ndp-input-XXXXXX";
     int fd = mkstemp(path);
     struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_input_options opt = { max_bytes, NULL, whole_tree, false };
+    struct ndp_input_options opt = { .max_bytes = max_bytes,
+                                     .whole_tree = whole_tree,
+                                     .tuning = tuning };
     int rc;
 
     assert_true(fd >= 0);
@@ -232,7 +235,7 @@ static int read_file_as(const char *bytes, size_t len, struct ndp_error *err,
 static int read_bytes(const char *bytes, size_t len, struct ndp_error *err,
                       size_t max_bytes)
 {
-    return read_file_as(bytes, len, err, max_bytes, false);
+    return read_file_as(bytes, len, err, max_bytes, false, NULL);
 }
 
 /* ---- subnets -------------------------------------------------------------- */
@@ -272,7 +275,8 @@ static void subnets__kept_with_their_usable_addresses(void **state)
         char path[] = "/tmp/ndp-input-XXXXXX";
         int fd = mkstemp(path);
         struct ndp_changeset set = NDP_CHANGESET_INIT;
-        struct ndp_input_options opt = { 1 << 20, NULL, whole != 0, false };
+        struct ndp_input_options opt = { .max_bytes = 1 << 20,
+                                         .whole_tree = whole != 0 };
         struct ndp_error err = NDP_ERROR_INIT;
 
         assert_true(fd >= 0);
@@ -337,8 +341,8 @@ static void input_over_the_limit__refused(void **state)
 static void directory_and_missing_file__refused(void **state)
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_input_options opt = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL,
-                                     false, false };
+    struct ndp_input_options opt = { .max_bytes =
+                                         NDP_DEFAULT_MAX_INPUT_BYTES };
     struct ndp_error err = NDP_ERROR_INIT;
 
     (void)state;
@@ -389,7 +393,7 @@ static void file_of_whole_pages__read_to_its_end(void **state)
 static int read_stdin_from(int fd, size_t max_bytes, struct ndp_error *err)
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_input_options opt = { max_bytes, NULL, false, false };
+    struct ndp_input_options opt = { .max_bytes = max_bytes };
     int saved = dup(0), rc;
 
     assert_true(saved >= 0);
@@ -414,14 +418,14 @@ static int pipe_holding(const char *text)
 
 static int read_one_way(const char *bytes, struct ndp_error *err, int how)
 {
-    int rc;
+    struct ndp_input_tuning tuning = NDP_INPUT_TUNING_DEFAULT;
 
-    ndp_prune_tune_split(how == 2 || how == 3 ? 0 : (size_t)8 << 20,
-                         how == 3 ? 50 : 45);
-    rc = read_file_as(bytes, strlen(bytes), err, NDP_DEFAULT_MAX_INPUT_BYTES,
-                      how == 1);
-    ndp_prune_tune_split((size_t)8 << 20, 45);
-    return rc;
+    if (how == 2 || how == 3) {
+        tuning.split_min_bytes = 0;
+        tuning.split_percent = tuning.early_percent = how == 3 ? 50 : 45;
+    }
+    return read_file_as(bytes, strlen(bytes), err,
+                        NDP_DEFAULT_MAX_INPUT_BYTES, how == 1, &tuning);
 }
 
 /* Standard input: a pipe is read, a redirected file is mapped; both are
@@ -658,7 +662,7 @@ static void azapi_update_of_a_pool__named_by_its_resource_id(void **state)
                   "ContainerService/managedClusters/aks") "]}";
 #undef UPDATE_OF
     struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_input_options opt = { 1 << 20, NULL, false, false };
+    struct ndp_input_options opt = { .max_bytes = 1 << 20 };
     struct ndp_error err = NDP_ERROR_INIT;
 
     (void)state;
@@ -763,7 +767,6 @@ static void early_split__a_wrong_guess_changes_nothing(void **state)
     alone = summary(text.buf, text.len, 0, -1);
     taken = ndp_prune_splits_taken(&early);
     split = summary(text.buf, text.len, 0, 30);
-    ndp_prune_tune_split((size_t)8 << 20, 45);
     assert_string_equal(split, alone);
     assert_true(ndp_prune_early_splits_started() > started);
     assert_int_equal(ndp_prune_splits_taken(&i), taken + 1);
