@@ -28,15 +28,18 @@ struct json_object;
  * between two threads (src/input/input_split.c): a text of 'split_min_bytes'
  * or more, at the first element boundary after 'split_percent' of what is
  * left (below 100); a thread started before the first reaches the list
- * (a plan in terraform's order) aims at 'early_percent' of the text.
- * Tests split small texts, at other points.
+ * (a plan in terraform's order) aims at 'early_percent' of the text.  And
+ * how often a mapped file's pages go back behind each walk:
+ * 'give_back_step' bytes at a time (0: 4 MiB, NDP_LOAD_GIVE_BACK_STEP).
+ * Tests split small texts at other points, and give back small steps.
  */
 struct ndp_input_tuning {
     size_t split_min_bytes;
     unsigned split_percent;
     unsigned early_percent;
+    size_t give_back_step;
 };
-#define NDP_INPUT_TUNING_DEFAULT { (size_t)8 << 20, 45, 50 }
+#define NDP_INPUT_TUNING_DEFAULT { (size_t)8 << 20, 45, 50, 0 }
 
 struct ndp_input_options {
     size_t max_bytes;         /* refuse larger inputs */
@@ -44,9 +47,6 @@ struct ndp_input_options {
                                  to sniff */
     bool whole_tree;          /* build a json-c tree of everything (tests:
                                  the pruned reader must agree with it) */
-    bool no_copies;           /* a large mapped file is not copied ahead of
-                                 the walk, only given back behind it
-                                 (NDPLINT_READAHEAD=0, for benchmarks) */
     const struct ndp_input_tuning *tuning; /* borrowed; NULL: the default
                                  (NDP_INPUT_TUNING_DEFAULT) */
 };

@@ -253,17 +253,6 @@ static int check_configs(const struct ndp_options *o)
 }
 
 /*
- * NDPLINT_READAHEAD=0: a large mapped file is only given back behind the
- * walk, not copied ahead of it (for benchmarks; docs/performance.md).
- */
-static bool no_copies_ahead(void)
-{
-    const char *env = getenv("NDPLINT_READAHEAD");
-
-    return env && strcmp(env, "0") == 0;
-}
-
-/*
  * The run's options from the command line's: every input, the instant
  * (--at, else now) and what decides which findings count.  'inputs' has
  * room for every input.
@@ -287,7 +276,6 @@ static void run_options(struct ndp_run_options *out,
     out->nr_cluster_states = o->nr_cluster_states;
     out->input.max_bytes = o->max_input_bytes;
     out->input.force_format = o->input_format;
-    out->input.no_copies = no_copies_ahead();
     out->at = o->have_at ? o->at : ndp_cli_now();
     out->at_next_window = o->at_next_window;
     out->have_profile = o->have_profile;

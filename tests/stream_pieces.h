@@ -42,7 +42,7 @@ static char *summary(const char *text, size_t len, size_t piece, int split)
     struct json_object *root = NULL;
     struct pieces src = { len, 0, piece };
     struct ndp_text_source source = { reveal, &src };
-    struct ndp_input_tuning tuning = { SIZE_MAX, 0, 0 };
+    struct ndp_input_tuning tuning = { .split_min_bytes = SIZE_MAX };
     struct ndp_buf out = NDP_BUF_INIT;
     size_t seen = 0, pos = 0;
     const char *msg = NULL;

@@ -139,7 +139,7 @@ static int check_duplicates(const struct ndp_bytes *text, const char *path,
     struct json_object *pruned = NULL;
     const char *msg = NULL;
     size_t pos = 0, seen;
-    int rc = ndp_parse_pruned(&pruned, &seen, text->data, text->len, NULL,
+    int rc = ndp_parse_pruned(&pruned, &seen, text->data, text->len, false,
                               tune, &pos, &msg);
 
     json_object_put(pruned);
@@ -154,8 +154,7 @@ static int check_duplicates(const struct ndp_bytes *text, const char *path,
  * count).
  */
 static int parse_document(struct json_object **out, size_t *seen,
-                          const struct ndp_bytes *text,
-                          const struct ndp_readahead *ra,
+                          const struct ndp_bytes *text, bool mapped,
                           const char *path,
                           const struct ndp_input_options *opt,
                           struct ndp_error *err)
@@ -181,7 +180,7 @@ static int parse_document(struct json_object **out, size_t *seen,
         }
         return rc;
     }
-    rc = ndp_parse_pruned(out, seen, text->data, text->len, ra,
+    rc = ndp_parse_pruned(out, seen, text->data, text->len, mapped,
                           opt->tuning, &pos, &msg);
     if (rc == 0)
         return 0;
@@ -348,7 +347,7 @@ static int read_text(struct ndp_changeset *set, const char *path,
         if (!rc)
             rc = ndp_load_check_not_json(text, path, EXPECT_INPUT, err);
         if (!rc)
-            rc = parse_document(&root, &seen, text, ndp_load_readahead(in),
+            rc = parse_document(&root, &seen, text, ndp_load_mapped(in),
                                 path, opt, err);
     }
     if (rc)
@@ -384,10 +383,8 @@ int ndp_input_read(struct ndp_changeset *set, const char *path,
                    const struct ndp_input_options *opt, struct ndp_error *err)
 {
     struct ndp_load in = NDP_LOAD_INIT;
-    int rc;
+    int rc = ndp_load_file(&in, path, opt->max_bytes, err);
 
-    in.no_copies = opt->no_copies;
-    rc = ndp_load_file(&in, path, opt->max_bytes, err);
     if (!rc)
         rc = read_text(set, path, &in, opt, err);
     ndp_load_release(&in);

@@ -60,7 +60,6 @@ size_t ndp_prune_splits_taken(size_t *early)
 
 static void split_free(struct ndp_split *sp)
 {
-    ndp_prune_ahead_stop(&sp->p);
     free(sp->p.marks);
     json_tokener_free(sp->p.tok);
     json_object_put(sp->kept);
@@ -247,10 +246,9 @@ static size_t start_second(struct ndp_pruner *p, enum ndp_prune_filter f,
     sp->p.tok = json_tokener_new_ex(NDP_MAX_JSON_DEPTH);
     sp->p.lines_at = start;     /* its lines count from 0 there */
     sp->p.tune = p->tune;
-    sp->p.ra = p->ra;
+    sp->p.mapped = p->mapped;
     ndp_jscan_init_inside(&sp->s, p->text, p->len, NDP_MAX_JSON_DEPTH, "{[",
                           sp->start);
-    ndp_prune_ahead_start(&sp->p, &sp->s);
     sp->kept = json_object_new_array();
     sp->tail = json_object_new_object();
     if (pthread_create(&sp->thread, NULL, run_second, sp) != 0) {
@@ -400,7 +398,7 @@ bool ndp_split_take(struct ndp_pruner *p, struct ndp_jscan *s,
 {
     struct ndp_split *sp = p->split;
     long start_line = ndp_prune_line_at(p, sp->start); /* while it runs */
-    struct ndp_jscan_ahead *ahead;
+    struct ndp_jscan_progress *progress;
     size_t i, n;
 
     p->split = NULL;
@@ -420,9 +418,9 @@ bool ndp_split_take(struct ndp_pruner *p, struct ndp_jscan *s,
         json_object_array_add(list, json_object_get(
                                         json_object_array_get_idx(sp->kept, i)));
     *count += sp->count;
-    ahead = s->ahead;
+    progress = s->progress;
     *s = sp->s; /* same text, same levels below the list */
-    s->ahead = ahead; /* this thread's own reading ahead */
+    s->progress = progress; /* this thread's own pages given back */
     if (sp->p.dup_where) {
         p->dup_where = sp->p.dup_where;
         p->dup_pos = sp->p.dup_pos;

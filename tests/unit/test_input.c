@@ -12,6 +12,8 @@
 #include "error.h"
 #include "input.h"
 #include "input/input_internal.h"
+#include "load.h"
+#include "platform_config.h"
 #include "../stream_pieces.h"
 
 #include <sys/stat.h>
@@ -736,6 +738,88 @@ static void document_locate__lines_far_into_a_long_text(void **state)
     ndp_buf_release(&text);
 }
 
+/* One parse of the whole text, summed up as text ('mapped': its pages
+ * go back behind the walk). */
+static char *summary_of(const char *text, size_t len, bool mapped,
+                        const struct ndp_input_tuning *tuning)
+{
+    struct json_object *root = NULL;
+    struct ndp_buf out = NDP_BUF_INIT;
+    size_t seen = 0, pos = 0;
+    const char *msg = NULL;
+
+    assert_int_equal(ndp_parse_pruned(&root, &seen, text, len, mapped,
+                                      tuning, &pos, &msg), 0);
+    ndp_buf_addf(&out, "seen %zu: %s", seen,
+                 json_object_to_json_string_ext(root,
+                                                JSON_C_TO_STRING_PLAIN));
+    json_object_put(root);
+    return ndp_buf_detach(&out);
+}
+
+/*
+ * The pruned walk over a mapped file gives its pages back behind it, in
+ * the scanner's fast walk over a skipped planned_values and after each
+ * entry of resource_changes, in both threads: where the system gives
+ * pages back, the mapping holds a fraction of the file afterwards; and
+ * the tree is the one built from the same text in the program's memory.
+ */
+static void pruned_walk__gives_back_a_mapped_file_s_pages(void **state)
+{
+    const size_t step = 16 * (size_t)sysconf(_SC_PAGESIZE);
+    struct ndp_input_tuning tuning = { 0, 45, 45, step };
+    struct ndp_buf text = NDP_BUF_INIT;
+    struct ndp_load in = NDP_LOAD_INIT;
+    struct ndp_error err = NDP_ERROR_INIT;
+    char path[] = "/tmp/ndp-input-XXXXXX";
+    size_t i, before, after;
+    char *mapped, *held;
+    int fd;
+
+    (void)state;
+    ndp_buf_adds(&text, "{\"format_version\":\"1.2\",\"planned_values\":"
+                          "{\"root_module\":{\"resources\":[");
+    for (i = 0; i < 8000; i++)
+        ndp_buf_addf(&text, "%s{\"address\":\"null_resource.n%zu\","
+                            "\"values\":{\"triggers\":{\"a\":\"%0100zu\"}}}",
+                     i ? "," : "", i, i);
+    ndp_buf_adds(&text, "]}},\"resource_changes\":[");
+    for (i = 0; i < 8000; i++)
+        ndp_buf_addf(&text, "%s{\"address\":\"null_resource.n%zu\","
+                            "\"type\":\"%s\",\"change\":{\"actions\":"
+                            "[\"update\"],\"after\":{\"a\":\"%0100zu\"}}}",
+                     i ? "," : "", i,
+                     i % 1000 ? "null_resource" : "azurerm_kubernetes_cluster",
+                     i);
+    ndp_buf_adds(&text, "]}");
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text.buf, text.len), (ssize_t)text.len);
+    close(fd);
+    assert_int_equal(ndp_load_file(&in, path, SIZE_MAX, &err), 0);
+    assert_true(ndp_load_mapped(&in));
+    assert_memory_equal(in.text.data, text.buf, text.len);
+    before = test_resident_bytes(in.text.data);
+    mapped = summary_of(in.text.data, in.text.len, true, &tuning);
+    after = test_resident_bytes(in.text.data);
+    held = summary_of(text.buf, text.len, false, &tuning);
+    assert_string_equal(mapped, held);
+#if NDP_HAVE_MADV_DONTNEED
+    if (before != SIZE_MAX && after != SIZE_MAX) {
+        assert_true(before >= text.len / 2);
+        assert_true(after < before / 4);
+    }
+#else
+    (void)before;
+    (void)after;
+#endif
+    free(mapped);
+    free(held);
+    ndp_load_release(&in);
+    unlink(path);
+    ndp_buf_release(&text);
+}
+
 /*
  * A thread started early on what looks like an entry of resource_changes
  * but is an object deep inside planned_values (the same keys, "address"
@@ -779,6 +863,7 @@ static void early_split__a_wrong_guess_changes_nothing(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(pruned_walk__gives_back_a_mapped_file_s_pages),
         cmocka_unit_test(early_split__a_wrong_guess_changes_nothing),
         cmocka_unit_test(document_locate__lines_far_into_a_long_text),
         cmocka_unit_test(subnets__kept_with_their_usable_addresses),
