@@ -64,8 +64,6 @@ ndp_check_platform(NDP_HAVE_MADV_HUGEPAGE
                    madvise sys/mman.h MADV_HUGEPAGE sys/mman.h)
 ndp_check_platform(NDP_HAVE_MADV_DONTNEED
                    madvise sys/mman.h MADV_DONTNEED sys/mman.h)
-ndp_check_platform(NDP_HAVE_MREMAP_DONTUNMAP
-                   mremap sys/mman.h MREMAP_DONTUNMAP sys/mman.h)
 ndp_check_platform(NDP_HAVE_F_SETPIPE_SZ F_SETPIPE_SZ fcntl.h)
 ndp_check_platform(NDP_HAVE_X86_CPU_FEATURES
                    CPU_FEATURE_ACTIVE sys/platform/x86.h)

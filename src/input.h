@@ -26,12 +26,32 @@ struct json_object;
 /* Clusters, pools and maintenance configurations kept, over all inputs. */
 #define NDP_MAX_AKS_RESOURCES 10000
 
+/*
+ * How the pruned reader splits a long list (resource_changes, changes)
+ * between two threads (src/input/input_split.c): a text of 'split_min_bytes'
+ * or more, at the first element boundary after 'split_percent' of what is
+ * left (below 100); a thread started before the first reaches the list
+ * (a plan in terraform's order) aims at 'early_percent' of the text.  And
+ * how often a mapped file's pages go back behind each walk:
+ * 'give_back_step' bytes at a time (0: 4 MiB, NDP_LOAD_GIVE_BACK_STEP).
+ * Tests split small texts at other points, and give back small steps.
+ */
+struct ndp_input_tuning {
+    size_t split_min_bytes;
+    unsigned split_percent;
+    unsigned early_percent;
+    size_t give_back_step;
+};
+#define NDP_INPUT_TUNING_DEFAULT { (size_t)8 << 20, 45, 50, 0 }
+
 struct ndp_input_options {
     size_t max_bytes;         /* refuse larger inputs */
     const char *force_format; /* one of the input format names, or NULL
                                  to sniff */
     bool whole_tree;          /* build a json-c tree of everything (tests:
                                  the pruned reader must agree with it) */
+    const struct ndp_input_tuning *tuning; /* borrowed; NULL: the default
+                                 (NDP_INPUT_TUNING_DEFAULT) */
 };
 
 /*

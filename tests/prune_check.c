@@ -4,21 +4,19 @@
  * every file named, the JSON report built from the pruned tree (what
  * ndplint does) must equal, byte for byte, the one built from a json-c
  * tree of the whole document (with long lists split between two threads
- * whatever their size, and files of a few chunks read ahead as a large
- * plan is).  Run by ctest over a generated plan of a few
- * megabytes (run_prune_check.sh) and over the fixtures.
+ * whatever their size, and the pages of the mapped file given back every
+ * 16 pages behind each walk, as a large plan's are every 4 MiB).  Run by
+ * ctest over a generated plan of a few megabytes (run_prune_check.sh) and
+ * over the fixtures.
  */
 #include "common.h"
 #include "buf.h"
-#include "compat.h"
 #include "error.h"
 #include "input.h"
-#include "input/input_internal.h"
 #include "report.h"
 #include "report/report_internal.h"
 #include "rules.h"
 #include "run.h"
-#include "util/util_internal.h"
 
 #include <unistd.h>
 
@@ -26,12 +24,19 @@
 static char *judge(const char *path, const struct ndp_ruleset *rs,
                    bool whole_tree)
 {
+    /* Whatever the size, the pruned reader splits long lists between
+     * two threads, as it does for large plans, and gives back the pages
+     * behind each walk often. */
+    struct ndp_input_tuning tuning = { 0, 45, 45,
+                                       16 * (size_t)sysconf(_SC_PAGESIZE) };
     struct ndp_result result = NDP_RESULT_INIT;
     struct ndp_run_input input = { path, NULL, 0 };
     struct ndp_run_options ro = {
         .inputs = &input,
         .nr_inputs = 1,
-        .input = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL, whole_tree },
+        .input = { .max_bytes = NDP_DEFAULT_MAX_INPUT_BYTES,
+                   .whole_tree = whole_tree,
+                   .tuning = &tuning },
         .at = 1796472000,
     };
     struct ndp_report_options options = { .rules = NULL };
@@ -58,12 +63,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "prune_check: %s\n", err.msg);
         return 1;
     }
-    /* Whatever the size, the pruned reader splits long lists between
-     * two threads, as it does for large plans. */
-    ndp_prune_tune_split(0, 45);
-    /* And a file of a few hundred kilobytes is read ahead as a large
-     * plan is, in chunks of 16 pages. */
-    ndp_readahead_tune(16 * (size_t)sysconf(_SC_PAGESIZE));
     for (i = 1; i < argc; i++) {
         char *pruned = judge(argv[i], rs, false);
         char *whole = judge(argv[i], rs, true);
@@ -82,8 +81,6 @@ int main(int argc, char **argv)
         free(whole);
     }
     ndp_ruleset_free(rs);
-    printf("prune_check: %zu chunks read ahead (pages move here: %s)\n",
-           ndp_readahead_copied(), ndp_can_move_pages() ? "yes" : "no");
     printf("prune_check: %d passed, %d failed\n", argc - 1 - failed, failed);
     return failed ? 1 : 0;
 }

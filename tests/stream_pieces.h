@@ -42,18 +42,21 @@ static char *summary(const char *text, size_t len, size_t piece, int split)
     struct json_object *root = NULL;
     struct pieces src = { len, 0, piece };
     struct ndp_text_source source = { reveal, &src };
+    struct ndp_input_tuning tuning = { .split_min_bytes = SIZE_MAX };
     struct ndp_buf out = NDP_BUF_INIT;
     size_t seen = 0, pos = 0;
     const char *msg = NULL;
     int rc;
 
-    ndp_prune_tune_split(split >= 0 ? 0 : SIZE_MAX,
-                         split >= 0 ? (unsigned)split : 0);
+    if (split >= 0) {
+        tuning.split_min_bytes = 0;
+        tuning.split_percent = tuning.early_percent = (unsigned)split;
+    }
     if (piece)
         rc = ndp_parse_pruned_stream(&root, &seen, text, &source, &pos,
                                      &msg);
     else
-        rc = ndp_parse_pruned(&root, &seen, text, len, NULL, &pos,
+        rc = ndp_parse_pruned(&root, &seen, text, len, NULL, &tuning, &pos,
                               &msg);
     if (rc)
         ndp_buf_addf(&out, "error %d at %zu: %s", rc, pos, msg);

@@ -133,13 +133,14 @@ static int refused_by_scanner(struct json_object **out, size_t *seen,
  * documents.
  */
 static int check_duplicates(const struct ndp_bytes *text, const char *path,
+                            const struct ndp_input_tuning *tune,
                             struct ndp_error *err)
 {
     struct json_object *pruned = NULL;
     const char *msg = NULL;
     size_t pos = 0, seen;
-    int rc = ndp_parse_pruned(&pruned, &seen, text->data, text->len, NULL,
-                              &pos, &msg);
+    int rc = ndp_parse_pruned(&pruned, &seen, text->data, text->len, false,
+                              tune, &pos, &msg);
 
     json_object_put(pruned);
     return rc == NDP_ESCHEMA ? duplicate_key(text, path, pos, msg, err) : 0;
@@ -153,9 +154,9 @@ static int check_duplicates(const struct ndp_bytes *text, const char *path,
  * count).
  */
 static int parse_document(struct json_object **out, size_t *seen,
-                          const struct ndp_bytes *text,
-                          const struct ndp_readahead *ra,
-                          const char *path, bool whole_tree,
+                          const struct ndp_bytes *text, bool mapped,
+                          const char *path,
+                          const struct ndp_input_options *opt,
                           struct ndp_error *err)
 {
     struct ndp_error strict_err = NDP_ERROR_INIT;
@@ -165,22 +166,22 @@ static int parse_document(struct json_object **out, size_t *seen,
     int rc;
 
     *seen = SIZE_MAX;
-    if (whole_tree || !object) {
+    if (opt->whole_tree || !object) {
         rc = ndp_load_refuse_nul(text, path, err);
         if (rc)
             return rc;
         rc = ndp_load_parse_json(out, text, path, false, &strict_err);
         if (rc)
             return ndp_error_set(err, rc, "%s", strict_err.msg);
-        rc = object ? check_duplicates(text, path, err) : 0;
+        rc = object ? check_duplicates(text, path, opt->tuning, err) : 0;
         if (rc) {
             json_object_put(*out);
             *out = NULL;
         }
         return rc;
     }
-    rc = ndp_parse_pruned(out, seen, text->data, text->len, ra, &pos,
-                          &msg);
+    rc = ndp_parse_pruned(out, seen, text->data, text->len, mapped,
+                          opt->tuning, &pos, &msg);
     if (rc == 0)
         return 0;
     return refused_by_scanner(out, seen, text, path, rc, pos, msg, err);
@@ -346,8 +347,8 @@ static int read_text(struct ndp_changeset *set, const char *path,
         if (!rc)
             rc = ndp_load_check_not_json(text, path, EXPECT_INPUT, err);
         if (!rc)
-            rc = parse_document(&root, &seen, text, ndp_load_readahead(in),
-                                path, opt->whole_tree, err);
+            rc = parse_document(&root, &seen, text, ndp_load_mapped(in),
+                                path, opt, err);
     }
     if (rc)
         goto out;

@@ -36,8 +36,11 @@ struct ndp_split;
 
 /*
  * Validates 'text' with the scanner and builds the pruned tree the readers
- * use.  'ra': 'text' is a mapped file, read ahead of the walk and given
- * back behind it (ndp_load_readahead(); NULL for text the program holds).  Returns 0 with '*out' (owned by the caller) and '*seen' (entries
+ * use.  'mapped': 'text' is a mapped file's own pages, given back behind
+ * the walk (ndp_load_mapped(); never for text the program holds).  'tune':
+ * where a long list is split between two threads and how often pages go
+ * back (borrowed; NULL: NDP_INPUT_TUNING_DEFAULT).  Returns 0 with '*out'
+ * (owned by the caller) and '*seen' (entries
  * of the filtered lists; SIZE_MAX when the document was built whole and
  * the reader counts), NDP_EPARSE with the byte offset and a static
  * description of the syntax error, or NDP_ESCHEMA for a key met twice
@@ -46,8 +49,8 @@ struct ndp_split;
  * 'resource_changes'").
  */
 int ndp_parse_pruned(struct json_object **out, size_t *seen,
-                     const char *text, size_t len,
-                     const struct ndp_readahead *ra,
+                     const char *text, size_t len, bool mapped,
+                     const struct ndp_input_tuning *tune,
                      size_t *err_pos, const char **err_msg);
 
 /*
@@ -86,13 +89,13 @@ enum ndp_prune_filter {
 };
 
 /*
- * A walk's reading ahead (src/util/readahead.h), told by the scanner as its
- * fast walk goes by ('hook', first: the scanner calls back through it) and
- * by the pruner after each element.
+ * A walk's pages given back behind it (struct ndp_load_cursor), told by
+ * the scanner as its fast walk goes by ('hook', first: the scanner calls
+ * back through it) and by the pruner after each element.
  */
-struct ndp_prune_ahead {
-    struct ndp_jscan_ahead hook;
-    struct ndp_readahead_cursor cursor;
+struct ndp_prune_cursor {
+    struct ndp_jscan_progress hook;
+    struct ndp_load_cursor pages;
 };
 
 /*
@@ -136,18 +139,13 @@ struct ndp_pruner {
     struct ndp_entry_mark **marks; /* the second thread's marks, whose
                                lines ndp_split_take() makes absolute */
     size_t nr_marks, alloc_marks;
-    const struct ndp_readahead *ra; /* the text is a mapped file: read
-                               ahead of the walk, given back behind it */
-    struct ndp_prune_ahead ahead; /* ... by this walk */
+    const struct ndp_input_tuning *tune; /* where lists split, how often
+                               pages go back (never NULL: the default is
+                               filled in) */
+    bool mapped;            /* the text is a mapped file's: its pages go
+                               back behind the walk ... */
+    struct ndp_prune_cursor cursor; /* ... this walk's */
 };
-
-/* ---- input_ahead.c: a walk's reading ahead ---------------------------- */
-
-/* Starts the walk's reading ahead with scanner 's', stopping what ran. */
-void ndp_prune_ahead_start(struct ndp_pruner *p, struct ndp_jscan *s);
-/* The walk is at 'pos' (after an element): reads ahead when it is time. */
-void ndp_prune_read_ahead(struct ndp_pruner *p, size_t pos);
-void ndp_prune_ahead_stop(struct ndp_pruner *p);
 
 /*
  * The second thread's walk, which the pruner hands to ndp_split_start():
@@ -203,13 +201,6 @@ int ndp_split_give_up(struct ndp_pruner *p);
 /* Is the second thread no longer wanted (only ever true in it)? */
 bool ndp_split_cancelled(const struct ndp_pruner *p);
 
-/*
- * For tests: split lists in texts of at least 'min_bytes' between two
- * threads, the second starting at the first element boundary after
- * 'percent' of the rest of the text (default: 8 MiB, 45; 50 for a thread
- * started early).
- */
-void ndp_prune_tune_split(size_t min_bytes, unsigned percent);
 /* For tests: how many second threads' work has been taken over so far,
  * and of those how many started early ('*early', unless NULL). */
 size_t ndp_prune_splits_taken(size_t *early);

@@ -265,6 +265,37 @@ static bool stream_retry(struct ndp_pruner *p, struct ndp_jscan *s,
 }
 
 /*
+ * A mapped file's pages go back behind the walk (struct ndp_load_cursor):
+ * the scanner tells the cursor as its fast walk crosses a skipped value,
+ * the walk after each element and member.  Read again (a message, the
+ * second thread's work dropped), they come back from the file.
+ */
+static void reach_pages(struct ndp_jscan_progress *hook, size_t pos)
+{
+    struct ndp_prune_cursor *c = (struct ndp_prune_cursor *)(void *)hook;
+
+    hook->at = ndp_load_cursor_reach(&c->pages, pos);
+}
+
+/* Starts giving back the pages behind the walk of scanner 's' (from where
+ * it is), when the text is a mapped file's. */
+static void cursor_start(struct ndp_pruner *p, struct ndp_jscan *s)
+{
+    ndp_load_cursor_start(&p->cursor.pages, p->mapped ? p->text : NULL,
+                          p->tune->give_back_step);
+    p->cursor.hook.reach = reach_pages;
+    p->cursor.hook.at = p->mapped ? 0 : SIZE_MAX;
+    s->progress = p->mapped ? &p->cursor.hook : NULL;
+}
+
+/* The walk is at 'pos', after an item: gives pages back when it is time. */
+static void give_back(struct ndp_pruner *p, size_t pos)
+{
+    if (pos >= p->cursor.hook.at)
+        reach_pages(&p->cursor.hook, pos);
+}
+
+/*
  * Reads one item (an element of a list, a member of an object) with
  * 'read'.  Streaming, when the bytes there are so far end inside it, waits
  * for more and reads it again from its start: every loop of the walk reads
@@ -572,7 +603,7 @@ static int filter_elements(struct ndp_pruner *p, struct ndp_jscan *s,
         /* The element's newlines while its bytes are in the cache. */
         if (!rc) {
             ndp_prune_line_at_cursor(p, s);
-            ndp_prune_read_ahead(p, s->pos);
+            give_back(p, s->pos);
         }
     }
     ndp_buf_release(&e.value);
@@ -581,15 +612,18 @@ static int filter_elements(struct ndp_pruner *p, struct ndp_jscan *s,
 
 /*
  * The second thread's walk (input_split.c): from the element at the cursor
- * to the end of the list, then the top-level members after it.
+ * to the end of the list, then the top-level members after it, giving
+ * back the pages behind it as the first thread does behind its own.
  */
 static int walk_second(struct ndp_pruner *p, struct ndp_jscan *s,
                        enum ndp_prune_filter f, struct json_object *kept,
                        size_t *count, struct json_object *tail)
 {
     bool stopped;
-    int rc = filter_elements(p, s, f, kept, count, true, SIZE_MAX, &stopped);
+    int rc;
 
+    cursor_start(p, s);
+    rc = filter_elements(p, s, f, kept, count, true, SIZE_MAX, &stopped);
     return rc ? rc : prune_members(p, s, CTX_TOP, tail);
 }
 
@@ -832,7 +866,7 @@ static int prune_members(struct ndp_pruner *p, struct ndp_jscan *s,
         }
         m.met |= m.bit;
         add_member(p, obj, &m);
-        ndp_prune_read_ahead(p, s->pos);
+        give_back(p, s->pos);
         if (p->tail_members) {
             add_tail_members(p, obj);
             break;
@@ -861,7 +895,7 @@ static int prune_document(struct ndp_pruner *p, struct ndp_jscan *s,
     int rc;
 
     ndp_jscan_init(s, p->text, p->len, NDP_MAX_JSON_DEPTH);
-    ndp_prune_ahead_start(p, s);
+    cursor_start(p, s);
     *type = ndp_jscan_peek(s);
     if (*type == NDP_JSCAN_OBJECT)
         rc = prune_object(p, s, CTX_TOP, root);
@@ -899,7 +933,6 @@ static int parse(struct ndp_pruner *p, struct json_object **out, size_t *seen,
     }
     json_tokener_free(p->tok);
     p->tok = NULL;
-    ndp_prune_ahead_stop(p);
     if (rc) {
         /* An error anywhere throws the tree away. */
         json_object_put(root);
@@ -916,13 +949,17 @@ static int parse(struct ndp_pruner *p, struct json_object **out, size_t *seen,
     return 0;
 }
 
+/* Where lists split when the caller does not say. */
+static const struct ndp_input_tuning default_tuning = NDP_INPUT_TUNING_DEFAULT;
+
 int ndp_parse_pruned(struct json_object **out, size_t *seen,
-                     const char *text, size_t len,
-                     const struct ndp_readahead *ra,
+                     const char *text, size_t len, bool mapped,
+                     const struct ndp_input_tuning *tune,
                      size_t *err_pos, const char **err_msg)
 {
     struct ndp_pruner p = { .text = text, .len = len, .complete = true,
-                            .line = 1, .line_origin = 1, .ra = ra };
+                            .line = 1, .line_origin = 1, .mapped = mapped,
+                            .tune = tune ? tune : &default_tuning };
 
     return parse(&p, out, seen, err_pos, err_msg);
 }
@@ -933,7 +970,7 @@ int ndp_parse_pruned_stream(struct json_object **out, size_t *seen,
                             size_t *err_pos, const char **err_msg)
 {
     struct ndp_pruner p = { .text = text, .src = src, .line = 1,
-                            .line_origin = 1 };
+                            .line_origin = 1, .tune = &default_tuning };
 
     p.len = src->wait(src->ctx, 1, &p.complete);
     return parse(&p, out, seen, err_pos, err_msg);

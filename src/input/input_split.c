@@ -42,12 +42,6 @@ struct ndp_split {
     int rc;
 };
 
-/* Texts from this size on are split, at the first element boundary after
- * this share of what is left (ndp_prune_tune_split() for tests). */
-static size_t split_min_bytes = (size_t)8 << 20;
-static unsigned split_percent = 45;
-static unsigned early_percent = 50;
-
 /* Second threads whose work was taken over, and of those the ones started
  * early (ndp_prune_splits_taken()). */
 static atomic_size_t splits_taken, early_splits_taken, early_splits_started;
@@ -64,16 +58,8 @@ size_t ndp_prune_splits_taken(size_t *early)
     return atomic_load(&splits_taken);
 }
 
-void ndp_prune_tune_split(size_t min_bytes, unsigned percent)
-{
-    split_min_bytes = min_bytes;
-    split_percent = percent < 100 ? percent : 99;
-    early_percent = split_percent;
-}
-
 static void split_free(struct ndp_split *sp)
 {
-    ndp_prune_ahead_stop(&sp->p);
     free(sp->p.marks);
     json_tokener_free(sp->p.tok);
     json_object_put(sp->kept);
@@ -259,10 +245,10 @@ static size_t start_second(struct ndp_pruner *p, enum ndp_prune_filter f,
     sp->p.list = where;
     sp->p.tok = json_tokener_new_ex(NDP_MAX_JSON_DEPTH);
     sp->p.lines_at = start;     /* its lines count from 0 there */
-    sp->p.ra = p->ra;
+    sp->p.tune = p->tune;
+    sp->p.mapped = p->mapped;
     ndp_jscan_init_inside(&sp->s, p->text, p->len, NDP_MAX_JSON_DEPTH, "{[",
                           sp->start);
-    ndp_prune_ahead_start(&sp->p, &sp->s);
     sp->kept = json_object_new_array();
     sp->tail = json_object_new_object();
     if (pthread_create(&sp->thread, NULL, run_second, sp) != 0) {
@@ -284,6 +270,8 @@ size_t ndp_split_start(struct ndp_pruner *p, const struct ndp_jscan *s,
                        enum ndp_prune_filter f, ndp_split_walk *walk)
 {
     struct element_shape shape;
+    unsigned percent = p->tune->split_percent < 100 ? p->tune->split_percent
+                                                    : 99;
     size_t start;
 
     if (p->split && p->split->f == f && p->split->start > s->pos)
@@ -291,12 +279,11 @@ size_t ndp_split_start(struct ndp_pruner *p, const struct ndp_jscan *s,
     if (p->split && p->split->f == f)
         ndp_split_cancel(p);
     if (p->src || p->started_mid_list || p->split || s->depth != 2 ||
-        p->len - s->pos < split_min_bytes ||
+        p->len - s->pos < p->tune->split_min_bytes ||
         !first_element_shape(p->text, p->len, s->pos, &shape))
         return SIZE_MAX;
     start = find_element_start(p->text, p->len, s->pos,
-                               s->pos + (p->len - s->pos) / 100 *
-                                            split_percent,
+                               s->pos + (p->len - s->pos) / 100 * percent,
                                &shape);
     if (start == SIZE_MAX)
         return SIZE_MAX;
@@ -377,10 +364,13 @@ size_t ndp_split_start_early(struct ndp_pruner *p, const struct ndp_jscan *s,
                              ndp_split_walk *walk)
 {
     size_t start = SIZE_MAX;
+    unsigned early_percent = p->tune->early_percent < 100
+                                 ? p->tune->early_percent
+                                 : 99;
     unsigned i;
 
     if (p->src || p->started_mid_list || p->split || p->tried_early ||
-        s->depth != 1 || p->len - s->pos < split_min_bytes)
+        s->depth != 1 || p->len - s->pos < p->tune->split_min_bytes)
         return SIZE_MAX;
     p->tried_early = true;
     for (i = 0; i < EARLY_TRIES && start == SIZE_MAX; i++) {
@@ -408,7 +398,7 @@ bool ndp_split_take(struct ndp_pruner *p, struct ndp_jscan *s,
 {
     struct ndp_split *sp = p->split;
     long start_line = ndp_prune_line_at(p, sp->start); /* while it runs */
-    struct ndp_jscan_ahead *ahead;
+    struct ndp_jscan_progress *progress;
     size_t i, n;
 
     p->split = NULL;
@@ -428,9 +418,9 @@ bool ndp_split_take(struct ndp_pruner *p, struct ndp_jscan *s,
         json_object_array_add(list, json_object_get(
                                         json_object_array_get_idx(sp->kept, i)));
     *count += sp->count;
-    ahead = s->ahead;
+    progress = s->progress;
     *s = sp->s; /* same text, same levels below the list */
-    s->ahead = ahead; /* this thread's own reading ahead */
+    s->progress = progress; /* this thread's own pages given back */
     if (sp->p.dup_where) {
         p->dup_where = sp->p.dup_where;
         p->dup_pos = sp->p.dup_pos;

@@ -136,12 +136,12 @@ static inline bool get_kind(const struct ndp_jscan *s, int depth)
     return (s->is_object[depth >> 6] >> (depth & 63)) & 1;
 }
 
-/* The walk is at 'pos', at or past s->ahead->at: tells the listener (the
- * reading ahead) and returns where to tell it next. */
-static size_t tell_ahead(struct ndp_jscan *s, size_t pos)
+/* The walk is at 'pos', at or past s->progress->at: tells the listener
+ * (the pages given back) and returns where to tell it next. */
+static size_t tell_progress(struct ndp_jscan *s, size_t pos)
 {
-    s->ahead->reach(s->ahead, pos);
-    return s->ahead->at;
+    s->progress->reach(s->progress, pos);
+    return s->progress->at;
 }
 
 static inline bool is_hex(unsigned char c)

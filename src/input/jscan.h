@@ -61,12 +61,14 @@ struct ndp_buf;
 /*
  * Told as the fast walk over skipped containers goes by: reach() is called
  * with the walk's position once it is at or past 'at', and sets 'at' anew
- * (SIZE_MAX: not again).  What reads the text ahead of the walk
- * (src/util/readahead.h) listens here; it must not change the bytes.
+ * (SIZE_MAX: not again).  What gives a mapped file's pages back behind
+ * the walk (struct ndp_load_cursor) listens here, so that a skipped
+ * planned_values of a hundred megabytes goes back as it is crossed; it
+ * must not change the bytes.
  */
-struct ndp_jscan_ahead {
+struct ndp_jscan_progress {
     size_t at;
-    void (*reach)(struct ndp_jscan_ahead *a, size_t pos);
+    void (*reach)(struct ndp_jscan_progress *a, size_t pos);
 };
 
 struct ndp_jscan {
@@ -81,7 +83,7 @@ struct ndp_jscan {
     uint64_t is_object[NDP_JSCAN_DEPTH_LIMIT / 64]; /* kind of each level */
     size_t newlines_at;  /* the fast walks have counted the '\n' bytes */
     size_t newlines;     /* ... from where the scanner began up to here */
-    struct ndp_jscan_ahead *ahead; /* borrowed, or NULL */
+    struct ndp_jscan_progress *progress; /* borrowed, or NULL */
 };
 
 /* Kinds of value, as ndp_jscan_peek() sees them from the first byte. */

@@ -526,7 +526,8 @@ JS_TARGET static enum js_fast_result JS_NAME(fast_walk)(struct ndp_jscan *s,
 {
     const unsigned char *p = (const unsigned char *)s->buf;
     unsigned char pad[64];
-    size_t at, lines = 0, ahead_at = s->ahead ? s->ahead->at : SIZE_MAX;
+    size_t at, lines = 0;
+    size_t tell_at = s->progress ? s->progress->at : SIZE_MAX;
 
     for (at = pos; at < s->len; at += 64) {
         const unsigned char *block = p + at;
@@ -535,8 +536,8 @@ JS_TARGET static enum js_fast_result JS_NAME(fast_walk)(struct ndp_jscan *s,
         uint64_t nl;
         bool done = false;
 
-        if (at >= ahead_at)
-            ahead_at = tell_ahead(s, at);
+        if (at >= tell_at)
+            tell_at = tell_progress(s, at);
         if (s->len - at < 64) {
             /* The last bytes, padded with spaces (they end nothing). */
             memset(pad, ' ', sizeof(pad));
@@ -650,7 +651,8 @@ JS_TARGET static int JS_NAME(skip_value)(struct ndp_jscan *s, size_t *start,
     const unsigned char *p = (const unsigned char *)s->buf;
     const size_t len = s->len;
     const int base = s->depth;
-    size_t pos, first, ahead_at = s->ahead ? s->ahead->at : SIZE_MAX;
+    size_t pos, first;
+    size_t tell_at = s->progress ? s->progress->at : SIZE_MAX;
     int depth = base;
     bool in_object = false; /* kind of level depth - 1, when depth > base */
     unsigned char c;
@@ -752,8 +754,8 @@ after:
         return fail(s, len, M_EOF);
     c = p[pos];
     if (c == ',') {
-        if (pos >= ahead_at)
-            ahead_at = tell_ahead(s, pos);
+        if (pos >= tell_at)
+            tell_at = tell_progress(s, pos);
         pos = JS_NAME(skip_ws)(p, pos + 1, len);
         if (in_object)
             goto key;

@@ -12,7 +12,6 @@
 #include "platform_config.h"
 #include "util_internal.h"
 
-#include <errno.h>
 #include <unistd.h>
 
 #if NDP_HAVE_X86_CPU_FEATURES
@@ -93,53 +92,6 @@ bool ndp_map_file_at(void *addr, size_t len, int fd)
         return false;
     (void)posix_madvise(addr, len, POSIX_MADV_SEQUENTIAL);
     return true;
-}
-
-bool ndp_map_file_part_at(void *addr, size_t len, int fd, size_t offset)
-{
-    return mmap(addr, len, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd,
-                (off_t)offset) != MAP_FAILED;
-}
-
-bool ndp_can_move_pages(void)
-{
-    return NDP_HAVE_MREMAP_DONTUNMAP;
-}
-
-/* Reads all 'len' bytes of 'fd' at 'offset' into 'to'. */
-static bool read_fully(int fd, char *to, size_t len, size_t offset)
-{
-    size_t got = 0;
-
-    while (got < len) {
-        ssize_t n = pread(fd, to + got, len - got, (off_t)(offset + got));
-
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        got += (size_t)n;
-    }
-    return true;
-}
-
-bool ndp_move_read_pages(void *scratch, void *target, size_t len, int fd,
-                         size_t offset)
-{
-#if NDP_HAVE_MREMAP_DONTUNMAP
-    return read_fully(fd, scratch, len, offset) &&
-           mremap(scratch, len, len,
-                  MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP,
-                  target) != MAP_FAILED;
-#else
-    (void)read_fully;
-    (void)scratch;
-    (void)target;
-    (void)len;
-    (void)fd;
-    (void)offset;
-    return false;
-#endif
 }
 
 void ndp_advise_huge_pages(void *addr, size_t len)

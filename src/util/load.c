@@ -62,44 +62,53 @@ static int read_fd(struct ndp_buf *out, int fd, const char *path,
  * Maps 'size' bytes of 'fd' followed by at least one zero byte: an
  * anonymous mapping one byte longer than the file, with the file mapped
  * over its start (the rest of the file's last page reads as zeros too).
- * A file large enough to be read ahead (readahead.h) starts at a multiple
- * of the chunk size, the anonymous mapping a chunk longer, and keeps a
- * descriptor of its own for the reads.  Returns false when the system
- * will not map it; the caller reads instead.  A file truncated by another
- * process while it is mapped would end the run with SIGBUS; plans and
- * what-if results are not written in place.
+ * Returns false when the system will not map it; the caller reads instead.
+ * A file truncated by another process while it is mapped would end the
+ * run with SIGBUS; plans and what-if results are not written in place.
  */
 static bool map_file(struct ndp_load *in, int fd, size_t size)
 {
-    size_t chunk = ndp_readahead_chunk(size);
-    size_t len = size + 1 + chunk;
-    char *base = ndp_map_zeros(len, PROT_READ, false), *text;
+    size_t len = size + 1;
+    char *base = ndp_map_zeros(len, PROT_READ, false);
 
     if (base == MAP_FAILED)
         return false;
-    /* A chunk read ahead starts where a huge page may. */
-    text = chunk ? ndp_readahead_align(base, chunk) : base;
-    if (!ndp_map_file_at(text, size, fd)) {
+    if (!ndp_map_file_at(base, size, fd)) {
         munmap(base, len);
         return false;
     }
     in->map = base;
     in->map_len = len;
     in->file_mapped = true;
-    in->text.data = text;
+    in->text.data = base;
     in->text.len = size;
-    in->readahead.fd = chunk ? dup(fd) : -1;
-    in->readahead.text = text;
-    in->readahead.len = size;
-    in->readahead.chunk = in->readahead.fd >= 0 ? chunk : 0;
     return true;
 }
 
-const struct ndp_readahead *ndp_load_readahead(const struct ndp_load *in)
+bool ndp_load_mapped(const struct ndp_load *in)
 {
-    return in->file_mapped && in->text.data == in->readahead.text
-               ? &in->readahead
-               : NULL;
+    return in->file_mapped && in->text.data == (const char *)in->map;
+}
+
+void ndp_load_cursor_start(struct ndp_load_cursor *c, const char *text,
+                           size_t step)
+{
+    c->text = text;
+    c->step = step ? step : NDP_LOAD_GIVE_BACK_STEP;
+    c->given_back = SIZE_MAX;
+}
+
+size_t ndp_load_cursor_reach(struct ndp_load_cursor *c, size_t pos)
+{
+    if (!c->text)
+        return SIZE_MAX;
+    if (c->given_back == SIZE_MAX || pos < c->given_back)
+        c->given_back = pos; /* where this walk starts, or starts again */
+    if (pos >= c->given_back + c->step) {
+        ndp_drop_file_pages(c->text + c->given_back, pos - c->given_back);
+        c->given_back = pos;
+    }
+    return c->given_back + c->step;
 }
 
 /*
@@ -368,9 +377,6 @@ void ndp_load_release(struct ndp_load *in)
     ndp_load_finish(in, SIZE_MAX, &ignored);
     if (in->map)
         munmap(in->map, in->map_len);
-    if (in->file_mapped && in->readahead.fd >= 0)
-        close(in->readahead.fd);
-    in->readahead = (struct ndp_readahead)NDP_READAHEAD_INIT;
     ndp_buf_release(&in->owned);
     in->map = NULL;
     in->file_mapped = false;

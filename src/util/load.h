@@ -17,7 +17,6 @@
 #include <stddef.h>
 
 #include "buf.h"
-#include "readahead.h"
 
 struct json_object;
 struct ndp_error;
@@ -58,11 +57,8 @@ struct ndp_load {
     size_t map_len;
     bool file_mapped;      /* 'map' is the file itself, read-only */
     struct ndp_stream *stream; /* standard input still being read */
-    struct ndp_readahead readahead; /* a mapped file: how to read it ahead */
 };
-#define NDP_LOAD_INIT                                                      \
-    { NDP_BYTES_INIT, NDP_BUF_INIT, NULL, 0, false, NULL,                   \
-      NDP_READAHEAD_INIT }
+#define NDP_LOAD_INIT { NDP_BYTES_INIT, NDP_BUF_INIT, NULL, 0, false, NULL }
 
 /*
  * Loads 'path' ("-": standard input), refusing more than 'max_bytes'.  A
@@ -76,8 +72,12 @@ int ndp_load_file(struct ndp_load *in, const char *path, size_t max_bytes,
                   struct ndp_error *err);
 bool ndp_load_streaming(const struct ndp_load *in);
 size_t ndp_load_wait(void *ctx, size_t want, bool *complete);
-/* A mapped file's readahead (readahead.h), or NULL when not mapped. */
-const struct ndp_readahead *ndp_load_readahead(const struct ndp_load *in);
+/*
+ * Is 'text' a mapped file's own pages, from its first byte (not bytes the
+ * program read or wrote)?  Then a walk over it may give them back
+ * (struct ndp_load_cursor).
+ */
+bool ndp_load_mapped(const struct ndp_load *in);
 /*
  * Asks the reading thread to read no more (the text already read cannot
  * be a document); ndp_load_finish() then waits only for the read
@@ -94,6 +94,41 @@ void ndp_load_copy(struct ndp_load *in, const void *bytes, size_t len);
 int ndp_load_to_utf8(struct ndp_load *in, const char *path,
                      struct ndp_error *err);
 void ndp_load_release(struct ndp_load *in);
+
+/* ---- a mapped file's pages given back behind a walk -------------------- */
+
+/* By default, the pages behind a walk go back this many bytes at a time. */
+#define NDP_LOAD_GIVE_BACK_STEP ((size_t)4 << 20)
+
+/*
+ * A walk over a mapped file's text (ndp_load_mapped()) gives the pages it
+ * has left behind back to the system as it goes, 'step' bytes or more at
+ * a time (ndp_drop_file_pages()): a 240 MB plan then never holds more
+ * than a few megabytes of it, and each thread gives back what it read
+ * instead of one thread tearing the whole mapping down at the end.  Read
+ * again (a message, a second look, the other thread), the pages come back
+ * from the file.  One cursor per thread that walks the text.
+ */
+struct ndp_load_cursor {
+    const char *text;   /* NULL: nothing to give back */
+    size_t step;
+    size_t given_back;  /* pages given back up to here (SIZE_MAX: where
+                           the walk starts) */
+};
+
+/*
+ * A cursor over 'text' (borrowed, a mapped file's; NULL: a cursor that
+ * does nothing), giving pages back 'step' bytes at a time.
+ */
+void ndp_load_cursor_start(struct ndp_load_cursor *c, const char *text,
+                           size_t step);
+/*
+ * The walk is at byte 'pos': gives back the pages between where it last
+ * gave back and 'pos' once they are 'step' bytes or more.  A 'pos' before
+ * that (a walk started again further back) starts counting anew.  Returns
+ * the byte at which to call again (SIZE_MAX: never).
+ */
+size_t ndp_load_cursor_reach(struct ndp_load_cursor *c, size_t pos);
 
 /* ---- text that should be JSON ------------------------------------------ */
 

@@ -36,29 +36,6 @@ void *ndp_map_zeros_portable(size_t len, int prot, bool reserve);
  */
 bool ndp_map_file_at(void *addr, size_t len, int fd);
 
-/*
- * Maps 'len' bytes of 'fd' from 'offset' (a multiple of the page size)
- * read-only and privately at exactly 'addr', in one step over whatever
- * the caller had mapped there.  Returns false on failure.
- */
-bool ndp_map_file_part_at(void *addr, size_t len, int fd, size_t offset);
-
-/* Can ndp_move_read_pages() move pages here (Linux 5.7 and later)? */
-bool ndp_can_move_pages(void);
-
-/*
- * Reads 'len' bytes of 'fd' from 'offset' into 'scratch', a private
- * writable mapping of zeros, then moves those pages to 'target' in one
- * step (mremap() with MREMAP_FIXED and MREMAP_DONTUNMAP), replacing what
- * the caller had mapped there; 'scratch' stays mapped, its pages gone
- * (zeros again when next touched).  A reader of 'target' in another
- * thread sees the old mapping or the new one, never a hole.  Returns
- * false, 'target' untouched, on a short read or where the system has no
- * such move.  'scratch', 'target' and 'len': multiples of the page size.
- */
-bool ndp_move_read_pages(void *scratch, void *target, size_t len, int fd,
-                         size_t offset);
-
 /* Hints that 'len' bytes at 'addr' be backed by huge pages (Linux). */
 void ndp_advise_huge_pages(void *addr, size_t len);
 

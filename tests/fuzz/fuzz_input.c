@@ -110,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct ndp_run_options ro = {
         .inputs = &input,
         .nr_inputs = 1,
-        .input = { 1 << 24, NULL, false },
+        .input = { .max_bytes = 1 << 24 },
         .at = 1796472000,
         .have_profile = true,
         .profile = NDP_PROFILE_WINDOW,

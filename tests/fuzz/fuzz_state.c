@@ -43,7 +43,7 @@ static void judge(const char *path, const struct ndp_config *config)
         .nr_inputs = 1,
         .cluster_states = states,
         .nr_cluster_states = path ? 1 : 0,
-        .input = { 1 << 20, NULL, false },
+        .input = { .max_bytes = 1 << 20 },
         .at = 1796472000,
         .config = config,
         .source_root = fuzz_empty_dir(),

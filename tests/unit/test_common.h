@@ -37,6 +37,31 @@ static inline struct json_object *test_json(const char *text)
     return v;
 }
 
+/*
+ * The resident bytes of the mapping of this process that holds 'addr',
+ * from /proc/self/smaps (Linux); SIZE_MAX where the system does not say.
+ */
+static inline size_t test_resident_bytes(const void *addr)
+{
+    FILE *smaps = fopen("/proc/self/smaps", "r");
+    char line[512];
+    bool inside = false;
+    size_t found = SIZE_MAX;
+
+    if (!smaps)
+        return SIZE_MAX;
+    while (found == SIZE_MAX && fgets(line, sizeof(line), smaps)) {
+        unsigned long lo, hi, kb;
+
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+            inside = (uintptr_t)addr >= lo && (uintptr_t)addr < hi;
+        else if (inside && sscanf(line, "Rss: %lu kB", &kb) == 1)
+            found = (size_t)kb * 1024;
+    }
+    fclose(smaps);
+    return found;
+}
+
 /* The most tests one group collects; add_test stops the run past it. */
 #define TEST_LIST_MAX 256
 

@@ -12,6 +12,8 @@
 #include "error.h"
 #include "input.h"
 #include "input/input_internal.h"
+#include "load.h"
+#include "platform_config.h"
 #include "../stream_pieces.h"
 
 #include <sys/stat.h>
@@ -210,12 +212,15 @@ static const struct input_case cases[] = {
 };
 
 static int read_file_as(const char *bytes, size_t len, struct ndp_error *err,
-                        size_t max_bytes, bool whole_tree)
+                        size_t max_bytes, bool whole_tree,
+                        const struct ndp_input_tuning *tuning)
 {
     char path[] = "/tmp/ndp-input-XXXXXX";
     int fd = mkstemp(path);
     struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_input_options opt = { max_bytes, NULL, whole_tree };
+    struct ndp_input_options opt = { .max_bytes = max_bytes,
+                                     .whole_tree = whole_tree,
+                                     .tuning = tuning };
     int rc;
 
     assert_true(fd >= 0);
@@ -232,7 +237,7 @@ static int read_file_as(const char *bytes, size_t len, struct ndp_error *err,
 static int read_bytes(const char *bytes, size_t len, struct ndp_error *err,
                       size_t max_bytes)
 {
-    return read_file_as(bytes, len, err, max_bytes, false);
+    return read_file_as(bytes, len, err, max_bytes, false, NULL);
 }
 
 /* ---- subnets -------------------------------------------------------------- */
@@ -272,7 +277,8 @@ static void subnets__kept_with_their_usable_addresses(void **state)
         char path[] = "/tmp/ndp-input-XXXXXX";
         int fd = mkstemp(path);
         struct ndp_changeset set = NDP_CHANGESET_INIT;
-        struct ndp_input_options opt = { 1 << 20, NULL, whole != 0 };
+        struct ndp_input_options opt = { .max_bytes = 1 << 20,
+                                         .whole_tree = whole != 0 };
         struct ndp_error err = NDP_ERROR_INIT;
 
         assert_true(fd >= 0);
@@ -337,8 +343,8 @@ static void input_over_the_limit__refused(void **state)
 static void directory_and_missing_file__refused(void **state)
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_input_options opt = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL,
-                                        false };
+    struct ndp_input_options opt = { .max_bytes =
+                                         NDP_DEFAULT_MAX_INPUT_BYTES };
     struct ndp_error err = NDP_ERROR_INIT;
 
     (void)state;
@@ -389,7 +395,7 @@ static void file_of_whole_pages__read_to_its_end(void **state)
 static int read_stdin_from(int fd, size_t max_bytes, struct ndp_error *err)
 {
     struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_input_options opt = { max_bytes, NULL, false };
+    struct ndp_input_options opt = { .max_bytes = max_bytes };
     int saved = dup(0), rc;
 
     assert_true(saved >= 0);
@@ -414,14 +420,14 @@ static int pipe_holding(const char *text)
 
 static int read_one_way(const char *bytes, struct ndp_error *err, int how)
 {
-    int rc;
+    struct ndp_input_tuning tuning = NDP_INPUT_TUNING_DEFAULT;
 
-    ndp_prune_tune_split(how == 2 || how == 3 ? 0 : (size_t)8 << 20,
-                         how == 3 ? 50 : 45);
-    rc = read_file_as(bytes, strlen(bytes), err, NDP_DEFAULT_MAX_INPUT_BYTES,
-                      how == 1);
-    ndp_prune_tune_split((size_t)8 << 20, 45);
-    return rc;
+    if (how == 2 || how == 3) {
+        tuning.split_min_bytes = 0;
+        tuning.split_percent = tuning.early_percent = how == 3 ? 50 : 45;
+    }
+    return read_file_as(bytes, strlen(bytes), err,
+                        NDP_DEFAULT_MAX_INPUT_BYTES, how == 1, &tuning);
 }
 
 /* Standard input: a pipe is read, a redirected file is mapped; both are
@@ -658,7 +664,7 @@ static void azapi_update_of_a_pool__named_by_its_resource_id(void **state)
                   "ContainerService/managedClusters/aks") "]}";
 #undef UPDATE_OF
     struct ndp_changeset set = NDP_CHANGESET_INIT;
-    struct ndp_input_options opt = { 1 << 20, NULL, false };
+    struct ndp_input_options opt = { .max_bytes = 1 << 20 };
     struct ndp_error err = NDP_ERROR_INIT;
 
     (void)state;
@@ -732,6 +738,88 @@ static void document_locate__lines_far_into_a_long_text(void **state)
     ndp_buf_release(&text);
 }
 
+/* One parse of the whole text, summed up as text ('mapped': its pages
+ * go back behind the walk). */
+static char *summary_of(const char *text, size_t len, bool mapped,
+                        const struct ndp_input_tuning *tuning)
+{
+    struct json_object *root = NULL;
+    struct ndp_buf out = NDP_BUF_INIT;
+    size_t seen = 0, pos = 0;
+    const char *msg = NULL;
+
+    assert_int_equal(ndp_parse_pruned(&root, &seen, text, len, mapped,
+                                      tuning, &pos, &msg), 0);
+    ndp_buf_addf(&out, "seen %zu: %s", seen,
+                 json_object_to_json_string_ext(root,
+                                                JSON_C_TO_STRING_PLAIN));
+    json_object_put(root);
+    return ndp_buf_detach(&out);
+}
+
+/*
+ * The pruned walk over a mapped file gives its pages back behind it, in
+ * the scanner's fast walk over a skipped planned_values and after each
+ * entry of resource_changes, in both threads: where the system gives
+ * pages back, the mapping holds a fraction of the file afterwards; and
+ * the tree is the one built from the same text in the program's memory.
+ */
+static void pruned_walk__gives_back_a_mapped_file_s_pages(void **state)
+{
+    const size_t step = 16 * (size_t)sysconf(_SC_PAGESIZE);
+    struct ndp_input_tuning tuning = { 0, 45, 45, step };
+    struct ndp_buf text = NDP_BUF_INIT;
+    struct ndp_load in = NDP_LOAD_INIT;
+    struct ndp_error err = NDP_ERROR_INIT;
+    char path[] = "/tmp/ndp-input-XXXXXX";
+    size_t i, before, after;
+    char *mapped, *held;
+    int fd;
+
+    (void)state;
+    ndp_buf_adds(&text, "{\"format_version\":\"1.2\",\"planned_values\":"
+                          "{\"root_module\":{\"resources\":[");
+    for (i = 0; i < 8000; i++)
+        ndp_buf_addf(&text, "%s{\"address\":\"null_resource.n%zu\","
+                            "\"values\":{\"triggers\":{\"a\":\"%0100zu\"}}}",
+                     i ? "," : "", i, i);
+    ndp_buf_adds(&text, "]}},\"resource_changes\":[");
+    for (i = 0; i < 8000; i++)
+        ndp_buf_addf(&text, "%s{\"address\":\"null_resource.n%zu\","
+                            "\"type\":\"%s\",\"change\":{\"actions\":"
+                            "[\"update\"],\"after\":{\"a\":\"%0100zu\"}}}",
+                     i ? "," : "", i,
+                     i % 1000 ? "null_resource" : "azurerm_kubernetes_cluster",
+                     i);
+    ndp_buf_adds(&text, "]}");
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text.buf, text.len), (ssize_t)text.len);
+    close(fd);
+    assert_int_equal(ndp_load_file(&in, path, SIZE_MAX, &err), 0);
+    assert_true(ndp_load_mapped(&in));
+    assert_memory_equal(in.text.data, text.buf, text.len);
+    before = test_resident_bytes(in.text.data);
+    mapped = summary_of(in.text.data, in.text.len, true, &tuning);
+    after = test_resident_bytes(in.text.data);
+    held = summary_of(text.buf, text.len, false, &tuning);
+    assert_string_equal(mapped, held);
+#if NDP_HAVE_MADV_DONTNEED
+    if (before != SIZE_MAX && after != SIZE_MAX) {
+        assert_true(before >= text.len / 2);
+        assert_true(after < before / 4);
+    }
+#else
+    (void)before;
+    (void)after;
+#endif
+    free(mapped);
+    free(held);
+    ndp_load_release(&in);
+    unlink(path);
+    ndp_buf_release(&text);
+}
+
 /*
  * A thread started early on what looks like an entry of resource_changes
  * but is an object deep inside planned_values (the same keys, "address"
@@ -763,7 +851,6 @@ static void early_split__a_wrong_guess_changes_nothing(void **state)
     alone = summary(text.buf, text.len, 0, -1);
     taken = ndp_prune_splits_taken(&early);
     split = summary(text.buf, text.len, 0, 30);
-    ndp_prune_tune_split((size_t)8 << 20, 45);
     assert_string_equal(split, alone);
     assert_true(ndp_prune_early_splits_started() > started);
     assert_int_equal(ndp_prune_splits_taken(&i), taken + 1);
@@ -776,6 +863,7 @@ static void early_split__a_wrong_guess_changes_nothing(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(pruned_walk__gives_back_a_mapped_file_s_pages),
         cmocka_unit_test(early_split__a_wrong_guess_changes_nothing),
         cmocka_unit_test(document_locate__lines_far_into_a_long_text),
         cmocka_unit_test(subnets__kept_with_their_usable_addresses),

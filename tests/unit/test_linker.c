@@ -516,7 +516,8 @@ static void fixture_test(void **state)
     const struct fixture_row *row = *state;
     struct ndp_changeset set = NDP_CHANGESET_INIT;
     struct ndp_clusters cl = NDP_CLUSTERS_INIT;
-    struct ndp_input_options in = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL, false };
+    struct ndp_input_options in = { .max_bytes =
+                                        NDP_DEFAULT_MAX_INPUT_BYTES };
     struct ndp_error err = NDP_ERROR_INIT;
     size_t i, j;
     struct ndp_buf path = NDP_BUF_INIT;

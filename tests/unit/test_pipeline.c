@@ -438,8 +438,8 @@ static void delta_only__snapshots_rebuilt_at_every_depth(void **state)
     (void)state;
     for (i = 0; i < NDP_ARRAY_SIZE(rebuilt_cases); i++) {
         struct ndp_changeset set = NDP_CHANGESET_INIT;
-        struct ndp_input_options in = { NDP_DEFAULT_MAX_INPUT_BYTES, NULL,
-                                        false };
+        struct ndp_input_options in = {
+            .max_bytes = NDP_DEFAULT_MAX_INPUT_BYTES };
         struct ndp_error err = NDP_ERROR_INIT;
         struct ndp_buf text = NDP_BUF_INIT, b = NDP_BUF_INIT, a = NDP_BUF_INIT;
         char *want_b = quoted(rebuilt_cases[i].before);
