@@ -8,7 +8,10 @@
      whose source tree section is the map a newcomer reads: by its name
      (a header may go by its .c file's stem, "change.[ch]" or
      "change.c" naming change.h too).
-  2. Every path under src/ that the documents and scripts name
+  2. Every file the map names (a word such as "linker.c" in the sections
+     of the source tree that begin "src/") exists under src/ (a generated
+     header, as its .in template).
+  3. Every path under src/ that the documents and scripts name
      (README.md, CONTRIBUTING.md, docs/*.md, ci/*.sh, .ci/run,
      tests/CMakeLists.txt, CMakeLists.txt) exists, so that none points
      at a file since moved or removed.  A path with a wildcard or a
@@ -61,6 +64,19 @@ def named(name, text, placeholders):
             any(p.match(name) for p in placeholders))
 
 
+def mapped_names(text):
+    """The file names the map's src/ sections name."""
+    block = text.split("```")[1] if text.count("```") >= 2 else ""
+    out, inside = set(), False
+    for line in block.splitlines():
+        if line and not line.startswith(" "):
+            inside = line.startswith("src/")
+        if inside:
+            out.update(w for w in re.findall(r"(?<![\w/<>.-])([a-z0-9_]+"
+                                             r"\.(?:c|h|in))(?![\w])", line))
+    return out
+
+
 def expand(path):
     """'src/x.[ch]' -> ['src/x.c', 'src/x.h']; other paths as they are."""
     if path.endswith(".[ch]"):
@@ -91,6 +107,11 @@ def main(argv):
     for path in files:
         if not named(os.path.basename(path), development, placeholders):
             problems.append("docs/development.md does not name %s" % path)
+    names = {os.path.basename(f) for f in files}
+    for name in sorted(mapped_names(development)):
+        if name not in names and name + ".in" not in names:
+            problems.append("docs/development.md names %s, which is not "
+                            "under src/" % name)
     for doc in documents(source):
         with open(doc, encoding="utf-8", errors="replace") as f:
             text = f.read()
