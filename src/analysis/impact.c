@@ -44,7 +44,7 @@ struct inventory {
     struct ndp_strmap subnet_at;        /* id -> index in 'subnets' */
     const struct ndp_changeset *set;    /* its subnets ... */
     const struct ndp_strmap *subnet_ids; /* ... by id */
-    bool flat_cni;
+    enum ndp_addressing addressing;
     struct ndp_strmap by_name;  /* folded name -> index in 'items' */
     /* Cluster-level rule ids already marked, and already touched, in
      * each phase. */
@@ -102,6 +102,20 @@ static size_t subnet_of(struct inventory *inv, const char *id)
     return inv->nr_subnets++;
 }
 
+/* PT-CAP-02: where the pods of a cluster whose change says 'f' are. */
+static enum ndp_addressing addressing_of(const struct ndp_facts *f)
+{
+    bool overlay = f->network_plugin_mode &&
+                   ndp_strcasecmp(f->network_plugin_mode, "overlay") == 0;
+
+    if (ndp_strcasecmp(f->network_plugin, "kubenet") == 0)
+        return NDP_ADDRESSING_NODE_ONLY;
+    if (ndp_strcasecmp(f->network_plugin, "azure") == 0)
+        return overlay ? NDP_ADDRESSING_NODE_ONLY
+                       : NDP_ADDRESSING_NODE_AND_PODS;
+    return NDP_ADDRESSING_UNKNOWN;
+}
+
 /*
  * The pools 'ch' declares (its facts, change.h), over what other changes
  * said of the same pools: the last change to describe a pool sizes it.
@@ -141,10 +155,7 @@ static void pools_of_change(struct inventory *inv, const struct ndp_change *ch)
         p->deleted |= f->deleted;
     }
     if (ch->kind == NDP_KIND_CLUSTER && ch->facts.network_plugin)
-        inv->flat_cni =
-            ndp_strcasecmp(ch->facts.network_plugin, "azure") == 0 &&
-            !(ch->facts.network_plugin_mode &&
-              ndp_strcasecmp(ch->facts.network_plugin_mode, "overlay") == 0);
+        inv->addressing = addressing_of(&ch->facts);
 }
 
 /* Pools the input does not describe, from 'az aks show' / nodepool list. */
@@ -395,7 +406,7 @@ static void compute_one(struct ndp_impact *out,
     out->nr_pools = inv.nr;
     out->subnets = inv.subnets;
     out->nr_subnets = inv.nr_subnets;
-    out->flat_cni = inv.flat_cni;
+    out->addressing = inv.addressing;
     out->window_minutes_left = -1;
     if (!out->touches)
         release_pools(out);

@@ -97,16 +97,28 @@ struct ndp_impact_pool {
  */
 struct ndp_subnet;
 
+/*
+ * Where a cluster's pods take their addresses (put-time-limits PT-CAP-02),
+ * as its own change declares the network plugin: from the node subnet
+ * (Azure CNI without overlay: a node takes 1 + maxPods), or not (Azure
+ * CNI Overlay, kubenet: a node takes 1); not known (no plugin declared,
+ * or one such as "none" whose pods the spec does not place).
+ */
+enum ndp_addressing {
+    NDP_ADDRESSING_UNKNOWN,
+    NDP_ADDRESSING_NODE_AND_PODS,
+    NDP_ADDRESSING_NODE_ONLY
+};
+
 struct ndp_impact {
     bool rebuilds;
     bool touches;
     struct ndp_impact_pool *pools; /* in the order they were first read */
     size_t nr_pools;
-    /* Azure CNI without overlay (the cluster's own change says so): pods
-     * take their addresses from the node subnet (put-time-limits
-     * PT-CAP-02).  'subnets' are the subnets of the input its pools are
-     * in (owned array, borrowed subnets), first named first. */
-    bool flat_cni;
+    /* How its nodes and pods take addresses of its subnets; 'subnets'
+     * are the subnets of the input its pools are in (owned array,
+     * borrowed subnets), first named first. */
+    enum ndp_addressing addressing;
     const struct ndp_subnet **subnets;
     size_t nr_subnets;
     long window_minutes_left;

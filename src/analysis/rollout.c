@@ -303,9 +303,10 @@ void ndp_rollout_size(struct ndp_rollout *out,
 }
 
 /* The addresses each node of 'p' takes: its own, and its pods' here. */
-static long addresses_per_node(const struct ndp_impact_pool *p)
+static long addresses_per_node(const struct ndp_impact_pool *p,
+                               enum ndp_addressing addressing)
 {
-    if (p->pod_subnet)
+    if (p->pod_subnet || addressing == NDP_ADDRESSING_NODE_ONLY)
         return 1;
     return add_sat(1, p->max_pods > 0 ? p->max_pods
                                       : NDP_ROLLOUT_DEFAULT_MAX_PODS);
@@ -317,9 +318,10 @@ static long addresses_per_node(const struct ndp_impact_pool *p)
  * when a count is unknown or sensitive.
  */
 static bool pool_addresses(long *base, long by_phase[NDP_PHASES],
-                           unsigned *phases, const struct ndp_impact_pool *p)
+                           unsigned *phases, const struct ndp_impact_pool *p,
+                           enum ndp_addressing addressing)
 {
-    long per_node = addresses_per_node(p);
+    long per_node = addresses_per_node(p, addressing);
     long nodes = ndp_rollout_pool_nodes(p);
     struct ndp_rollout_pool plan;
     int ph;
@@ -371,7 +373,8 @@ void ndp_rollout_subnet_needs(struct ndp_subnet_need *out,
 
         if (s >= impact->nr_subnets || p->deleted || out[s].addresses < 0)
             continue;
-        if (!pool_addresses(&base[s], by_phase[s], &out[s].phases, p))
+        if (!pool_addresses(&base[s], by_phase[s], &out[s].phases, p,
+                            impact->addressing))
             out[s].addresses = -1;
     }
     for (i = 0; i < impact->nr_subnets; i++)

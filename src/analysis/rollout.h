@@ -162,10 +162,10 @@ struct ndp_subnet_need {
 /*
  * The addresses the pools of 'impact' need in each of its subnets at the
  * peak (put-time-limits PT-CAP-02), into 'out' (impact->nr_subnets
- * entries): under flat Azure CNI (impact->flat_cni) each pool in the
- * subnet takes (nodes + its extra nodes) x (1 + maxPods), a pool whose
- * pods have a subnet of their own (nodes + extra) alone; a deleted pool
- * none.  The extra nodes are those of the phase that adds most to the
+ * entries): under flat Azure CNI (impact->addressing) each pool in the
+ * subnet takes (nodes + its extra nodes) x (1 + maxPods); under Azure CNI
+ * Overlay and kubenet, and for a pool whose pods have a subnet of their
+ * own, (nodes + extra) alone; a deleted pool none.  The extra nodes are those of the phase that adds most to the
  * subnet (struct ndp_rollout): the pools rebuilt in the cluster's own
  * PUT, or those its pool resources rebuild together after it.  Only the
  * pools the input and the live state describe are counted: at least this

@@ -809,8 +809,10 @@ void ndp_check_upgrade(const struct ndp_evaluator *ev)
 
 static void subnet_finding(const struct ndp_evaluator *ev, size_t cluster,
                            const struct ndp_subnet *sn,
-                           const struct ndp_subnet_need *need)
+                           const struct ndp_subnet_need *need,
+                           enum ndp_addressing addressing)
 {
+    bool pods = addressing == NDP_ADDRESSING_NODE_AND_PODS;
     struct ndp_check_finding f;
     struct ndp_buf *msg = &f.msg;
 
@@ -818,9 +820,13 @@ static void subnet_finding(const struct ndp_evaluator *ev, size_t cluster,
         return;
     ndp_buf_adds(&f.path, sn->address);
     ndp_buf_addf(msg, "the cluster's pools in subnet %s take at least %ld "
-                 "addresses under Azure CNI, (nodes + surge) \xc3\x97 "
-                 "(1 + maxPods), at the peak of this apply", sn->address,
-                 need->addresses);
+                 "addresses %s at the peak of this apply", sn->address,
+                 need->addresses,
+                 pods ? "under Azure CNI, (nodes + surge) \xc3\x97 "
+                        "(1 + maxPods),"
+                      : "under Azure CNI Overlay or kubenet, one a node "
+                        "(nodes + surge: the pods' addresses are not the "
+                        "subnet's),");
     if (need->phases) {
         /* Which pools surge together (PT-K8S-06) tells what to change. */
         ndp_buf_adds(msg, " (");
@@ -838,9 +844,12 @@ static void subnet_finding(const struct ndp_evaluator *ev, size_t cluster,
                  "and refuses the change with InsufficientSubnetSize (or "
                  "fails it midway with SubnetIsFull), and the addresses "
                  "already in use, which the plan does not show, only make "
-                 "it worse; widen the subnet, lower maxPods or the pools' "
-                 "maxSurge (maxUnavailable adds no node), or move to Azure "
-                 "CNI Overlay");
+                 "it worse; ");
+    ndp_buf_adds(msg, pods ? "widen the subnet, lower maxPods or the pools' "
+                             "maxSurge (maxUnavailable adds no node), or "
+                             "move to Azure CNI Overlay"
+                           : "widen the subnet, or lower the pools' "
+                             "maxSurge (maxUnavailable adds no node)");
     ndp_check_emit(&f, ev);
 }
 
@@ -853,14 +862,16 @@ void ndp_check_subnets(const struct ndp_evaluator *ev,
         const struct ndp_impact *im = &impacts->items[i];
         struct ndp_subnet_need *need;
 
-        if (!im->rebuilds || !im->flat_cni || !im->nr_subnets)
+        if (!im->rebuilds || im->addressing == NDP_ADDRESSING_UNKNOWN ||
+            !im->nr_subnets)
             continue;
         need = ndp_xcalloc(im->nr_subnets, sizeof(*need));
         ndp_rollout_subnet_needs(need, im);
         for (k = 0; k < im->nr_subnets; k++)
             if (need[k].addresses >= 0 && im->subnets[k]->usable >= 0 &&
                 need[k].addresses > im->subnets[k]->usable)
-                subnet_finding(ev, i, im->subnets[k], &need[k]);
+                subnet_finding(ev, i, im->subnets[k], &need[k],
+                               im->addressing);
         free(need);
     }
 }

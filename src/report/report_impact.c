@@ -270,7 +270,7 @@ static void subnets(struct ndp_buf *json, struct ndp_buf *text,
     size_t i;
 
     ndp_buf_adds(json, ",\"subnets\":[");
-    if (!impact->flat_cni || !impact->nr_subnets) {
+    if (impact->addressing == NDP_ADDRESSING_UNKNOWN || !impact->nr_subnets) {
         ndp_buf_adds(json, "]");
         return;
     }
@@ -301,8 +301,12 @@ static void subnets(struct ndp_buf *json, struct ndp_buf *text,
                                "cannot be counted");
         else
             ndp_buf_addf(text, "): its pools take at least %ld addresses at "
-                         "the peak, (nodes + surge) \xc3\x97 (1 + maxPods) "
-                         "under Azure CNI", need[i].addresses);
+                         "the peak, %s", need[i].addresses,
+                         impact->addressing == NDP_ADDRESSING_NODE_AND_PODS
+                             ? "(nodes + surge) \xc3\x97 (1 + maxPods) under "
+                               "Azure CNI"
+                             : "nodes + surge under Azure CNI Overlay or "
+                               "kubenet");
     }
     ndp_buf_adds(json, "]");
     free(need);

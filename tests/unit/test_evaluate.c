@@ -1624,16 +1624,27 @@ static void checks__sensitive_values_never_printed(void **state)
 /*
  * PT-CAP-02: under Azure CNI without overlay a subnet of the input holds
  * (nodes + surge) x (1 + maxPods) or the change is refused; exactly as
- * many passes.  Overlay has no such check.
+ * many passes.  Under Azure CNI Overlay and kubenet it holds nodes +
+ * surge; one address to spare passes.  No plugin AKS places the pods of
+ * ("none"): no check.
  */
 static void checks__subnet_room_at_its_limit(void **state)
 {
     static const struct {
-        const char *mode;
+        const char *plugin, *mode;
         long usable;
         bool refused;
+        const char *words;
     } rows[] = {
-        { "null", 20, false }, { "null", 19, true }, { "'overlay'", 1, false },
+        { "azure", "null", 20, false, NULL },
+        { "azure", "null", 19, true, "at least 20 addresses" },
+        { "azure", "'overlay'", 3, false, NULL },
+        { "azure", "'overlay'", 2, false, NULL },
+        { "azure", "'overlay'", 1, true, "at least 2 addresses under Azure "
+          "CNI Overlay or kubenet" },
+        { "kubenet", "null", 2, false, NULL },
+        { "kubenet", "null", 1, true, "nodes + surge" },
+        { "none", "null", 1, false, NULL },
     };
     size_t i;
 
@@ -1647,12 +1658,12 @@ static void checks__subnet_room_at_its_limit(void **state)
         /* 1 node + 1 surge node, 9 pods each: 20 addresses. */
         for (k = 0; k < 2; k++)
             snprintf(doc[k], sizeof(doc[k]),
-                     "{'network_profile':[{'network_plugin':'azure',"
+                     "{'network_profile':[{'network_plugin':'%s',"
                      "'network_plugin_mode':%s,'network_policy':'%s'}],"
                      "'default_node_pool':[{'name':'sys','node_count':1,"
                      "'max_pods':9,'vnet_subnet_id':'/s/a',"
                      "'upgrade_settings':[{'max_surge':'1'}]}]}",
-                     rows[i].mode, k ? "azure" : "");
+                     rows[i].plugin, rows[i].mode, k ? "azure" : "");
         azurerm_cluster(&r, doc[0], doc[1]);
         sn = ndp_changeset_add_subnet(&r.result.set);
         sn->id = ndp_xstrdup("/s/a");
@@ -1667,7 +1678,7 @@ static void checks__subnet_room_at_its_limit(void **state)
         if (rows[i].refused) {
             const struct ndp_finding *f = only(&r, "NDP709");
             assert_int_equal(f->verdict, NDP_VERDICT_REFUSED);
-            assert_non_null(strstr(f->message, "at least 20 addresses"));
+            assert_non_null(strstr(f->message, rows[i].words));
             assert_non_null(strstr(f->message, "InsufficientSubnetSize"));
         }
         release(&r);

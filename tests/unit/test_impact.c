@@ -497,12 +497,20 @@ static void rollout_inputs__version_spot_unavailable_rotation(void **state)
 
 /*
  * The subnets of the input each pool is in (by id, whatever the case),
- * and whether the cluster runs Azure CNI without overlay, from its own
- * change.
+ * and where the cluster's pods take addresses, from its own change:
+ * Azure CNI without overlay (node and pods), with overlay or kubenet
+ * (node only), an unknown plugin (not known).
  */
-static void subnets__by_id_and_flat_cni(void **state)
+static void subnets__by_id_and_addressing(void **state)
 {
-    static const char *const modes[] = { "null", "'overlay'" };
+    static const char *const plugins[] = { "'azure'", "'azure'", "'kubenet'",
+                                           "'none'" };
+    static const char *const modes[] = { "null", "'overlay'", "null",
+                                         "null" };
+    static const enum ndp_addressing want[] = {
+        NDP_ADDRESSING_NODE_AND_PODS, NDP_ADDRESSING_NODE_ONLY,
+        NDP_ADDRESSING_NODE_ONLY, NDP_ADDRESSING_UNKNOWN
+    };
     const struct fspec all = ALL_OF("NDP101", NDP_VERDICT_ALLOWED);
     const struct ndp_state_cluster *states[1] = { NULL };
     size_t m;
@@ -515,10 +523,10 @@ static void subnets__by_id_and_flat_cni(void **state)
         char cluster[256];
 
         snprintf(cluster, sizeof(cluster),
-                 "{'network_profile':[{'network_plugin':'azure',"
+                 "{'network_profile':[{'network_plugin':%s,"
                  "'network_plugin_mode':%s}],'default_node_pool':[{"
                  "'name':'sys','node_count':3,'vnet_subnet_id':'/s/A'}]}",
-                 modes[m]);
+                 plugins[m], modes[m]);
         add_change(&w.set, 0, NDP_NOTATION_AZURERM, NDP_KIND_CLUSTER, NULL,
                    NDP_ACTION_UPDATE, NULL, cluster);
         azurerm_pool(&w.set, 0, "p1", NDP_ACTION_UPDATE,
@@ -533,7 +541,7 @@ static void subnets__by_id_and_flat_cni(void **state)
         sn->usable = 251;
         compute(&w, 1, states, &all, 1, false);
         im = &w.impacts.items[0];
-        assert_int_equal(im->flat_cni, m == 0);
+        assert_int_equal(im->addressing, want[m]);
         assert_int_equal(im->nr_subnets, 1);
         assert_ptr_equal(im->subnets[0], sn);
         assert_int_equal(pool_named(im, "sys")->subnet, 0);
@@ -837,7 +845,7 @@ int main(void)
     ADD_ROWS(&list, impact_rows, impact_test);
     ADD_TEST(&list, sizes__from_facts_last_change_wins);
     ADD_TEST(&list, rollout_inputs__version_spot_unavailable_rotation);
-    ADD_TEST(&list, subnets__by_id_and_flat_cni);
+    ADD_TEST(&list, subnets__by_id_and_addressing);
     ADD_TEST(&list, state__adds_pools_the_input_lacks);
     ADD_TEST(&list, clusters__kept_apart);
     ADD_TEST(&list, clusters__none);

@@ -530,7 +530,7 @@ static void subnet_needs__nodes_surge_and_pods(void **state)
     const struct ndp_subnet *subnets[3] = { &nets[0], &nets[1], &nets[2] };
     struct ndp_impact_pool pools[6];
     struct ndp_impact impact = { .rebuilds = true, .pools = pools,
-                                 .nr_pools = 6, .flat_cni = true,
+                                 .nr_pools = 6, .addressing = NDP_ADDRESSING_NODE_AND_PODS,
                                  .subnets = subnets, .nr_subnets = 3 };
     struct ndp_subnet_need need[3];
     size_t i;
@@ -722,7 +722,7 @@ static void subnet_needs__peak_phase_not_the_sum(void **state)
     const struct ndp_subnet *subnets[3] = { &nets[0], &nets[1], &nets[2] };
     struct ndp_impact_pool pools[4];
     struct ndp_impact impact = { .rebuilds = true, .pools = pools,
-                                 .nr_pools = 4, .flat_cni = true,
+                                 .nr_pools = 4, .addressing = NDP_ADDRESSING_NODE_AND_PODS,
                                  .subnets = subnets, .nr_subnets = 3 };
     struct ndp_subnet_need need[3];
     size_t i;
