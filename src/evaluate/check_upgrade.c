@@ -43,6 +43,7 @@
 #include "linker.h"
 #include "rollout.h"
 #include "rules.h"
+#include "state.h"
 
 /* One pool of one change, as the checks read it. */
 struct pool_at {
@@ -760,6 +761,79 @@ static void rotation_finding(const struct ndp_evaluator *ev, size_t change,
 }
 
 /*
+ * A pool of the cluster of 'ch' other than 'self' named 'name', in the
+ * input or in live state: where it is declared ("the plan",
+ * "--cluster-state"), or NULL when none is.  A pool the apply deletes
+ * frees its name (Terraform destroys a pool resource before it updates
+ * the cluster it depends on).
+ */
+static const char *pool_named(const struct ndp_evaluator *ev,
+                              const struct ndp_change *ch,
+                              const struct ndp_pool_facts *self,
+                              const char *name)
+{
+    const struct ndp_state_cluster *st =
+        ev->resolved->items[ch->cluster].state;
+    const struct ndp_change *other;
+    size_t k, i;
+
+    for (k = 0; (other = ndp_evaluator_change(ev, ch->cluster, k)); k++)
+        for (i = 0; i < other->facts.nr_pools; i++) {
+            const struct ndp_pool_facts *p = &other->facts.pools[i];
+            if (p == self || !p->name || ndp_strcasecmp(p->name, name) != 0)
+                continue;
+            if (p->deleted || other->action == NDP_ACTION_DELETE)
+                return NULL;
+            return "the plan";
+        }
+    for (i = 0; st && i < st->nr_pools; i++)
+        if (st->pools[i].name && (!self->name ||
+                                  ndp_strcasecmp(st->pools[i].name,
+                                                 self->name) != 0) &&
+            ndp_strcasecmp(st->pools[i].name, name) == 0)
+            return "--cluster-state";
+    return NULL;
+}
+
+/*
+ * PT-ROT-04: a rotation whose temporary_name_for_rotation is the name of
+ * another pool of the cluster.  azurerm finds that pool, creates no
+ * temporary pool, deletes and recreates the rotated one (every node of
+ * it gone at once), and at the end deletes the pool bearing the name.
+ */
+static void rotation_name_taken(const struct ndp_evaluator *ev,
+                                size_t change, const struct ndp_hit *h)
+{
+    const struct ndp_change *ch = ev->set->items[change];
+    const struct ndp_pool_facts *p = rotated_pool(ch);
+    struct pool_at at = { ev, ch, p, ev->pools_masked[change] };
+    const char *where;
+    struct ndp_buf msg = NDP_BUF_INIT;
+
+    if (!p || !p->rotation_name || !p->fields ||
+        !p->fields[NDP_POOL_ROTATION_NAME] ||
+        !(where = pool_named(ev, ch, p, p->rotation_name)))
+        return;
+    ndp_buf_addf(&msg, "%s makes azurerm rotate node pool", h->path);
+    if (p->name && !at.masked)
+        ndp_buf_addf(&msg, " '%s'", p->name);
+    ndp_buf_adds(&msg, " through temporary_name_for_rotation ");
+    quote(&msg, &at, p->rotation_name);
+    ndp_buf_addf(&msg, ", the name of another node pool of the cluster "
+                 "(%s): azurerm takes that pool for its temporary pool, "
+                 "so it creates none, deletes and recreates the rotated "
+                 "pool with all of its nodes at once, and at the end of the "
+                 "apply deletes the pool named ", where);
+    quote(&msg, &at, p->rotation_name);
+    ndp_buf_adds(&msg, " with its workloads; set temporary_name_for_rotation "
+                 "to a name no pool of the cluster has");
+    add_string_finding(&at, "NDP505", NDP_VERDICT_REFUSED,
+                       NDP_POOL_ROTATION_NAME, p->rotation_name,
+                       p->rotation_name, msg.buf);
+    ndp_buf_release(&msg);
+}
+
+/*
  * Per azurerm pool update with a rotation hit: the first known one, else
  * the first (whose new value is known only after apply).
  */
@@ -781,10 +855,14 @@ static void check_rotations(const struct ndp_evaluator *ev)
             (first[h->change]->after_unknown && !h->after_unknown))
             first[h->change] = h;
     }
-    for (i = 0; i < ev->set->nr; i++)
-        if (first[i])
-            rotation_finding(ev, i, first[i], !first[i]->after_unknown,
-                             control_plane[i]);
+    for (i = 0; i < ev->set->nr; i++) {
+        if (!first[i])
+            continue;
+        rotation_finding(ev, i, first[i], !first[i]->after_unknown,
+                         control_plane[i]);
+        if (!first[i]->after_unknown)
+            rotation_name_taken(ev, i, first[i]);
+    }
     free(first);
     free(control_plane);
 }

@@ -849,7 +849,8 @@ static struct ndp_change *check_change(struct run *r,
     return c;
 }
 
-/* The findings of the checks (NDP504, NDP7xx) as the rows write them. */
+/* The findings of the checks (NDP504, NDP505, NDP7xx) as the rows write
+ * them. */
 static char *check_findings(const struct run *r)
 {
     struct ndp_buf b = NDP_BUF_INIT;
@@ -858,7 +859,8 @@ static char *check_findings(const struct run *r)
     for (i = 0; i < r->result.findings.nr; i++) {
         const struct ndp_finding *f = &r->result.findings.items[i];
         if (strncmp(f->rule_id, "NDP7", 4) != 0 &&
-            strcmp(f->rule_id, "NDP504") != 0)
+            strcmp(f->rule_id, "NDP504") != 0 &&
+            strcmp(f->rule_id, "NDP505") != 0)
             continue;
         ndp_buf_addf(&b, "%s%s %s %s", b.len ? "; " : "", f->rule_id,
                      ndp_verdict_name(f->verdict), f->path);
@@ -1399,6 +1401,28 @@ static const struct multi_row multi_rows[] = {
           "'count':2}]}}" } },
       STATE_POOLS(LIVE("s", "System", "") "," LIVE("b", "System", "")),
       "NDP714 refused properties.agentPoolProfiles[name=s].mode" },
+    /* NDP505: a rotation through the name of another pool (PT-ROT-04) */
+    { "default pool rotates through a pool resource's name",
+      { { AZ_CLUSTER, 0, NULL, AZ_DNP("'vm_size':'a'"),
+          AZ_DNP("'vm_size':'b','temporary_name_for_rotation':'apps'") },
+        { AZ_POOL, 0, "apps", "{'mode':'User'}", "{'mode':'User'}" } },
+      NULL, "NDP505 refused default_node_pool[0].temporary_name_for_rotation" },
+    { "a pool rotates through a name only live state has",
+      { { AZ_POOL, 0, "user", "{'vm_size':'a'}",
+          "{'vm_size':'b','temporary_name_for_rotation':'batch'}" } },
+      STATE_POOLS(LIVE("user", "User", "") "," LIVE("batch", "User", "")),
+      "NDP505 refused temporary_name_for_rotation" },
+    { "a pool rotates through a free name",
+      { { AZ_POOL, 0, "user", "{'vm_size':'a'}",
+          "{'vm_size':'b','temporary_name_for_rotation':'usertmp'}" } },
+      STATE_POOLS(LIVE("user", "User", "") "," LIVE("batch", "User", "")),
+      "" },
+    { "a pool that is deleted frees its name",
+      { { AZ_CLUSTER, 0, NULL, AZ_DNP("'vm_size':'a'"),
+          AZ_DNP("'vm_size':'b','temporary_name_for_rotation':'old'") },
+        { AZ_POOL, NDP_ACTION_DELETE, "old", "{'mode':'User'}", NULL } },
+      STATE_POOLS(LIVE("sys", "System", "") "," LIVE("old", "User", "")),
+      "" },
     { "a cluster deleted with its pools",
       { { ARM_CLUSTER, NDP_ACTION_DELETE, NULL,
           "{'properties':{'agentPoolProfiles':[{'name':'s',"
