@@ -3,7 +3,7 @@
  * evaluate_internal.h - what the evaluator's stages share (evaluate.c,
  * resolve.c, resolve_window.c, verdict.c, overrun.c, emit.c and the
  * checks: check_versions.c, check_upgrade.c, check_pools.c,
- * check_maintenance.c); no other file includes it.
+ * check_maintenance.c, check_concurrency.c); no other file includes it.
  *
  * evaluate.c builds one struct ndp_evaluator per run and frees its
  * tables; the stages borrow it.  Every pointer in it is borrowed from the
@@ -177,6 +177,13 @@ void ndp_check_upgrade(const struct ndp_evaluator *ev);
  * whose nodes and surge nodes come to more than 1000 (NDP715).
  */
 void ndp_check_pools(const struct ndp_evaluator *ev);
+
+/*
+ * check_concurrency.c: appends to ev->out a finding for each two changes
+ * that PUT one cluster (or PUT it and change one of its pools) with no
+ * order between them in the plan's configuration (NDP901, PT-CONC-01).
+ */
+void ndp_check_concurrency(const struct ndp_evaluator *ev);
 
 /*
  * check_upgrade.c: appends to ev->out a finding for each subnet of the

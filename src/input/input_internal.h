@@ -245,6 +245,14 @@ struct ndp_document {
  */
 int ndp_tfplan_read(struct ndp_changeset *set, size_t input_index,
                     const struct ndp_document *doc, struct ndp_error *err);
+
+/*
+ * input_order.c: reads the order of the plan 'root' (its 'configuration':
+ * references, depends_on, module calls and outputs) into set->order, and
+ * sets the order node of changes 'first' .. set->nr - 1.
+ */
+void ndp_tfplan_read_order(struct ndp_changeset *set, size_t first,
+                           const struct json_object *root);
 int ndp_whatif_read(struct ndp_changeset *set, size_t input_index,
                     const struct ndp_document *doc, struct ndp_error *err);
 int ndp_template_read(struct ndp_changeset *set, size_t input_index,

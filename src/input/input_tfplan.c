@@ -766,5 +766,7 @@ int ndp_tfplan_read(struct ndp_changeset *set, size_t input_index,
         set->items[i]->source_dir = module_dir(doc->root,
                                                set->items[i]->address);
     }
+    if (!rc)
+        ndp_tfplan_read_order(set, first, doc->root);
     return rc;
 }

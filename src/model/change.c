@@ -119,7 +119,28 @@ void ndp_changeset_release(struct ndp_changeset *set)
         free(set->subnets[i].prefixes);
     }
     free(set->subnets);
+    for (i = 0; i < set->nr_order; i++)
+        free(set->order[i].deps);
+    free(set->order);
     memset(set, 0, sizeof(*set));
+}
+
+size_t ndp_changeset_add_order(struct ndp_changeset *set)
+{
+    NDP_GROW(set->order, set->alloc_order, set->nr_order + 1);
+    memset(&set->order[set->nr_order], 0, sizeof(set->order[0]));
+    return set->nr_order++;
+}
+
+void ndp_changeset_add_order_dep(struct ndp_changeset *set, size_t from,
+                                 size_t to)
+{
+    struct ndp_order_node *n = &set->order[from];
+
+    if (from == to)
+        return;
+    NDP_GROW(n->deps, n->alloc, n->nr + 1);
+    n->deps[n->nr++] = to;
 }
 
 struct ndp_subnet *ndp_changeset_add_subnet(struct ndp_changeset *set)

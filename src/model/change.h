@@ -263,6 +263,9 @@ struct ndp_change {
                                the plan gives it ("" when absent); NULL
                                for a change applied now */
     size_t cluster;         /* index into the linker's cluster list */
+    size_t order_node;      /* its node in the set's order graph, plus 1;
+                               0: no order is known (not a Terraform plan,
+                               or no configuration) */
     struct ndp_facts facts; /* what it declares (above) */
 };
 
@@ -287,6 +290,18 @@ struct ndp_subnet {
     bool sensitive;         /* its prefixes are under a sensitive mask */
 };
 
+/*
+ * A node of the order Terraform applies a plan in, read from its
+ * 'configuration' (src/input/input_tfplan.c): a resource, a data source,
+ * a module's input variable, output or call, instance keys ignored.
+ * 'deps': the nodes it waits for (its references and depends_on), as
+ * indexes into ndp_changeset.order.  Owned by the change set.
+ */
+struct ndp_order_node {
+    size_t *deps;
+    size_t nr, alloc;
+};
+
 struct ndp_changeset {
     struct ndp_change **items;
     size_t nr, alloc;
@@ -294,9 +309,17 @@ struct ndp_changeset {
     size_t nr_inputs, alloc_inputs;
     struct ndp_subnet *subnets;
     size_t nr_subnets, alloc_subnets;
+    struct ndp_order_node *order;   /* every input's nodes, one graph */
+    size_t nr_order, alloc_order;
 };
 
-#define NDP_CHANGESET_INIT { NULL, 0, 0, NULL, 0, 0, NULL, 0, 0 }
+#define NDP_CHANGESET_INIT { NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0 }
+
+/* Adds an order node without dependencies and returns its index. */
+size_t ndp_changeset_add_order(struct ndp_changeset *set);
+/* Records that order node 'from' waits for node 'to'. */
+void ndp_changeset_add_order_dep(struct ndp_changeset *set, size_t from,
+                                 size_t to);
 
 /* Adds an empty change for input 'input_index' and returns it (owned by 'set'). */
 struct ndp_change *ndp_changeset_add(struct ndp_changeset *set,

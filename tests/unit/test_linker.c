@@ -545,6 +545,81 @@ static void fixture_test(void **state)
     ndp_changeset_release(&set);
 }
 
+/* ---- order (input_order.c) ---- */
+
+/* Whether order node 'from' waits for 'to', through any chain. */
+static bool waits_for(const struct ndp_changeset *set, size_t from, size_t to)
+{
+    bool *seen = ndp_xcalloc(set->nr_order, sizeof(*seen));
+    size_t *queue = ndp_xcalloc(set->nr_order, sizeof(*queue));
+    size_t head = 0, tail = 0, i;
+    bool found = false;
+
+    queue[tail++] = from;
+    while (head < tail && !found) {
+        const struct ndp_order_node *n = &set->order[queue[head++]];
+        for (i = 0; i < n->nr; i++) {
+            if (n->deps[i] == to)
+                found = true;
+            if (!seen[n->deps[i]]) {
+                seen[n->deps[i]] = true;
+                queue[tail++] = n->deps[i];
+            }
+        }
+    }
+    free(seen);
+    free(queue);
+    return found;
+}
+
+static size_t order_of(const struct ndp_changeset *set, const char *address)
+{
+    size_t j;
+
+    for (j = 0; j < set->nr; j++)
+        if (strcmp(set->items[j]->address, address) == 0) {
+            assert_true(set->items[j]->order_node > 0);
+            return set->items[j]->order_node - 1;
+        }
+    fail_msg("no change '%s'", address);
+    return 0;
+}
+
+/*
+ * concurrent-puts.json: a literal resource_id orders nothing; a reference,
+ * a depends_on and a module input that references the cluster do.
+ */
+static void order__references_depends_on_and_module_inputs(void **state)
+{
+    struct ndp_changeset set = NDP_CHANGESET_INIT;
+    struct ndp_input_options in = { .max_bytes =
+                                        NDP_DEFAULT_MAX_INPUT_BYTES };
+    struct ndp_error err = NDP_ERROR_INIT;
+    struct ndp_buf path = NDP_BUF_INIT;
+    size_t a, a_set, a_pool, b, b_set, c, c_set;
+
+    (void)state;
+    ndp_buf_addf(&path, "%s/concurrent-puts.json", NDP_FIXTURES_DIR);
+    if (ndp_input_read(&set, path.buf, &in, &err) != 0)
+        fail_msg("%s", err.msg);
+    ndp_buf_release(&path);
+    a = order_of(&set, "azurerm_kubernetes_cluster.a");
+    a_set = order_of(&set, "azapi_update_resource.a_os_channel");
+    a_pool = order_of(&set, "azurerm_kubernetes_cluster_node_pool.a_user");
+    b = order_of(&set, "azurerm_kubernetes_cluster.b");
+    b_set = order_of(&set, "azapi_update_resource.b_os_channel");
+    c = order_of(&set, "azurerm_kubernetes_cluster.c");
+    c_set = order_of(&set, "module.ops.azapi_update_resource.os_channel");
+    assert_false(waits_for(&set, a_set, a));
+    assert_false(waits_for(&set, a, a_set));
+    assert_true(waits_for(&set, a_pool, a));
+    assert_false(waits_for(&set, a_pool, a_set));
+    assert_true(waits_for(&set, b_set, b));
+    assert_true(waits_for(&set, c_set, c));
+    assert_false(waits_for(&set, c, c_set));
+    ndp_changeset_release(&set);
+}
+
 /* ---- many ---- */
 
 /*
@@ -608,6 +683,7 @@ int main(void)
     ADD_ROWS(&list, first_apply_rows, first_apply_test);
     ADD_TEST(&list, first_apply__only_setters);
     ADD_ROWS(&list, fixture_rows, fixture_test);
+    ADD_TEST(&list, order__references_depends_on_and_module_inputs);
     ADD_TEST(&list, many__ten_thousand_pools_over_two_hundred_clusters);
     return cmocka_run_group_tests_name("linker", list.items, NULL, NULL);
 }

@@ -1,0 +1,212 @@
+/*
+ * SPDX-License-Identifier: Apache-2.0
+ * check_concurrency.c - two changes the apply may send to one managed
+ * cluster at once (put-time-limits PT-CONC-01):
+ *
+ *   NDP901  two changes that PUT the same cluster (the cluster resource,
+ *           an azapi_resource or azapi_update_resource of it), or one
+ *           that PUTs the cluster and one that changes one of its pools,
+ *           with no order between them in the plan's configuration:
+ *           Terraform runs changes without a dependency in parallel, and
+ *           AKS answers the second "Operation is not allowed: Another
+ *           operation (...) is in progress" (OperationNotAllowed).
+ *           may-refuse: whether they meet depends on timing.  An order is
+ *           a chain of references or depends_on either way (the input
+ *           stage reads it, input_order.c); a change whose order is not
+ *           known (what-if, a plan without configuration) and a deferred
+ *           change (applied in a later round) are left out.
+ *
+ * Cost: per cluster with a change that PUTs it, one walk of the order
+ * graph up and one down from each such change (a stamp per node, never
+ * cleared); clusters without one cost a pass over their changes.
+ */
+#include "common.h"
+#include "evaluate_internal.h"
+#include "buf.h"
+#include "change.h"
+#include "linker.h"
+
+struct order_walk {
+    const struct ndp_changeset *set;
+    size_t *up_at, *up;     /* reverse edges: who waits for each node */
+    unsigned *stamp;
+    unsigned gen;
+    size_t *queue;
+};
+
+static bool puts_cluster(const struct ndp_change *ch)
+{
+    return (ch->kind == NDP_KIND_CLUSTER || ch->kind == NDP_KIND_SETTER) &&
+           (ch->action == NDP_ACTION_CREATE ||
+            ch->action == NDP_ACTION_UPDATE ||
+            ch->action == NDP_ACTION_REPLACE);
+}
+
+static bool changes_pool(const struct ndp_change *ch)
+{
+    return ch->kind == NDP_KIND_NODEPOOL && ch->action != NDP_ACTION_NOOP &&
+           ch->action != NDP_ACTION_READ;
+}
+
+static bool ordered_known(const struct ndp_change *ch)
+{
+    return ch->order_node && !ch->deferred_reason;
+}
+
+static void walk_init(struct order_walk *w, const struct ndp_changeset *set)
+{
+    size_t i, j, n = set->nr_order, *fill;
+
+    w->set = set;
+    w->up_at = ndp_xcalloc(n + 1, sizeof(*w->up_at));
+    for (i = 0; i < n; i++)
+        for (j = 0; j < set->order[i].nr; j++)
+            w->up_at[set->order[i].deps[j] + 1]++;
+    for (i = 0; i < n; i++)
+        w->up_at[i + 1] += w->up_at[i];
+    w->up = ndp_xcalloc(w->up_at[n] ? w->up_at[n] : 1, sizeof(*w->up));
+    fill = ndp_xcalloc(n ? n : 1, sizeof(*fill));
+    for (i = 0; i < n; i++)
+        for (j = 0; j < set->order[i].nr; j++) {
+            size_t d = set->order[i].deps[j];
+            w->up[w->up_at[d] + fill[d]++] = i;
+        }
+    free(fill);
+    w->stamp = ndp_xcalloc(n ? n : 1, sizeof(*w->stamp));
+    w->queue = ndp_xcalloc(n ? n : 1, sizeof(*w->queue));
+    w->gen = 0;
+}
+
+static void walk_release(struct order_walk *w)
+{
+    free(w->up_at);
+    free(w->up);
+    free(w->stamp);
+    free(w->queue);
+}
+
+/*
+ * Stamps with w->gen every node that 'start' waits for (down) or that
+ * waits for it (up), not 'start' itself unless a cycle leads back.
+ */
+static void walk(struct order_walk *w, size_t start, bool down)
+{
+    size_t head = 0, tail = 0, i;
+
+    w->queue[tail++] = start;
+    while (head < tail) {
+        size_t n = w->queue[head++], nr, *next;
+        if (down) {
+            nr = w->set->order[n].nr;
+            next = w->set->order[n].deps;
+        } else {
+            nr = w->up_at[n + 1] - w->up_at[n];
+            next = w->up + w->up_at[n];
+        }
+        for (i = 0; i < nr; i++)
+            if (w->stamp[next[i]] != w->gen) {
+                w->stamp[next[i]] = w->gen;
+                w->queue[tail++] = next[i];
+            }
+    }
+}
+
+/* "module.a[\"x\"].t.n[0]": the length of "module.a[\"x\"]." (0: root). */
+static size_t module_part(const char *address)
+{
+    const char *p = address;
+
+    while (strncmp(p, "module.", 7) == 0) {
+        bool quoted = false;
+        const char *q = p + 7 + strcspn(p + 7, ".[");
+        if (*q == '[')
+            for (q++; *q && (quoted || *q != ']'); q++) {
+                if (*q == '\\' && quoted && q[1])
+                    q++;
+                else if (*q == '"')
+                    quoted = !quoted;
+            }
+        if (*q == ']')
+            q++;
+        if (*q != '.')
+            break;
+        p = q + 1;
+    }
+    return (size_t)(p - address);
+}
+
+static void emit(const struct ndp_evaluator *ev, const struct ndp_change *a,
+                 const struct ndp_change *b, const char *cluster)
+{
+    struct ndp_check_finding f;
+    size_t ma = module_part(a->address), mb = module_part(b->address);
+    bool pool = changes_pool(b);
+
+    if (!ndp_check_begin(&f, ev, "NDP901", b))
+        return;
+    f.verdict = NDP_VERDICT_MAY_REFUSE;
+    if (pool)
+        ndp_buf_addf(&f.msg, "%s PUTs cluster %s and %s changes one of its "
+                     "pools", a->address, cluster, b->address);
+    else
+        ndp_buf_addf(&f.msg, "%s and %s both PUT cluster %s", a->address,
+                     b->address, cluster);
+    ndp_buf_adds(&f.msg, " with no order between them in the plan's "
+                 "configuration (no reference or depends_on either way): "
+                 "Terraform may send both at once, and AKS refuses the one "
+                 "that arrives second with OperationNotAllowed, \"Operation "
+                 "is not allowed: Another operation (...) is in progress, "
+                 "please wait for it to finish before starting a new "
+                 "operation\"");
+    if (ma == mb && strncmp(a->address, b->address, ma) == 0)
+        ndp_buf_addf(&f.help, "Order them: add depends_on = [%s] to %s.",
+                     a->address + ma, b->address);
+    else
+        ndp_buf_addf(&f.help, "Order them: add a depends_on that names %s "
+                     "(or its module) to %s, on the module block when they "
+                     "are in different modules.", a->address, b->address);
+    ndp_check_emit(&f, ev);
+}
+
+static void check_cluster(const struct ndp_evaluator *ev, size_t c,
+                          struct order_walk *w, bool *ready)
+{
+    const struct ndp_change *a, *b;
+    const char *cluster = ev->clusters->items[c].id;
+    size_t i, k;
+
+    for (i = 0; (a = ndp_evaluator_change(ev, c, i)) != NULL; i++) {
+        if (!puts_cluster(a) || !ordered_known(a))
+            continue;
+        if (!*ready) {
+            walk_init(w, ev->set);
+            *ready = true;
+        }
+        w->gen++;
+        walk(w, a->order_node - 1, true);
+        walk(w, a->order_node - 1, false);
+        for (k = 0; (b = ndp_evaluator_change(ev, c, k)) != NULL; k++) {
+            if (k == i || !ordered_known(b) ||
+                (puts_cluster(b) ? k < i : !changes_pool(b)))
+                continue;
+            if (w->stamp[b->order_node - 1] != w->gen)
+                emit(ev, a, b, cluster);
+        }
+    }
+}
+
+void ndp_check_concurrency(const struct ndp_evaluator *ev)
+{
+    struct order_walk w;
+    bool ready = false;
+    size_t c;
+
+    memset(&w, 0, sizeof(w));
+    if (!ev->set->nr_order)
+        return;
+    for (c = 0; c < ev->clusters->nr; c++)
+        if (ev->at[c + 1] - ev->at[c] >= 2)
+            check_cluster(ev, c, &w, &ready);
+    if (ready)
+        walk_release(&w);
+}
