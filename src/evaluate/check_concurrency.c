@@ -32,6 +32,7 @@ struct order_walk {
     unsigned *stamp;
     unsigned gen;
     size_t *queue;
+    bool *unsure;           /* waits, at some remove, for an opaque node */
 };
 
 static bool puts_cluster(const struct ndp_change *ch)
@@ -51,6 +52,32 @@ static bool changes_pool(const struct ndp_change *ch)
 static bool ordered_known(const struct ndp_change *ch)
 {
     return ch->order_node && !ch->deferred_reason;
+}
+
+/*
+ * Every node that waits, at some remove, for an opaque one (a resource
+ * the configuration names but the reader does not keep): it may be
+ * ordered after anything, so no pair with it is said to be unordered.
+ * One walk up from all opaque nodes at once.
+ */
+static void mark_unsure(struct order_walk *w)
+{
+    size_t n = w->set->nr_order, head = 0, tail = 0, i;
+
+    w->unsure = ndp_xcalloc(n ? n : 1, sizeof(*w->unsure));
+    for (i = 0; i < n; i++)
+        if (w->set->order[i].opaque) {
+            w->unsure[i] = true;
+            w->queue[tail++] = i;
+        }
+    while (head < tail) {
+        size_t at = w->queue[head++], k;
+        for (k = w->up_at[at]; k < w->up_at[at + 1]; k++)
+            if (!w->unsure[w->up[k]]) {
+                w->unsure[w->up[k]] = true;
+                w->queue[tail++] = w->up[k];
+            }
+    }
 }
 
 static void walk_init(struct order_walk *w, const struct ndp_changeset *set)
@@ -75,6 +102,7 @@ static void walk_init(struct order_walk *w, const struct ndp_changeset *set)
     w->stamp = ndp_xcalloc(n ? n : 1, sizeof(*w->stamp));
     w->queue = ndp_xcalloc(n ? n : 1, sizeof(*w->queue));
     w->gen = 0;
+    mark_unsure(w);
 }
 
 static void walk_release(struct order_walk *w)
@@ -83,6 +111,7 @@ static void walk_release(struct order_walk *w)
     free(w->up);
     free(w->stamp);
     free(w->queue);
+    free(w->unsure);
 }
 
 /*
@@ -189,7 +218,9 @@ static void check_cluster(const struct ndp_evaluator *ev, size_t c,
             if (k == i || !ordered_known(b) ||
                 (puts_cluster(b) ? k < i : !changes_pool(b)))
                 continue;
-            if (w->stamp[b->order_node - 1] != w->gen)
+            if (w->stamp[b->order_node - 1] != w->gen &&
+                !w->unsure[a->order_node - 1] &&
+                !w->unsure[b->order_node - 1])
                 emit(ev, a, b, cluster);
         }
     }

@@ -31,7 +31,21 @@ struct order_reader {
     struct ndp_strmap map;      /* name -> index into set->order */
     char **names;               /* owned, the map's keys */
     size_t nr, alloc;
+    bool *declared;             /* by node: the configuration declares it */
+    size_t alloc_declared;
 };
+
+/* Node 'n' is declared by the configuration (not only named). */
+static void declare(struct order_reader *r, size_t n)
+{
+    size_t old = r->alloc_declared;
+
+    NDP_GROW(r->declared, r->alloc_declared, n + 1);
+    if (r->alloc_declared > old)
+        memset(r->declared + old, 0,
+               (r->alloc_declared - old) * sizeof(*r->declared));
+    r->declared[n] = true;
+}
 
 static size_t node(struct order_reader *r, const char *name)
 {
@@ -192,6 +206,8 @@ static void read_module(struct order_reader *r, const struct json_object *m,
     if (plen) {
         whole = node2(r, "", prefix, plen - 1);
         call = node2(r, prefix, "#call", 5);
+        declare(r, whole);
+        declare(r, call);
     }
     n = resources && json_object_is_type(resources, json_type_array)
             ? json_object_array_length(resources) : 0;
@@ -202,6 +218,7 @@ static void read_module(struct order_reader *r, const struct json_object *m,
         if (!addr)
             continue;
         self = node2(r, prefix, addr, strlen(addr));
+        declare(r, self);
         add_references(r, self, prefix, res);
         add_depends_on(r, self, prefix, res);
         if (plen) {
@@ -215,6 +232,7 @@ static void read_module(struct order_reader *r, const struct json_object *m,
             size_t self;
             ndp_buf_addf(&b, "%soutput.%s", prefix, name);
             self = node(r, b.buf);
+            declare(r, self);
             ndp_buf_release(&b);
             add_references(r, self, prefix, ndp_json_get(out, "expression"));
             add_depends_on(r, self, prefix, out);
@@ -229,6 +247,7 @@ static void read_module(struct order_reader *r, const struct json_object *m,
 
         ndp_buf_addf(&child, "%smodule.%s.", prefix, name);
         inner_call = node2(r, child.buf, "#call", 5);
+        declare(r, inner_call);
         add_depends_on(r, inner_call, prefix, c);
         add_references(r, inner_call, prefix,
                        ndp_json_get(c, "count_expression"));
@@ -244,6 +263,7 @@ static void read_module(struct order_reader *r, const struct json_object *m,
                 ndp_buf_reset(&b);
                 ndp_buf_addf(&b, "%svar.%s", child.buf, input);
                 var = node(r, b.buf);
+                declare(r, var);
                 ndp_changeset_add_order_dep(r->set, var, inner_call);
                 add_references(r, var, prefix, e);
             }
@@ -251,6 +271,25 @@ static void read_module(struct order_reader *r, const struct json_object *m,
         read_module(r, ndp_json_get(c, "module"), child.buf, depth + 1);
         ndp_buf_release(&child);
         ndp_buf_release(&b);
+    }
+}
+
+/*
+ * Every node named but not declared is opaque, but for variables (the
+ * root module's inputs, a module input its call leaves to its default):
+ * they wait for nothing.
+ */
+static void mark_opaque(struct order_reader *r)
+{
+    size_t i;
+
+    for (i = 0; i < r->nr; i++) {
+        size_t n = ndp_strmap_find(&r->map, r->names[i]);
+        const char *name = r->names[i];
+        if ((n < r->alloc_declared && r->declared[n]) ||
+            strncmp(name, "var.", 4) == 0 || strstr(name, ".var."))
+            continue;
+        r->set->order[n].opaque = true;
     }
 }
 
@@ -271,7 +310,8 @@ static void node_name(struct ndp_buf *out, const char *address)
 void ndp_tfplan_read_order(struct ndp_changeset *set, size_t first,
                            const struct json_object *root)
 {
-    struct order_reader r = { set, NDP_STRMAP_INIT(false), NULL, 0, 0 };
+    struct order_reader r = { set, NDP_STRMAP_INIT(false), NULL, 0, 0,
+                              NULL, 0 };
     const struct json_object *module = ndp_json_get(
         ndp_json_get(root, "configuration"), "root_module");
     struct ndp_buf name = NDP_BUF_INIT;
@@ -280,6 +320,7 @@ void ndp_tfplan_read_order(struct ndp_changeset *set, size_t first,
     if (!module)
         return;
     read_module(&r, module, "", 0);
+    mark_opaque(&r);
     for (i = first; i < set->nr; i++) {
         size_t n;
         ndp_buf_reset(&name);
@@ -292,4 +333,5 @@ void ndp_tfplan_read_order(struct ndp_changeset *set, size_t first,
     for (i = 0; i < r.nr; i++)
         free(r.names[i]);
     free(r.names);
+    free(r.declared);
 }

@@ -300,6 +300,11 @@ struct ndp_subnet {
 struct ndp_order_node {
     size_t *deps;
     size_t nr, alloc;
+    /* Named (referenced, depended on) but not declared in the input's
+     * configuration as the reader keeps it (a resource of a type the
+     * pruned parser reads past): what it waits for is not known, so it
+     * may order anything after it. */
+    bool opaque;
 };
 
 struct ndp_changeset {
