@@ -146,17 +146,7 @@ static size_t module_part(const char *address)
     const char *p = address;
 
     while (strncmp(p, "module.", 7) == 0) {
-        bool quoted = false;
-        const char *q = p + 7 + strcspn(p + 7, ".[");
-        if (*q == '[')
-            for (q++; *q && (quoted || *q != ']'); q++) {
-                if (*q == '\\' && quoted && q[1])
-                    q++;
-                else if (*q == '"')
-                    quoted = !quoted;
-            }
-        if (*q == ']')
-            q++;
+        const char *q = ndp_address_skip_key(p + 7 + strcspn(p + 7, ".["));
         if (*q != '.')
             break;
         p = q + 1;

@@ -79,22 +79,6 @@ static size_t word(const char *p)
     return strcspn(p, ".[");
 }
 
-/* Past an instance key "[...]" at 'p' (quoted keys may hold ']'). */
-static const char *skip_key(const char *p)
-{
-    bool quoted = false;
-
-    if (*p != '[')
-        return p;
-    for (p++; *p && (quoted || *p != ']'); p++) {
-        if (*p == '\\' && quoted && p[1])
-            p++;
-        else if (*p == '"')
-            quoted = !quoted;
-    }
-    return *p ? p + 1 : p;
-}
-
 /*
  * The node a reference 'ref' written in module 'prefix' waits for, or
  * SIZE_MAX for one that orders nothing (local., each., count., path.).
@@ -117,7 +101,7 @@ static size_t resolve(struct order_reader *r, const char *prefix,
         p = ref + 7;
         ndp_buf_adds(&b, "module.");
         ndp_buf_add(&b, p, word(p));
-        p = skip_key(p + word(p));
+        p = ndp_address_skip_key(p + word(p));
         if (*p == '.' && p[1]) {
             ndp_buf_adds(&b, ".output.");
             ndp_buf_add(&b, p + 1, word(p + 1));
@@ -132,7 +116,7 @@ static size_t resolve(struct order_reader *r, const char *prefix,
             if (i)
                 ndp_buf_addch(&b, '.');
             ndp_buf_add(&b, p, len);
-            p = skip_key(p + len);
+            p = ndp_address_skip_key(p + len);
             if (*p == '.')
                 p++;
         }
@@ -300,7 +284,7 @@ static void node_name(struct ndp_buf *out, const char *address)
 
     while (*p) {
         if (*p == '[') {
-            p = skip_key(p);
+            p = ndp_address_skip_key(p);
             continue;
         }
         ndp_buf_addch(out, *p++);

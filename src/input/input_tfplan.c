@@ -565,17 +565,7 @@ static size_t module_step(const char *p, size_t *name_len)
         return 0;
     q += strcspn(q, ".[");
     *name_len = (size_t)(q - (p + 7));
-    if (*q == '[') {
-        bool quoted = false;
-        for (q++; *q && (quoted || *q != ']'); q++) {
-            if (*q == '\\' && quoted && q[1])
-                q++;
-            else if (*q == '"')
-                quoted = !quoted;
-        }
-        if (*q == ']')
-            q++;
-    }
+    q = ndp_address_skip_key(q);
     return *q == '.' ? (size_t)(q - p) : 0;
 }
 

@@ -32,6 +32,21 @@ struct ndp_change *ndp_changeset_add(struct ndp_changeset *set,
     return c;
 }
 
+const char *ndp_address_skip_key(const char *p)
+{
+    bool quoted = false;
+
+    if (*p != '[')
+        return p;
+    for (p++; *p && (quoted || *p != ']'); p++) {
+        if (*p == '\\' && quoted && p[1])
+            p++;
+        else if (*p == '"')
+            quoted = !quoted;
+    }
+    return *p ? p + 1 : p;
+}
+
 /* The first of 'declared', 'reported' that is a Kubernetes version. */
 static const char *version_of(const char *declared, const char *reported)
 {

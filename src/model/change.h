@@ -336,6 +336,13 @@ void ndp_changeset_release(struct ndp_changeset *set);
 struct ndp_subnet *ndp_changeset_add_subnet(struct ndp_changeset *set);
 /* Frees what 'facts' owns and leaves it empty. */
 /*
+ * Past a Terraform instance key "[...]" at 'p' in an address (a for_each
+ * key is a quoted string that may itself hold '.' or ']'); 'p' when no
+ * key begins there.
+ */
+const char *ndp_address_skip_key(const char *p);
+
+/*
  * The Kubernetes version of a side of the change: the declared one when
  * it is a version (its minor reads), else the one AKS reports; NULL when
  * neither is.  Borrowed from the facts.
