@@ -17,6 +17,7 @@
 #include "util_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -337,17 +338,55 @@ static int load_fd(struct ndp_load *in, int fd, const struct stat *st,
     return rc;
 }
 
+/* Clears O_NONBLOCK of 'fd' (POSIX fcntl()). */
+static void set_blocking(int fd)
+{
+    int flags = fcntl(fd, F_GETFL);
+
+    if (flags >= 0)
+        (void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+}
+
+/* Is the file 'st' describes standard input itself (/dev/stdin)? */
+static bool is_standard_input(const struct stat *st)
+{
+    struct stat in;
+
+    return fstat(0, &in) == 0 && in.st_dev == st->st_dev &&
+           in.st_ino == st->st_ino;
+}
+
+/*
+ * What a named input may be: a regular file, or standard input under
+ * another name.  A FIFO (with no writer it would block the open for
+ * good), a device or a socket is refused, naming what it is.
+ */
+static const char *not_a_file(const struct stat *st)
+{
+    if (S_ISREG(st->st_mode) || is_standard_input(st))
+        return NULL;
+    if (S_ISFIFO(st->st_mode))
+        return "a FIFO (a named pipe)";
+    if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
+        return "a device";
+    if (S_ISSOCK(st->st_mode))
+        return "a socket";
+    return "not a regular file";
+}
+
 int ndp_load_file(struct ndp_load *in, const char *path, size_t max_bytes,
                   struct ndp_error *err)
 {
     struct stat st;
+    const char *what;
     bool known, owned;
     int fd, rc;
 
     if (strcmp(path, "-") == 0)
         return load_fd(in, 0, fstat(0, &st) == 0 ? &st : NULL, "(stdin)",
                        max_bytes, &owned, err);
-    fd = open(path, O_RDONLY);
+    /* Not blocking: a FIFO nothing writes to would hold the open. */
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return ndp_error_set(err, NDP_EIO, "cannot open '%s': %s", path,
                              strerror(errno));
@@ -358,6 +397,15 @@ int ndp_load_file(struct ndp_load *in, const char *path, size_t max_bytes,
                              "'%s' is a directory; expected a plan or "
                              "what-if JSON file", path);
     }
+    if (known && (what = not_a_file(&st)) != NULL) {
+        close(fd);
+        return ndp_error_set(err, NDP_EIO,
+                             "'%s' is %s, not a regular file: read a file, "
+                             "or pipe the text to '-'", path, what);
+    }
+    /* Standard input under its name is read as '-' is: blocking. */
+    if (known && !S_ISREG(st.st_mode))
+        set_blocking(fd);
     rc = load_fd(in, fd, known ? &st : NULL, path, max_bytes, &owned, err);
     if (!owned)
         close(fd);

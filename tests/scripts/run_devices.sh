@@ -1,15 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Endless or binary streams as input are refused after their first bytes,
-# not after the 4 GiB input limit: /dev/zero and /dev/urandom named as
-# inputs or on standard input, 'yes' and /dev/zero behind a pipe, a '{'
-# followed by NUL bytes or by text the scanner refuses, and a
-# --cluster-state or --baseline that is /dev/zero, a .ndplint.json linked
-# to it and a rules directory (named by a settings file) holding such a
-# link, a FIFO or a 2 MB file, all exit 2 within seconds and in
-# little memory, with a message saying what the bytes look like; a file of
-# NUL bytes is not called empty, and UTF-16 (whose NUL bytes are its own)
-# still reads on a pipe.
+# Endless or binary streams as input are refused: a named input (an input,
+# --cluster-state, --baseline, a .ndplint.json) that is a device, a FIFO
+# (one nothing writes to must not block) or a process substitution, at
+# once, naming what it is; /dev/zero and /dev/urandom on standard input,
+# 'yes' and /dev/zero behind a pipe, a '{' followed by NUL bytes or by
+# text the scanner refuses, after their first bytes, not after the 4 GiB
+# input limit; a rules directory (named by a settings file) holding a
+# link to /dev/zero, a FIFO or a 2 MB file.  All exit 2 within seconds
+# and in little memory.  Standard input named /dev/stdin reads as '-'
+# does; a file of NUL bytes is not called empty, and UTF-16 (whose NUL
+# bytes are its own) still reads on a pipe.
 #   usage: run_devices.sh NDPLINT SOURCE_DIR
 set -u
 ndplint=$1 src=$2
@@ -52,9 +53,18 @@ check "a plan: a report" grep -q NDP101 "$tmp/out"
 rss_plan=$(tail -n 1 "$tmp/rss")
 
 lint /dev/zero
-refused "/dev/zero" "'/dev/zero' contains a NUL byte at offset 0"
+refused "/dev/zero" "'/dev/zero' is a device, not a regular file"
 lint /dev/urandom
-refused "/dev/urandom" "'/dev/urandom' \(contains a NUL byte\|is not JSON\)"
+refused "/dev/urandom" "'/dev/urandom' is a device, not a regular file"
+mkfifo "$tmp/nowriter.json"
+lint "$tmp/nowriter.json"
+refused "a FIFO nothing writes to" "nowriter.json' is a FIFO (a named pipe), not a regular file"
+lint /dev/stdin < fixtures/example-plan.json
+check "/dev/stdin from a file: exit 1" [ "$(cat "$tmp/status")" = 1 ]
+check "/dev/stdin from a file: a report" grep -q NDP101 "$tmp/out"
+cat fixtures/example-plan.json | lint /dev/stdin
+check "/dev/stdin from a pipe: exit 1" [ "$(cat "$tmp/status")" = 1 ]
+check "/dev/stdin from a pipe: a report" grep -q NDP101 "$tmp/out"
 lint - < /dev/zero
 refused "standard input from /dev/zero" "contains a NUL byte at offset 0"
 cat /dev/zero 2> /dev/null | lint -
@@ -66,10 +76,10 @@ refused "'{' then /dev/zero" "contains a NUL byte at offset 9"
 { printf '{"a":x'; yes; } 2> /dev/null | lint -
 refused "'{' then text refused" "not valid JSON"
 lint --cluster-state /dev/zero fixtures/example-plan.json
-refused "--cluster-state /dev/zero" "contains a NUL byte at offset 0"
+refused "--cluster-state /dev/zero" "'/dev/zero' is a device"
 
 lint --baseline /dev/zero fixtures/example-plan.json
-refused "--baseline /dev/zero" "contains a NUL byte at offset 0"
+refused "--baseline /dev/zero" "'/dev/zero' is a device"
 
 # What a pull request can plant: a .ndplint.json that is a link to
 # /dev/zero, and a settings file whose rules directory holds a link to
@@ -80,7 +90,7 @@ ln -s /dev/zero "$tmp/repo/.ndplint.json"
     "$ndplint" "$src/fixtures/example-plan.json") > "$tmp/out" 2> "$tmp/err"
 echo $? > "$tmp/status"
 refused "a discovered .ndplint.json linked to /dev/zero" \
-    ".ndplint.json' contains a NUL byte at offset 0"
+    ".ndplint.json' is a device"
 printf '{"rules": "%s"}\n' "$tmp/repo/rules" > "$tmp/settings.json"
 ln -s /dev/zero "$tmp/repo/rules/zero.json"
 lint_config "$tmp/settings.json" fixtures/example-plan.json
