@@ -550,13 +550,31 @@ int ndp_load_refuse_nul(const struct ndp_bytes *text, const char *path,
                          (size_t)(nul - text->data));
 }
 
+/*
+ * What a text that is not JSON looks like, from its first character: never
+ * its bytes, which may be a secret (a committed file that links to a
+ * credentials file).
+ */
+static const char *what_text_is(char first)
+{
+    if ((first >= 'a' && first <= 'z') || (first >= 'A' && first <= 'Z'))
+        return "it begins with a word, as text output, an error message or "
+               "a configuration file does";
+    if (first == '<')
+        return "it begins with '<', as HTML or XML does";
+    if (first == '\033')
+        return "it begins with a terminal escape sequence, as coloured "
+               "terminal output does (write it with -no-color, or as JSON)";
+    if (first == '#')
+        return "it begins with '#', as a script or a comment does";
+    return "its first character is not one a JSON text begins with";
+}
+
 int ndp_load_check_not_json(const struct ndp_bytes *text, const char *path,
                             const char *expected, struct ndp_error *err)
 {
     const char *s = text->data;
     size_t skip = strspn(s, " \t\r\n");
-    char head[48];
-    size_t i, n;
     int rc;
 
     if (text->len == 0 || is_blank(s, text->len))
@@ -584,18 +602,10 @@ int ndp_load_check_not_json(const struct ndp_bytes *text, const char *path,
     rc = ndp_load_refuse_nul(text, path, err);
     if (rc)
         return rc;
-    n = 0;
-    for (i = skip; i < text->len && n < sizeof(head) - 1; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '\n' || c == '\r')
-            break;
-        head[n++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
-    }
-    head[n] = '\0';
     return ndp_error_set(err, NDP_EPARSE,
-                         "'%s' is not JSON (it begins with '%s'); expected "
-                         "%s, not text output or an error message",
-                         path, head, expected);
+                         "'%s' is not JSON (%s); expected %s, not text "
+                         "output or an error message",
+                         path, what_text_is(s[skip]), expected);
 }
 
 long ndp_load_line_at(const struct ndp_bytes *text, size_t offset)

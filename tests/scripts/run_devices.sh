@@ -70,7 +70,7 @@ refused "standard input from /dev/zero" "contains a NUL byte at offset 0"
 cat /dev/zero 2> /dev/null | lint -
 refused "/dev/zero through a pipe" "contains a NUL byte at offset 0"
 yes 2> /dev/null | lint -
-refused "yes through a pipe" "is not JSON (it begins with 'y')"
+refused "yes through a pipe" "is not JSON (it begins with a word"
 { printf '  \n\t{"a":'; cat /dev/zero; } 2> /dev/null | lint -
 refused "'{' then /dev/zero" "contains a NUL byte at offset 9"
 { printf '{"a":x'; yes; } 2> /dev/null | lint -

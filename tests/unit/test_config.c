@@ -189,7 +189,8 @@ static const struct refusal refusals[] = {
     { "file: blank", " \n\t ", "'FILE' is empty; expected an .ndplint.json "
                                "settings object" },
     { "file: text", "fail_on = error\n",
-      "'FILE' is not JSON (it begins with 'fail_on = error'); expected an "
+      "'FILE' is not JSON (it begins with a word, as text output, an error "
+      "message or a configuration file does); expected an "
       ".ndplint.json settings object, not text output or an error "
       "message" },
     { "file: cut short", "{'fail_on': 'error'",

@@ -95,13 +95,18 @@ static const struct input_case cases[] = {
       "run 'terraform show -json" },
     { "NUL byte", NULL, 0, nul_inside, NDP_EPARSE, "contains a NUL byte" },
     { "terraform error text", "Error: Failed to load plugin schemas\n", 0, NULL,
-      NDP_EPARSE, "is not JSON (it begins with 'Error: Failed" },
+      NDP_EPARSE, "is not JSON (it begins with a word, as text output" },
+    { "HTML instead of JSON", "<html><body>Sign in</body></html>", 0, NULL,
+      NDP_EPARSE, "is not JSON (it begins with '<', as HTML or XML does)" },
+    { "a script instead of JSON", "#!/bin/sh\nexport TOKEN=secret\n", 0, NULL,
+      NDP_EPARSE, "is not JSON (it begins with '#', as a script or a comment "
+      "does)" },
     { "terraform show text", "\nTerraform will perform the following actions:\n",
       0, NULL, NDP_EPARSE, "is not JSON" },
     { "what-if pretty text", "Resource and property changes are indicated with these symbols:\n",
       0, NULL, NDP_EPARSE, "is not JSON" },
     { "ansi escape text", "\033[31mError\033[0m", 0, NULL, NDP_EPARSE,
-      "begins with '?[31mError" },
+      "begins with a terminal escape sequence" },
     { "setup-terraform wrapper", "[command]/usr/bin/terraform show -json "
       "tfplan\n" PLAN "\n::debug::Terraform exited with code 0.\n", 0, NULL,
       NDP_EPARSE, "begins with '[command]', the line the terraform wrapper of "

@@ -445,8 +445,8 @@ static const struct refusal refusals[] = {
     { "empty", "", NDP_ESCHEMA, "'FILE' is empty; " EXPECTED },
     { "an error message instead of JSON",
       "ERROR: (AuthorizationFailed) The client does not have authorization",
-      NDP_EPARSE, "'FILE' is not JSON (it begins with 'ERROR: "
-      "(AuthorizationFailed) The client does no'); " EXPECTED
+      NDP_EPARSE, "'FILE' is not JSON (it begins with a word, as text "
+      "output, an error message or a configuration file does); " EXPECTED
       ", not text output or an error message" },
     { "cut short", "[{'id': '" MC "a'", NDP_EPARSE,
       "'FILE' ends in the middle of the JSON document (truncated at line 1, "
@@ -480,8 +480,8 @@ static void refusals__fixtures_missing_and_too_large(void **state)
     assert_int_equal(ndp_state_read(&st, STATE("az-error.json"), MAX_BYTES,
                                     &err), NDP_EPARSE);
     assert_string_equal(err.msg, "'" STATE("az-error.json") "' is not JSON "
-                        "(it begins with 'ERROR: (ResourceNotFound) The "
-                        "Resource 'Microso'); " EXPECTED ", not text output "
+                        "(it begins with a word, as text output, an error "
+                        "message or a configuration file does); " EXPECTED ", not text output "
                         "or an error message");
     ndp_error_clear(&err);
     assert_int_equal(ndp_state_read(&st, STATE("not-aks.json"), MAX_BYTES,
