@@ -12,7 +12,7 @@
 # threads); POSIX sh, curl and jq.
 #
 #   usage: comment.sh [--platform github|gitlab|azure] [--mode update|new|off]
-#                     [--id TEXT] REPORT.md
+#                     [--id TEXT] [--fail-on-error] REPORT.md
 #
 # The platform is the CI's (GITHUB_ACTIONS, GITLAB_CI, TF_BUILD) unless
 # named.  update (the default) edits the comment that carries the marker
@@ -20,11 +20,12 @@
 # nothing.  --id adds TEXT to the marker, for two reports of one job in
 # one directory.
 #
-# Posting is never the gate: a job that is not for a pull request, a
-# missing or read-only token (a fork's), no curl or jq on the runner, an
-# HTTP error or a network error is a warning in the log and exit 0.  Exit
-# 2 is for this script's own usage errors (an unknown option, a report it
-# cannot read).  The report is the pull request's (hostile) text: it goes only into
+# Posting is not the gate unless asked: a missing or read-only token (a
+# fork's), no curl or jq on the runner, an HTTP error or a network error
+# is a warning in the log and exit 0, or exit 1 with --fail-on-error (for
+# a team that depends on the comment).  A job that is not for a pull
+# request posts nothing and exits 0 either way.  Exit 2 is for this
+# script's own usage errors (an unknown option, a report it cannot read).  The report is the pull request's (hostile) text: it goes only into
 # request bodies built by jq, never onto a log line, and the log lines
 # this script writes start with its own fixed text.
 set -u
@@ -32,17 +33,19 @@ set -u
 usage() {
     echo "comment.sh: $1" >&2
     echo "usage: comment.sh [--platform github|gitlab|azure]" \
-         "[--mode update|new|off] [--id TEXT] REPORT.md" >&2
+         "[--mode update|new|off] [--id TEXT] [--fail-on-error]" \
+         "REPORT.md" >&2
     exit 2
 }
 
-platform="" mode=update id="" report=""
+platform="" mode=update id="" report="" on_error=0
 while [ $# -gt 0 ]; do
     case $1 in
     --platform) [ $# -ge 2 ] || usage "--platform needs a value"
                 platform=$2; shift 2 ;;
     --mode) [ $# -ge 2 ] || usage "--mode needs a value"; mode=$2; shift 2 ;;
     --id) [ $# -ge 2 ] || usage "--id needs a value"; id=$2; shift 2 ;;
+    --fail-on-error) on_error=1; shift ;;
     --) shift; break ;;
     -*) usage "unknown option" ;;
     *) break ;;
@@ -92,10 +95,11 @@ warn() {
     *) echo "ndplint comment: warning: $*" ;;
     esac
 }
-# Nothing to post: a warning, and the gate stands as ndplint left it.
+# Nothing posted: a warning, and the gate stands as ndplint left it (exit
+# 0), or, with --fail-on-error, the step fails (exit 1).
 give_up() {
     warn "$*; the report was not posted as a comment"
-    exit 0
+    exit "$on_error"
 }
 
 # A runner without curl or jq cannot post, and that fails nothing.
@@ -140,7 +144,7 @@ request() {
     fi
     is_number "$status" || status=000
 }
-# Did the last request succeed (2xx)?  Otherwise a warning and exit 0.
+# Did the last request succeed (2xx)?  Otherwise give_up().
 checked() { # what
     case $status in
     2??) return 0 ;;

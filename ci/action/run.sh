@@ -89,6 +89,13 @@ case $comment in
 update | new | off) ;;
 *) die "comment must be update, new or off" ;;
 esac
+# comment-fail-on-error: a comment that cannot be posted fails the step.
+comment_flag=""
+case ${INPUT_COMMENT_FAIL_ON_ERROR:-false} in
+true) comment_flag=--fail-on-error ;;
+false) ;;
+*) die "comment-fail-on-error must be true or false" ;;
+esac
 
 sarif="" junit="" markdown="" json=""
 [ -n "${INPUT_SARIF:-}" ] && checked_report SARIF "$INPUT_SARIF" && sarif=$REPLY
@@ -154,7 +161,13 @@ fi
 if [ -n "$comment_md" ] && [ -s "$comment_md" ]; then
     GITHUB_TOKEN=$token sh "${BASH_SOURCE[0]%/*}/../comment.sh" \
         --platform github --mode "$comment" --id "${INPUT_FILES:-}" \
-        -- "$comment_md"
+        ${comment_flag:+"$comment_flag"} -- "$comment_md"
+    posted=$?
+    # comment-fail-on-error: a comment not posted fails a step that
+    # ndplint's findings let pass.
+    if [ "$posted" != 0 ] && [ -n "$comment_flag" ] && [ "$status" = 0 ]; then
+        status=1
+    fi
 fi
 {
     echo "NDPLINT=$ndplint"

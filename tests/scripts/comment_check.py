@@ -221,15 +221,21 @@ def run_github(mock, tmp, findings, clean, big):
     check(first_line.count(">") == 1 and first_line.endswith(" -->"),
           "github hostile workflow name: marker %r" % first_line)
 
-    # Errors warn and exit 0: a fork's read-only token (403), 404, 500,
-    # nothing listening, no token, not a pull request.
-    for status in (403, 404, 500):
+    # Errors warn and exit 0: a token refused (401), a fork's read-only
+    # token (403), 404, a request refused (422), 500, nothing listening,
+    # no token, not a pull request.  With --fail-on-error the same
+    # warning and exit 1, but not a pull request still exits 0.
+    for status in (401, 403, 404, 422, 500):
         mock.setup({"fail": status})
         run = comment(env, [findings[0]], tmp)
         check(run.returncode == 0 and run.stdout.startswith(
             "::warning title=ndplint comment::") and
             ("HTTP %d" % status) in run.stdout,
             "github %d: exit %d, %r" % (status, run.returncode, run.stdout))
+        run = comment(env, ["--fail-on-error", findings[0]], tmp)
+        check(run.returncode == 1 and ("HTTP %d" % status) in run.stdout,
+              "github %d --fail-on-error: exit %d, %r"
+              % (status, run.returncode, run.stdout))
     down = dict(env, GITHUB_API_URL="http://127.0.0.1:%d" % free_port())
     run = comment(down, [findings[0]], tmp)
     check(run.returncode == 0 and "no answer from the API" in run.stdout,
@@ -238,12 +244,24 @@ def run_github(mock, tmp, findings, clean, big):
     run = comment(dict(env, GITHUB_TOKEN=""), [findings[0]], tmp)
     check(run.returncode == 0 and "::warning" in run.stdout,
           "github without a token: exit %d" % run.returncode)
+    run = comment(dict(env, GITHUB_TOKEN=""), ["--fail-on-error",
+                                                findings[0]], tmp)
+    check(run.returncode == 1 and "::warning" in run.stdout,
+          "github without a token, --fail-on-error: exit %d"
+          % run.returncode)
+    run = comment(down, ["--fail-on-error", findings[0]], tmp)
+    check(run.returncode == 1 and "no answer from the API" in run.stdout,
+          "github refused connection, --fail-on-error: exit %d"
+          % run.returncode)
     mock.setup({})
     push = github_env(tmp, mock.url, {"ref": "refs/heads/main"})
     run = comment(push, [findings[0]], tmp)
     check(run.returncode == 0 and not mock.state()["requests"] and
           "not a pull request" in run.stdout,
           "github push event: exit %d, %r" % (run.returncode, run.stdout))
+    run = comment(push, ["--fail-on-error", findings[0]], tmp)
+    check(run.returncode == 0 and "not a pull request" in run.stdout,
+          "github push event, --fail-on-error: exit %d" % run.returncode)
 
     # A runner without jq (or curl) warns and exits 0: every other tool
     # the script uses is on PATH.

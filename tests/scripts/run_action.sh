@@ -471,6 +471,14 @@ for k, v in inputs.items():
     has "$tmp/ws/output" '^exit-code=1$'
     readme_run 0 INPUT_FILES=fixtures/allow-negative.json
     has "$tmp/ws/stdout" '^::warning title=ndplint comment::.*HTTP 403'
+    # comment-fail-on-error: the comment not posted fails a step ndplint
+    # passed; a value it does not know stops the step.
+    readme_run 1 INPUT_FILES=fixtures/allow-negative.json \
+        INPUT_COMMENT_FAIL_ON_ERROR=true
+    has "$tmp/ws/stdout" '^::warning title=ndplint comment::.*HTTP 403'
+    has "$tmp/ws/output" '^exit-code=0$'
+    readme_run 2 INPUT_COMMENT_FAIL_ON_ERROR=maybe
+    has "$tmp/ws/stdout" '^::error title=ndplint action::comment-fail-on-error'
     # comment: off posts nothing; a value it does not know stops the step.
     curl -sS -d '{}' "$url/_mock/setup" > /dev/null 2>&1
     readme_run 1 INPUT_COMMENT=off
