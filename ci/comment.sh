@@ -160,13 +160,14 @@ json_is() { # filter what
         give_up "the API's answer to $2 is not what was expected"
 }
 
-# The body: the marker, then the report, cut to the platform's limit at
-# a line break, with a note when cut.  Built by jq, never by hand.  The
-# limit counts UNITS: "chars" (Unicode characters: GitHub, GitLab) or
-# "utf16" (UTF-16 code units, as .NET counts a string: Azure DevOps,
-# where a character beyond U+FFFF counts two).  The cut is found by
-# adding up line sizes and made by one slice, so the cost is linear in
-# the report's size.
+# The body: the marker, then the report, cut to the platform's limit
+# after the last whole line that fits, then as much of the next line as
+# still fits, cut between two characters, with a note when cut.  Built
+# by jq, never by hand.  The limit counts UNITS: "chars" (Unicode
+# characters: GitHub, GitLab) or "utf16" (UTF-16 code units, as .NET
+# counts a string: Azure DevOps, where a character beyond U+FFFF counts
+# two).  The cut is found by adding up line sizes and made by one slice
+# and one line's characters, so the cost is linear in the report's size.
 make_body() { # limit units -> $tmp/body.json as a JSON string
     jq -n --rawfile report "$report" --arg marker "$marker" \
           --argjson limit "$1" --arg units "$2" '
@@ -179,13 +180,29 @@ make_body() { # limit units -> $tmp/body.json as a JSON string
         | if ($all | size) <= $limit then $all
           else ($limit - ($note | size)) as $room
                | reduce ($all | split("\n"))[] as $line
-                     ({chars: 0, size: 0, full: false};
-                      if .full then .
+                     ({chars: 0, size: 0, next: null};
+                      if .next != null then .
                       elif .size + ($line | size) + 1 <= $room
                       then .chars += ($line | length) + 1
                            | .size += ($line | size) + 1
-                      else .full = true end)
-               | $all[0:([.chars - 1, 0] | max)] + $note
+                      else .next = $line end)
+               | ($room - .size) as $left
+               | (if .next == null or $left <= 0 then ""
+                  elif $units != "utf16" then .next[0:$left]
+                  else .next as $next
+                       | reduce ($next | explode)[] as $c
+                             ({k: 0, used: 0, stop: false};
+                              if .stop then .
+                              else (if $c > 65535 then 2 else 1 end) as $w
+                                   | if .used + $w <= $left
+                                     then .k += 1 | .used += $w
+                                     else .stop = true end
+                              end)
+                       | $next[0:.k] end) as $part
+               | $all[0:([.chars - 1, 0] | max)] as $head
+               | $head + (if $part == "" then ""
+                          elif $head == "" then $part
+                          else "\n" + $part end) + $note
           end' > "$tmp/body.json" ||
         usage "cannot read the report file as text"
 }

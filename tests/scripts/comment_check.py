@@ -472,6 +472,23 @@ def run_sizes(mock, tmp):
           took < 30, "gitlab 4 MB report: %d characters in %.1f s" %
           (len(body), took))
 
+    # A long line after the last one that fits is cut between two
+    # characters, not left out: the body comes to the limit but for the
+    # note (it used to stop before the line, far below).
+    long_line = os.path.join(tmp, "long-line.md")
+    with open(long_line, "w", encoding="utf-8") as f:
+        for i in range(20):
+            f.write("| row %d | x |\n" % i)
+        f.write("\u00e9" * 1200000 + "\n| after | x |\n")
+    mock.setup({})
+    run = comment(dict(env), ["--mode", "new", long_line], tmp)
+    notes = mock.state()["gitlab"]
+    body = notes[0]["body"] if notes else ""
+    check(run.returncode == 0 and 999800 < len(body) <= 1000000 and
+          "| row 19 | x |" in body and "| after |" not in body and
+          "report was cut" in body,
+          "gitlab long last line: %d characters" % len(body))
+
     wide = os.path.join(tmp, "wide.md")
     with open(wide, "w", encoding="utf-8") as f:
         # 6,000 lines: about 120,000 characters but 180,000 UTF-16 units.
