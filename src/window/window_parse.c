@@ -903,8 +903,9 @@ static bool start_date_past(const struct ndp_window *w, int64_t at,
     return true;
 }
 
-bool ndp_window_check_start_date(const struct ndp_window *w, int64_t at,
-                                 struct ndp_buf *problems)
+/* Appends the problem of a startDate already past, then 'consequence'. */
+static bool check_start_date(const struct ndp_window *w, int64_t at,
+                             struct ndp_buf *problems, const char *consequence)
 {
     struct ndp_buf first = NDP_BUF_INIT;
     struct ndp_buf today_text = NDP_BUF_INIT;
@@ -912,31 +913,30 @@ bool ndp_window_check_start_date(const struct ndp_window *w, int64_t at,
 
     if (past)
         add_problem(problems, "%s %s is before the current date (%s at the "
-                    "window's UTC offset), and AKS refuses to set a window "
-                    "that starts in the past " PAST_START_DATE_ANSWER,
-                    w->names->start_date, first.buf, today_text.buf);
+                    "window's UTC offset)%s", w->names->start_date,
+                    first.buf, today_text.buf, consequence);
     ndp_buf_release(&first);
     ndp_buf_release(&today_text);
     return past;
 }
 
+bool ndp_window_check_start_date(const struct ndp_window *w, int64_t at,
+                                 struct ndp_buf *problems)
+{
+    return check_start_date(w, at, problems,
+                            ", and AKS refuses to set a window that starts "
+                            "in the past " PAST_START_DATE_ANSWER);
+}
+
 bool ndp_window_check_new_start_date(const struct ndp_window *w, int64_t at,
                                      struct ndp_buf *problems)
 {
-    struct ndp_buf first = NDP_BUF_INIT;
-    struct ndp_buf today_text = NDP_BUF_INIT;
-    bool past = start_date_past(w, at, &first, &today_text);
-
-    if (past)
-        add_problem(problems, "%s %s is before the current date (%s at the "
-                    "window's UTC offset): AKS refuses to set a window that "
-                    "starts in the past on a configuration that exists "
-                    PAST_START_DATE_ANSWER ", and whether it refuses one "
-                    "that creates the configuration is unconfirmed",
-                    w->names->start_date, first.buf, today_text.buf);
-    ndp_buf_release(&first);
-    ndp_buf_release(&today_text);
-    return past;
+    return check_start_date(w, at, problems,
+                            ": AKS refuses to set a window that starts in "
+                            "the past on a configuration that exists "
+                            PAST_START_DATE_ANSWER ", and whether it refuses "
+                            "one that creates the configuration is "
+                            "unconfirmed");
 }
 
 /* ---- the legacy hours form of the default configuration ---- */
