@@ -3,7 +3,9 @@
  * state.c - reads Azure CLI output about live clusters (see state.h):
  * 'az aks show' (flattened, or the ARM shape with "properties"),
  * 'az aks maintenanceconfiguration list|show' and 'az aks nodepool
- * list|show', each recognised by its shape and merged per cluster id.
+ * list|show', each recognised by its shape and merged per cluster id;
+ * and kubectl's pod disruption budgets and workloads (a "List", or one
+ * object), read by kube.h.
  */
 #include "common.h"
 #include "state.h"
@@ -293,9 +295,62 @@ static int read_pool(struct ndp_states *st, const struct json_object *o,
     return 0;
 }
 
+/* A kubectl object: "apiVersion" and "kind" beside "metadata". */
+static bool is_kube_object(const struct json_object *o)
+{
+    return ndp_json_get_string(o, "apiVersion") &&
+           ndp_json_get_string(o, "kind") &&
+           json_object_is_type(ndp_json_get(o, "metadata"), json_type_object);
+}
+
+static void read_kube_object(struct ndp_states *st,
+                             const struct json_object *o, const char *path)
+{
+    struct ndp_kube_origin origin;
+
+    memset(&origin, 0, sizeof(origin));
+    origin.input = path;
+    ndp_kube_read_api_object(&st->kube, o, NULL, NULL, &origin);
+}
+
+/*
+ * 'kubectl get pdb,deploy,statefulset -A -o json': a List whose items of
+ * other kinds are passed over (a wider 'kubectl get' works too).
+ */
+static int read_kube_list(struct ndp_states *st, const struct json_object *o,
+                          const char *path, struct ndp_error *err)
+{
+    const struct json_object *items = ndp_json_get(o, "items");
+    size_t i, n;
+
+    if (!json_object_is_type(items, json_type_array))
+        return ndp_error_set(err, NDP_ESCHEMA, "'%s': a kubectl List "
+                             "without an 'items' array", path);
+    n = json_object_array_length(items);
+    for (i = 0; i < n; i++) {
+        const struct json_object *item = ndp_json_index(items, i);
+        if (!is_kube_object(item))
+            return ndp_error_set(err, NDP_ESCHEMA, "'%s': item %zu of the "
+                                 "kubectl List is not a Kubernetes object "
+                                 "(no apiVersion, kind and metadata)",
+                                 path, i);
+        read_kube_object(st, item, path);
+    }
+    return 0;
+}
+
 static int read_item(struct ndp_states *st, const struct json_object *o,
                      const char *path, size_t index, struct ndp_error *err)
 {
+    const char *kind = ndp_json_get_string(o, "kind");
+
+    if (index == SIZE_MAX && kind && strcmp(kind, "List") == 0 &&
+        ndp_json_get_string(o, "apiVersion"))
+        return read_kube_list(st, o, path, err);
+    if (index == SIZE_MAX && is_kube_object(o) && ndp_kube_kind_known(kind)) {
+        read_kube_object(st, o, path);
+        return 0;
+    }
     switch (classify(o)) {
     case STATE_CLUSTER: return read_cluster(st, o, path, err);
     case STATE_WINDOW: return read_window(st, o, path, err);
@@ -303,8 +358,9 @@ static int read_item(struct ndp_states *st, const struct json_object *o,
     default:
         return ndp_error_set(err, NDP_ESCHEMA,
                              "'%s'%s is not 'az aks show', 'az aks "
-                             "maintenanceconfiguration list|show' or 'az aks "
-                             "nodepool list|show' output",
+                             "maintenanceconfiguration list|show', 'az aks "
+                             "nodepool list|show' or 'kubectl get "
+                             "pdb,deploy,statefulset -A -o json' output",
                              path, index == SIZE_MAX ? "" : " (an element)");
     }
 }
@@ -312,8 +368,9 @@ static int read_item(struct ndp_states *st, const struct json_object *o,
 /* What a cluster state file should be, for the messages on one that is
  * not JSON. */
 #define EXPECT_STATE "'az aks show -o json', 'az aks " \
-                     "maintenanceconfiguration list -o json' or 'az aks " \
-                     "nodepool list -o json' output"
+                     "maintenanceconfiguration list -o json', 'az aks " \
+                     "nodepool list -o json' or 'kubectl get " \
+                     "pdb,deploy,statefulset -A -o json' output"
 
 int ndp_state_read(struct ndp_states *states, const char *path,
                    size_t max_bytes, struct ndp_error *err)
@@ -369,6 +426,7 @@ void ndp_states_release(struct ndp_states *st)
     for (i = 0; i < st->nr_unmatched; i++)
         free(st->unmatched_files[i]);
     free(st->unmatched_files);
+    ndp_kube_objects_release(&st->kube);
     if (st->index) {
         ndp_strmap_release(&st->index->by_id);
         ndp_strmap_release(&st->index->by_name);

@@ -7,13 +7,17 @@
  * maintenanceconfiguration list|show -o json' and 'az aks nodepool list
  * -o json' saved next to the plan tell ndplint the profile and window in
  * force, the Kubernetes version and which pools run Windows.  Files are
- * recognised by shape and merged per cluster (by ARM id).
+ * recognised by shape and merged per cluster (by ARM id).  'kubectl get
+ * pdb,deploy,statefulset -A -o json' tells the pod disruption budgets a
+ * drain meets, when they come from Helm or GitOps rather than the plan.
  */
 #ifndef NDP_STATE_H
 #define NDP_STATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "kube.h"
 
 struct json_object;
 struct ndp_error;
@@ -67,9 +71,13 @@ struct ndp_states {
     char **unmatched_files; /* files that named no cluster (empty lists) */
     size_t nr_unmatched, alloc_unmatched;
     struct ndp_states_index *index; /* the clusters by id and by name */
+    /* Pod disruption budgets and workloads from 'kubectl get
+     * pdb,deploy,statefulset -A -o json' (a List) or one such object:
+     * they name no cluster. */
+    struct ndp_kube_objects kube;
 };
 
-#define NDP_STATES_INIT { NULL, 0, 0, NULL, 0, 0, NULL }
+#define NDP_STATES_INIT { NULL, 0, 0, NULL, 0, 0, NULL, NDP_KUBE_OBJECTS_INIT }
 
 /*
  * Reads one state file into 'states'.  Returns 0, or NDP_E* with 'err'

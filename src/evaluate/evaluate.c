@@ -123,6 +123,7 @@ void ndp_evaluate(struct ndp_findings *out, struct ndp_resolutions *resolved,
     ndp_check_pools(&ev);
     ndp_check_concurrency(&ev);
     size_impact(impacts, resolved, set, out);
+    ndp_check_drain(&ev, impacts);
     ndp_check_subnets(&ev, impacts);
     ndp_overrun_findings(&ev, impacts);
     release_indexes(&ev);

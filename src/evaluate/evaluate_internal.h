@@ -3,7 +3,8 @@
  * evaluate_internal.h - what the evaluator's stages share (evaluate.c,
  * resolve.c, resolve_window.c, verdict.c, overrun.c, emit.c and the
  * checks: check_versions.c, check_upgrade.c, check_pools.c,
- * check_maintenance.c, check_concurrency.c); no other file includes it.
+ * check_maintenance.c, check_concurrency.c, check_drain.c); no other
+ * file includes it.
  *
  * evaluate.c builds one struct ndp_evaluator per run and frees its
  * tables; the stages borrow it.  Every pointer in it is borrowed from the
@@ -184,6 +185,17 @@ void ndp_check_pools(const struct ndp_evaluator *ev);
  * order between them in the plan's configuration (NDP901, PT-CONC-01).
  */
 void ndp_check_concurrency(const struct ndp_evaluator *ev);
+
+/*
+ * check_drain.c: appends to ev->out a finding for each change that drains
+ * nodes (its findings so far rebuild pools now, or it lowers a node
+ * count) while a pod disruption budget of its cluster allows no eviction
+ * (NDP910 maxUnavailable 0, NDP911 no disruption for the replicas in the
+ * input; put-time-limits PT-DRN-01/02).  'impacts' gives the drain
+ * timeouts.
+ */
+void ndp_check_drain(const struct ndp_evaluator *ev,
+                     const struct ndp_impacts *impacts);
 
 /*
  * check_upgrade.c: appends to ev->out a finding for each subnet of the

@@ -600,7 +600,10 @@ static void version(struct ndp_facts *f, const struct ndp_change *ch)
 
 /*
  * The support plan a cluster body or setter declares after the change
- * (before it, without an after document).
+ * (before it, without an after document), and whether the change turns
+ * force upgrade on (put-time-limits PT-UPG-06: azurerm
+ * upgrade_override[0].force_upgrade_enabled, ARM
+ * upgradeSettings.overrideSettings.forceUpgrade, a boolean true).
  */
 static void upgrade_profile(struct ndp_facts *f, const struct ndp_change *ch)
 {
@@ -611,6 +614,13 @@ static void upgrade_profile(struct ndp_facts *f, const struct ndp_change *ch)
         return;
     f->support_plan =
         path_string(doc, arm ? "properties.supportPlan" : "support_plan");
+    f->force_upgrade = ch->after && ndp_json_is_true(
+        arm ? ndp_json_path(ch->after, "properties.upgradeSettings."
+                                       "overrideSettings.forceUpgrade")
+            : ndp_json_get(ndp_json_index(ndp_json_get(ch->after,
+                                                       "upgrade_override"),
+                                          0),
+                           "force_upgrade_enabled"));
 }
 
 /* A cluster's network plugin and its mode, as it is after the change. */

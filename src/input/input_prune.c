@@ -8,7 +8,8 @@
  * non-allocating cursor (jscan.c: it accepts exactly what json-c accepts)
  * and builds json-c objects only for what the readers use:
  *
- *   - resource_changes[]: entries whose "type" is an AKS or azapi type;
+ *   - resource_changes[]: entries whose "type" is an AKS or azapi type,
+ *     a subnet, or a Kubernetes object a drain depends on;
  *   - deferred_changes[] (a plan with "complete": false): entries whose
  *     "resource_change" has such a type;
  *   - changes[] / potentialChanges[] (also under "properties"): what-if
@@ -61,7 +62,12 @@ enum context {
 static const char *const plan_types[] = {
     "azurerm_kubernetes_cluster", "azurerm_kubernetes_cluster_node_pool",
     "azapi_resource", "azapi_update_resource",
-    "azurerm_subnet" /* the address room of the pools in it */
+    "azurerm_subnet", /* the address room of the pools in it */
+    /* pod disruption budgets and the workloads they hold (input_kube.c) */
+    "kubernetes_pod_disruption_budget_v1", "kubernetes_pod_disruption_budget",
+    "kubernetes_deployment_v1", "kubernetes_deployment",
+    "kubernetes_stateful_set_v1", "kubernetes_stateful_set",
+    "kubernetes_manifest"
 };
 
 /* Members that are large and that no reader looks into. */

@@ -427,6 +427,21 @@ static void read_subnet(struct plan_reader *r, const char *address,
     sn->sensitive = ndp_json_mask_covers(mask, "address_prefixes");
 }
 
+/* A pod disruption budget or a workload (input_kube.c). */
+static void read_kube(struct plan_reader *r, const char *type,
+                      const char *address, const struct json_object *change,
+                      const struct json_object *located)
+{
+    long line = address ? ndp_document_locate(r->doc, &r->locator, located,
+                                              "address", address)
+                        : 0;
+
+    ndp_tfplan_read_kube(r->set, r->set->inputs[r->input_index].path, type,
+                         address ? address : type, change,
+                         parse_actions(ndp_json_get(change, "actions")),
+                         line, r->doc->root);
+}
+
 static int read_resource(struct plan_reader *r,
                          const struct json_object *rc_entry,
                          const struct json_object *located,
@@ -453,6 +468,10 @@ static int read_resource(struct plan_reader *r,
         return 0;
     if (strcmp(type, "azurerm_subnet") == 0) {
         read_subnet(r, address, change);
+        return 0;
+    }
+    if (ndp_kube_plan_type(type)) {
+        read_kube(r, type, address, change, located);
         return 0;
     }
     if (strcmp(type, "azurerm_kubernetes_cluster") == 0) {
@@ -574,8 +593,8 @@ static size_t module_step(const char *p, size_t *name_len)
  * (instance keys kept, so a reference resolves inside the same module
  * instance) and local "type.name".
  */
-static void split_address(const char *address, struct ndp_buf *prefix,
-                          struct ndp_buf *local)
+void ndp_tfplan_split_address(const char *address, struct ndp_buf *prefix,
+                              struct ndp_buf *local)
 {
     const char *p = address;
     size_t step, name_len;
@@ -588,8 +607,8 @@ static void split_address(const char *address, struct ndp_buf *prefix,
 }
 
 /* The configuration module for 'prefix', instance keys ignored. */
-static const struct json_object *config_module(const struct json_object *root,
-                                               const char *prefix)
+const struct json_object *ndp_tfplan_config_module(
+    const struct json_object *root, const char *prefix)
 {
     const struct json_object *m = ndp_json_get(ndp_json_get(root,
                                                  "configuration"),
@@ -654,8 +673,8 @@ static void link_by_configuration(const struct plan_reader *r,
     const struct json_object *module, *resources;
     size_t i, n;
 
-    split_address(c->address, &prefix, &local);
-    module = config_module(r->doc->root, prefix.buf);
+    ndp_tfplan_split_address(c->address, &prefix, &local);
+    module = ndp_tfplan_config_module(r->doc->root, prefix.buf);
     resources = ndp_json_get(module, "resources");
     n = resources && json_object_is_type(resources, json_type_array)
             ? json_object_array_length(resources) : 0;

@@ -137,6 +137,7 @@ void ndp_changeset_release(struct ndp_changeset *set)
     for (i = 0; i < set->nr_order; i++)
         free(set->order[i].deps);
     free(set->order);
+    ndp_kube_objects_release(&set->kube);
     memset(set, 0, sizeof(*set));
 }
 

@@ -19,6 +19,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kube.h"
+
 struct json_object;
 struct ndp_strmap;
 
@@ -198,6 +200,10 @@ struct ndp_facts {
      * support_plan, supportPlan, any non-empty string; NULL when not
      * declared.  Never printed. */
     const char *support_plan;
+    /* A cluster body or setter turns force upgrade on (after the change):
+     * the upgrade drains nodes without regard to pod disruption budgets
+     * (put-time-limits PT-UPG-06). */
+    bool force_upgrade;
     /* A cluster's network plugin and its mode after the change ("azure",
      * "overlay"), NULL when not declared. */
     const char *network_plugin, *network_plugin_mode;
@@ -316,9 +322,13 @@ struct ndp_changeset {
     size_t nr_subnets, alloc_subnets;
     struct ndp_order_node *order;   /* every input's nodes, one graph */
     size_t nr_order, alloc_order;
+    /* The pod disruption budgets and workloads of the plans' kubernetes
+     * resources (input_kube.c). */
+    struct ndp_kube_objects kube;
 };
 
-#define NDP_CHANGESET_INIT { NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0 }
+#define NDP_CHANGESET_INIT { NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, \
+                             NDP_KUBE_OBJECTS_INIT }
 
 /* Adds an order node without dependencies and returns its index. */
 size_t ndp_changeset_add_order(struct ndp_changeset *set);

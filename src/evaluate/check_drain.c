@@ -1,0 +1,708 @@
+/*
+ * SPDX-License-Identifier: Apache-2.0
+ * check_drain.c - pod disruption budgets that stop a drain the apply
+ * starts (put-time-limits PT-DRN-01/02):
+ *
+ *   NDP910  a change that drains nodes of a cluster (an upgrade or a
+ *           reimaging change that rebuilds pools now, a node count
+ *           decrease) while a budget of that cluster has maxUnavailable 0
+ *           (or "0%"): AKS checks for such budgets before it starts and
+ *           refuses the operation with UnsatisfiablePDB.  refused; a
+ *           budget the same apply creates, or whose cluster is not known,
+ *           may-refuse.
+ *   NDP911  the same with a budget that allows no disruption for the
+ *           replicas of the workloads it selects in the input
+ *           (minAvailable, or maxUnavailable, as the disruption
+ *           controller counts): each eviction is refused, the drain waits
+ *           drainTimeoutInMinutes and fails.  may-refuse.  Unknown
+ *           replicas, or no workload of the input selected: nothing.
+ *
+ * Force upgrade turned on for the cluster (PT-UPG-06) drains without
+ * regard to the budgets: both become an advisory note for an upgrade (a
+ * node count decrease is no upgrade).  The budgets and workloads come
+ * from the plans (set->kube) and from kubectl output (the states' kube);
+ * a plan's object hides a live one of the same namespace and name.
+ *
+ * Cost: linear in budgets, workloads and their labels, but for the
+ * workloads a budget's selector may select (those sharing its first
+ * matchLabels pair, or its namespace): at most DRAIN_MAX_CANDIDATES a
+ * budget, past which its pods are not counted.
+ */
+#include "common.h"
+#include "evaluate_internal.h"
+#include "buf.h"
+#include "change.h"
+#include "impact.h"
+#include "kube.h"
+#include "linker.h"
+#include "rollout.h"
+#include "state.h"
+#include "strmap.h"
+
+/* Workloads looked at for one budget, at most. */
+#define DRAIN_MAX_CANDIDATES 10000
+/* Budgets named in one finding; the rest are counted. */
+#define DRAIN_MAX_NAMED 5
+#define UNKNOWN_CLUSTER SIZE_MAX
+
+/* ---- keys: owned strings in a map, with chains of entries --------------- */
+
+struct keyed {
+    struct ndp_strmap map;
+    char **keys;
+    size_t nr_keys, alloc_keys;
+    size_t *head;         /* by key: first entry, SIZE_MAX: none */
+    size_t *next, *value; /* by entry */
+    size_t nr, alloc, alloc_value, alloc_head;
+};
+
+static void keyed_add(struct keyed *k, const char *key, size_t value)
+{
+    size_t slot = ndp_strmap_find(&k->map, key);
+
+    if (slot == SIZE_MAX) {
+        NDP_GROW(k->keys, k->alloc_keys, k->nr_keys + 1);
+        NDP_GROW(k->head, k->alloc_head, k->nr_keys + 1);
+        k->keys[k->nr_keys] = ndp_xstrdup(key);
+        k->head[k->nr_keys] = SIZE_MAX;
+        slot = ndp_strmap_add(&k->map, k->keys[k->nr_keys], k->nr_keys);
+        k->nr_keys++;
+    }
+    NDP_GROW(k->next, k->alloc, k->nr + 1);
+    NDP_GROW(k->value, k->alloc_value, k->nr + 1);
+    k->next[k->nr] = k->head[slot];
+    k->value[k->nr] = value;
+    k->head[slot] = k->nr++;
+}
+
+/* The first entry under 'key', or SIZE_MAX. */
+static size_t keyed_first(const struct keyed *k, const char *key)
+{
+    size_t slot = ndp_strmap_find(&k->map, key);
+
+    return slot == SIZE_MAX ? SIZE_MAX : k->head[slot];
+}
+
+static void keyed_release(struct keyed *k)
+{
+    size_t i;
+
+    for (i = 0; i < k->nr_keys; i++)
+        free(k->keys[i]);
+    free(k->keys);
+    free(k->head);
+    free(k->next);
+    free(k->value);
+    ndp_strmap_release(&k->map);
+}
+
+/* "CLUSTER\x1fNS" and, with a label, "\x1fKEY\x1fVALUE" after it. */
+static void object_key(struct ndp_buf *out, size_t cluster, const char *ns,
+                       const char *label, const char *value)
+{
+    ndp_buf_reset(out);
+    ndp_buf_addf(out, "%zu\x1f%s", cluster, ns);
+    if (label)
+        ndp_buf_addf(out, "\x1f%s\x1f%s", label, value);
+}
+
+/* ---- the objects and their clusters -------------------------------------- */
+
+/* A budget or workload of the plans or of the live state, placed. */
+struct placed {
+    const void *obj;
+    size_t cluster;
+};
+
+struct drain_check {
+    const struct ndp_evaluator *ev;
+    struct placed *budgets, *workloads;
+    size_t nr_budgets, nr_workloads;
+    struct keyed by_label;  /* workloads by cluster, namespace and label */
+    struct keyed by_ns;     /* ... and by cluster and namespace */
+};
+
+/* The cluster of an object: its provider's host, else the only one. */
+static size_t object_cluster(const struct ndp_evaluator *ev,
+                             const struct ndp_kube_origin *o)
+{
+    if (o->cluster_ref) {
+        const struct ndp_change *ch =
+            ndp_change_index_find(&ev->changes, o->input, o->cluster_ref);
+        if (ch && ch->kind == NDP_KIND_CLUSTER)
+            return ch->cluster;
+        return UNKNOWN_CLUSTER;
+    }
+    return ev->clusters->nr == 1 ? 0 : UNKNOWN_CLUSTER;
+}
+
+static void place_budgets(struct drain_check *d,
+                          const struct ndp_kube_objects *plan,
+                          const struct ndp_kube_objects *live)
+{
+    struct ndp_strmap seen = NDP_STRMAP_INIT(false);
+    struct ndp_buf key = NDP_BUF_INIT;
+    char **keys;
+    size_t i, n = plan->nr_budgets + (live ? live->nr_budgets : 0);
+
+    d->budgets = ndp_xcalloc(n ? n : 1, sizeof(*d->budgets));
+    keys = ndp_xcalloc(n ? n : 1, sizeof(*keys));
+    for (i = 0; i < n; i++) {
+        const struct ndp_kube_budget *b = i < plan->nr_budgets
+            ? &plan->budgets[i] : &live->budgets[i - plan->nr_budgets];
+        size_t c = object_cluster(d->ev, &b->origin);
+        object_key(&key, c, b->ns, b->name, "");
+        keys[i] = ndp_buf_detach(&key);
+        /* A live budget the plan declares too is the plan's. */
+        if (ndp_strmap_add(&seen, keys[i], i) != i)
+            continue;
+        d->budgets[d->nr_budgets].obj = b;
+        d->budgets[d->nr_budgets++].cluster = c;
+    }
+    ndp_strmap_release(&seen);
+    for (i = 0; i < n; i++)
+        free(keys[i]);
+    free(keys);
+}
+
+static void index_workload(struct drain_check *d, size_t at)
+{
+    const struct ndp_kube_workload *w = d->workloads[at].obj;
+    struct ndp_buf key = NDP_BUF_INIT;
+    size_t i, c = d->workloads[at].cluster;
+
+    object_key(&key, c, w->ns, NULL, NULL);
+    keyed_add(&d->by_ns, key.buf, at);
+    if (w->labels_unknown) {
+        /* It may carry any label: every selector may select it. */
+        object_key(&key, c, w->ns, "", "");
+        keyed_add(&d->by_label, key.buf, at);
+    }
+    for (i = 0; i < w->pod_labels.nr; i++) {
+        object_key(&key, c, w->ns, w->pod_labels.keys[i],
+                   w->pod_labels.values[i]);
+        keyed_add(&d->by_label, key.buf, at);
+    }
+    ndp_buf_release(&key);
+}
+
+static void place_workloads(struct drain_check *d,
+                            const struct ndp_kube_objects *plan,
+                            const struct ndp_kube_objects *live)
+{
+    struct ndp_strmap seen = NDP_STRMAP_INIT(false);
+    struct ndp_buf key = NDP_BUF_INIT;
+    char **keys;
+    size_t i, n = plan->nr_workloads + (live ? live->nr_workloads : 0);
+
+    d->workloads = ndp_xcalloc(n ? n : 1, sizeof(*d->workloads));
+    keys = ndp_xcalloc(n ? n : 1, sizeof(*keys));
+    for (i = 0; i < n; i++) {
+        const struct ndp_kube_workload *w = i < plan->nr_workloads
+            ? &plan->workloads[i] : &live->workloads[i - plan->nr_workloads];
+        size_t c = object_cluster(d->ev, &w->origin);
+        object_key(&key, c, w->ns, w->kind, w->name);
+        keys[i] = ndp_buf_detach(&key);
+        if (ndp_strmap_add(&seen, keys[i], i) != i)
+            continue;
+        d->workloads[d->nr_workloads].obj = w;
+        d->workloads[d->nr_workloads].cluster = c;
+        index_workload(d, d->nr_workloads++);
+    }
+    ndp_strmap_release(&seen);
+    for (i = 0; i < n; i++)
+        free(keys[i]);
+    free(keys);
+}
+
+/* ---- what a budget allows ------------------------------------------------ */
+
+enum block {
+    BLOCK_NONE,
+    BLOCK_UNSATISFIABLE,  /* maxUnavailable 0: refused before it starts */
+    BLOCK_NO_DISRUPTION   /* no eviction allowed for its pods */
+};
+
+struct blocker {
+    const struct ndp_kube_budget *b;
+    size_t cluster;
+    enum block block;
+    long pods;                          /* the pods it holds, -1: unknown */
+    const struct ndp_kube_workload *workload; /* the first it selects */
+    size_t workloads;                   /* how many it selects */
+};
+
+/* The pods of the workloads 'p' selects: false when not known. */
+static bool count_pods(const struct drain_check *d, const struct placed *p,
+                       struct blocker *out)
+{
+    const struct ndp_kube_budget *b = p->obj;
+    struct ndp_buf key = NDP_BUF_INIT;
+    const struct keyed *k = b->selector.match_labels.nr ? &d->by_label
+                                                         : &d->by_ns;
+    size_t e, looked = 0;
+    bool known = true;
+
+    object_key(&key, p->cluster, b->ns,
+               b->selector.match_labels.nr ? b->selector.match_labels.keys[0]
+                                           : NULL,
+               b->selector.match_labels.nr
+                   ? b->selector.match_labels.values[0] : NULL);
+    out->pods = 0;
+    if (b->selector.match_labels.nr) {
+        struct ndp_buf any = NDP_BUF_INIT;
+        object_key(&any, p->cluster, b->ns, "", "");
+        known = keyed_first(&d->by_label, any.buf) == SIZE_MAX;
+        ndp_buf_release(&any);
+    }
+    for (e = keyed_first(k, key.buf); e != SIZE_MAX && known; e = k->next[e]) {
+        const struct placed *wp = &d->workloads[k->value[e]];
+        const struct ndp_kube_workload *w = wp->obj;
+        if (++looked > DRAIN_MAX_CANDIDATES || w->labels_unknown) {
+            known = false;
+        } else if (wp->cluster == p->cluster && strcmp(w->ns, b->ns) == 0 &&
+                   ndp_kube_selects(&b->selector, &w->pod_labels)) {
+            known = w->replicas >= 0;
+            out->pods += w->replicas;
+            if (!out->workload)
+                out->workload = w;
+            out->workloads++;
+        }
+    }
+    ndp_buf_release(&key);
+    return known && out->workloads > 0;
+}
+
+static void judge_budget(const struct drain_check *d, const struct placed *p,
+                         struct blocker *out)
+{
+    const struct ndp_kube_budget *b = p->obj;
+
+    memset(out, 0, sizeof(*out));
+    out->b = b;
+    out->cluster = p->cluster;
+    out->pods = -1;
+    if (b->selector.unknown)
+        return;
+    if (ndp_kube_budget_unsatisfiable(b)) {
+        out->block = BLOCK_UNSATISFIABLE;
+        if (!count_pods(d, p, out))
+            out->pods = -1;
+        return;
+    }
+    if (count_pods(d, p, out) && out->pods > 0 &&
+        ndp_kube_allowed_disruptions(b, out->pods) == 0)
+        out->block = BLOCK_NO_DISRUPTION;
+    else
+        out->pods = -1;
+}
+
+/* ---- the changes that drain ---------------------------------------------- */
+
+struct drain {
+    const struct ndp_change *ch;
+    size_t cluster;
+    const char *pool;     /* the pool it drains, NULL: several */
+    bool scale_in;        /* a node count decrease, not an upgrade */
+    long from, to;        /* ... its counts */
+};
+
+struct drains {
+    struct drain *items;
+    size_t nr, alloc;
+};
+
+static bool finding_drains(const struct ndp_finding *f)
+{
+    const struct ndp_verdict_row *row = ndp_verdict_row(f->verdict);
+
+    return row->rebuilds_now && !row->recreates_pools &&
+           f->pools != NDP_POOLS_NONE;
+}
+
+static void add_drain(struct drains *out, struct ndp_strmap *seen,
+                      const struct ndp_change *ch, const char *pool,
+                      size_t cluster)
+{
+    struct drain *dr;
+    size_t at;
+
+    if (!ch->address || cluster == UNKNOWN_CLUSTER)
+        return;
+    at = ndp_strmap_add(seen, ch->address, out->nr);
+    if (at != out->nr) {
+        /* Two findings of one change: it drains more than one pool. */
+        if (!out->items[at].scale_in && pool && out->items[at].pool &&
+            strcmp(out->items[at].pool, pool) != 0)
+            out->items[at].pool = NULL;
+        return;
+    }
+    NDP_GROW(out->items, out->alloc, out->nr + 1);
+    dr = &out->items[out->nr++];
+    memset(dr, 0, sizeof(*dr));
+    dr->ch = ch;
+    dr->cluster = cluster;
+    dr->pool = pool;
+}
+
+/* The node count decreases of the pools a change declares. */
+static void add_scale_ins(struct drains *out, struct ndp_strmap *seen,
+                          const struct ndp_change *ch)
+{
+    size_t i;
+
+    if (ch->action != NDP_ACTION_UPDATE || ch->deferred_reason)
+        return;
+    for (i = 0; i < ch->facts.nr_pools; i++) {
+        const struct ndp_pool_facts *p = &ch->facts.pools[i];
+        if (p->created || p->deleted || p->autoscale || p->autoscale_before ||
+            p->count < 0 || p->count_before <= p->count ||
+            ch->facts.pools_sensitive)
+            continue;
+        if (ndp_strmap_find(seen, ch->address) != SIZE_MAX)
+            continue;
+        add_drain(out, seen, ch, p->name, ch->cluster);
+        out->items[out->nr - 1].scale_in = true;
+        out->items[out->nr - 1].from = p->count_before;
+        out->items[out->nr - 1].to = p->count;
+        return;
+    }
+}
+
+/*
+ * The changes that drain: those whose findings (so far) rebuild pools
+ * now, then those that lower a pool's node count; one entry a change.
+ */
+static void find_drains(struct drains *out, const struct ndp_evaluator *ev)
+{
+    struct ndp_strmap seen = NDP_STRMAP_INIT(false);
+    size_t i;
+
+    for (i = 0; i < ev->out->nr; i++) {
+        const struct ndp_finding *f = &ev->out->items[i];
+        const struct ndp_change *ch;
+        if (!finding_drains(f) || f->suppression)
+            continue;
+        ch = ndp_change_index_find(&ev->changes, f->input, f->resource);
+        if (ch && !ch->deferred_reason)
+            add_drain(out, &seen, ch,
+                      f->pools == NDP_POOLS_NAMED ? f->pool : NULL,
+                      f->cluster_index);
+    }
+    for (i = 0; i < ev->set->nr; i++)
+        add_scale_ins(out, &seen, ev->set->items[i]);
+    ndp_strmap_release(&seen);
+}
+
+/* ---- findings ------------------------------------------------------------ */
+
+/* Force upgrade is turned on for cluster 'c' by one of its changes. */
+static bool forced(const struct ndp_evaluator *ev, size_t c)
+{
+    const struct ndp_change *ch;
+    size_t k;
+
+    for (k = 0; (ch = ndp_evaluator_change(ev, c, k)) != NULL; k++)
+        if (ch->facts.force_upgrade && !ch->deferred_reason)
+            return true;
+    return false;
+}
+
+/* The drain timeout of the pools 'dr' drains, minutes: the largest. */
+static long drain_minutes(const struct ndp_impacts *impacts,
+                          const struct drain *dr)
+{
+    const struct ndp_impact *im = dr->cluster < impacts->nr
+                                      ? &impacts->items[dr->cluster] : NULL;
+    long most = -1;
+    size_t i;
+
+    for (i = 0; im && i < im->nr_pools; i++) {
+        const struct ndp_impact_pool *p = &im->pools[i];
+        if (p->sensitive || (dr->pool ? !p->name ||
+                                         strcmp(p->name, dr->pool) != 0
+                                       : !p->rebuilt))
+            continue;
+        if (ndp_rollout_drain_minutes(p) > most)
+            most = ndp_rollout_drain_minutes(p);
+    }
+    return most >= 0 ? most : NDP_ROLLOUT_DEFAULT_DRAIN_MINUTES;
+}
+
+static void drain_words(struct ndp_buf *msg, const struct drain *dr,
+                        const char *cluster)
+{
+    if (dr->scale_in)
+        ndp_buf_addf(msg, "%s lowers the node count of pool %s from %ld to "
+                     "%ld, which drains nodes of cluster %s", dr->ch->address,
+                     dr->pool ? dr->pool : "(unnamed)", dr->from, dr->to,
+                     cluster);
+    else if (dr->pool)
+        ndp_buf_addf(msg, "%s rebuilds pool %s of cluster %s, draining its "
+                     "nodes", dr->ch->address, dr->pool, cluster);
+    else
+        ndp_buf_addf(msg, "%s rebuilds pools of cluster %s, draining their "
+                     "nodes", dr->ch->address, cluster);
+}
+
+static void budget_name(struct ndp_buf *out, const struct blocker *bl)
+{
+    const struct ndp_kube_budget *b = bl->b;
+
+    ndp_buf_addf(out, "%s/%s", b->ns, b->name);
+    if (b->origin.address)
+        ndp_buf_addf(out, " (%s%s)", b->origin.address,
+                     b->origin.created ? ", created by this apply" : "");
+    else
+        ndp_buf_addf(out, " (live, %s)", b->origin.input);
+    if (bl->cluster == UNKNOWN_CLUSTER)
+        ndp_buf_adds(out, " [its cluster is not known: the input has "
+                          "several and its provider names none of them]");
+}
+
+static void amount_words(struct ndp_buf *out, const char *name,
+                         const struct ndp_kube_amount *a)
+{
+    ndp_buf_addf(out, "%s %ld%s", name, a->value, a->percent ? "%" : "");
+}
+
+static void pods_words(struct ndp_buf *out, const struct blocker *bl)
+{
+    const struct ndp_kube_workload *w = bl->workload;
+
+    if (bl->pods < 0 || !w)
+        return;
+    ndp_buf_addf(out, " (it holds %ld pod%s: %s %s/%s", bl->pods,
+                 bl->pods == 1 ? "" : "s", w->kind, w->ns, w->name);
+    if (w->replicas >= 0)
+        ndp_buf_addf(out, ", %ld replica%s", w->replicas,
+                     w->replicas == 1 ? "" : "s");
+    if (bl->workloads > 1)
+        ndp_buf_addf(out, ", and %zu other workload%s", bl->workloads - 1,
+                     bl->workloads == 2 ? "" : "s");
+    ndp_buf_adds(out, ")");
+}
+
+/* Budgets of one finding: their names, each with what it declares. */
+static void list_budgets(struct ndp_buf *msg, const struct blocker *const *list,
+                         size_t nr)
+{
+    size_t i;
+
+    for (i = 0; i < nr && i < DRAIN_MAX_NAMED; i++) {
+        const struct blocker *bl = list[i];
+        ndp_buf_adds(msg, i ? "; " : "");
+        budget_name(msg, bl);
+        ndp_buf_adds(msg, " with ");
+        if (bl->b->max_unavailable.set)
+            amount_words(msg, "maxUnavailable", &bl->b->max_unavailable);
+        else
+            amount_words(msg, "minAvailable", &bl->b->min_available);
+        pods_words(msg, bl);
+    }
+    if (nr > DRAIN_MAX_NAMED)
+        ndp_buf_addf(msg, "; and %zu more", nr - DRAIN_MAX_NAMED);
+}
+
+struct finding_words {
+    const char *id;
+    enum ndp_verdict verdict;
+    bool unsatisfiable;
+    bool forced;
+};
+
+static void emit(const struct ndp_evaluator *ev,
+                 const struct ndp_impacts *impacts, const struct drain *dr,
+                 const struct finding_words *fw,
+                 const struct blocker *const *list, size_t nr)
+{
+    struct ndp_check_finding f;
+    const char *cluster = ev->clusters->items[dr->cluster].id;
+
+    if (!nr || !ndp_check_begin(&f, ev, fw->id, dr->ch))
+        return;
+    f.verdict = fw->verdict;
+    f.pool = dr->pool;
+    drain_words(&f.msg, dr, cluster);
+    ndp_buf_addf(&f.msg, ", while pod disruption budget%s ",
+                 nr == 1 ? "" : "s");
+    list_budgets(&f.msg, list, nr);
+    if (fw->forced)
+        ndp_buf_addf(&f.msg, " %s: force upgrade is turned on for the "
+                     "cluster, so the upgrade drains without regard to "
+                     "pod disruption budgets and may evict all their pods "
+                     "at once", fw->unsatisfiable
+                                    ? "would make AKS refuse it "
+                                      "(UnsatisfiablePDB)"
+                                    : "would stop the drain");
+    else if (fw->unsatisfiable)
+        ndp_buf_addf(&f.msg, " allow%s no eviction: AKS checks for budgets "
+                     "with maxUnavailable 0 before the operation starts and "
+                     "refuses it with UnsatisfiablePDB (\"PDB <ns>/<name> "
+                     "has maxunavailble == 0 can't proceed with put "
+                     "operation\"); no node is drained",
+                     nr == 1 ? "s" : "");
+    else
+        ndp_buf_addf(&f.msg, " allow%s no disruption for the replicas the "
+                     "input gives: each eviction is refused (\"Cannot "
+                     "evict pod as it would violate the pod's disruption "
+                     "budget\"), so the drain of a node that runs one of "
+                     "their pods waits drainTimeoutInMinutes (%ld min) and "
+                     "the operation fails (UpgradeFailed, PodDrainFailure); "
+                     "undrainableNodeBehavior does not rescue it",
+                     nr == 1 ? "s" : "", drain_minutes(impacts, dr));
+    if (fw->forced)
+        ndp_buf_adds(&f.help, "Make sure the workloads can lose their pods "
+                     "during the upgrade, or turn force upgrade off and "
+                     "relax the budgets first.");
+    else if (fw->unsatisfiable)
+        ndp_buf_adds(&f.help, "Set maxUnavailable to 1 or more (or use "
+                     "minAvailable below the replicas) before this apply, or "
+                     "turn on force upgrade for this upgrade "
+                     "(upgrade_override, upgradeSettings.overrideSettings."
+                     "forceUpgrade), which drains without regard to the "
+                     "budgets.");
+    else
+        ndp_buf_adds(&f.help, "Raise the replicas above minAvailable (or "
+                     "maxUnavailable above 0) before this apply, or relax "
+                     "the budget for the upgrade.");
+    ndp_check_emit(&f, ev);
+}
+
+/* The blockers a cluster's drains meet, by what they do. */
+struct cluster_blockers {
+    const struct blocker **refused, **maybe, **stuck;
+    size_t nr_refused, nr_maybe, nr_stuck;
+};
+
+static void gather_one(struct cluster_blockers *cb, const struct blocker *bl)
+{
+    if (bl->block == BLOCK_NO_DISRUPTION)
+        cb->stuck[cb->nr_stuck++] = bl;
+    else if (bl->block == BLOCK_UNSATISFIABLE &&
+             (bl->cluster == UNKNOWN_CLUSTER || bl->b->origin.created))
+        cb->maybe[cb->nr_maybe++] = bl;
+    else if (bl->block == BLOCK_UNSATISFIABLE)
+        cb->refused[cb->nr_refused++] = bl;
+}
+
+/*
+ * The blockers of cluster 'c' and those of no known cluster: 'of' and
+ * 'at' group the blockers by cluster, the unknown ones last (group
+ * 'nr_clusters').
+ */
+static void gather(struct cluster_blockers *cb, const struct blocker *all,
+                   const size_t *of, const size_t *at, size_t c,
+                   size_t nr_clusters)
+{
+    size_t n = at[c + 1] - at[c] + at[nr_clusters + 1] - at[nr_clusters], k;
+
+    memset(cb, 0, sizeof(*cb));
+    cb->refused = ndp_xcalloc(n ? n : 1, sizeof(*cb->refused));
+    cb->maybe = ndp_xcalloc(n ? n : 1, sizeof(*cb->maybe));
+    cb->stuck = ndp_xcalloc(n ? n : 1, sizeof(*cb->stuck));
+    for (k = at[c]; k < at[c + 1]; k++)
+        gather_one(cb, &all[of[k]]);
+    for (k = at[nr_clusters]; k < at[nr_clusters + 1]; k++)
+        gather_one(cb, &all[of[k]]);
+}
+
+static void release_gathered(struct cluster_blockers *cb)
+{
+    free(cb->refused);
+    free(cb->maybe);
+    free(cb->stuck);
+}
+
+static void judge_drain(const struct ndp_evaluator *ev,
+                        const struct ndp_impacts *impacts,
+                        const struct drain *dr,
+                        const struct cluster_blockers *cb, bool force)
+{
+    struct finding_words fw;
+    bool bypass = force && !dr->scale_in;
+
+    fw.id = "NDP910";
+    fw.unsatisfiable = true;
+    fw.forced = bypass;
+    fw.verdict = bypass ? NDP_VERDICT_ADVISORY : NDP_VERDICT_REFUSED;
+    emit(ev, impacts, dr, &fw, cb->refused, cb->nr_refused);
+    fw.verdict = bypass ? NDP_VERDICT_ADVISORY : NDP_VERDICT_MAY_REFUSE;
+    emit(ev, impacts, dr, &fw, cb->maybe, cb->nr_maybe);
+    fw.id = "NDP911";
+    fw.unsatisfiable = false;
+    emit(ev, impacts, dr, &fw, cb->stuck, cb->nr_stuck);
+}
+
+/* Each cluster's drains against its blockers: one pass over each. */
+static void judge_drains(const struct drain_check *d,
+                         const struct ndp_impacts *impacts,
+                         const struct drains *drains,
+                         const struct blocker *all)
+{
+    const struct ndp_evaluator *ev = d->ev;
+    size_t nc = ev->clusters->nr, c, k, i;
+    size_t *cluster_of, *drain_of, *drain_at, *of, *at;
+
+    cluster_of = ndp_xcalloc(d->nr_budgets ? d->nr_budgets : 1,
+                             sizeof(*cluster_of));
+    for (i = 0; i < d->nr_budgets; i++)
+        cluster_of[i] = all[i].cluster == UNKNOWN_CLUSTER ? nc
+                                                          : all[i].cluster;
+    ndp_group_indexes(&of, &at, nc + 1, d->nr_budgets, cluster_of);
+    free(cluster_of);
+    cluster_of = ndp_xcalloc(drains->nr ? drains->nr : 1,
+                             sizeof(*cluster_of));
+    for (i = 0; i < drains->nr; i++)
+        cluster_of[i] = drains->items[i].cluster;
+    ndp_group_indexes(&drain_of, &drain_at, nc, drains->nr, cluster_of);
+    free(cluster_of);
+    for (c = 0; c < nc; c++) {
+        struct cluster_blockers cb;
+        bool force;
+        if (drain_at[c] == drain_at[c + 1] ||
+            at[c + 1] - at[c] + at[nc + 1] - at[nc] == 0)
+            continue;
+        gather(&cb, all, of, at, c, nc);
+        force = forced(ev, c);
+        for (k = drain_at[c]; k < drain_at[c + 1]; k++)
+            judge_drain(ev, impacts, &drains->items[drain_of[k]], &cb, force);
+        release_gathered(&cb);
+    }
+    free(of);
+    free(at);
+    free(drain_of);
+    free(drain_at);
+}
+
+void ndp_check_drain(const struct ndp_evaluator *ev,
+                     const struct ndp_impacts *impacts)
+{
+    const struct ndp_kube_objects *live =
+        ev->opt->states ? &ev->opt->states->kube : NULL;
+    struct drain_check d;
+    struct drains drains = { NULL, 0, 0 };
+    struct blocker *all;
+    size_t i;
+
+    if (!ev->set->kube.nr_budgets && !(live && live->nr_budgets))
+        return;
+    find_drains(&drains, ev);
+    if (!drains.nr)
+        return;
+    memset(&d, 0, sizeof(d));
+    d.ev = ev;
+    d.by_label.map.fold_case = d.by_ns.map.fold_case = false;
+    place_budgets(&d, &ev->set->kube, live);
+    place_workloads(&d, &ev->set->kube, live);
+    all = ndp_xcalloc(d.nr_budgets ? d.nr_budgets : 1, sizeof(*all));
+    for (i = 0; i < d.nr_budgets; i++)
+        judge_budget(&d, &d.budgets[i], &all[i]);
+    judge_drains(&d, impacts, &drains, all);
+    free(all);
+    free(d.budgets);
+    free(d.workloads);
+    keyed_release(&d.by_label);
+    keyed_release(&d.by_ns);
+    free(drains.items);
+}

@@ -1,0 +1,314 @@
+/*
+ * SPDX-License-Identifier: Apache-2.0
+ * input_kube.c - the pod disruption budgets and workloads of a Terraform
+ * plan (put-time-limits PT-DRN-01/02), into the change set's Kubernetes
+ * objects (kube.h):
+ *
+ *   - kubernetes_pod_disruption_budget_v1 and _pod_disruption_budget,
+ *     kubernetes_deployment(_v1) and kubernetes_stateful_set(_v1), in the
+ *     provider's shape (metadata[0], spec[0], max_unavailable as a
+ *     string, replicas as a string or a number);
+ *   - kubernetes_manifest whose manifest is a PodDisruptionBudget,
+ *     Deployment, StatefulSet or ReplicaSet, in the API's shape.
+ *
+ * A resource the apply deletes is not kept; one it creates is marked so
+ * (it is not in the cluster yet).  Each object's cluster is the one its
+ * kubernetes provider configuration takes its host from
+ * (provider_config[KEY].expressions.host references an
+ * azurerm_kubernetes_cluster of the same module), when that resolves.
+ */
+#include "common.h"
+#include "input_internal.h"
+#include "buf.h"
+#include "change.h"
+#include "jsonutil.h"
+#include "kube.h"
+
+#include <json-c/json.h>
+
+static const char *const budget_types[] = {
+    "kubernetes_pod_disruption_budget_v1", "kubernetes_pod_disruption_budget"
+};
+static const struct { const char *type, *kind; } workload_types[] = {
+    { "kubernetes_deployment_v1", "Deployment" },
+    { "kubernetes_deployment", "Deployment" },
+    { "kubernetes_stateful_set_v1", "StatefulSet" },
+    { "kubernetes_stateful_set", "StatefulSet" },
+};
+
+static bool is_budget_type(const char *type)
+{
+    size_t i;
+
+    for (i = 0; i < NDP_ARRAY_SIZE(budget_types); i++)
+        if (strcmp(type, budget_types[i]) == 0)
+            return true;
+    return false;
+}
+
+static const char *workload_kind(const char *type)
+{
+    size_t i;
+
+    for (i = 0; i < NDP_ARRAY_SIZE(workload_types); i++)
+        if (strcmp(type, workload_types[i].type) == 0)
+            return workload_types[i].kind;
+    return NULL;
+}
+
+bool ndp_kube_plan_type(const char *type)
+{
+    return is_budget_type(type) || workload_kind(type) ||
+           strcmp(type, "kubernetes_manifest") == 0;
+}
+
+/* ---- the provider's shape ------------------------------------------------ */
+
+/* The first element of block 'key' of 'o' (a list of one object). */
+static const struct json_object *block(const struct json_object *o,
+                                       const char *key)
+{
+    const struct json_object *list = ndp_json_get(o, key);
+
+    if (json_object_is_type(list, json_type_array))
+        return ndp_json_index(list, 0);
+    return json_object_is_type(list, json_type_object) ? list : NULL;
+}
+
+static bool masked(const struct json_object *unknown,
+                   const struct json_object *sensitive, const char *dotted)
+{
+    return ndp_json_mask_covers(unknown, dotted) ||
+           ndp_json_mask_covers(sensitive, dotted);
+}
+
+static char *metadata_string(const struct json_object *doc, const char *key,
+                             const struct json_object *unknown,
+                             const struct json_object *sensitive,
+                             const char *fallback)
+{
+    struct ndp_buf dotted = NDP_BUF_INIT;
+    const char *s = ndp_json_get_string(block(doc, "metadata"), key);
+    char *out;
+
+    ndp_buf_addf(&dotted, "metadata.%s", key);
+    if (ndp_json_mask_covers(sensitive, dotted.buf))
+        out = ndp_xstrdup("(sensitive)");
+    else if (ndp_json_mask_covers(unknown, dotted.buf))
+        out = ndp_xstrdup("(known after apply)");
+    else
+        out = ndp_xstrdup(s && *s ? s : fallback);
+    ndp_buf_release(&dotted);
+    return out;
+}
+
+/* max_unavailable, min_available: a string ("" when unset) or a number. */
+static void read_provider_amount(struct ndp_kube_amount *out,
+                                 const struct json_object *spec,
+                                 const char *key, bool hidden)
+{
+    const char *s = ndp_json_get_string(spec, key);
+
+    if (s && !*s && !hidden) {
+        memset(out, 0, sizeof(*out));
+        return;
+    }
+    ndp_kube_amount_read(out, ndp_json_get(spec, key));
+    if (hidden)
+        out->set = out->unknown = true;
+}
+
+static void read_provider_budget(struct ndp_kube_budget *b,
+                                 const struct json_object *doc,
+                                 const struct json_object *unknown,
+                                 const struct json_object *sensitive)
+{
+    const struct json_object *spec = block(doc, "spec");
+    const struct json_object *sel = ndp_json_get(spec, "selector");
+    const struct json_object *sel0 = block(spec, "selector");
+
+    read_provider_amount(&b->min_available, spec, "min_available",
+                         masked(unknown, sensitive, "spec.min_available"));
+    read_provider_amount(&b->max_unavailable, spec, "max_unavailable",
+                         masked(unknown, sensitive, "spec.max_unavailable"));
+    b->selector.present = sel0 != NULL;
+    if (masked(unknown, sensitive, "spec.selector")) {
+        b->selector.present = b->selector.unknown = true;
+        return;
+    }
+    if (!ndp_json_is_unset(sel) && !sel0 &&
+        !json_object_is_type(sel, json_type_array))
+        b->selector.unknown = true;
+    else if (sel0)
+        b->selector.unknown =
+            !ndp_kube_read_labels(&b->selector.match_labels,
+                                  ndp_json_get(sel0, "match_labels")) ||
+            !ndp_kube_read_requirements(&b->selector,
+                                        ndp_json_get(sel0,
+                                                     "match_expressions"));
+}
+
+/* replicas: a string of digits (the provider's), or a number. */
+static long provider_replicas(const struct json_object *v)
+{
+    struct ndp_kube_amount a;
+
+    ndp_kube_amount_read(&a, v);
+    return a.set && !a.unknown && !a.percent ? a.value : -1;
+}
+
+static void read_provider_workload(struct ndp_kube_workload *w,
+                                   const struct json_object *doc,
+                                   const struct json_object *unknown,
+                                   const struct json_object *sensitive)
+{
+    const struct json_object *spec = block(doc, "spec");
+    const struct json_object *meta = block(block(spec, "template"),
+                                           "metadata");
+
+    if (!masked(unknown, sensitive, "spec.replicas"))
+        w->replicas = provider_replicas(ndp_json_get(spec, "replicas"));
+    w->labels_unknown =
+        masked(unknown, sensitive, "spec.template") ||
+        !ndp_kube_read_labels(&w->pod_labels, ndp_json_get(meta, "labels"));
+}
+
+/* ---- which cluster: the provider configuration's host ------------------- */
+
+/* "module.a:kubernetes" or "kubernetes.alias": the provider config key of
+ * the configuration resource 'local' in the module of 'prefix'. */
+static const char *provider_key(const struct json_object *root,
+                                const char *prefix, const char *local)
+{
+    const struct json_object *m = ndp_tfplan_config_module(root, prefix);
+    const struct json_object *res = ndp_json_get(m, "resources");
+    size_t i, n = res && json_object_is_type(res, json_type_array)
+                      ? json_object_array_length(res) : 0;
+
+    for (i = 0; i < n; i++) {
+        const struct json_object *r = ndp_json_index(res, i);
+        const char *addr = ndp_json_get_string(r, "address");
+        if (addr && strcmp(addr, local) == 0)
+            return ndp_json_get_string(r, "provider_config_key");
+    }
+    return NULL;
+}
+
+/*
+ * "azurerm_kubernetes_cluster.aks.kube_config[0].host" -> the length of
+ * "azurerm_kubernetes_cluster.aks" (with an instance key when one
+ * follows the name); 0 when 'ref' names no such cluster.
+ */
+static size_t cluster_in_reference(const char *ref)
+{
+    static const char type[] = "azurerm_kubernetes_cluster.";
+    const char *p;
+
+    if (strncmp(ref, type, sizeof(type) - 1) != 0)
+        return 0;
+    p = ref + sizeof(type) - 1;
+    p += strcspn(p, ".[");
+    if (p == ref + sizeof(type) - 1)
+        return 0;
+    return (size_t)(ndp_address_skip_key(p) - ref);
+}
+
+static char *host_cluster(const struct json_object *root, const char *key,
+                          const char *prefix)
+{
+    const struct json_object *cfg = ndp_json_get(
+        ndp_json_get(ndp_json_get(root, "configuration"), "provider_config"),
+        key);
+    const struct json_object *refs = ndp_json_path(cfg, "expressions.host."
+                                                        "references");
+    size_t i, n = refs && json_object_is_type(refs, json_type_array)
+                      ? json_object_array_length(refs) : 0;
+
+    for (i = 0; i < n; i++) {
+        const char *ref = json_object_get_string(
+            ndp_json_unconst(ndp_json_index(refs, i)));
+        size_t len = ref ? cluster_in_reference(ref) : 0;
+        if (len) {
+            struct ndp_buf out = NDP_BUF_INIT;
+            ndp_buf_addf(&out, "%s%.*s", prefix, (int)len, ref);
+            return ndp_buf_detach(&out);
+        }
+    }
+    return NULL;
+}
+
+/*
+ * The Terraform address of the cluster the provider of 'address' takes
+ * its host from, or NULL.  A provider of the root module ("kubernetes")
+ * names root resources, one of a module ("module.a:kubernetes") those of
+ * that module; a module that inherits its provider names the root's.
+ */
+static char *cluster_of(const struct json_object *root, const char *address)
+{
+    struct ndp_buf prefix = NDP_BUF_INIT, local = NDP_BUF_INIT;
+    const char *key, *colon;
+    char *out = NULL;
+
+    ndp_tfplan_split_address(address, &prefix, &local);
+    key = provider_key(root, prefix.buf, local.buf);
+    if (key) {
+        colon = strrchr(key, ':');
+        /* A module's own provider: its references are the module's. */
+        out = host_cluster(root, key, colon ? prefix.buf : "");
+    }
+    ndp_buf_release(&prefix);
+    ndp_buf_release(&local);
+    return out;
+}
+
+/* ---- reading one resource ------------------------------------------------ */
+
+void ndp_tfplan_read_kube(struct ndp_changeset *set, const char *input,
+                          const char *type, const char *address,
+                          const struct json_object *change,
+                          enum ndp_action action, long line,
+                          const struct json_object *root)
+{
+    const struct json_object *after = ndp_json_get(change, "after");
+    const struct json_object *unknown = ndp_json_get(change, "after_unknown");
+    const struct json_object *sensitive = ndp_json_get(change,
+                                                  "after_sensitive");
+    struct ndp_kube_origin origin;
+    const char *kind;
+
+    if (action == NDP_ACTION_DELETE || action == NDP_ACTION_READ ||
+        !json_object_is_type(after, json_type_object))
+        return;
+    memset(&origin, 0, sizeof(origin));
+    origin.input = input;
+    origin.address = ndp_xstrdup(address);
+    origin.cluster_ref = root ? cluster_of(root, address) : NULL;
+    origin.line = line;
+    origin.created = action == NDP_ACTION_CREATE;
+    if (strcmp(type, "kubernetes_manifest") == 0) {
+        ndp_kube_read_api_object(&set->kube, ndp_json_get(after, "manifest"),
+                                 ndp_json_get(unknown, "manifest"),
+                                 ndp_json_get(sensitive, "manifest"),
+                                 &origin);
+    } else if (is_budget_type(type)) {
+        struct ndp_kube_budget *b = ndp_kube_add_budget(&set->kube);
+        b->ns = metadata_string(after, "namespace", unknown, sensitive,
+                                "default");
+        b->name = metadata_string(after, "name", unknown, sensitive,
+                                  "(unnamed)");
+        b->origin = origin;
+        read_provider_budget(b, after, unknown, sensitive);
+    } else if ((kind = workload_kind(type)) != NULL) {
+        struct ndp_kube_workload *w = ndp_kube_add_workload(&set->kube);
+        w->kind = kind;
+        w->ns = metadata_string(after, "namespace", unknown, sensitive,
+                                "default");
+        w->name = metadata_string(after, "name", unknown, sensitive,
+                                  "(unnamed)");
+        w->origin = origin;
+        read_provider_workload(w, after, unknown, sensitive);
+    } else {
+        free(origin.address);
+        free(origin.cluster_ref);
+    }
+}
