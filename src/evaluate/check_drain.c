@@ -569,21 +569,31 @@ static void emit(const struct ndp_evaluator *ev,
     ndp_check_emit(&f, ev);
 }
 
-/* The blockers a cluster's drains meet, by what they do. */
+/*
+ * The blockers a cluster's drains meet: those with maxUnavailable 0 (the
+ * ones AKS sees for sure first: in the cluster, of this cluster), and
+ * those that allow no disruption.
+ */
 struct cluster_blockers {
-    const struct blocker **refused, **maybe, **stuck;
-    size_t nr_refused, nr_maybe, nr_stuck;
+    const struct blocker **zero, **stuck;
+    size_t nr_zero, nr_zero_sure, nr_stuck;
 };
 
-static void gather_one(struct cluster_blockers *cb, const struct blocker *bl)
+/* AKS sees it when the operation starts: in the cluster already. */
+static bool surely_there(const struct blocker *bl)
 {
-    if (bl->block == BLOCK_NO_DISRUPTION)
+    return bl->cluster != UNKNOWN_CLUSTER && !bl->b->origin.created;
+}
+
+static void gather_one(struct cluster_blockers *cb, const struct blocker *bl,
+                       bool sure)
+{
+    if (bl->block == BLOCK_NO_DISRUPTION && !sure)
         cb->stuck[cb->nr_stuck++] = bl;
-    else if (bl->block == BLOCK_UNSATISFIABLE &&
-             (bl->cluster == UNKNOWN_CLUSTER || bl->b->origin.created))
-        cb->maybe[cb->nr_maybe++] = bl;
-    else if (bl->block == BLOCK_UNSATISFIABLE)
-        cb->refused[cb->nr_refused++] = bl;
+    else if (bl->block == BLOCK_UNSATISFIABLE && surely_there(bl) == sure) {
+        cb->zero[cb->nr_zero++] = bl;
+        cb->nr_zero_sure += sure;
+    }
 }
 
 /*
@@ -596,21 +606,22 @@ static void gather(struct cluster_blockers *cb, const struct blocker *all,
                    size_t nr_clusters)
 {
     size_t n = at[c + 1] - at[c] + at[nr_clusters + 1] - at[nr_clusters], k;
+    int pass;
 
     memset(cb, 0, sizeof(*cb));
-    cb->refused = ndp_xcalloc(n ? n : 1, sizeof(*cb->refused));
-    cb->maybe = ndp_xcalloc(n ? n : 1, sizeof(*cb->maybe));
+    cb->zero = ndp_xcalloc(n ? n : 1, sizeof(*cb->zero));
     cb->stuck = ndp_xcalloc(n ? n : 1, sizeof(*cb->stuck));
-    for (k = at[c]; k < at[c + 1]; k++)
-        gather_one(cb, &all[of[k]]);
-    for (k = at[nr_clusters]; k < at[nr_clusters + 1]; k++)
-        gather_one(cb, &all[of[k]]);
+    for (pass = 1; pass >= 0; pass--) {
+        for (k = at[c]; k < at[c + 1]; k++)
+            gather_one(cb, &all[of[k]], pass);
+        for (k = at[nr_clusters]; k < at[nr_clusters + 1]; k++)
+            gather_one(cb, &all[of[k]], pass);
+    }
 }
 
 static void release_gathered(struct cluster_blockers *cb)
 {
-    free(cb->refused);
-    free(cb->maybe);
+    free(cb->zero);
     free(cb->stuck);
 }
 
@@ -622,15 +633,18 @@ static void judge_drain(const struct ndp_evaluator *ev,
     struct finding_words fw;
     bool bypass = force && !dr->scale_in;
 
+    /* One finding a rule: a budget the same apply creates, or of no
+     * known cluster, makes it may-refuse only when no other is sure. */
     fw.id = "NDP910";
     fw.unsatisfiable = true;
     fw.forced = bypass;
-    fw.verdict = bypass ? NDP_VERDICT_ADVISORY : NDP_VERDICT_REFUSED;
-    emit(ev, impacts, dr, &fw, cb->refused, cb->nr_refused);
-    fw.verdict = bypass ? NDP_VERDICT_ADVISORY : NDP_VERDICT_MAY_REFUSE;
-    emit(ev, impacts, dr, &fw, cb->maybe, cb->nr_maybe);
+    fw.verdict = bypass ? NDP_VERDICT_ADVISORY
+                 : cb->nr_zero_sure ? NDP_VERDICT_REFUSED
+                                    : NDP_VERDICT_MAY_REFUSE;
+    emit(ev, impacts, dr, &fw, cb->zero, cb->nr_zero);
     fw.id = "NDP911";
     fw.unsatisfiable = false;
+    fw.verdict = bypass ? NDP_VERDICT_ADVISORY : NDP_VERDICT_MAY_REFUSE;
     emit(ev, impacts, dr, &fw, cb->stuck, cb->nr_stuck);
 }
 

@@ -35,6 +35,16 @@ complete input documents in every shape it can take:
   values, must be refused instead (exit 2 naming the key): readers disagree
   on which one counts.
 
+A row may name Kubernetes objects ("kubernetes": a list in the API's shape,
+each with an optional "_action", "create" or the default "no-op"): pod
+disruption budgets and workloads beside the change.  Every Terraform shape
+carries them as resource changes, alternately as the kubernetes provider's
+resources (kubernetes_pod_disruption_budget_v1, kubernetes_deployment_v1,
+kubernetes_stateful_set_v1) and as kubernetes_manifest resources; every
+what-if shape gets them from a 'kubectl get ... -o json' List (with
+managedFields) given to --cluster-state.  A row with an object the apply
+creates has no what-if shapes: the live state cannot hold it.
+
 Each document is judged by the ndplint binary with --profile Block and a
 fixed --at.  The test checks, per row: every shape gives the same set of
 (category, verdict, scope); that set is the one the row's expected rule ids
@@ -106,6 +116,133 @@ def is_unset(v):
 
 def dump(v):
     return json.dumps(v, indent=1, sort_keys=False)
+
+
+# ---- Kubernetes objects beside a row's change (drain blockers) ----------
+
+KUBE = "registry.terraform.io/hashicorp/kubernetes"
+KUBECTL_SUFFIX = ".kubectl.json"
+KUBE_TYPES = {"PodDisruptionBudget": "kubernetes_pod_disruption_budget_v1",
+              "Deployment": "kubernetes_deployment_v1",
+              "StatefulSet": "kubernetes_stateful_set_v1"}
+
+
+def kube_clean(obj):
+    return {k: v for k, v in obj.items() if not k.startswith("_")}
+
+
+def kube_amount(spec, key):
+    """IntOrString as the provider writes it: a string, "" when unset."""
+    return str(spec[key]) if key in spec else ""
+
+
+def kube_provider_doc(obj):
+    """(type, values) of an API-shaped object as the kubernetes provider's
+    resource, or None for a kind it has no resource for."""
+    kind, meta = obj["kind"], obj.get("metadata", {})
+    spec = obj.get("spec", {})
+    if kind not in KUBE_TYPES:
+        return None
+    m = [{"name": meta.get("name"), "namespace": meta.get("namespace",
+                                                          "default"),
+          "labels": meta.get("labels"), "annotations": None,
+          "generate_name": "", "generation": 1, "resource_version": "7201",
+          "uid": "0c6a4f8e-2f59-4a52-9d0e-6f1b2a3c4d5e"}]
+
+    def selector(sel):
+        if sel is None:
+            return []
+        return [{"match_labels": sel.get("matchLabels") or {},
+                 "match_expressions": [
+                     {"key": e["key"], "operator": e["operator"],
+                      "values": e.get("values") or []}
+                     for e in sel.get("matchExpressions", [])]}]
+    if kind == "PodDisruptionBudget":
+        return KUBE_TYPES[kind], {"metadata": m, "spec": [{
+            "min_available": kube_amount(spec, "minAvailable"),
+            "max_unavailable": kube_amount(spec, "maxUnavailable"),
+            "selector": selector(spec.get("selector"))}]}
+    tmpl = spec.get("template", {})
+    return KUBE_TYPES[kind], {"metadata": m, "spec": [{
+        "replicas": kube_amount(spec, "replicas") or None,
+        "selector": selector(spec.get("selector")),
+        "template": [{"metadata": [{"labels": tmpl.get("metadata", {})
+                                    .get("labels")}],
+                      "spec": [{"container": [{"name": "app",
+                                               "image": "nginx:1.27"}]}]}]}]}
+
+
+def kube_entries(objs, as_manifest):
+    """resource_changes entries of a row's Kubernetes objects."""
+    out = []
+    for i, obj in enumerate(objs):
+        action = obj.get("_action", "no-op")
+        api = kube_clean(obj)
+        pdoc = None if as_manifest else kube_provider_doc(api)
+        if pdoc:
+            rtype, doc = pdoc
+            unknown = {"metadata": [{"uid": True, "resource_version": True,
+                                     "generation": True}]} \
+                if action == "create" else {}
+        else:
+            rtype = "kubernetes_manifest"
+            doc = {"manifest": api, "object": None if action == "create"
+                   else api, "computed_fields": None, "field_manager": [],
+                   "timeouts": None, "wait": []}
+            unknown = {"object": True} if action == "create" else {}
+        e = rc_entry("%s.k%d" % (rtype, i), rtype, [action],
+                     None if action == "create" else doc, doc, KUBE, {}, {})
+        e["change"]["after_unknown"] = unknown
+        out.append(e)
+    return out
+
+
+def kube_in_plan(text, objs, as_manifest):
+    """The plan 'text' with the objects first in resource_changes: written
+    into the text, which may hold what a json module cannot read back the
+    same (a duplicated key)."""
+    at = text.index('"resource_changes": [') + len('"resource_changes": [')
+    entries = dump(kube_entries(objs, as_manifest))
+    return text[:at] + entries[1:-1].rstrip() + "," + text[at:]
+
+
+def kubectl_list(objs):
+    items = []
+    for obj in objs:
+        api = copy.deepcopy(kube_clean(obj))
+        meta = api.setdefault("metadata", {})
+        meta.setdefault("namespace", "default")
+        meta.update({"uid": "5d1e2c3b-0000-4000-8000-00000000000%d" %
+                     len(items), "resourceVersion": "9%d" % len(items),
+                     "creationTimestamp": "2026-10-01T08:00:00Z",
+                     "managedFields": [{"manager": "helm", "operation":
+                                        "Update", "apiVersion":
+                                        api.get("apiVersion"),
+                                        "fieldsType": "FieldsV1",
+                                        "fieldsV1": {"f:spec": {}}}]})
+        api["status"] = {"observedGeneration": 1}
+        items.append(api)
+    return dump({"apiVersion": "v1", "kind": "List", "items": items,
+                 "metadata": {"resourceVersion": ""}})
+
+
+def with_kube(row, shapes):
+    """The shapes of a row with Kubernetes objects beside the change."""
+    objs = row.get("kubernetes")
+    if not objs:
+        return shapes
+    created = any(o.get("_action") == "create" for o in objs)
+    out = []
+    for i, (shape, text) in enumerate(shapes):
+        if isinstance(text, Skip) or shape.endswith("duplicated-type"):
+            out.append((shape, text))
+        elif shape.split(":")[-1].startswith("whatif"):
+            out.append((shape, Skip("a live state holds no object the "
+                                    "apply creates") if created
+                        else (text, kubectl_list(objs))))
+        else:
+            out.append((shape, kube_in_plan(text, objs, i % 2 == 1)))
+    return out
 
 
 class Skip(Exception):
@@ -1268,8 +1405,11 @@ def judge(ndplint, path, fmt):
     report = path + ".report.json"
     if os.path.exists(report):
         os.unlink(report)
+    live = path + KUBECTL_SUFFIX
+    extra = ["--cluster-state", live] if os.path.exists(live) else []
     try:
-        p = subprocess.run([ndplint] + NDPLINT_ARGS + ["-o", report, path],
+        p = subprocess.run([ndplint] + NDPLINT_ARGS + extra +
+                           ["-o", report, path],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            timeout=60)
     except (OSError, subprocess.TimeoutExpired) as e:
@@ -1368,8 +1508,8 @@ def main():
 
     jobs, skips = [], []
     for ri, row in enumerate(rows):
-        shapes = tf_shapes(row) if row["notation"] == "azurerm" \
-            else arm_shapes(row)
+        shapes = with_kube(row, tf_shapes(row) if row["notation"] == "azurerm"
+                           else arm_shapes(row))
         names = set()
         for shape, text in shapes:
             assert shape not in names, (row["name"], shape)
@@ -1380,6 +1520,10 @@ def main():
             fname = "%03d-%s--%s.json" % (ri, slug(row["name"]),
                                           slug(shape))
             path = os.path.join(outdir, fname)
+            if isinstance(text, tuple):
+                text, live = text
+                with open(path + KUBECTL_SUFFIX, "w", encoding="utf-8") as f:
+                    f.write(live)
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
             fmt = "arm-whatif" if shape.split(":")[-1].startswith("whatif") \
