@@ -354,9 +354,10 @@ static const struct ndp_cli_option options[] = {
         "exit 1 when a finding is at least this severe: %s", list_fail_on),
     OPT_CALLBACK(0, "cluster-state", parse_cluster_state, "FILE",
         "live state of a cluster: 'az aks show', 'az aks "
-        "maintenanceconfiguration list|show' or 'az aks nodepool list' JSON "
+        "maintenanceconfiguration list|show', 'az aks nodepool list' or "
+        "'kubectl get pdb,deploy,statefulset -A -o json' JSON "
         "(repeatable); used where the input does not declare the profile, "
-        "window or versions"),
+        "window, versions or pod disruption budgets"),
     OPT_STRING(0, "config", config, "FILE",
         "read settings, cluster declarations and waivers from FILE (default: "
         ".ndplint.json in the current directory or the nearest parent up to "

@@ -255,27 +255,18 @@ int ndp_tfplan_read(struct ndp_changeset *set, size_t input_index,
 void ndp_tfplan_read_order(struct ndp_changeset *set, size_t first,
                            const struct json_object *root);
 /*
- * input_tfplan.c: "module.a["x"].t.n[0]" -> 'prefix' "module.a["x"]."
- * (instance keys kept) and 'local' "t.n"; and the configuration module
- * for such a prefix (instance keys ignored), or NULL.
- */
-void ndp_tfplan_split_address(const char *address, struct ndp_buf *prefix,
-                              struct ndp_buf *local);
-const struct json_object *ndp_tfplan_config_module(
-    const struct json_object *root, const char *prefix);
-
-/*
  * input_kube.c: is 'type' a resource type whose pod disruption budgets
  * or workloads the plan reader keeps?  And the reading of one such
  * resource change of input 'input' (its line, its action) into
- * set->kube; 'root' is the plan, for the provider configuration.
+ * set->kube; 'cluster_ref' (taken over, or NULL) is the address of the
+ * cluster its provider takes its host from.
  */
 bool ndp_kube_plan_type(const char *type);
 void ndp_tfplan_read_kube(struct ndp_changeset *set, const char *input,
                           const char *type, const char *address,
                           const struct json_object *change,
                           enum ndp_action action, long line,
-                          const struct json_object *root);
+                          char *cluster_ref);
 
 int ndp_whatif_read(struct ndp_changeset *set, size_t input_index,
                     const struct ndp_document *doc, struct ndp_error *err);

@@ -12,10 +12,8 @@
  *     Deployment, StatefulSet or ReplicaSet, in the API's shape.
  *
  * A resource the apply deletes is not kept; one it creates is marked so
- * (it is not in the cluster yet).  Each object's cluster is the one its
- * kubernetes provider configuration takes its host from
- * (provider_config[KEY].expressions.host references an
- * azurerm_kubernetes_cluster of the same module), when that resolves.
+ * (it is not in the cluster yet).  Which cluster each object belongs to
+ * the plan reader works out from the configuration (input_tfplan.c).
  */
 #include "common.h"
 #include "input_internal.h"
@@ -173,101 +171,13 @@ static void read_provider_workload(struct ndp_kube_workload *w,
         !ndp_kube_read_labels(&w->pod_labels, ndp_json_get(meta, "labels"));
 }
 
-/* ---- which cluster: the provider configuration's host ------------------- */
-
-/* "module.a:kubernetes" or "kubernetes.alias": the provider config key of
- * the configuration resource 'local' in the module of 'prefix'. */
-static const char *provider_key(const struct json_object *root,
-                                const char *prefix, const char *local)
-{
-    const struct json_object *m = ndp_tfplan_config_module(root, prefix);
-    const struct json_object *res = ndp_json_get(m, "resources");
-    size_t i, n = res && json_object_is_type(res, json_type_array)
-                      ? json_object_array_length(res) : 0;
-
-    for (i = 0; i < n; i++) {
-        const struct json_object *r = ndp_json_index(res, i);
-        const char *addr = ndp_json_get_string(r, "address");
-        if (addr && strcmp(addr, local) == 0)
-            return ndp_json_get_string(r, "provider_config_key");
-    }
-    return NULL;
-}
-
-/*
- * "azurerm_kubernetes_cluster.aks.kube_config[0].host" -> the length of
- * "azurerm_kubernetes_cluster.aks" (with an instance key when one
- * follows the name); 0 when 'ref' names no such cluster.
- */
-static size_t cluster_in_reference(const char *ref)
-{
-    static const char type[] = "azurerm_kubernetes_cluster.";
-    const char *p;
-
-    if (strncmp(ref, type, sizeof(type) - 1) != 0)
-        return 0;
-    p = ref + sizeof(type) - 1;
-    p += strcspn(p, ".[");
-    if (p == ref + sizeof(type) - 1)
-        return 0;
-    return (size_t)(ndp_address_skip_key(p) - ref);
-}
-
-static char *host_cluster(const struct json_object *root, const char *key,
-                          const char *prefix)
-{
-    const struct json_object *cfg = ndp_json_get(
-        ndp_json_get(ndp_json_get(root, "configuration"), "provider_config"),
-        key);
-    const struct json_object *refs = ndp_json_path(cfg, "expressions.host."
-                                                        "references");
-    size_t i, n = refs && json_object_is_type(refs, json_type_array)
-                      ? json_object_array_length(refs) : 0;
-
-    for (i = 0; i < n; i++) {
-        const char *ref = json_object_get_string(
-            ndp_json_unconst(ndp_json_index(refs, i)));
-        size_t len = ref ? cluster_in_reference(ref) : 0;
-        if (len) {
-            struct ndp_buf out = NDP_BUF_INIT;
-            ndp_buf_addf(&out, "%s%.*s", prefix, (int)len, ref);
-            return ndp_buf_detach(&out);
-        }
-    }
-    return NULL;
-}
-
-/*
- * The Terraform address of the cluster the provider of 'address' takes
- * its host from, or NULL.  A provider of the root module ("kubernetes")
- * names root resources, one of a module ("module.a:kubernetes") those of
- * that module; a module that inherits its provider names the root's.
- */
-static char *cluster_of(const struct json_object *root, const char *address)
-{
-    struct ndp_buf prefix = NDP_BUF_INIT, local = NDP_BUF_INIT;
-    const char *key, *colon;
-    char *out = NULL;
-
-    ndp_tfplan_split_address(address, &prefix, &local);
-    key = provider_key(root, prefix.buf, local.buf);
-    if (key) {
-        colon = strrchr(key, ':');
-        /* A module's own provider: its references are the module's. */
-        out = host_cluster(root, key, colon ? prefix.buf : "");
-    }
-    ndp_buf_release(&prefix);
-    ndp_buf_release(&local);
-    return out;
-}
-
 /* ---- reading one resource ------------------------------------------------ */
 
 void ndp_tfplan_read_kube(struct ndp_changeset *set, const char *input,
                           const char *type, const char *address,
                           const struct json_object *change,
                           enum ndp_action action, long line,
-                          const struct json_object *root)
+                          char *cluster_ref)
 {
     const struct json_object *after = ndp_json_get(change, "after");
     const struct json_object *unknown = ndp_json_get(change, "after_unknown");
@@ -277,12 +187,14 @@ void ndp_tfplan_read_kube(struct ndp_changeset *set, const char *input,
     const char *kind;
 
     if (action == NDP_ACTION_DELETE || action == NDP_ACTION_READ ||
-        !json_object_is_type(after, json_type_object))
+        !json_object_is_type(after, json_type_object)) {
+        free(cluster_ref);
         return;
+    }
     memset(&origin, 0, sizeof(origin));
     origin.input = input;
     origin.address = ndp_xstrdup(address);
-    origin.cluster_ref = root ? cluster_of(root, address) : NULL;
+    origin.cluster_ref = cluster_ref;
     origin.line = line;
     origin.created = action == NDP_ACTION_CREATE;
     if (strcmp(type, "kubernetes_manifest") == 0) {

@@ -427,20 +427,9 @@ static void read_subnet(struct plan_reader *r, const char *address,
     sn->sensitive = ndp_json_mask_covers(mask, "address_prefixes");
 }
 
-/* A pod disruption budget or a workload (input_kube.c). */
 static void read_kube(struct plan_reader *r, const char *type,
                       const char *address, const struct json_object *change,
-                      const struct json_object *located)
-{
-    long line = address ? ndp_document_locate(r->doc, &r->locator, located,
-                                              "address", address)
-                        : 0;
-
-    ndp_tfplan_read_kube(r->set, r->set->inputs[r->input_index].path, type,
-                         address ? address : type, change,
-                         parse_actions(ndp_json_get(change, "actions")),
-                         line, r->doc->root);
-}
+                      const struct json_object *located);
 
 static int read_resource(struct plan_reader *r,
                          const struct json_object *rc_entry,
@@ -593,8 +582,8 @@ static size_t module_step(const char *p, size_t *name_len)
  * (instance keys kept, so a reference resolves inside the same module
  * instance) and local "type.name".
  */
-void ndp_tfplan_split_address(const char *address, struct ndp_buf *prefix,
-                              struct ndp_buf *local)
+static void split_address(const char *address, struct ndp_buf *prefix,
+                          struct ndp_buf *local)
 {
     const char *p = address;
     size_t step, name_len;
@@ -607,8 +596,8 @@ void ndp_tfplan_split_address(const char *address, struct ndp_buf *prefix,
 }
 
 /* The configuration module for 'prefix', instance keys ignored. */
-const struct json_object *ndp_tfplan_config_module(
-    const struct json_object *root, const char *prefix)
+static const struct json_object *config_module(const struct json_object *root,
+                                               const char *prefix)
 {
     const struct json_object *m = ndp_json_get(ndp_json_get(root,
                                                  "configuration"),
@@ -666,6 +655,111 @@ unknown:
     return NULL;
 }
 
+/* ---- a Kubernetes object's cluster: its provider's host ---------------- */
+
+/* "module.a:kubernetes" or "kubernetes.alias": the provider config key of
+ * the configuration resource 'local' in the module of 'prefix'. */
+static const char *provider_key(const struct json_object *root,
+                                const char *prefix, const char *local)
+{
+    const struct json_object *m = config_module(root, prefix);
+    const struct json_object *res = ndp_json_get(m, "resources");
+    size_t i, n = res && json_object_is_type(res, json_type_array)
+                      ? json_object_array_length(res) : 0;
+
+    for (i = 0; i < n; i++) {
+        const struct json_object *r = ndp_json_index(res, i);
+        const char *addr = ndp_json_get_string(r, "address");
+        if (addr && strcmp(addr, local) == 0)
+            return ndp_json_get_string(r, "provider_config_key");
+    }
+    return NULL;
+}
+
+/*
+ * "azurerm_kubernetes_cluster.aks.kube_config[0].host" -> the length of
+ * "azurerm_kubernetes_cluster.aks" (with an instance key when one
+ * follows the name); 0 when 'ref' names no such cluster.
+ */
+static size_t cluster_in_reference(const char *ref)
+{
+    static const char type[] = "azurerm_kubernetes_cluster.";
+    const char *p;
+
+    if (strncmp(ref, type, sizeof(type) - 1) != 0)
+        return 0;
+    p = ref + sizeof(type) - 1;
+    p += strcspn(p, ".[");
+    if (p == ref + sizeof(type) - 1)
+        return 0;
+    return (size_t)(ndp_address_skip_key(p) - ref);
+}
+
+static char *host_cluster(const struct json_object *root, const char *key,
+                          const char *prefix)
+{
+    const struct json_object *cfg = ndp_json_get(
+        ndp_json_get(ndp_json_get(root, "configuration"), "provider_config"),
+        key);
+    const struct json_object *refs = ndp_json_path(cfg, "expressions.host."
+                                                        "references");
+    size_t i, n = refs && json_object_is_type(refs, json_type_array)
+                      ? json_object_array_length(refs) : 0;
+
+    for (i = 0; i < n; i++) {
+        const char *ref = json_object_get_string(
+            ndp_json_unconst(ndp_json_index(refs, i)));
+        size_t len = ref ? cluster_in_reference(ref) : 0;
+        if (len) {
+            struct ndp_buf out = NDP_BUF_INIT;
+            ndp_buf_addf(&out, "%s%.*s", prefix, (int)len, ref);
+            return ndp_buf_detach(&out);
+        }
+    }
+    return NULL;
+}
+
+/*
+ * The Terraform address of the cluster the provider of 'address' takes
+ * its host from, or NULL.  A provider of the root module ("kubernetes")
+ * names root resources, one of a module ("module.a:kubernetes") those of
+ * that module; a module that inherits its provider names the root's.
+ */
+static char *kube_cluster_of(const struct json_object *root,
+                             const char *address)
+{
+    struct ndp_buf prefix = NDP_BUF_INIT, local = NDP_BUF_INIT;
+    const char *key, *colon;
+    char *out = NULL;
+
+    split_address(address, &prefix, &local);
+    key = provider_key(root, prefix.buf, local.buf);
+    if (key) {
+        colon = strrchr(key, ':');
+        /* A module's own provider: its references are the module's. */
+        out = host_cluster(root, key, colon ? prefix.buf : "");
+    }
+    ndp_buf_release(&prefix);
+    ndp_buf_release(&local);
+    return out;
+}
+
+/* A pod disruption budget or a workload (input_kube.c). */
+static void read_kube(struct plan_reader *r, const char *type,
+                      const char *address, const struct json_object *change,
+                      const struct json_object *located)
+{
+    long line = address ? ndp_document_locate(r->doc, &r->locator, located,
+                                              "address", address)
+                        : 0;
+
+    ndp_tfplan_read_kube(r->set, r->set->inputs[r->input_index].path, type,
+                         address ? address : type, change,
+                         parse_actions(ndp_json_get(change, "actions")),
+                         line, kube_cluster_of(r->doc->root,
+                                               address ? address : type));
+}
+
 static void link_by_configuration(const struct plan_reader *r,
                                   struct ndp_change *c)
 {
@@ -673,8 +767,8 @@ static void link_by_configuration(const struct plan_reader *r,
     const struct json_object *module, *resources;
     size_t i, n;
 
-    ndp_tfplan_split_address(c->address, &prefix, &local);
-    module = ndp_tfplan_config_module(r->doc->root, prefix.buf);
+    split_address(c->address, &prefix, &local);
+    module = config_module(r->doc->root, prefix.buf);
     resources = ndp_json_get(module, "resources");
     n = resources && json_object_is_type(resources, json_type_array)
             ? json_object_array_length(resources) : 0;

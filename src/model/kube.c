@@ -104,8 +104,9 @@ void ndp_kube_labels_add(struct ndp_kube_labels *labels, const char *key,
     labels->values[labels->nr++] = ndp_xstrdup(value);
 }
 
-struct ndp_kube_requirement *ndp_kube_selector_add(
-    struct ndp_kube_selector *s, const char *key, enum ndp_kube_operator op)
+static struct ndp_kube_requirement *selector_add(struct ndp_kube_selector *s,
+                                                 const char *key,
+                                                 enum ndp_kube_operator op)
 {
     struct ndp_kube_requirement *r;
 
@@ -117,15 +118,15 @@ struct ndp_kube_requirement *ndp_kube_selector_add(
     return r;
 }
 
-void ndp_kube_requirement_add_value(struct ndp_kube_requirement *r,
-                                    const char *value)
+static void requirement_add_value(struct ndp_kube_requirement *r,
+                                  const char *value)
 {
     r->values = ndp_xrealloc(r->values,
                              (r->nr_values + 1) * sizeof(*r->values));
     r->values[r->nr_values++] = ndp_xstrdup(value);
 }
 
-bool ndp_kube_operator_parse(const char *name, enum ndp_kube_operator *op)
+static bool operator_parse(const char *name, enum ndp_kube_operator *op)
 {
     static const struct { const char *name; enum ndp_kube_operator op; }
     ops[] = {
@@ -236,10 +237,10 @@ static bool read_requirement(struct ndp_kube_selector *s,
     struct ndp_kube_requirement *r;
     size_t i, n;
 
-    if (!key || !ndp_kube_operator_parse(ndp_json_get_string(e, "operator"),
+    if (!key || !operator_parse(ndp_json_get_string(e, "operator"),
                                          &op))
         return false;
-    r = ndp_kube_selector_add(s, key, op);
+    r = selector_add(s, key, op);
     if (ndp_json_is_unset(values))
         return true;
     if (!json_object_is_type(values, json_type_array))
@@ -249,7 +250,7 @@ static bool read_requirement(struct ndp_kube_selector *s,
         const struct json_object *v = ndp_json_index(values, i);
         if (!json_object_is_type(v, json_type_string))
             return false;
-        ndp_kube_requirement_add_value(
+        requirement_add_value(
             r, json_object_get_string(ndp_json_unconst(v)));
     }
     return true;
@@ -276,7 +277,8 @@ static void read_api_selector(struct ndp_kube_selector *s,
 {
     const struct json_object *exprs = ndp_json_get(sel, "matchExpressions");
 
-    s->present = !ndp_json_is_unset(sel);
+    /* {} is a selector (every pod of the namespace), null none. */
+    s->present = sel && !json_object_is_type(sel, json_type_null);
     if (masked) {
         s->unknown = true;
         return;

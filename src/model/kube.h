@@ -133,11 +133,6 @@ bool ndp_kube_kind_known(const char *kind);
 /* Adds label 'key'='value' (copied) to 'labels'. */
 void ndp_kube_labels_add(struct ndp_kube_labels *labels, const char *key,
                          const char *value);
-/* Adds a requirement to 's', the strings copied; returns it. */
-struct ndp_kube_requirement *ndp_kube_selector_add(
-    struct ndp_kube_selector *s, const char *key, enum ndp_kube_operator op);
-void ndp_kube_requirement_add_value(struct ndp_kube_requirement *r,
-                                    const char *value);
 /*
  * Reads a map of strings (labels, matchLabels) into 'labels', and a list
  * of matchExpressions elements ({key, operator, values}: the API's and
@@ -148,8 +143,6 @@ bool ndp_kube_read_labels(struct ndp_kube_labels *labels,
                           const struct json_object *map);
 bool ndp_kube_read_requirements(struct ndp_kube_selector *s,
                                 const struct json_object *exprs);
-/* "In" -> NDP_KUBE_IN ...; false for an operator Kubernetes refuses. */
-bool ndp_kube_operator_parse(const char *name, enum ndp_kube_operator *op);
 
 /*
  * Reads an IntOrString (a JSON integer, a string of digits, or digits

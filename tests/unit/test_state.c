@@ -400,10 +400,12 @@ struct refusal {
 };
 
 #define NOT_AZ "is not 'az aks show', 'az aks maintenanceconfiguration " \
-               "list|show' or 'az aks nodepool list|show' output"
+               "list|show', 'az aks nodepool list|show' or 'kubectl get " \
+               "pdb,deploy,statefulset -A -o json' output"
 #define EXPECTED "expected 'az aks show -o json', 'az aks " \
-                 "maintenanceconfiguration list -o json' or 'az aks " \
-                 "nodepool list -o json' output"
+                 "maintenanceconfiguration list -o json', 'az aks " \
+                 "nodepool list -o json' or 'kubectl get " \
+                 "pdb,deploy,statefulset -A -o json' output"
 
 static const struct refusal refusals[] = {
     { "another resource", "{'id': '/subscriptions/0/resourceGroups/rg/"
@@ -442,6 +444,16 @@ static const struct refusal refusals[] = {
     { "a pool without a name", "[{'id': '" MC "a/agentPools/p'}]",
       NDP_ESCHEMA, "'FILE': a node pool without the 'id' of its cluster "
       "or a 'name'" },
+    { "a kubectl List without items", "{'apiVersion': 'v1', 'kind': "
+      "'List', 'metadata': {}}", NDP_ESCHEMA,
+      "'FILE': a kubectl List without an 'items' array" },
+    { "a kubectl List holding a string", "{'apiVersion': 'v1', 'kind': "
+      "'List', 'items': ['pdb']}", NDP_ESCHEMA,
+      "'FILE': item 0 of the kubectl List is not a Kubernetes object (no "
+      "apiVersion, kind and metadata)" },
+    { "a kubectl object of another kind alone", "{'apiVersion': 'v1', "
+      "'kind': 'Service', 'metadata': {'name': 's'}}", NDP_ESCHEMA,
+      "'FILE' " NOT_AZ },
     { "empty", "", NDP_ESCHEMA, "'FILE' is empty; " EXPECTED },
     { "an error message instead of JSON",
       "ERROR: (AuthorizationFailed) The client does not have authorization",
@@ -555,6 +567,42 @@ static void lists__empty_list_names_its_file(void **state)
     assert_null(st.unmatched_files);
 }
 
+/* kubectl's List: budgets and workloads kept, other kinds passed over,
+ * no cluster made of them; one object alone read too. */
+static void kubectl__budgets_and_workloads(void **state)
+{
+    struct ndp_states st = NDP_STATES_INIT;
+    char *a = read_text(&st, "pdbs.json", "{'apiVersion': 'v1', 'kind': "
+        "'List', 'metadata': {'resourceVersion': ''}, 'items': ["
+        "{'apiVersion': 'policy/v1', 'kind': 'PodDisruptionBudget', "
+        "'metadata': {'name': 'web', 'namespace': 'shop', 'managedFields': "
+        "[{'manager': 'helm'}]}, 'spec': {'minAvailable': 2, 'selector': "
+        "{'matchLabels': {'app': 'web'}}}, 'status': {}}, "
+        "{'apiVersion': 'v1', 'kind': 'Service', 'metadata': {'name': 's'}}, "
+        "{'apiVersion': 'apps/v1', 'kind': 'Deployment', 'metadata': "
+        "{'name': 'web', 'namespace': 'shop'}, 'spec': {'replicas': 2, "
+        "'template': {'metadata': {'labels': {'app': 'web'}}}}}]}");
+    char *b = read_text(&st, "one.json", "{'apiVersion': 'policy/v1', "
+        "'kind': 'PodDisruptionBudget', 'metadata': {'name': 'db'}, "
+        "'spec': {'maxUnavailable': 0}}");
+
+    (void)state;
+    assert_int_equal(st.nr, 0);
+    assert_int_equal(st.nr_unmatched, 0);
+    assert_int_equal(st.kube.nr_budgets, 2);
+    assert_int_equal(st.kube.nr_workloads, 1);
+    assert_string_equal(st.kube.budgets[0].name, "web");
+    assert_string_equal(st.kube.budgets[0].origin.input, a);
+    assert_null(st.kube.budgets[0].origin.address);
+    assert_string_equal(st.kube.budgets[1].ns, "default");
+    assert_true(ndp_kube_budget_unsatisfiable(&st.kube.budgets[1]));
+    assert_int_equal(st.kube.workloads[0].replicas, 2);
+    free(a);
+    free(b);
+    ndp_states_release(&st);
+    assert_int_equal(st.kube.nr_budgets, 0);
+}
+
 /* By id in any case; by name, unique or ambiguous; absent and NULL. */
 static void lookups__by_id_and_by_name(void **state)
 {
@@ -664,6 +712,7 @@ int main(void)
     ADD_TEST(&list, refusals__fixtures_missing_and_too_large);
     ADD_TEST(&list, refusals__hostile_text_printed_on_one_line);
     ADD_TEST(&list, lists__empty_list_names_its_file);
+    ADD_TEST(&list, kubectl__budgets_and_workloads);
     ADD_TEST(&list, lookups__by_id_and_by_name);
     ADD_TEST(&list, lists__thousands_of_clusters_and_pools);
     return cmocka_run_group_tests_name("state", list.items, test_dir_make,
