@@ -12,9 +12,12 @@ one comment per working directory, the modes new and off, a report cut
 to the platform's limit, and errors (403, 404, 500, connection refused,
 no token, not a pull request) that warn and exit 0, while the script's
 own usage errors exit 2.  Every line the script writes starts with its
-own text.  What an earlier step or a crafted answer could do (run_hostile)
-and the limits as each platform counts them (run_sizes).  All of it again
-under dash and busybox sh when installed (and sh is not that shell).
+own text.  Only the status each API answers a success with is one: 203
+with Azure DevOps' sign-in page, or a 200 whose body is not JSON, warns
+and posts nothing (run_not_success).  What an earlier step or a crafted
+answer could do (run_hostile) and the limits as each platform counts
+them (run_sizes).  All of it again under dash and busybox sh when
+installed (and sh is not that shell).
     usage: comment_check.py NDPLINT SOURCE_DIR"""
 import json
 import os
@@ -400,6 +403,97 @@ def run_azure(mock, tmp, findings, clean):
         "azure 500: exit %d, %r" % (run.returncode, run.stdout))
 
 
+def not_posted(env, args, tmp, seed, mock, name, status, words=()):
+    """A run whose requests are answered as SEED has it, with statuses of
+    success that are not one: the warning names STATUS (and WORDS), no
+    line says a comment was created or updated, exit 0, and 1 with
+    --fail-on-error."""
+    warning = {"TF_BUILD": "##vso[task.logissue type=warning]"
+                           "ndplint comment: ",
+               "GITHUB_ACTIONS": "::warning title=ndplint comment::",
+               "GITLAB_CI": "ndplint comment: warning: "}
+    prefix = [w for k, w in warning.items() if k in env][0]
+    for flags, want in (([], 0), (["--fail-on-error"], 1)):
+        mock.setup(seed)
+        run = comment(env, flags + args, tmp)
+        said = [line for line in run.stdout.splitlines()
+                if line.startswith(("ndplint comment: created",
+                                    "ndplint comment: updated"))]
+        check(run.returncode == want and run.stdout.startswith(prefix) and
+              ("HTTP %d" % status) in run.stdout and
+              all(w in run.stdout for w in words) and not said,
+              "%s %s: exit %d (want %d), %r" % (name, " ".join(flags),
+                                              run.returncode, want,
+                                              run.stdout))
+
+
+def run_not_success(mock, tmp, findings):
+    """Answers that are not the API's success though their status is 2xx:
+    Azure DevOps answers a token it does not accept with 203 and an HTML
+    sign-in page (nothing is done), and a 200 whose body is not JSON (a
+    proxy's page) is no comment created or updated either."""
+    marker = "<!-- ndplint: pipeline=infra job=ndplint dir=. -->"
+    ours = {"id": 4, "comments": [{"id": 1, "content": marker + "\nold",
+                                   "author": {"id": comment_mock.AZURE_USER}}]}
+    env = azure_env(mock, tmp)
+    sign_in = ("HTTP 203", "sign-in page")
+    new = ["--mode", "new", findings[0]]
+    # 203 to every request: new mode (the thread's POST), update mode
+    # (connectionData), and only the edit of the thread found.
+    not_posted(env, new, tmp, {"page": {"status": 203}}, mock,
+               "azure 203 new", 203, sign_in)
+    not_posted(env, [findings[0]], tmp, {"azure": [ours],
+                                         "page": {"status": 203}}, mock,
+               "azure 203 update", 203, sign_in)
+    not_posted(env, [findings[0]], tmp,
+               {"azure": [ours], "page": {"status": 203,
+                                          "methods": ["PATCH"]}},
+               mock, "azure 203 to the edit", 203, sign_in)
+    # 200 with a page that is not JSON: the thread's POST, the edit, and
+    # connectionData.
+    not_json = ("HTTP 200", "not with JSON")
+    not_posted(env, new, tmp, {"page": {"status": 200, "methods": ["POST"]}},
+               mock, "azure 200 HTML new", 200, not_json)
+    not_posted(env, [findings[0]], tmp,
+               {"azure": [ours], "page": {"status": 200,
+                                          "methods": ["PATCH"]}},
+               mock, "azure 200 HTML to the edit", 200, not_json)
+    not_posted(env, [findings[0]], tmp,
+               {"azure": [ours], "page": {"status": 200,
+                                          "methods": ["GET"]}},
+               mock, "azure 200 HTML connectionData", 200, not_json)
+    # GitHub: a comment is created with 201, 200 or 203 is not that; an
+    # edit is answered with 200 and the comment, not a page.
+    env = github_env(tmp, mock.url, {"pull_request": {"number": 42}})
+    ours = {"id": 9, "user": {"login": "github-actions[bot]"},
+            "body": "<!-- ndplint: workflow=AKS_reimage_check job=ndplint "
+                    "dir=. -->\nold"}
+    for status in (200, 203):
+        not_posted(env, new, tmp, {"page": {"status": status,
+                                            "methods": ["POST"]}},
+                   mock, "github %d new" % status, status, ("not 201",))
+    not_posted(env, [findings[0]], tmp,
+               {"github": [ours], "page": {"status": 200,
+                                           "methods": ["PATCH"]}},
+               mock, "github 200 HTML to the edit", 200, not_json)
+    # GitLab: the same for a note.
+    env = {"PATH": os.environ["PATH"], "GITLAB_CI": "true",
+           "CI_API_V4_URL": mock.url + "/api/v4", "CI_PROJECT_ID": "17",
+           "CI_MERGE_REQUEST_IID": "5", "NDPLINT_GITLAB_TOKEN": "glpat-xyz",
+           "CI_JOB_NAME": "ndplint", "CI_PROJECT_DIR": tmp}
+    ours = {"id": 8, "system": False,
+            "author": {"id": comment_mock.GITLAB_USER},
+            "body": "<!-- ndplint: pipeline=.gitlab-ci.yml job=ndplint "
+                    "dir=. -->\nold"}
+    not_posted(env, [findings[0]], tmp, {"page": {"status": 203}}, mock,
+               "gitlab 203 update", 203, ("not 200",))
+    not_posted(env, new, tmp, {"page": {"status": 200, "methods": ["POST"]}},
+               mock, "gitlab 200 new", 200, ("not 201",))
+    not_posted(env, [findings[0]], tmp,
+               {"gitlab": [ours], "page": {"status": 200,
+                                           "methods": ["PUT"]}},
+               mock, "gitlab 200 HTML to the edit", 200, not_json)
+
 def run_hostile(mock, tmp, findings):
     """What an earlier step of the job (the pull request's code, without
     the token) or a crafted API answer could do: a ~/.curlrc that follows
@@ -530,6 +624,7 @@ def main():
                     run_github(mock, tmp, findings, clean, big)
                     run_gitlab(mock, tmp, findings, clean)
                     run_azure(mock, tmp, findings, clean)
+                    run_not_success(mock, tmp, findings)
                     run_hostile(mock, tmp, findings)
                     run_sizes(mock, tmp)
                     problems[before:] = ["%s: %s" % (" ".join(shell), p)
