@@ -13,12 +13,16 @@
 #
 #   usage: comment.sh [--platform github|gitlab|azure] [--mode update|new|off]
 #                     [--id TEXT] [--fail-on-error] REPORT.md
+#   GitHub: NDPLINT_COMMENT_AUTHOR=LOGIN  the author of the comment to
+#                     update (default: the token's own login, from the API)
 #
 # The platform is the CI's (GITHUB_ACTIONS, GITLAB_CI, TF_BUILD) unless
 # named.  update (the default) edits the comment that carries the marker
 # and creates one when there is none; new always creates one; off posts
 # nothing.  --id adds TEXT to the marker, for two reports of one job in
-# one directory.
+# one directory.  Only a comment of the token's own user is updated; the
+# API says who that is (on GitHub: github_me()), unless
+# NDPLINT_COMMENT_AUTHOR names the login.
 #
 # Posting is not the gate unless asked: a missing or read-only token (a
 # fork's), no curl or jq on the runner, an answer that is not the call's
@@ -38,6 +42,8 @@ usage() {
     echo "usage: comment.sh [--platform github|gitlab|azure]" \
          "[--mode update|new|off] [--id TEXT] [--fail-on-error]" \
          "REPORT.md" >&2
+    echo "GitHub: NDPLINT_COMMENT_AUTHOR=LOGIN, the author of the" \
+         "comment to update (default: the token's own login, from the API)" >&2
     exit 2
 }
 
@@ -299,8 +305,52 @@ post() { # method url create-url noun created
 }
 
 # ---- GitHub: issue comments of the pull request -------------------------
+# $me: the login of the token's own user, the author of the comments the
+# script may edit.  NDPLINT_COMMENT_AUTHOR, when set, names it and wins:
+# nothing is asked.  Otherwise the API says who the token is:
+# - GET /user answers a personal access token (classic or fine-grained)
+#   or an OAuth token with 200 and the user's login.
+# - An installation token of a GitHub App gets 403 there ("Resource not
+#   accessible by integration"), and the job's GITHUB_TOKEN is one, of
+#   the App "GitHub Actions".  GET /app, which names the App, takes only
+#   the App's own JWT, and GET /installation/repositories names the
+#   repositories, not the App.  GraphQL's viewer answers an installation
+#   token with the App's bot user, whose login, SLUG[bot], is the author
+#   REST shows on the App's comments (github-actions[bot] for the job's
+#   token; before, that was the fixed login, and with any other token
+#   update mode added a comment on every run).  So on that 403 the
+#   script asks POST /graphql for { viewer { login } }, beside the REST
+#   API of GITHUB_API_URL (https://api.github.com/graphql; /api/graphql
+#   on GitHub Enterprise Server, whose REST API is /api/v3), so that the
+#   token goes to no other host.
+# - When neither names a login, nothing is posted (give_up()): a guess
+#   such as github-actions[bot] is, for another token, someone else, and
+#   the comments of someone else are not this token's to edit.
+github_me() {
+    me=${NDPLINT_COMMENT_AUTHOR:-}
+    [ -n "$me" ] && return
+    login='.login | strings | select(length > 0)'
+    viewer='.data.viewer.login | strings | select(length > 0)'
+    request GET "$api/user"
+    if [ "$status" = 200 ]; then
+        json_is "$login" "read its own user"
+        me=$(jq -r "$login" "$tmp/response" 2>/dev/null)
+    elif [ "$status" = 403 ]; then
+        printf '%s\n' '{"query": "query { viewer { login } }"}' \
+            > "$tmp/viewer.json" || exit 2
+        request POST "${api%/v3}/graphql" "$tmp/viewer.json"
+        checked 200 "read its own login"
+        json_is "$viewer" "read its own login"
+        me=$(jq -r "$viewer" "$tmp/response" 2>/dev/null)
+    else
+        checked 200 "read its own user"
+    fi
+    [ -n "$me" ] || give_up "the API named no login for the token"
+}
+
 github() {
     api=${GITHUB_API_URL:-https://api.github.com}
+    api=${api%/}
     repo=${GITHUB_REPOSITORY:-}
     number=""
     if [ -n "${GITHUB_EVENT_PATH:-}" ] && [ -r "$GITHUB_EVENT_PATH" ]; then
@@ -332,12 +382,14 @@ github() {
     # Only a comment the token's own user wrote is edited: one that anybody
     # else wrote, marker or not, stays theirs (and they could edit it back).
     found=""
-    # shellcheck disable=SC2016 # $m and $me are jq's
-    [ "$mode" = update ] &&
+    if [ "$mode" = update ]; then
+        github_me
+        # shellcheck disable=SC2016 # $m and $me are jq's
         find_in_pages "$url" "pull request's comments" \
             'select((.body | strings | startswith($m)) and
                     .user.login? == $me)' \
-            --arg "${NDPLINT_COMMENT_AUTHOR:-github-actions[bot]}"
+            --arg "$me"
+    fi
     post PATCH "$api/repos/$repo/issues/comments/$found" "$url" comment 201
 }
 

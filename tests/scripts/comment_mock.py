@@ -10,6 +10,11 @@ that pagination is exercised.
 Control, for the tests: GET /_mock/state gives the requests and the
 comments; POST /_mock/setup replaces them with its JSON body:
   {"github": [COMMENT...], "gitlab": [NOTE...], "azure": [THREAD...],
+   "github_user": LOGIN,  (GET /user answers 200 with it, as for a
+                           personal access token; without it 403, as
+                           for an installation token)
+   "github_app": LOGIN,   (GraphQL's viewer, default github-actions[bot],
+                           the job token's; "" answers with an error)
    "fail": STATUS or 0,   (every API request answers STATUS)
    "page": {"status": STATUS, "methods": [METHOD...]}}
   page: the requests of those methods (all when none are named) answer
@@ -61,6 +66,8 @@ class State:
         self.fail = int(seed.get("fail", 0))
         self.redirect = seed.get("redirect", "")
         self.page = seed.get("page") or {}
+        self.github_user = seed.get("github_user")
+        self.github_app = seed.get("github_app", "github-actions[bot]")
         self.next_id = 1000
 
     def new_id(self):
@@ -132,6 +139,21 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(404, {"message": "Not Found"})
 
     def github(self, st, path, query, body):
+        # The paths of api.github.com, or of GitHub Enterprise Server
+        # (/api/v3 for REST, /api/graphql).
+        if path.startswith("/api/v3/"):
+            path = path[len("/api/v3"):]
+        if path == "/user" and self.command == "GET":
+            if st.github_user:
+                return 200, {"login": st.github_user, "type": "User"}
+            return 403, {"message": "Resource not accessible by integration",
+                         "status": "403"}
+        if path in ("/graphql", "/api/graphql") and self.command == "POST":
+            if st.github_user or st.github_app:
+                login = st.github_user or st.github_app
+                return 200, {"data": {"viewer": {"login": login}}}
+            return 200, {"data": None, "errors": [
+                {"type": "FORBIDDEN", "message": "not for this token"}]}
         if GH_LIST.match(path) and self.command == "GET":
             page, items, more = page_of(st.github, query)
             link = []
@@ -140,7 +162,7 @@ class Handler(BaseHTTPRequestHandler):
             return 200, items, link
         if GH_LIST.match(path) and self.command == "POST":
             c = {"id": st.new_id(), "body": body["body"],
-                 "user": {"login": "github-actions[bot]"}}
+                 "user": {"login": st.github_user or st.github_app}}
             st.github.append(c)
             return 201, c
         m = GH_ONE.match(path)
@@ -209,6 +231,8 @@ class Mock:
         self.thread.start()
 
     def setup(self, seed):
+        # A copy: the comments the mock edits are its own, not the test's.
+        seed = json.loads(json.dumps(seed))
         with self.httpd.state.lock:
             self.httpd.state.reset(seed)
 
