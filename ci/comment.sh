@@ -13,21 +13,28 @@
 #
 #   usage: comment.sh [--platform github|gitlab|azure] [--mode update|new|off]
 #                     [--id TEXT] [--fail-on-error] REPORT.md
+#   GitHub: NDPLINT_COMMENT_AUTHOR=LOGIN  the author of the comment to
+#                     update (default: the token's own login, from the API)
 #
 # The platform is the CI's (GITHUB_ACTIONS, GITLAB_CI, TF_BUILD) unless
 # named.  update (the default) edits the comment that carries the marker
 # and creates one when there is none; new always creates one; off posts
 # nothing.  --id adds TEXT to the marker, for two reports of one job in
-# one directory.
+# one directory.  Only a comment of the token's own user is updated; the
+# API says who that is (on GitHub: github_me()), unless
+# NDPLINT_COMMENT_AUTHOR names the login.
 #
 # Posting is not the gate unless asked: a missing or read-only token (a
-# fork's), no curl or jq on the runner, an HTTP error or a network error
-# is a warning in the log and exit 0, or exit 1 with --fail-on-error (for
-# a team that depends on the comment).  A job that is not for a pull
-# request posts nothing and exits 0 either way.  Exit 2 is for this
-# script's own usage errors (an unknown option, a report it cannot read).  The report is the pull request's (hostile) text: it goes only into
-# request bodies built by jq, never onto a log line, and the log lines
-# this script writes start with its own fixed text.
+# fork's), no curl or jq on the runner, an answer that is not the call's
+# success (any status but the one the API succeeds with, a 203 sign-in
+# page of Azure DevOps included, or a body that is not JSON) or a network
+# error is a warning in the log and exit 0, or exit 1 with
+# --fail-on-error (for a team that depends on the comment).  A job that
+# is not for a pull request posts nothing and exits 0 either way.  Exit
+# 2 is for this script's own usage errors (an unknown option, a report
+# it cannot read).  The report is the pull request's (hostile) text: it
+# goes only into request bodies built by jq, never onto a log line, and
+# the log lines this script writes start with its own fixed text.
 set -u
 
 usage() {
@@ -35,6 +42,8 @@ usage() {
     echo "usage: comment.sh [--platform github|gitlab|azure]" \
          "[--mode update|new|off] [--id TEXT] [--fail-on-error]" \
          "REPORT.md" >&2
+    echo "GitHub: NDPLINT_COMMENT_AUTHOR=LOGIN, the author of the" \
+         "comment to update (default: the token's own login, from the API)" >&2
     exit 2
 }
 
@@ -144,21 +153,39 @@ request() {
     fi
     is_number "$status" || status=000
 }
-# Did the last request succeed (2xx)?  Otherwise give_up().
-checked() { # what
+# Did the last request succeed?  Only the status WANT counts, the one the
+# API answers this call with when it did what was asked: 201 for a
+# GitHub comment or a GitLab note created, 200 for everything else (a
+# list, an edit, the token's user; an Azure DevOps thread created too).
+# Another 2xx is no success: Azure DevOps answers a token it does not
+# accept with 203 and an HTML sign-in page, having done nothing.  Any
+# other answer is give_up(), naming its status.
+checked() { # want what
+    [ "$status" = "$1" ] && return 0
     case $status in
-    2??) return 0 ;;
-    000) give_up "no answer from the API ($1)" ;;
-    401 | 403) give_up "the token may not $1 (HTTP $status; a pull request" \
+    000) give_up "no answer from the API ($2)" ;;
+    203) give_up "the request to $2 was answered with HTTP 203, not $1" \
+                 "(Azure DevOps answers a token it does not accept with" \
+                 "a sign-in page)" ;;
+    2??) give_up "the request to $2 was answered with HTTP $status, not $1" ;;
+    401 | 403) give_up "the token may not $2 (HTTP $status; a pull request" \
                        "from a fork gets a read-only token)" ;;
-    *) give_up "the API refused to $1 (HTTP $status)" ;;
+    *) give_up "the API refused to $2 (HTTP $status)" ;;
     esac
 }
-# The response is JSON of the expected shape (jq -e FILTER), or give up.
+# The response of the request to WHAT is JSON of the expected shape (jq -e
+# FILTER), or give_up(), naming the status: a page that is not JSON (a
+# sign-in page, a proxy's) under a status of success is no success.
 json_is() { # filter what
-    jq -e "$1" "$tmp/response" >/dev/null 2>&1 ||
-        give_up "the API's answer to $2 is not what was expected"
+    jq -e "$1" "$tmp/response" >/dev/null 2>&1 && return 0
+    jq -e -n '[inputs] | length > 0' "$tmp/response" >/dev/null 2>&1 ||
+        give_up "the request to $2 was answered with HTTP $status but" \
+                "not with JSON"
+    give_up "the request to $2 was answered with JSON that is not what" \
+            "was expected (HTTP $status)"
 }
+# The object the API answers an edit or a creation with: one with an id.
+answered_object='objects | .id | '"$exact_id"
 
 # The body: the marker, then the report, cut to the platform's limit
 # after the last whole line that fits, then as much of the next line as
@@ -245,8 +272,8 @@ find_in_pages() { # url what filter me-option me
     while [ -n "$page" ] && [ "$page" -le 100 ]; do
         case $1 in *\?*) sep='&' ;; *) sep='?' ;; esac
         request GET "$1${sep}per_page=100&page=$page"
-        checked "read the $2"
-        json_is 'type == "array"' "the list of $2"
+        checked 200 "read the $2"
+        json_is 'type == "array"' "read the $2"
         found=$(jq -r --arg m "$marker" "$4" me "$5" \
                 "[.[] | objects | $3 | .id | $exact_id][0] // empty" \
                 "$tmp/response" 2>/dev/null)
@@ -258,24 +285,72 @@ find_in_pages() { # url what filter me-option me
 
 # Edits the comment $found (METHOD URL, body $tmp/update.json), or when
 # there is none, or it was deleted since it was listed, creates one (POST
-# CREATE-URL, body $tmp/create.json).  NOUN names it in the log.
-post() { # method url create-url noun
+# CREATE-URL, body $tmp/create.json, answered with CREATED, the status of
+# success).  NOUN names it in the log.  Each answer must be the comment,
+# note or thread: JSON with its id.
+post() { # method url create-url noun created
     if [ -n "$found" ]; then
         request "$1" "$2" "$tmp/update.json"
         if [ "$status" != 404 ]; then
-            checked "update the $4"
+            checked 200 "update the $4"
+            json_is "$answered_object" "update the $4"
             echo "ndplint comment: updated $4 $found"
             return
         fi
     fi
     request POST "$3" "$tmp/create.json"
-    checked "create the $4"
+    checked "$5" "create the $4"
+    json_is "$answered_object" "create the $4"
     echo "ndplint comment: created a $4"
 }
 
 # ---- GitHub: issue comments of the pull request -------------------------
+# $me: the login of the token's own user, the author of the comments the
+# script may edit.  NDPLINT_COMMENT_AUTHOR, when set, names it and wins:
+# nothing is asked.  Otherwise the API says who the token is:
+# - GET /user answers a personal access token (classic or fine-grained)
+#   or an OAuth token with 200 and the user's login.
+# - An installation token of a GitHub App gets 403 there ("Resource not
+#   accessible by integration"), and the job's GITHUB_TOKEN is one, of
+#   the App "GitHub Actions".  GET /app, which names the App, takes only
+#   the App's own JWT, and GET /installation/repositories names the
+#   repositories, not the App.  GraphQL's viewer answers an installation
+#   token with the App's bot user, whose login, SLUG[bot], is the author
+#   REST shows on the App's comments (github-actions[bot] for the job's
+#   token; before, that was the fixed login, and with any other token
+#   update mode added a comment on every run).  So on that 403 the
+#   script asks POST /graphql for { viewer { login } }, beside the REST
+#   API of GITHUB_API_URL (https://api.github.com/graphql; /api/graphql
+#   on GitHub Enterprise Server, whose REST API is /api/v3), so that the
+#   token goes to no other host.
+# - When neither names a login, nothing is posted (give_up()): a guess
+#   such as github-actions[bot] is, for another token, someone else, and
+#   the comments of someone else are not this token's to edit.
+github_me() {
+    me=${NDPLINT_COMMENT_AUTHOR:-}
+    [ -n "$me" ] && return
+    login='.login | strings | select(length > 0)'
+    viewer='.data.viewer.login | strings | select(length > 0)'
+    request GET "$api/user"
+    if [ "$status" = 200 ]; then
+        json_is "$login" "read its own user"
+        me=$(jq -r "$login" "$tmp/response" 2>/dev/null)
+    elif [ "$status" = 403 ]; then
+        printf '%s\n' '{"query": "query { viewer { login } }"}' \
+            > "$tmp/viewer.json" || exit 2
+        request POST "${api%/v3}/graphql" "$tmp/viewer.json"
+        checked 200 "read its own login"
+        json_is "$viewer" "read its own login"
+        me=$(jq -r "$viewer" "$tmp/response" 2>/dev/null)
+    else
+        checked 200 "read its own user"
+    fi
+    [ -n "$me" ] || give_up "the API named no login for the token"
+}
+
 github() {
     api=${GITHUB_API_URL:-https://api.github.com}
+    api=${api%/}
     repo=${GITHUB_REPOSITORY:-}
     number=""
     if [ -n "${GITHUB_EVENT_PATH:-}" ] && [ -r "$GITHUB_EVENT_PATH" ]; then
@@ -307,13 +382,15 @@ github() {
     # Only a comment the token's own user wrote is edited: one that anybody
     # else wrote, marker or not, stays theirs (and they could edit it back).
     found=""
-    # shellcheck disable=SC2016 # $m and $me are jq's
-    [ "$mode" = update ] &&
+    if [ "$mode" = update ]; then
+        github_me
+        # shellcheck disable=SC2016 # $m and $me are jq's
         find_in_pages "$url" "pull request's comments" \
             'select((.body | strings | startswith($m)) and
                     .user.login? == $me)' \
-            --arg "${NDPLINT_COMMENT_AUTHOR:-github-actions[bot]}"
-    post PATCH "$api/repos/$repo/issues/comments/$found" "$url" comment
+            --arg "$me"
+    fi
+    post PATCH "$api/repos/$repo/issues/comments/$found" "$url" comment 201
 }
 
 # ---- GitLab: notes of the merge request ---------------------------------
@@ -342,8 +419,9 @@ gitlab() {
     if [ "$mode" = update ]; then
         # Only a note of the token's own user is edited (see github()).
         request GET "$api/user"
-        checked "read its own user"
-        me=$(jq -r '.id | select(type == "number")' "$tmp/response" 2>/dev/null)
+        checked 200 "read its own user"
+        json_is ".id | $exact_id" "read its own user"
+        me=$(jq -r ".id | $exact_id" "$tmp/response" 2>/dev/null)
         is_number "$me" || give_up "the API's answer to /user has no id"
         # shellcheck disable=SC2016 # $m and $me are jq's
         find_in_pages "$url?sort=asc&order_by=created_at" \
@@ -352,7 +430,7 @@ gitlab() {
                     (.body | strings | startswith($m)))' \
             --argjson "$me"
     fi
-    post PUT "$url/$found" "$url" note
+    post PUT "$url/$found" "$url" note 201
 }
 
 # ---- Azure Repos: threads of the pull request ---------------------------
@@ -387,13 +465,15 @@ azure() {
     found="" thread="" comment=""
     if [ "$mode" = update ]; then
         request GET "${collection%/}/_apis/connectionData"
-        checked "read its own identity"
-        me=$(jq -r '.authenticatedUser.id | select(type == "string")' \
-             "$tmp/response" 2>/dev/null)
+        checked 200 "read its own identity"
+        json_is '.authenticatedUser.id | strings' "read its own identity"
+        me=$(jq -r '.authenticatedUser.id | strings' "$tmp/response" \
+             2>/dev/null)
         is_id "$me" || give_up "the API's connectionData has no user id"
         request GET "$url?$version"
-        checked "read the pull request's threads"
-        json_is '(.value | type) == "array"' "the list of threads"
+        checked 200 "read the pull request's threads"
+        json_is '(.value | type) == "array"' \
+            "read the pull request's threads"
         found=$(jq -r --arg m "$marker" --arg me "$me" '[.value[] | objects |
                     select((.isDeleted | not) and
                            ((.comments | type) == "array")) |
@@ -408,7 +488,7 @@ azure() {
         is_number "$thread" && is_number "$comment" || found=""
     fi
     post PATCH "$url/$thread/comments/$comment?$version" "$url?$version" \
-        thread
+        thread 200
 }
 
 case $platform in

@@ -8,13 +8,18 @@ body holding the marker and the report), a comment found on the second
 page of the list, update against create, a re-run that edits the same
 comment (one comment after two runs), the clean report replacing the
 findings, a comment of someone else that carries the marker left alone,
-one comment per working directory, the modes new and off, a report cut
-to the platform's limit, and errors (403, 404, 500, connection refused,
-no token, not a pull request) that warn and exit 0, while the script's
-own usage errors exit 2.  Every line the script writes starts with its
-own text.  What an earlier step or a crafted answer could do (run_hostile)
-and the limits as each platform counts them (run_sizes).  All of it again
-under dash and busybox sh when installed (and sh is not that shell).
+whose comments are ours on GitHub (GET /user, GraphQL's viewer for an
+App's token, NDPLINT_COMMENT_AUTHOR: run_github_author), one comment per
+working directory, the modes new and off, a report cut to the
+platform's limit, and errors (403, 404, 500, connection refused, no
+token, not a pull request) that warn and exit 0, while the script's own
+usage errors exit 2.  Every line the script writes starts with its own
+text.  Only the status each API answers a success with is one: 203 with
+Azure DevOps' sign-in page, or a 200 whose body is not JSON, warns and
+posts nothing (run_not_success).  What an earlier step or a crafted
+answer could do (run_hostile) and the limits as each platform counts
+them (run_sizes).  All of it again under dash and busybox sh when
+installed (and sh is not that shell).
     usage: comment_check.py NDPLINT SOURCE_DIR"""
 import json
 import os
@@ -133,13 +138,15 @@ def run_github(mock, tmp, findings, clean, big):
     ours = {"id": 9, "body": marker + "\nold report",
             "user": {"login": "github-actions[bot]"}}
     # The comment is on the list's second page (3 to a page), after a
-    # comment by someone else that carries the marker.
+    # comment by someone else that carries the marker.  The job's token
+    # is refused /user and named by GraphQL's viewer (github-actions[bot]).
     mock.setup({"github": [other, forged, other, other, ours]})
     update = first_update(mock, env, tmp, findings[0], "github")
     if update is None:
         return
     reqs, st, run = update
     check(reqs == [
+        ("GET", "/user"), ("POST", "/graphql"),
         ("GET", "/repos/octo/infra/issues/42/comments?per_page=100&page=1"),
         ("GET", "/repos/octo/infra/issues/42/comments?per_page=100&page=2"),
         ("PATCH", "/repos/octo/infra/issues/comments/9")],
@@ -166,7 +173,8 @@ def run_github(mock, tmp, findings, clean, big):
           "github create/re-run: exit %d, %d" % (first.returncode,
                                                 second.returncode))
     methods = [r["method"] for r in st["requests"]]
-    check(methods == ["GET", "POST", "GET", "PATCH"],
+    check(methods == ["GET", "POST", "GET", "POST",
+                      "GET", "POST", "GET", "PATCH"],
           "github create/re-run: %r" % methods)
     check(len(mine(st["github"])) == 1,
           "github re-run: %d comments" % len(mine(st["github"])))
@@ -290,6 +298,98 @@ def run_github(mock, tmp, findings, clean, big):
                                                           run.returncode))
 
 
+def run_github_author(mock, tmp, findings):
+    """Whose comments are ours on GitHub: the login GET /user names (a
+    personal access token), GraphQL's viewer where /user is refused (an
+    App's installation token, the job's GITHUB_TOKEN), or
+    NDPLINT_COMMENT_AUTHOR, which wins and asks nothing.  A comment with
+    the marker by any other login is left alone."""
+    env = github_env(tmp, mock.url, {"pull_request": {"number": 42}})
+    marker = "<!-- ndplint: workflow=AKS_reimage_check job=ndplint dir=. -->"
+    lst = "/repos/octo/infra/issues/42/comments?per_page=100&page=1"
+
+    def by(cid, login):
+        return {"id": cid, "body": marker + "\nold", "user": {"login": login}}
+
+    def run_with(name, seed, env, want, edited=None):
+        """One update run: its requests must be WANT; the comment EDITED
+        (an id) alone has the report, or with None one comment was
+        created and none edited."""
+        mock.setup(seed)
+        run = comment(env, [findings[0]], tmp)
+        st = mock.state()
+        reqs = [(r["method"], r["path"]) for r in st["requests"]]
+        check(run.returncode == 0 and reqs == want,
+              "%s: exit %d, requests %r, %r" % (name, run.returncode, reqs,
+                                              run.stdout))
+        before = {c["id"]: c for c in seed["github"]}
+        for c in st["github"]:
+            now = c["body"] == marker + "\n" + findings[1]
+            if c["id"] in before:
+                check(now == (c["id"] == edited),
+                      "%s: comment %d by %s %s" % (
+                          name, c["id"], c["user"]["login"],
+                          "changed" if now else "not updated"))
+            else:
+                check(edited is None and now,
+                      "%s: comment %d created" % (name, c["id"]))
+        return st
+
+    # A personal access token: /user names octo-pat, whose comment is
+    # edited; github-actions[bot]'s and mallory's, with the marker, stay.
+    pat = {"github_user": "octo-pat",
+           "github": [by(2, "github-actions[bot]"), by(3, "mallory"),
+                      by(9, "octo-pat")]}
+    run_with("github PAT", pat, env,
+             [("GET", "/user"), ("GET", lst),
+              ("PATCH", "/repos/octo/infra/issues/comments/9")], 9)
+    # No comment of octo-pat's: one is created, the bot's is not touched.
+    run_with("github PAT, only the bot's", dict(pat, github=pat["github"][:2]),
+             env, [("GET", "/user"), ("GET", lst),
+                   ("POST", "/repos/octo/infra/issues/42/comments")])
+    # An App's installation token: /user answers 403, GraphQL's viewer
+    # names the App's bot; the job token's comment is someone else's.
+    app = {"github_app": "ndplint-app[bot]",
+           "github": [by(2, "github-actions[bot]"), by(9, "ndplint-app[bot]")]}
+    st = run_with("github App token", app, env,
+                  [("GET", "/user"), ("POST", "/graphql"), ("GET", lst),
+                   ("PATCH", "/repos/octo/infra/issues/comments/9")], 9)
+    query = [r for r in st["requests"] if r["path"] == "/graphql"]
+    check(query and query[0]["headers"].get("Authorization") ==
+          "Bearer ghs_secret123" and
+          "viewer" in json.loads(query[0]["body"] or "{}").get("query", ""),
+          "github App token: the GraphQL request %r" % query[:1])
+    # GitHub Enterprise Server: REST under /api/v3, GraphQL at /api/graphql
+    # of the same host.
+    ghes = dict(env, GITHUB_API_URL=mock.url + "/api/v3/")
+    run_with("github Enterprise Server", app, ghes,
+             [("GET", "/api/v3/user"), ("POST", "/api/graphql"),
+              ("GET", "/api/v3" + lst),
+              ("PATCH", "/api/v3/repos/octo/infra/issues/comments/9")], 9)
+    # Neither /user nor GraphQL names a login: nothing is guessed, nothing
+    # posted; a warning, and exit 1 with --fail-on-error.
+    for flags, want in (([], 0), (["--fail-on-error"], 1)):
+        mock.setup({"github_app": "",
+                    "github": [by(9, "github-actions[bot]")]})
+        run = comment(env, flags + [findings[0]], tmp)
+        st = mock.state()
+        check(run.returncode == want and
+              run.stdout.startswith("::warning title=ndplint comment::") and
+              [r["method"] for r in st["requests"]] == ["GET", "POST"] and
+              st["github"][0]["body"] == marker + "\nold",
+              "github no login %s: exit %d, %r, %r" % (
+                  " ".join(flags), run.returncode, run.stdout,
+                  [r["path"] for r in st["requests"]]))
+    # NDPLINT_COMMENT_AUTHOR wins: nothing is asked, team-bot's comment
+    # is edited, and octo-pat's (the token's, by /user) is not.
+    run_with("github NDPLINT_COMMENT_AUTHOR",
+             {"github_user": "octo-pat",
+              "github": [by(3, "octo-pat"), by(9, "team-bot")]},
+             dict(env, NDPLINT_COMMENT_AUTHOR="team-bot"),
+             [("GET", lst),
+              ("PATCH", "/repos/octo/infra/issues/comments/9")], 9)
+
+
 def run_gitlab(mock, tmp, findings, clean):
     env = {"PATH": os.environ["PATH"], "GITLAB_CI": "true",
            "CI_API_V4_URL": mock.url + "/api/v4", "CI_PROJECT_ID": "17",
@@ -400,6 +500,97 @@ def run_azure(mock, tmp, findings, clean):
         "azure 500: exit %d, %r" % (run.returncode, run.stdout))
 
 
+def not_posted(env, args, tmp, seed, mock, name, status, words=()):
+    """A run whose requests are answered as SEED has it, with statuses of
+    success that are not one: the warning names STATUS (and WORDS), no
+    line says a comment was created or updated, exit 0, and 1 with
+    --fail-on-error."""
+    warning = {"TF_BUILD": "##vso[task.logissue type=warning]"
+                           "ndplint comment: ",
+               "GITHUB_ACTIONS": "::warning title=ndplint comment::",
+               "GITLAB_CI": "ndplint comment: warning: "}
+    prefix = [w for k, w in warning.items() if k in env][0]
+    for flags, want in (([], 0), (["--fail-on-error"], 1)):
+        mock.setup(seed)
+        run = comment(env, flags + args, tmp)
+        said = [line for line in run.stdout.splitlines()
+                if line.startswith(("ndplint comment: created",
+                                    "ndplint comment: updated"))]
+        check(run.returncode == want and run.stdout.startswith(prefix) and
+              ("HTTP %d" % status) in run.stdout and
+              all(w in run.stdout for w in words) and not said,
+              "%s %s: exit %d (want %d), %r" % (name, " ".join(flags),
+                                              run.returncode, want,
+                                              run.stdout))
+
+
+def run_not_success(mock, tmp, findings):
+    """Answers that are not the API's success though their status is 2xx:
+    Azure DevOps answers a token it does not accept with 203 and an HTML
+    sign-in page (nothing is done), and a 200 whose body is not JSON (a
+    proxy's page) is no comment created or updated either."""
+    marker = "<!-- ndplint: pipeline=infra job=ndplint dir=. -->"
+    ours = {"id": 4, "comments": [{"id": 1, "content": marker + "\nold",
+                                   "author": {"id": comment_mock.AZURE_USER}}]}
+    env = azure_env(mock, tmp)
+    sign_in = ("HTTP 203", "sign-in page")
+    new = ["--mode", "new", findings[0]]
+    # 203 to every request: new mode (the thread's POST), update mode
+    # (connectionData), and only the edit of the thread found.
+    not_posted(env, new, tmp, {"page": {"status": 203}}, mock,
+               "azure 203 new", 203, sign_in)
+    not_posted(env, [findings[0]], tmp, {"azure": [ours],
+                                         "page": {"status": 203}}, mock,
+               "azure 203 update", 203, sign_in)
+    not_posted(env, [findings[0]], tmp,
+               {"azure": [ours], "page": {"status": 203,
+                                          "methods": ["PATCH"]}},
+               mock, "azure 203 to the edit", 203, sign_in)
+    # 200 with a page that is not JSON: the thread's POST, the edit, and
+    # connectionData.
+    not_json = ("HTTP 200", "not with JSON")
+    not_posted(env, new, tmp, {"page": {"status": 200, "methods": ["POST"]}},
+               mock, "azure 200 HTML new", 200, not_json)
+    not_posted(env, [findings[0]], tmp,
+               {"azure": [ours], "page": {"status": 200,
+                                          "methods": ["PATCH"]}},
+               mock, "azure 200 HTML to the edit", 200, not_json)
+    not_posted(env, [findings[0]], tmp,
+               {"azure": [ours], "page": {"status": 200,
+                                          "methods": ["GET"]}},
+               mock, "azure 200 HTML connectionData", 200, not_json)
+    # GitHub: a comment is created with 201, 200 or 203 is not that; an
+    # edit is answered with 200 and the comment, not a page.
+    env = github_env(tmp, mock.url, {"pull_request": {"number": 42}})
+    ours = {"id": 9, "user": {"login": "github-actions[bot]"},
+            "body": "<!-- ndplint: workflow=AKS_reimage_check job=ndplint "
+                    "dir=. -->\nold"}
+    for status in (200, 203):
+        not_posted(env, new, tmp, {"page": {"status": status,
+                                            "methods": ["POST"]}},
+                   mock, "github %d new" % status, status, ("not 201",))
+    not_posted(env, [findings[0]], tmp,
+               {"github": [ours], "page": {"status": 200,
+                                           "methods": ["PATCH"]}},
+               mock, "github 200 HTML to the edit", 200, not_json)
+    # GitLab: the same for a note.
+    env = {"PATH": os.environ["PATH"], "GITLAB_CI": "true",
+           "CI_API_V4_URL": mock.url + "/api/v4", "CI_PROJECT_ID": "17",
+           "CI_MERGE_REQUEST_IID": "5", "NDPLINT_GITLAB_TOKEN": "glpat-xyz",
+           "CI_JOB_NAME": "ndplint", "CI_PROJECT_DIR": tmp}
+    ours = {"id": 8, "system": False,
+            "author": {"id": comment_mock.GITLAB_USER},
+            "body": "<!-- ndplint: pipeline=.gitlab-ci.yml job=ndplint "
+                    "dir=. -->\nold"}
+    not_posted(env, [findings[0]], tmp, {"page": {"status": 203}}, mock,
+               "gitlab 203 update", 203, ("not 200",))
+    not_posted(env, new, tmp, {"page": {"status": 200, "methods": ["POST"]}},
+               mock, "gitlab 200 new", 200, ("not 201",))
+    not_posted(env, [findings[0]], tmp,
+               {"gitlab": [ours], "page": {"status": 200,
+                                           "methods": ["PUT"]}},
+               mock, "gitlab 200 HTML to the edit", 200, not_json)
+
 def run_hostile(mock, tmp, findings):
     """What an earlier step of the job (the pull request's code, without
     the token) or a crafted API answer could do: a ~/.curlrc that follows
@@ -427,7 +618,7 @@ def run_hostile(mock, tmp, findings):
     mock.setup({})
     comment(env, [findings[0]], tmp)
     posted = [r["body"] for r in mock.state()["requests"]
-              if r["method"] == "POST"]
+              if r["method"] == "POST" and r["path"].endswith("/comments")]
     check(posted and "ghs_secret123" not in posted[0] and
           findings[1] in json.loads(posted[0])["body"],
           "a ~/.jq changed the body: %r" % (posted[:1],))
@@ -445,7 +636,8 @@ def run_hostile(mock, tmp, findings):
     run = comment(dict(env, HOME=tmp), [findings[0]], tmp)
     reqs = [(r["method"], r["path"]) for r in mock.state()["requests"]]
     check(run.returncode == 0 and run.stderr == "" and
-          [m for m, _ in reqs] == ["GET", "GET", "GET", "POST"],
+          [m for m, _ in reqs] == ["GET", "POST", "GET", "GET", "GET",
+                                   "POST"],
           "github odd ids: %r, stderr %r" % (reqs, run.stderr[:200]))
 
 
@@ -528,8 +720,10 @@ def main():
                     SHELL = shell
                     before = len(problems)
                     run_github(mock, tmp, findings, clean, big)
+                    run_github_author(mock, tmp, findings)
                     run_gitlab(mock, tmp, findings, clean)
                     run_azure(mock, tmp, findings, clean)
+                    run_not_success(mock, tmp, findings)
                     run_hostile(mock, tmp, findings)
                     run_sizes(mock, tmp)
                     problems[before:] = ["%s: %s" % (" ".join(shell), p)

@@ -10,7 +10,16 @@ that pagination is exercised.
 Control, for the tests: GET /_mock/state gives the requests and the
 comments; POST /_mock/setup replaces them with its JSON body:
   {"github": [COMMENT...], "gitlab": [NOTE...], "azure": [THREAD...],
-   "fail": STATUS or 0}   (fail: every API request answers STATUS)
+   "github_user": LOGIN,  (GET /user answers 200 with it, as for a
+                           personal access token; without it 403, as
+                           for an installation token)
+   "github_app": LOGIN,   (GraphQL's viewer, default github-actions[bot],
+                           the job token's; "" answers with an error)
+   "fail": STATUS or 0,   (every API request answers STATUS)
+   "page": {"status": STATUS, "methods": [METHOD...]}}
+  page: the requests of those methods (all when none are named) answer
+  STATUS with an HTML sign-in page, as Azure DevOps answers a token it
+  does not accept (203), or a proxy its own page (200)
 
 Used as a module (Mock(), .url, .state(), .setup(), .close(); run_twice())
 by comment_check.py and the recipe tests, and as a program by
@@ -33,6 +42,12 @@ GH_LIST = re.compile(r"^/repos/([^/]+)/([^/]+)/issues/(\d+)/comments$")
 GH_ONE = re.compile(r"^/repos/([^/]+)/([^/]+)/issues/comments/(\d+)$")
 GL_LIST = re.compile(r"^/api/v4/projects/(\d+)/merge_requests/(\d+)/notes$")
 GL_ONE = re.compile(r"^/api/v4/projects/(\d+)/merge_requests/(\d+)/notes/(\d+)$")
+# What Azure DevOps sends, with status 203, for a token it does not accept.
+SIGN_IN = """<!DOCTYPE html>
+<html><head><title>Azure DevOps Services | Sign In</title></head>
+<body><form action="https://login.microsoftonline.com/">Sign in</form>
+</body></html>
+"""
 AZ_BASE = r"^/org/([^/]+)/_apis/git/repositories/([^/]+)/pullRequests/(\d+)"
 AZ_LIST = re.compile(AZ_BASE + r"/threads$")
 AZ_ONE = re.compile(AZ_BASE + r"/threads/(\d+)/comments/(\d+)$")
@@ -50,6 +65,9 @@ class State:
         self.azure = list(seed.get("azure", []))
         self.fail = int(seed.get("fail", 0))
         self.redirect = seed.get("redirect", "")
+        self.page = seed.get("page") or {}
+        self.github_user = seed.get("github_user")
+        self.github_app = seed.get("github_app", "github-actions[bot]")
         self.next_id = 1000
 
     def new_id(self):
@@ -83,6 +101,14 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def reply_page(self, status):
+        data = SIGN_IN.encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
     def handle_any(self):
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length).decode("utf-8", "replace")
@@ -100,6 +126,9 @@ class Handler(BaseHTTPRequestHandler):
                                 "body": raw})
             if st.fail:
                 return self.reply(st.fail, {"message": "refused"})
+            if st.page and self.command in st.page.get(
+                    "methods", [self.command]):
+                return self.reply_page(int(st.page["status"]))
             if st.redirect:
                 return self.reply(302, {}, [("Location", st.redirect)])
             body = json.loads(raw) if raw else None
@@ -110,6 +139,21 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(404, {"message": "Not Found"})
 
     def github(self, st, path, query, body):
+        # The paths of api.github.com, or of GitHub Enterprise Server
+        # (/api/v3 for REST, /api/graphql).
+        if path.startswith("/api/v3/"):
+            path = path[len("/api/v3"):]
+        if path == "/user" and self.command == "GET":
+            if st.github_user:
+                return 200, {"login": st.github_user, "type": "User"}
+            return 403, {"message": "Resource not accessible by integration",
+                         "status": "403"}
+        if path in ("/graphql", "/api/graphql") and self.command == "POST":
+            if st.github_user or st.github_app:
+                login = st.github_user or st.github_app
+                return 200, {"data": {"viewer": {"login": login}}}
+            return 200, {"data": None, "errors": [
+                {"type": "FORBIDDEN", "message": "not for this token"}]}
         if GH_LIST.match(path) and self.command == "GET":
             page, items, more = page_of(st.github, query)
             link = []
@@ -118,7 +162,7 @@ class Handler(BaseHTTPRequestHandler):
             return 200, items, link
         if GH_LIST.match(path) and self.command == "POST":
             c = {"id": st.new_id(), "body": body["body"],
-                 "user": {"login": "github-actions[bot]"}}
+                 "user": {"login": st.github_user or st.github_app}}
             st.github.append(c)
             return 201, c
         m = GH_ONE.match(path)
@@ -187,6 +231,8 @@ class Mock:
         self.thread.start()
 
     def setup(self, seed):
+        # A copy: the comments the mock edits are its own, not the test's.
+        seed = json.loads(json.dumps(seed))
         with self.httpd.state.lock:
             self.httpd.state.reset(seed)
 

@@ -449,9 +449,13 @@ for k, v in inputs.items():
         "$tmp/state.json" > /dev/null 2>&1 ||
         fail "the README workflow run twice: not one comment with the report"
     runs=$((runs + 1))
-    jq -e '.requests | map(.method) == ["GET", "POST", "GET", "PATCH"] and
+    # Each run asks who the job's token is (/user refuses it, GraphQL's
+    # viewer names github-actions[bot]) before the list.
+    jq -e '.requests | map(.method) == ["GET", "POST", "GET", "POST",
+                                        "GET", "POST", "GET", "PATCH"] and
            all(.headers.Authorization == "Bearer ghs_mocktoken") and
-           (.[1].path == "/repos/octo/infra/issues/7/comments")' \
+           (.[0].path == "/user") and (.[1].path == "/graphql") and
+           (.[3].path == "/repos/octo/infra/issues/7/comments")' \
         "$tmp/state.json" > /dev/null 2>&1 ||
         fail "the README workflow's requests: $(cat "$tmp/state.json")"
     runs=$((runs + 1))
