@@ -379,6 +379,10 @@ static const struct ndp_cli_option options[] = {
     OPT_STRING(0, "template", template_path, "FILE",
         "the Bicep or ARM template a what-if result came from: findings "
         "point at the line of their resource in it"),
+    OPT_BOOL(0, "follow-links", follow_links,
+        "read an input, --template, --cluster-state, --baseline or settings "
+        "file even when a symbolic link in the working tree (the source "
+        "root) leads it outside the tree; without it such a file is refused"),
     OPT_STRING(0, "baseline", baseline, "FILE",
         "report only findings that FILE (from --write-baseline) does not "
         "list"),

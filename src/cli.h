@@ -48,6 +48,8 @@ struct ndp_options {
     size_t nr_outputs;
     const char *output;        /* -o FILE, or NULL for stdout */
     const char *source_root;   /* --source-root DIR, or NULL: "." */
+    bool follow_links;         /* --follow-links: read a named file a link
+                                  of the working tree leads out of it to */
     const char *rules_dir;     /* --rules DIR, or NULL for the embedded rules */
     const char *input_format;  /* --input-format, or NULL to sniff */
     bool have_profile;

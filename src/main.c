@@ -16,6 +16,7 @@
 #include "report.h"
 #include "rules.h"
 #include "run.h"
+#include "worktree.h"
 
 #include <errno.h>
 #include <time.h>
@@ -150,12 +151,32 @@ static int write_reports(const struct ndp_options *o,
     return status;
 }
 
+/*
+ * The settings file 'path', refused as every file a run reads is (run.c)
+ * when a symbolic link of the working tree leads it outside the tree,
+ * unless --follow-links: discovery finds the pull request's own.
+ */
+static int check_config_link(const struct ndp_options *o, const char *path,
+                             struct ndp_error *err)
+{
+    struct ndp_worktree tree;
+    int rc;
+
+    if (o->follow_links)
+        return 0;
+    ndp_worktree_open(&tree, o->source_root);
+    rc = ndp_worktree_check_link(&tree, path, err);
+    ndp_worktree_release(&tree);
+    return rc;
+}
+
 /* --config FILE, else .ndplint.json found upward, unless --no-config. */
 static int load_config(struct ndp_config *config, bool *have,
                        const struct ndp_options *o, struct ndp_error *err)
 {
     char cwd[4096];
     char *found = NULL;
+    const char *path;
     int rc = 0;
 
     *have = false;
@@ -163,9 +184,12 @@ static int load_config(struct ndp_config *config, bool *have,
         return 0;
     if (!o->config && getcwd(cwd, sizeof(cwd)))
         found = ndp_config_find(cwd);
-    if (o->config || found)
-        rc = ndp_config_load(config, o->config ? o->config : found, err);
-    *have = (o->config || found) && rc == 0;
+    path = o->config ? o->config : found;
+    if (path)
+        rc = check_config_link(o, path, err);
+    if (path && !rc)
+        rc = ndp_config_load(config, path, err);
+    *have = path && rc == 0;
     free(found);
     return rc;
 }
@@ -283,6 +307,7 @@ static void run_options(struct ndp_run_options *out,
     out->config = config;
     out->no_waivers = o->no_waivers;
     out->source_root = o->source_root;
+    out->follow_links = o->follow_links;
     out->template_path = o->template_path;
     out->baseline = o->baseline;
     out->write_baseline = o->write_baseline;

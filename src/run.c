@@ -1,6 +1,7 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * run.c - one run, stage by stage (architecture §2): readers, linker,
+ * run.c - one run, stage by stage (architecture §2): the files it reads
+ * checked against the working tree, readers, linker,
  * rule engine, evaluator, then what decides which findings count (source
  * lines and inline ignores, waivers, severity overrides), the report
  * order, and the baseline.  See run.h.
@@ -11,6 +12,7 @@
 #include "locate.h"
 #include "overrides.h"
 #include "triage.h"
+#include "worktree.h"
 
 /* Keeps 'err' among the reasons the run stops; returns its code. */
 static int keep_error(struct ndp_result *r, const struct ndp_error *err)
@@ -19,6 +21,48 @@ static int keep_error(struct ndp_result *r, const struct ndp_error *err)
                                             sizeof(*r->errors));
     r->errors[r->nr_errors++] = *err;
     return err->code;
+}
+
+/* Refuses 'path' (NULL: none) into 'r' when a link of 'tree' leads it
+ * out; '*rc' keeps the first refusal's code. */
+static void check_link(struct ndp_result *r, const struct ndp_worktree *tree,
+                       const char *path, int *rc)
+{
+    struct ndp_error err = NDP_ERROR_INIT;
+    int code;
+
+    if (!path || ndp_worktree_check_link(tree, path, &err) == 0)
+        return;
+    code = keep_error(r, &err);
+    if (!*rc)
+        *rc = code;
+}
+
+/*
+ * Every file the run reads from the command line, refused when a symbolic
+ * link of the working tree (the source root) leads it outside the tree,
+ * unless --follow-links: a committed template.json linking to a
+ * credentials file is not read.  Each is named, before any is read.
+ */
+static int refuse_links_out(struct ndp_result *r,
+                            const struct ndp_run_options *o)
+{
+    struct ndp_worktree tree;
+    size_t i;
+    int rc = 0;
+
+    if (o->follow_links)
+        return 0;
+    ndp_worktree_open(&tree, o->source_root);
+    for (i = 0; i < o->nr_inputs; i++)
+        if (!o->inputs[i].bytes)
+            check_link(r, &tree, o->inputs[i].path, &rc);
+    for (i = 0; i < o->nr_cluster_states; i++)
+        check_link(r, &tree, o->cluster_states[i], &rc);
+    check_link(r, &tree, o->template_path, &rc);
+    check_link(r, &tree, o->baseline, &rc);
+    ndp_worktree_release(&tree);
+    return rc;
 }
 
 /* Every input, each tried even after one fails, so that each is named. */
@@ -115,8 +159,10 @@ int ndp_run(struct ndp_result *out, const struct ndp_run_options *o,
             const struct ndp_ruleset *rs)
 {
     struct ndp_eval_options eo;
-    int rc = read_inputs(out, o);
+    int rc = refuse_links_out(out, o);
 
+    if (!rc)
+        rc = read_inputs(out, o);
     if (!rc)
         rc = read_states(out, o);
     if (rc)

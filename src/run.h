@@ -53,6 +53,9 @@ struct ndp_run_options {
     const struct ndp_config *config;   /* the settings file, or NULL */
     bool no_waivers;                   /* --no-waivers */
     const char *source_root;           /* --source-root, or NULL: "." */
+    bool follow_links;                 /* --follow-links: read a file a
+                                          link of the working tree leads
+                                          out of it to (worktree.h) */
     const char *template_path;         /* --template, or NULL */
     const char *baseline;              /* --baseline FILE, or NULL */
     const char *write_baseline;        /* --write-baseline FILE, or NULL */
@@ -83,7 +86,9 @@ struct ndp_result {
       false, 0, NULL, 0 }
 
 /*
- * The whole run into 'out' (NDP_RESULT_INIT on entry): read the inputs
+ * The whole run into 'out' (NDP_RESULT_INIT on entry): refuse every file
+ * it would read that a symbolic link of the working tree leads out of it
+ * to (unless 'follow_links'), read the inputs
  * and the cluster state, judge them with 'rs', locate the findings in
  * the source, apply waivers and severity overrides, put the findings in
  * report order (once), and take out what the baseline lists (writing the

@@ -19,7 +19,8 @@ _ndplint() {
     local opts="--format --output --source-root --profile --at --fail-on
         --cluster-state --config --no-config --check-config --no-waivers
         --show-suppressed
-        --quiet --template --baseline --write-baseline --window-check
+        --quiet --template --follow-links --baseline --write-baseline
+        --window-check
         --rules --explain --list-rules --input-format --max-input-bytes
         --color --help --version -f -o -q -h -V"
     local formats="text json sarif github junit markdown azure gitlab"

@@ -387,6 +387,8 @@ int ndp_input_read(struct ndp_changeset *set, const char *path,
 
     if (!rc)
         rc = read_text(set, path, &in, opt, err);
+    /* A file truncated or rewritten meanwhile: not what it was read as. */
+    rc = ndp_load_check_unchanged(&in, path, rc, err);
     ndp_load_release(&in);
     return rc;
 }

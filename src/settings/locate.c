@@ -14,12 +14,14 @@
  * The files are the pull request's, so reading them is bounded: only
  * regular files are read (a FIFO, a device or a directory named *.tf is
  * skipped, and is opened without blocking to find out), nothing whose
- * real path (symbolic links resolved) leaves the source root is read
- * (module directories come from the plan and may say "../.."), a file
- * over FILE_LIMIT is skipped, and the files read in one run share a
- * budget of TOTAL_LIMIT bytes and FILES_LIMIT files; past it, findings
- * keep the input file's line.  --template names its file on the command
- * line, so it need not be under the root, but it is read the same way.
+ * real path (symbolic links resolved) leaves the source root, the working
+ * tree of worktree.h, is read (module directories come from the plan and
+ * may say "../.."), a file over FILE_LIMIT is skipped, and the files read
+ * in one run share a budget of TOTAL_LIMIT bytes and FILES_LIMIT files;
+ * past it, findings keep the input file's line.  --template names its
+ * file on the command line, so it need not be under the root (the run
+ * has refused it already if a link of the tree leads it out, unless
+ * --follow-links), but it is read the same way.
  */
 #include "common.h"
 #include "locate.h"
@@ -32,6 +34,7 @@
 #include "source_scan.h"
 #include "error.h"
 #include "strmap.h"
+#include "worktree.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -108,33 +111,11 @@ struct file_cache {
     char **quoted_keys;              /* ... owned */
     size_t nr_quoted, alloc_quoted;
     bool quoted_built;
-    char *root;         /* real path of the source root, or NULL */
+    struct ndp_worktree tree; /* the source root: nothing outside it is
+                                 read but the template */
     size_t bytes_left;  /* of TOTAL_LIMIT */
     size_t files_left;  /* of FILES_LIMIT */
 };
-
-/* Is 'real' (a real path) the source root or under it? */
-static bool inside_root(const struct file_cache *cache, const char *real)
-{
-    size_t n = cache->root ? strlen(cache->root) : 0;
-
-    if (!cache->root)
-        return false;
-    if (n == 1) /* the root is "/" */
-        return true;
-    return strncmp(real, cache->root, n) == 0 &&
-           (real[n] == '/' || real[n] == '\0');
-}
-
-/* Does 'path' resolve (links followed) to a place under the root? */
-static bool confined(const struct file_cache *cache, const char *path)
-{
-    char *real = realpath(path, NULL);
-    bool ok = real && inside_root(cache, real);
-
-    free(real);
-    return ok;
-}
 
 /*
  * Appends the bytes of the regular file 'path' to 'out' if it fits the
@@ -192,7 +173,7 @@ static struct text_file *load(struct file_cache *cache, const char *path,
     f->path = ndp_xstrdup(path);
     ndp_strmap_add(&cache->items_by_path, f->path, cache->nr++);
     ndp_buf_init(&f->text);
-    if (!confine || confined(cache, path))
+    if (!confine || ndp_worktree_confines(&cache->tree, path))
         read_regular(&f->text, path, cache);
     ndp_source_map_build(&f->map, f->text.buf, f->text.len, lang);
     for (nl = f->text.buf;
@@ -235,7 +216,7 @@ static void release_cache(struct file_cache *cache)
     ndp_strmap_release(&cache->items_by_path);
     ndp_strmap_release(&cache->sites_by_key);
     ndp_strmap_release(&cache->dirs_by_path);
-    free(cache->root);
+    ndp_worktree_release(&cache->tree);
 }
 
 /* The line of 'at' in 'f': one more than the newlines before it. */
@@ -336,7 +317,7 @@ static void index_directory(struct file_cache *cache, size_t dir)
 {
     struct ndp_buf path = NDP_BUF_INIT, key = NDP_BUF_INIT;
     const char *where = cache->dirs[dir].path;
-    DIR *d = confined(cache, where) ? opendir(where) : NULL;
+    DIR *d = ndp_worktree_confines(&cache->tree, where) ? opendir(where) : NULL;
     struct dirent *de;
 
     cache->dirs[dir].indexed = true;
@@ -883,7 +864,7 @@ void ndp_locate_sources(struct ndp_findings *findings,
     const char *root = source_root ? source_root : ".";
     size_t i;
 
-    cache.root = realpath(root, NULL);
+    ndp_worktree_open(&cache.tree, root);
     ndp_change_index_build(&changes, set, false);
     /* The resource blocks wanted, before any directory is read. */
     for (i = 0; i < findings->nr; i++) {

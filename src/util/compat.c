@@ -80,6 +80,24 @@ void *ndp_map_zeros(size_t len, int prot, bool reserve)
 #endif
 }
 
+bool ndp_map_zeros_over(void *addr, size_t len)
+{
+#if NDP_HAVE_MAP_ANONYMOUS
+    return mmap(addr, len, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS,
+                -1, 0) != MAP_FAILED;
+#else
+    int fd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+    bool mapped;
+
+    if (fd < 0)
+        return false;
+    mapped = mmap(addr, len, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) !=
+             MAP_FAILED;
+    close(fd);
+    return mapped;
+#endif
+}
+
 /*
  * Not MAP_POPULATE: that maps every page in this thread before the scan
  * starts, while without it the two scanning threads fault their own

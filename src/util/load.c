@@ -5,9 +5,11 @@
  * a byte cap; UTF-16 and byte order marks turned into plain UTF-8; text
  * that is not JSON refused with a message saying what it looks like (a
  * binary plan, a plan written through setup-terraform's wrapper); and
- * a small file parsed whole with json-c.  The input stage (src/input/)
- * builds on it for plans and what-if results; the settings file, cluster
- * state and baselines use ndp_load_json().
+ * a small file parsed whole with json-c; and a file that another process
+ * changes while it is read (truncated under the mapping, rewritten) told
+ * apart from a broken one.  The input stage (src/input/) builds on it for
+ * plans and what-if results; the settings file, cluster state and
+ * baselines use ndp_load_json().
  */
 #include "common.h"
 #include "load.h"
@@ -64,8 +66,9 @@ static int read_fd(struct ndp_buf *out, int fd, const char *path,
  * anonymous mapping one byte longer than the file, with the file mapped
  * over its start (the rest of the file's last page reads as zeros too).
  * Returns false when the system will not map it; the caller reads instead.
- * A file truncated by another process while it is mapped would end the
- * run with SIGBUS; plans and what-if results are not written in place.
+ * The file's pages are guarded (map_guard.c): those that another process
+ * truncates away while they are read read as zeros, not SIGBUS, and
+ * ndp_load_check_unchanged() then says so.
  */
 static bool map_file(struct ndp_load *in, int fd, size_t size)
 {
@@ -81,6 +84,7 @@ static bool map_file(struct ndp_load *in, int fd, size_t size)
     in->map = base;
     in->map_len = len;
     in->file_mapped = true;
+    in->guard = ndp_guard_mapping(base, size);
     in->text.data = base;
     in->text.len = size;
     return true;
@@ -374,6 +378,33 @@ static const char *not_a_file(const struct stat *st)
     return "not a regular file";
 }
 
+/*
+ * Keeps 'fd' (the loader's own, and now 'in''s), the regular file 'st'
+ * describes, just loaded, to tell later whether it changed.
+ */
+static void keep_file(struct ndp_load *in, int fd, const struct stat *st)
+{
+    in->file_fd = fd;
+    in->opened = *st;
+}
+
+/* Standard input ("-"): a regular file is kept, under a descriptor of its
+ * own. */
+static int load_standard_input(struct ndp_load *in, size_t max_bytes,
+                               struct ndp_error *err)
+{
+    struct stat st;
+    bool known = fstat(0, &st) == 0, owned;
+    int rc =
+        load_fd(in, 0, known ? &st : NULL, "(stdin)", max_bytes, &owned, err);
+    int fd;
+
+    if (!rc && known && S_ISREG(st.st_mode) &&
+        (fd = fcntl(0, F_DUPFD_CLOEXEC, 0)) >= 0)
+        keep_file(in, fd, &st);
+    return rc;
+}
+
 int ndp_load_file(struct ndp_load *in, const char *path, size_t max_bytes,
                   struct ndp_error *err)
 {
@@ -383,8 +414,7 @@ int ndp_load_file(struct ndp_load *in, const char *path, size_t max_bytes,
     int fd, rc;
 
     if (strcmp(path, "-") == 0)
-        return load_fd(in, 0, fstat(0, &st) == 0 ? &st : NULL, "(stdin)",
-                       max_bytes, &owned, err);
+        return load_standard_input(in, max_bytes, err);
     /* Not blocking: a FIFO nothing writes to would hold the open. */
     fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
@@ -407,7 +437,9 @@ int ndp_load_file(struct ndp_load *in, const char *path, size_t max_bytes,
     if (known && !S_ISREG(st.st_mode))
         set_blocking(fd);
     rc = load_fd(in, fd, known ? &st : NULL, path, max_bytes, &owned, err);
-    if (!owned)
+    if (!rc && known && S_ISREG(st.st_mode))
+        keep_file(in, fd, &st);
+    else if (!owned)
         close(fd);
     return rc;
 }
@@ -418,17 +450,59 @@ void ndp_load_copy(struct ndp_load *in, const void *bytes, size_t len)
     in->text = ndp_bytes_of_buf(&in->owned);
 }
 
-void ndp_load_release(struct ndp_load *in)
+/*
+ * Gives back the text's memory (the mapping, the bytes read), keeping
+ * what tells whether the file changed: whether a guarded page vanished,
+ * and the file itself.
+ */
+static void release_text(struct ndp_load *in)
 {
     struct ndp_error ignored = NDP_ERROR_INIT;
 
     ndp_load_finish(in, SIZE_MAX, &ignored);
+    in->pages_lost |= ndp_guard_tripped(in->guard);
+    ndp_guard_release(in->guard);
+    in->guard = -1;
     if (in->map)
         munmap(in->map, in->map_len);
     ndp_buf_release(&in->owned);
     in->map = NULL;
     in->file_mapped = false;
     in->text = ndp_bytes_of_buf(&in->owned);
+}
+
+void ndp_load_release(struct ndp_load *in)
+{
+    release_text(in);
+    if (in->file_fd >= 0)
+        close(in->file_fd);
+    in->file_fd = -1;
+    in->pages_lost = false;
+}
+
+/* Has the file changed since it was opened (ndp_load_check_unchanged())? */
+static bool file_changed(const struct ndp_load *in)
+{
+    struct stat now;
+
+    if (in->pages_lost || ndp_guard_tripped(in->guard))
+        return true;
+    if (in->file_fd < 0 || fstat(in->file_fd, &now) != 0)
+        return false;
+    return now.st_size != in->opened.st_size ||
+           now.st_mtime != in->opened.st_mtime ||
+           now.st_ctime != in->opened.st_ctime;
+}
+
+int ndp_load_check_unchanged(const struct ndp_load *in, const char *path,
+                             int rc, struct ndp_error *err)
+{
+    if (!file_changed(in))
+        return rc;
+    if (err)
+        ndp_error_clear(err);
+    return ndp_error_set(err, NDP_EIO, "'%s' changed while it was read "
+                         "(another process wrote or truncated it)", path);
 }
 
 static void put_utf8(struct ndp_buf *out, uint32_t cp)
@@ -508,7 +582,7 @@ int ndp_load_to_utf8(struct ndp_load *in, const char *path,
         ndp_buf_release(&utf8);
         return rc;
     }
-    ndp_load_release(in);
+    release_text(in);
     in->owned = utf8;
     in->text = ndp_bytes_of_buf(&in->owned);
     return 0;
@@ -696,6 +770,7 @@ int ndp_load_json(struct json_object **out, const char *path,
                   struct ndp_error *err)
 {
     struct ndp_load in = NDP_LOAD_INIT;
+    struct json_object *root = NULL;
     int rc = ndp_load_file(&in, path, max_bytes, err);
 
     if (!rc)
@@ -707,7 +782,12 @@ int ndp_load_json(struct json_object **out, const char *path,
     if (!rc)
         rc = ndp_load_refuse_nul(&in.text, path, err);
     if (!rc)
-        rc = ndp_load_parse_json(out, &in.text, path, false, err);
+        rc = ndp_load_parse_json(&root, &in.text, path, false, err);
+    rc = ndp_load_check_unchanged(&in, path, rc, err);
+    if (rc)
+        json_object_put(root);
+    else
+        *out = root;
     ndp_load_release(&in);
     return rc;
 }

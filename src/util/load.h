@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <sys/stat.h>
+
 #include "buf.h"
 
 struct json_object;
@@ -47,7 +49,9 @@ static inline struct ndp_bytes ndp_bytes_of_buf(const struct ndp_buf *b)
  * A regular file is mapped, not copied (a 240 MB plan costs no read()
  * copy and no second 240 MB of heap); standard input and other streams
  * are read.  Either way 'text' ends up UTF-8 without a byte order mark and
- * NUL-terminated, and is borrowed from 'owned' or 'map'.
+ * NUL-terminated, and is borrowed from 'owned' or 'map'.  A regular file
+ * stays open until released, so that ndp_load_check_unchanged() can tell
+ * whether another process changed it while it was read.
  */
 struct ndp_load {
     struct ndp_bytes text; /* what the later stages read */
@@ -57,8 +61,15 @@ struct ndp_load {
     size_t map_len;
     bool file_mapped;      /* 'map' is the file itself, read-only */
     struct ndp_stream *stream; /* standard input still being read */
+    int guard;             /* 'map''s guard against the file shrinking
+                              (map_guard.c), or -1 */
+    bool pages_lost;       /* a guarded page vanished before 'map' went */
+    int file_fd;           /* the regular file loaded, or -1 */
+    struct stat opened;    /* what fstat() said of it when it was opened */
 };
-#define NDP_LOAD_INIT { NDP_BYTES_INIT, NDP_BUF_INIT, NULL, 0, false, NULL }
+#define NDP_LOAD_INIT                                                      \
+    { NDP_BYTES_INIT, NDP_BUF_INIT, NULL, 0, false, NULL, -1, false, -1,   \
+      { 0 } }
 
 /*
  * Loads 'path' ("-": standard input), refusing more than 'max_bytes'.  A
@@ -88,6 +99,17 @@ void ndp_load_stop(struct ndp_load *in);
 /* Waits for the whole input; does nothing when it is all there. */
 int ndp_load_finish(struct ndp_load *in, size_t max_bytes,
                     struct ndp_error *err);
+/*
+ * Judges what reading the file 'in' loaded came to ('rc': 0, or an error
+ * already in 'err'): when the file changed meanwhile (a page of its
+ * mapping vanished under the reader, or fstat() now gives another size,
+ * modification time or status change time), what was read is not the
+ * file, whatever the reader made of it, and the result is NDP_EIO "'PATH'
+ * changed while it was read", in place of 'err''s message.  Otherwise
+ * 'rc' as it was.  Standard input read from a pipe never changes.
+ */
+int ndp_load_check_unchanged(const struct ndp_load *in, const char *path,
+                             int rc, struct ndp_error *err);
 /* Copies 'len' bytes already in memory. */
 void ndp_load_copy(struct ndp_load *in, const void *bytes, size_t len);
 /* Turns UTF-16 or BOM-prefixed UTF-8 into plain UTF-8. */

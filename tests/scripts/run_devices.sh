@@ -82,14 +82,22 @@ lint --baseline /dev/zero fixtures/example-plan.json
 refused "--baseline /dev/zero" "'/dev/zero' is a device"
 
 # What a pull request can plant: a .ndplint.json that is a link to
-# /dev/zero, and a settings file whose rules directory holds a link to
-# /dev/zero or a FIFO (which must not block the run).
+# /dev/zero (a link out of the working tree, refused as such; followed
+# with --follow-links, a device), and a settings file whose rules
+# directory holds a link to /dev/zero or a FIFO (which must not block the
+# run).
 mkdir -p "$tmp/repo/.git" "$tmp/repo/rules"
 ln -s /dev/zero "$tmp/repo/.ndplint.json"
 (cd "$tmp/repo" && exec /usr/bin/time -f %M -o "$tmp/rss" timeout 10 \
     "$ndplint" "$src/fixtures/example-plan.json") > "$tmp/out" 2> "$tmp/err"
 echo $? > "$tmp/status"
 refused "a discovered .ndplint.json linked to /dev/zero" \
+    ".ndplint.json' is a symbolic link to a place outside the working tree"
+(cd "$tmp/repo" && exec /usr/bin/time -f %M -o "$tmp/rss" timeout 10 \
+    "$ndplint" --follow-links "$src/fixtures/example-plan.json") \
+    > "$tmp/out" 2> "$tmp/err"
+echo $? > "$tmp/status"
+refused "the same, followed with --follow-links" \
     ".ndplint.json' is a device"
 printf '{"rules": "%s"}\n' "$tmp/repo/rules" > "$tmp/settings.json"
 ln -s /dev/zero "$tmp/repo/rules/zero.json"

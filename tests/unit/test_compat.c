@@ -5,7 +5,8 @@
  * ndp_memmem_portable() against the C library's memmem() (where the
  * build found one) and a brute-force search on random inputs, and the
  * /dev/zero mapping with a file mapped over its start, as the input stage
- * maps a plan.
+ * maps a plan, and zeros mapped over a file's pages, as the guard of a
+ * mapped file does when the file shrinks.
  */
 #include "test_common.h"
 #include "compat.h"
@@ -263,6 +264,35 @@ static void drop_file_pages__the_file_reads_back(void **state)
 }
 
 /*
+ * What the SIGBUS handler of map_guard.c does to a file whose pages went:
+ * zeros mapped over the pages of a mapped file from the second on; the
+ * first still reads as the file.
+ */
+static void map_zeros_over__zeros_in_place_of_the_file(void **state)
+{
+    size_t size = 3 * page_size() + 9, j;
+    char *text = ndp_xmalloc(size);
+    unsigned char *base;
+    int fd;
+
+    (void)state;
+    for (j = 0; j < size; j++)
+        text[j] = (char)('a' + j % 26);
+    fd = temp_file(text, size);
+    base = ndp_map_zeros(size + 1, PROT_READ, false);
+    assert_ptr_not_equal(base, MAP_FAILED);
+    assert_true(ndp_map_file_at(base, size, fd));
+    assert_true(ndp_map_zeros_over(base + page_size(), 3 * page_size()));
+    assert_memory_equal(base, text, page_size());
+    for (j = page_size(); j <= size; j++)
+        if (base[j] != 0)
+            fail_msg("byte %zu is %d, not 0", j, base[j]);
+    assert_int_equal(munmap(base, size + 1), 0);
+    close(fd);
+    free(text);
+}
+
+/*
  * The Linux-only hints: the pipe grows where the system can grow it, and
  * where a hint does nothing it does nothing harmful.
  */
@@ -296,6 +326,7 @@ int main(void)
     ADD_TEST(&list, map_zeros__gives_writable_zero_bytes);
     ADD_TEST(&list, map_file_at__reads_the_file_then_zeros);
     ADD_TEST(&list, drop_file_pages__the_file_reads_back);
+    ADD_TEST(&list, map_zeros_over__zeros_in_place_of_the_file);
     ADD_TEST(&list, hints__leave_the_bytes_alone);
     return cmocka_run_group_tests_name("compat", list.items, NULL, NULL);
 }
