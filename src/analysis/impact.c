@@ -484,12 +484,38 @@ void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
     free(found_at);
 }
 
+void ndp_impact_add_budget(struct ndp_impact *impact, const char *name,
+                           long pods, bool unsatisfiable, bool bypassed,
+                           long drain_minutes)
+{
+    struct ndp_impact_budget *b;
+
+    NDP_GROW(impact->budgets, impact->alloc_budgets, impact->nr_budgets + 1);
+    b = &impact->budgets[impact->nr_budgets++];
+    b->name = ndp_xstrdup(name);
+    b->pods = pods;
+    b->unsatisfiable = unsatisfiable;
+    b->bypassed = bypassed;
+    b->drain_minutes = drain_minutes;
+}
+
+static void release_budgets(struct ndp_impact *impact)
+{
+    size_t i;
+
+    for (i = 0; i < impact->nr_budgets; i++)
+        free(impact->budgets[i].name);
+    free(impact->budgets);
+}
+
 void ndp_impacts_release(struct ndp_impacts *impacts)
 {
     size_t i;
 
-    for (i = 0; i < impacts->nr; i++)
+    for (i = 0; i < impacts->nr; i++) {
         release_pools(&impacts->items[i]);
+        release_budgets(&impacts->items[i]);
+    }
     free(impacts->items);
     memset(impacts, 0, sizeof(*impacts));
 }

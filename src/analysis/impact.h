@@ -110,6 +110,20 @@ enum ndp_addressing {
     NDP_ADDRESSING_NODE_ONLY
 };
 
+/*
+ * A pod disruption budget that stops the drain of this cluster's nodes
+ * (the evaluator's drain check adds it, put-time-limits PT-DRN-01/02):
+ * what the impact says of it.  'name' ("<ns>/<name>") is owned.
+ */
+struct ndp_impact_budget {
+    char *name;
+    long pods;              /* the pods it holds, -1 when not known */
+    bool unsatisfiable;     /* maxUnavailable 0: AKS refuses at once */
+    bool bypassed;          /* force upgrade drains without regard to it */
+    long drain_minutes;     /* the drain of a node with one of its pods
+                               waits this long before it fails */
+};
+
 struct ndp_impact {
     bool rebuilds;
     bool touches;
@@ -123,6 +137,8 @@ struct ndp_impact {
     size_t nr_subnets;
     long window_minutes_left;
     bool window_sensitive;
+    struct ndp_impact_budget *budgets; /* owned; set by the evaluator */
+    size_t nr_budgets, alloc_budgets;
 };
 
 /* One impact per cluster, indexed like the linker's clusters. */
@@ -155,6 +171,11 @@ void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
                             const char *const *versions,
                             const struct ndp_changeset *set,
                             const struct ndp_findings *findings);
+
+/* Adds to 'impact' a budget that stops its drains ('name' copied). */
+void ndp_impact_add_budget(struct ndp_impact *impact, const char *name,
+                           long pods, bool unsatisfiable, bool bypassed,
+                           long drain_minutes);
 
 /* Frees every impact and leaves 'impacts' empty. */
 void ndp_impacts_release(struct ndp_impacts *impacts);

@@ -649,8 +649,34 @@ static void judge_drain(const struct ndp_evaluator *ev,
 }
 
 /* Each cluster's drains against its blockers: one pass over each. */
+/* The budgets that stop the drains of cluster 'c', in its impact. */
+static void tell_impact(struct ndp_impacts *impacts, size_t c,
+                        const struct cluster_blockers *cb, bool force)
+{
+    struct drain whole;
+    struct ndp_buf name = NDP_BUF_INIT;
+    long minutes;
+    size_t i;
+
+    if (c >= impacts->nr)
+        return;
+    memset(&whole, 0, sizeof(whole));
+    whole.cluster = c;
+    minutes = drain_minutes(impacts, &whole);
+    for (i = 0; i < cb->nr_zero + cb->nr_stuck; i++) {
+        const struct blocker *bl = i < cb->nr_zero ? cb->zero[i]
+                                                   : cb->stuck[i - cb->nr_zero];
+        ndp_buf_reset(&name);
+        ndp_buf_addf(&name, "%s/%s", bl->b->ns, bl->b->name);
+        ndp_impact_add_budget(&impacts->items[c], name.buf, bl->pods,
+                              bl->block == BLOCK_UNSATISFIABLE, force,
+                              minutes);
+    }
+    ndp_buf_release(&name);
+}
+
 static void judge_drains(const struct drain_check *d,
-                         const struct ndp_impacts *impacts,
+                         struct ndp_impacts *impacts,
                          const struct drains *drains,
                          const struct blocker *all)
 {
@@ -681,6 +707,7 @@ static void judge_drains(const struct drain_check *d,
         force = forced(ev, c);
         for (k = drain_at[c]; k < drain_at[c + 1]; k++)
             judge_drain(ev, impacts, &drains->items[drain_of[k]], &cb, force);
+        tell_impact(impacts, c, &cb, force);
         release_gathered(&cb);
     }
     free(of);
@@ -690,7 +717,7 @@ static void judge_drains(const struct drain_check *d,
 }
 
 void ndp_check_drain(const struct ndp_evaluator *ev,
-                     const struct ndp_impacts *impacts)
+                     struct ndp_impacts *impacts)
 {
     const struct ndp_kube_objects *live =
         ev->opt->states ? &ev->opt->states->kube : NULL;

@@ -192,10 +192,11 @@ void ndp_check_concurrency(const struct ndp_evaluator *ev);
  * count) while a pod disruption budget of its cluster allows no eviction
  * (NDP910 maxUnavailable 0, NDP911 no disruption for the replicas in the
  * input; put-time-limits PT-DRN-01/02).  'impacts' gives the drain
- * timeouts.
+ * timeouts, and each cluster's impact gets the budgets that stop its
+ * drains.
  */
 void ndp_check_drain(const struct ndp_evaluator *ev,
-                     const struct ndp_impacts *impacts);
+                     struct ndp_impacts *impacts);
 
 /*
  * check_upgrade.c: appends to ev->out a finding for each subnet of the

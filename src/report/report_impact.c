@@ -313,6 +313,51 @@ static void subnets(struct ndp_buf *json, struct ndp_buf *text,
 }
 
 /*
+ * The pod disruption budgets that stop the drains (the drain check):
+ * JSON ',"disruption_budgets":[{"name","pods","blocks","bypassed",
+ * "drain_timeout_minutes"}]' (an empty list when none) and text "; pod disruption
+ * budget shop/web holds 3 pods and allows no disruption: a drain that
+ * meets one of them waits 30 min and fails".
+ */
+static void budgets(struct ndp_buf *json, struct ndp_buf *text,
+                    const struct ndp_impact *impact)
+{
+    size_t i;
+
+    ndp_buf_adds(json, ",\"disruption_budgets\":[");
+    for (i = 0; i < impact->nr_budgets; i++) {
+        const struct ndp_impact_budget *b = &impact->budgets[i];
+        ndp_buf_adds(json, i ? ",{\"name\":" : "{\"name\":");
+        ndp_buf_add_json_string(json, b->name);
+        ndp_buf_adds(json, ",\"pods\":");
+        add_number(json, b->pods);
+        ndp_buf_addf(json, ",\"blocks\":\"%s\",\"bypassed\":%s,"
+                     "\"drain_timeout_minutes\":",
+                     b->unsatisfiable ? "maxUnavailable 0" : "no disruption",
+                     b->bypassed ? "true" : "false");
+        add_number(json, b->unsatisfiable ? -1 : b->drain_minutes);
+        ndp_buf_adds(json, "}");
+        ndp_buf_addf(text, "; pod disruption budget %s", b->name);
+        if (b->pods >= 0)
+            ndp_buf_addf(text, " holds %ld pod%s and", b->pods,
+                         b->pods == 1 ? "" : "s");
+        if (b->bypassed)
+            ndp_buf_addf(text, " %s, but force upgrade drains without "
+                         "regard to it: its pods may all be evicted at once",
+                         b->unsatisfiable ? "has maxUnavailable 0"
+                                          : "allows no disruption");
+        else if (b->unsatisfiable)
+            ndp_buf_adds(text, " has maxUnavailable 0: AKS refuses the "
+                               "operation before any drain");
+        else
+            ndp_buf_addf(text, " allows no disruption: a drain that meets "
+                         "one of its pods waits %ld min and fails",
+                         b->drain_minutes);
+    }
+    ndp_buf_adds(json, "]");
+}
+
+/*
  * "; up to 4 extra nodes at the peak": what quota must hold, and when
  * (rollout.h): for pools rebuilt in one phase "(these pools together, in
  * the cluster's own update)"; for two phases the peak's, then what the
@@ -382,6 +427,7 @@ static void describe(struct ndp_buf *json, struct ndp_buf *text,
     extra_text(text, &r);
     describe_created(json, text, impact);
     subnets(json, text, impact);
+    budgets(json, text, impact);
     rollout_json(json, &r, impact);
     ndp_buf_adds(json, ",\"note\":\"node-local ephemeral storage (emptyDir, "
                        "hostPath) on these nodes is lost\"}");
