@@ -297,6 +297,50 @@ static void judge_budget(const struct drain_check *d, const struct placed *p,
         out->pods = -1;
 }
 
+/* ---- the order of the plan ---------------------------------------------- */
+
+/* Walks down the order graph (what a node waits for), stamping. */
+struct order_walk {
+    const struct ndp_changeset *set;
+    unsigned *stamp;
+    unsigned gen;
+    size_t *queue;
+};
+
+static void order_walk_init(struct order_walk *w,
+                            const struct ndp_changeset *set)
+{
+    size_t n = set->nr_order ? set->nr_order : 1;
+
+    w->set = set;
+    w->stamp = ndp_xcalloc(n, sizeof(*w->stamp));
+    w->queue = ndp_xcalloc(n, sizeof(*w->queue));
+    w->gen = 0;
+}
+
+static void order_walk_release(struct order_walk *w)
+{
+    free(w->stamp);
+    free(w->queue);
+}
+
+/* Stamps with the next generation every node 'start' waits for. */
+static void order_walk_down(struct order_walk *w, size_t start)
+{
+    size_t head = 0, tail = 0, i;
+
+    w->gen++;
+    w->queue[tail++] = start;
+    while (head < tail) {
+        const struct ndp_order_node *n = &w->set->order[w->queue[head++]];
+        for (i = 0; i < n->nr; i++)
+            if (w->stamp[n->deps[i]] != w->gen) {
+                w->stamp[n->deps[i]] = w->gen;
+                w->queue[tail++] = n->deps[i];
+            }
+    }
+}
+
 /* ---- the changes that drain ---------------------------------------------- */
 
 struct drain {
@@ -540,8 +584,14 @@ static void emit(const struct ndp_evaluator *ev,
                      "with maxUnavailable 0 before the operation starts and "
                      "refuses it with UnsatisfiablePDB (\"PDB <ns>/<name> "
                      "has maxunavailble == 0 can't proceed with put "
-                     "operation\"); no node is drained",
-                     nr == 1 ? "s" : "");
+                     "operation\"); no node is drained%s",
+                     nr == 1 ? "s" : "",
+                     fw->verdict == NDP_VERDICT_MAY_REFUSE
+                         ? " (if AKS sees it: a budget this apply creates "
+                           "counts when it exists as the operation starts, "
+                           "and one whose cluster is not known when it is "
+                           "in this cluster)"
+                         : "");
     else
         ndp_buf_addf(&f.msg, " allow%s no disruption for the replicas the "
                      "input gives: each eviction is refused (\"Cannot "
@@ -625,22 +675,49 @@ static void release_gathered(struct cluster_blockers *cb)
     free(cb->stuck);
 }
 
+/*
+ * The apply creates a budget of 'cb' before change 'ch' starts: 'ch'
+ * waits for it, at some remove, in the plan's configuration (spec
+ * PT-DRN-01: it counts then).  One walk down from 'ch', stamped.
+ */
+static bool created_before(struct order_walk *w,
+                           const struct cluster_blockers *cb,
+                           const struct ndp_change *ch)
+{
+    size_t i;
+
+    if (!ch->order_node || cb->nr_zero == cb->nr_zero_sure ||
+        ch->deferred_reason)
+        return false;
+    order_walk_down(w, ch->order_node - 1);
+    for (i = cb->nr_zero_sure; i < cb->nr_zero; i++) {
+        const struct ndp_kube_origin *o = &cb->zero[i]->b->origin;
+        if (cb->zero[i]->cluster != UNKNOWN_CLUSTER && o->order_node &&
+            w->stamp[o->order_node - 1] == w->gen)
+            return true;
+    }
+    return false;
+}
+
 static void judge_drain(const struct ndp_evaluator *ev,
                         const struct ndp_impacts *impacts,
                         const struct drain *dr,
-                        const struct cluster_blockers *cb, bool force)
+                        const struct cluster_blockers *cb, bool force,
+                        struct order_walk *w)
 {
     struct finding_words fw;
     bool bypass = force && !dr->scale_in;
 
-    /* One finding a rule: a budget the same apply creates, or of no
-     * known cluster, makes it may-refuse only when no other is sure. */
+    /* One finding a rule: a budget the same apply creates after this
+     * change starts, or of no known cluster, makes it may-refuse only
+     * when no other is sure. */
     fw.id = "NDP910";
     fw.unsatisfiable = true;
     fw.forced = bypass;
     fw.verdict = bypass ? NDP_VERDICT_ADVISORY
-                 : cb->nr_zero_sure ? NDP_VERDICT_REFUSED
-                                    : NDP_VERDICT_MAY_REFUSE;
+                 : cb->nr_zero_sure || created_before(w, cb, dr->ch)
+                     ? NDP_VERDICT_REFUSED
+                     : NDP_VERDICT_MAY_REFUSE;
     emit(ev, impacts, dr, &fw, cb->zero, cb->nr_zero);
     fw.id = "NDP911";
     fw.unsatisfiable = false;
@@ -648,7 +725,6 @@ static void judge_drain(const struct ndp_evaluator *ev,
     emit(ev, impacts, dr, &fw, cb->stuck, cb->nr_stuck);
 }
 
-/* Each cluster's drains against its blockers: one pass over each. */
 /* The budgets that stop the drains of cluster 'c', in its impact. */
 static void tell_impact(struct ndp_impacts *impacts, size_t c,
                         const struct cluster_blockers *cb, bool force)
@@ -675,6 +751,7 @@ static void tell_impact(struct ndp_impacts *impacts, size_t c,
     ndp_buf_release(&name);
 }
 
+/* Each cluster's drains against its blockers: one pass over each. */
 static void judge_drains(const struct drain_check *d,
                          struct ndp_impacts *impacts,
                          const struct drains *drains,
@@ -683,6 +760,7 @@ static void judge_drains(const struct drain_check *d,
     const struct ndp_evaluator *ev = d->ev;
     size_t nc = ev->clusters->nr, c, k, i;
     size_t *cluster_of, *drain_of, *drain_at, *of, *at;
+    struct order_walk walk;
 
     cluster_of = ndp_xcalloc(d->nr_budgets ? d->nr_budgets : 1,
                              sizeof(*cluster_of));
@@ -697,6 +775,7 @@ static void judge_drains(const struct drain_check *d,
         cluster_of[i] = drains->items[i].cluster;
     ndp_group_indexes(&drain_of, &drain_at, nc, drains->nr, cluster_of);
     free(cluster_of);
+    order_walk_init(&walk, ev->set);
     for (c = 0; c < nc; c++) {
         struct cluster_blockers cb;
         bool force;
@@ -706,7 +785,8 @@ static void judge_drains(const struct drain_check *d,
         gather(&cb, all, of, at, c, nc);
         force = forced(ev, c);
         for (k = drain_at[c]; k < drain_at[c + 1]; k++)
-            judge_drain(ev, impacts, &drains->items[drain_of[k]], &cb, force);
+            judge_drain(ev, impacts, &drains->items[drain_of[k]], &cb, force,
+                        &walk);
         tell_impact(impacts, c, &cb, force);
         release_gathered(&cb);
     }
@@ -714,6 +794,7 @@ static void judge_drains(const struct drain_check *d,
     free(at);
     free(drain_of);
     free(drain_at);
+    order_walk_release(&walk);
 }
 
 void ndp_check_drain(const struct ndp_evaluator *ev,

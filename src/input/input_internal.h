@@ -250,9 +250,11 @@ int ndp_tfplan_read(struct ndp_changeset *set, size_t input_index,
 /*
  * input_order.c: reads the order of the plan 'root' (its 'configuration':
  * references, depends_on, module calls and outputs) into set->order, and
- * sets the order node of changes 'first' .. set->nr - 1.
+ * sets the order node of changes 'first' .. set->nr - 1 and of pod
+ * disruption budgets 'first_budget' .. set->kube.nr_budgets - 1.
  */
 void ndp_tfplan_read_order(struct ndp_changeset *set, size_t first,
+                           size_t first_budget,
                            const struct json_object *root);
 /*
  * input_kube.c: is 'type' a resource type whose pod disruption budgets

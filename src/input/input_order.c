@@ -291,7 +291,20 @@ static void node_name(struct ndp_buf *out, const char *address)
     }
 }
 
+/* The node of 'address' plus 1, or 0 when the configuration has none. */
+static size_t order_node_of(const struct order_reader *r,
+                            struct ndp_buf *name, const char *address)
+{
+    size_t n;
+
+    ndp_buf_reset(name);
+    node_name(name, address);
+    n = ndp_strmap_find(&r->map, name->buf);
+    return n == SIZE_MAX ? 0 : n + 1;
+}
+
 void ndp_tfplan_read_order(struct ndp_changeset *set, size_t first,
+                           size_t first_budget,
                            const struct json_object *root)
 {
     struct order_reader r = { set, NDP_STRMAP_INIT(false), NULL, 0, 0,
@@ -305,12 +318,13 @@ void ndp_tfplan_read_order(struct ndp_changeset *set, size_t first,
         return;
     read_module(&r, module, "", 0);
     mark_opaque(&r);
-    for (i = first; i < set->nr; i++) {
-        size_t n;
-        ndp_buf_reset(&name);
-        node_name(&name, set->items[i]->address);
-        n = ndp_strmap_find(&r.map, name.buf);
-        set->items[i]->order_node = n == SIZE_MAX ? 0 : n + 1;
+    for (i = first; i < set->nr; i++)
+        set->items[i]->order_node = order_node_of(&r, &name,
+                                                  set->items[i]->address);
+    for (i = first_budget; i < set->kube.nr_budgets; i++) {
+        struct ndp_kube_origin *o = &set->kube.budgets[i].origin;
+        if (o->address)
+            o->order_node = order_node_of(&r, &name, o->address);
     }
     ndp_buf_release(&name);
     ndp_strmap_release(&r.map);

@@ -834,7 +834,7 @@ int ndp_tfplan_read(struct ndp_changeset *set, size_t input_index,
     struct plan_reader r = { set, input_index, doc, err, NDP_LOCATOR_INIT };
     struct ndp_locator later = NDP_LOCATOR_INIT;
     struct json_object *changes, *deferred;
-    size_t i, n, nd, first = set->nr;
+    size_t i, n, nd, first = set->nr, first_budget = set->kube.nr_budgets;
     int rc;
 
     rc = check_format_version(&r);
@@ -870,6 +870,6 @@ int ndp_tfplan_read(struct ndp_changeset *set, size_t input_index,
                                                set->items[i]->address);
     }
     if (!rc)
-        ndp_tfplan_read_order(set, first, doc->root);
+        ndp_tfplan_read_order(set, first, first_budget, doc->root);
     return rc;
 }

@@ -186,6 +186,29 @@ void ndp_kube_amount_read(struct ndp_kube_amount *out,
     out->value = 0;
 }
 
+bool ndp_kube_masked(const struct json_object *mask, const char *dotted)
+{
+    char key[128];
+
+    while (mask && *dotted) {
+        size_t len = strcspn(dotted, ".");
+        if (json_object_is_type(mask, json_type_array)) {
+            mask = ndp_json_index(mask, 0);
+            continue;
+        }
+        if (json_object_is_type(mask, json_type_boolean))
+            return json_object_get_boolean(ndp_json_unconst(mask));
+        if (!json_object_is_type(mask, json_type_object) ||
+            len >= sizeof(key))
+            return ndp_json_any_true(mask);
+        memcpy(key, dotted, len);
+        key[len] = '\0';
+        mask = ndp_json_get(mask, key);
+        dotted += len + (dotted[len] == '.');
+    }
+    return ndp_json_any_true(mask);
+}
+
 bool ndp_kube_kind_known(const char *kind)
 {
     return kind && (strcmp(kind, "PodDisruptionBudget") == 0 ||
@@ -203,9 +226,9 @@ static const char *shown_string(const struct json_object *o,
 {
     const char *s;
 
-    if (ndp_json_mask_covers(sensitive, dotted))
+    if (ndp_kube_masked(sensitive, dotted))
         return "(sensitive)";
-    if (ndp_json_mask_covers(unknown, dotted))
+    if (ndp_kube_masked(unknown, dotted))
         return "(known after apply)";
     s = json_object_get_string(ndp_json_unconst(ndp_json_path(o, dotted)));
     return s && *s && json_object_is_type(ndp_json_path(o, dotted),
@@ -326,15 +349,15 @@ static void read_api_budget(struct ndp_kube_budget *b,
                             const struct json_object *sensitive)
 {
     read_api_amount(&b->min_available, spec, "minAvailable",
-                    ndp_json_mask_covers(unknown, "spec.minAvailable") ||
-                        ndp_json_mask_covers(sensitive, "spec.minAvailable"));
+                    ndp_kube_masked(unknown, "spec.minAvailable") ||
+                        ndp_kube_masked(sensitive, "spec.minAvailable"));
     read_api_amount(&b->max_unavailable, spec, "maxUnavailable",
-                    ndp_json_mask_covers(unknown, "spec.maxUnavailable") ||
-                        ndp_json_mask_covers(sensitive,
+                    ndp_kube_masked(unknown, "spec.maxUnavailable") ||
+                        ndp_kube_masked(sensitive,
                                              "spec.maxUnavailable"));
     read_api_selector(&b->selector, ndp_json_get(spec, "selector"),
-                      ndp_json_mask_covers(unknown, "spec.selector") ||
-                          ndp_json_mask_covers(sensitive, "spec.selector"));
+                      ndp_kube_masked(unknown, "spec.selector") ||
+                          ndp_kube_masked(sensitive, "spec.selector"));
 }
 
 static void read_api_workload(struct ndp_kube_workload *w,
@@ -346,14 +369,14 @@ static void read_api_workload(struct ndp_kube_workload *w,
 
     if (json_object_is_type(replicas, json_type_int) &&
         json_object_get_int64(replicas) >= 0 &&
-        !ndp_json_mask_covers(unknown, "spec.replicas") &&
-        !ndp_json_mask_covers(sensitive, "spec.replicas")) {
+        !ndp_kube_masked(unknown, "spec.replicas") &&
+        !ndp_kube_masked(sensitive, "spec.replicas")) {
         int64_t n = json_object_get_int64(replicas);
         w->replicas = n > KUBE_MAX_COUNT ? KUBE_MAX_COUNT : (long)n;
     }
     w->labels_unknown =
-        ndp_json_mask_covers(unknown, "spec.template.metadata.labels") ||
-        ndp_json_mask_covers(sensitive, "spec.template.metadata.labels") ||
+        ndp_kube_masked(unknown, "spec.template.metadata.labels") ||
+        ndp_kube_masked(sensitive, "spec.template.metadata.labels") ||
         !ndp_kube_read_labels(&w->pod_labels,
                         ndp_json_path(spec, "template.metadata.labels"));
 }

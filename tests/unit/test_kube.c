@@ -96,7 +96,7 @@ static void allowed_case_runs(void **state)
 {
     const struct allowed_case *c = *state;
     struct ndp_kube_objects objs = NDP_KUBE_OBJECTS_INIT;
-    struct ndp_kube_origin origin = { "t.json", NULL, NULL, 0, false };
+    struct ndp_kube_origin origin = { "t.json", NULL, NULL, 0, false, 0 };
     struct ndp_buf text = NDP_BUF_INIT;
     struct json_object *o;
 
@@ -157,7 +157,7 @@ static void select_case_runs(void **state)
 {
     const struct select_case *c = *state;
     struct ndp_kube_objects objs = NDP_KUBE_OBJECTS_INIT;
-    struct ndp_kube_origin origin = { "t.json", NULL, NULL, 0, false };
+    struct ndp_kube_origin origin = { "t.json", NULL, NULL, 0, false, 0 };
     struct ndp_kube_labels pod = { NULL, NULL, 0, 0 };
     struct ndp_buf text = NDP_BUF_INIT;
     struct json_object *o;
@@ -190,7 +190,7 @@ static void select_case_runs(void **state)
 static void read_object(struct ndp_kube_objects *objs, const char *json,
                         const char *unknown)
 {
-    struct ndp_kube_origin origin = { "t.json", NULL, NULL, 0, false };
+    struct ndp_kube_origin origin = { "t.json", NULL, NULL, 0, false, 0 };
     struct json_object *o = test_json(json);
     struct json_object *u = unknown ? test_json(unknown) : NULL;
 
@@ -270,10 +270,44 @@ static void other_kind__not_kept(void **state)
     ndp_kube_objects_release(&objs);
 }
 
+/* Terraform's masks: a list stands for its first element. */
+struct mask_case {
+    const char *name;
+    const char *mask;
+    const char *path;
+    bool masked;
+};
+
+static const struct mask_case mask_cases[] = {
+    { "mask_other_field_of_the_block__not_masked",
+      "{\"metadata\":[{\"uid\":true,\"generation\":true}]}",
+      "metadata.name", false },
+    { "mask_the_field__masked", "{\"metadata\":[{\"name\":true}]}",
+      "metadata.name", true },
+    { "mask_the_whole_block__masked", "{\"spec\":true}",
+      "spec.max_unavailable", true },
+    { "mask_below_the_path__masked",
+      "{\"spec\":[{\"selector\":[{\"match_labels\":{\"app\":true}}]}]}",
+      "spec.selector", true },
+    { "mask_object_shape__masked", "{\"spec\":{\"replicas\":true}}",
+      "spec.replicas", true },
+    { "mask_empty__not_masked", "{}", "spec.replicas", false },
+    { "mask_true__masked", "true", "metadata.name", true },
+};
+
+static void mask_case_runs(void **state)
+{
+    const struct mask_case *c = *state;
+    struct json_object *m = test_json(c->mask);
+
+    assert_int_equal(ndp_kube_masked(m, c->path), c->masked);
+    json_object_put(m);
+}
+
 static void sensitive_name__never_kept(void **state)
 {
     struct ndp_kube_objects objs = NDP_KUBE_OBJECTS_INIT;
-    struct ndp_kube_origin origin = { "t.json", NULL, NULL, 0, false };
+    struct ndp_kube_origin origin = { "t.json", NULL, NULL, 0, false, 0 };
     struct json_object *o = test_json(
         "{\"apiVersion\":\"policy/v1\",\"kind\":\"PodDisruptionBudget\","
         "\"metadata\":{\"name\":\"s3cr3t\"},\"spec\":{\"maxUnavailable\":0}}");
@@ -294,6 +328,7 @@ int main(void)
     ADD_ROWS(&list, amount_cases, amount_case_runs);
     ADD_ROWS(&list, allowed_cases, allowed_case_runs);
     ADD_ROWS(&list, select_cases, select_case_runs);
+    ADD_ROWS(&list, mask_cases, mask_case_runs);
     ADD_TEST(&list, deployment__replicas_and_pod_labels);
     ADD_TEST(&list, deployment_without_replicas__unknown);
     ADD_TEST(&list, replicas_known_after_apply__unknown);
