@@ -154,6 +154,19 @@ static size_t module_part(const char *address)
     return (size_t)(p - address);
 }
 
+/* 'ch' comes from an ARM template (its order is dependsOn). */
+static bool from_template(const struct ndp_changeset *set,
+                          const struct ndp_change *ch)
+{
+    size_t i;
+
+    for (i = 0; i < set->nr_inputs; i++)
+        if (set->inputs[i].path == ch->input)
+            return set->inputs[i].format &&
+                   strcmp(set->inputs[i].format, "arm-template") == 0;
+    return false;
+}
+
 static void emit(const struct ndp_evaluator *ev, const struct ndp_change *a,
                  const struct ndp_change *b, const char *cluster)
 {
@@ -170,6 +183,19 @@ static void emit(const struct ndp_evaluator *ev, const struct ndp_change *a,
     else
         ndp_buf_addf(&f.msg, "%s and %s both PUT cluster %s", a->address,
                      b->address, cluster);
+    if (from_template(ev->set, b)) {
+        ndp_buf_adds(&f.msg, " with no dependsOn between them in the "
+                     "template: ARM deploys them at once, and AKS refuses "
+                     "the one that arrives second with OperationNotAllowed, "
+                     "\"Operation is not allowed: Another operation (...) is "
+                     "in progress, please wait for it to finish before "
+                     "starting a new operation\"");
+        ndp_buf_addf(&f.help, "Order them: add the first to the dependsOn "
+                     "of the second (%s), by its symbolic name or its "
+                     "resourceId().", b->address);
+        ndp_check_emit(&f, ev);
+        return;
+    }
     ndp_buf_adds(&f.msg, " with no order between them in the plan's "
                  "configuration (no reference or depends_on either way): "
                  "Terraform may send both at once, and AKS refuses the one "
