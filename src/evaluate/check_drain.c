@@ -40,7 +40,7 @@
 #include "strmap.h"
 
 /* Workloads looked at for one budget, at most. */
-#define DRAIN_MAX_CANDIDATES 10000
+#define DRAIN_MAX_CANDIDATES 1000
 /* Budgets named in one finding; the rest are counted. */
 #define DRAIN_MAX_NAMED 5
 #define UNKNOWN_CLUSTER SIZE_MAX

@@ -40,6 +40,7 @@
 #include "compat.h"
 #include "jscan.h"
 #include "jsonutil.h"
+#include "kube.h"
 
 #include <json-c/json.h>
 
@@ -538,6 +539,63 @@ static int read_element(struct ndp_pruner *p, struct ndp_jscan *s, void *item)
 }
 
 /*
+ * A Kubernetes object's entry keeps only what input_kube.c reads: the
+ * side after the change and its masks, not the side before it nor a
+ * manifest's copy of the object as the cluster returns it ('object').
+ * An estate's plan can hold thousands of them.
+ */
+static void drop(struct json_object *o, const char *key)
+{
+    if (json_object_is_type(o, json_type_object))
+        json_object_object_del(o, key);
+}
+
+/* The pod template's spec (containers, volumes, ...): only its labels
+ * are read. */
+static void drop_pod_spec(struct json_object *doc, bool manifest)
+{
+    struct json_object *tmpl;
+
+    if (manifest) {
+        drop(ndp_json_path(ndp_json_get(doc, "manifest"), "spec.template"),
+             "spec");
+        return;
+    }
+    tmpl = ndp_json_get(ndp_json_index(ndp_json_get(doc, "spec"), 0),
+                        "template");
+    drop(ndp_json_index(tmpl, 0), "spec");
+}
+
+static void trim_kube_entry(struct json_object *entry, const char *type)
+{
+    struct json_object *change = ndp_json_get(entry, "change");
+    static const char *const sides[] = {
+        "after", "after_unknown", "after_sensitive"
+    };
+    bool manifest = strcmp(type, "kubernetes_manifest") == 0;
+    const char *kind;
+    size_t i;
+
+    if (!ndp_kube_plan_type(type) ||
+        !json_object_is_type(change, json_type_object))
+        return;
+    drop(change, "before");
+    drop(change, "before_sensitive");
+    kind = ndp_json_get_string(ndp_json_get(ndp_json_get(change, "after"),
+                                            "manifest"), "kind");
+    for (i = 0; i < NDP_ARRAY_SIZE(sides); i++) {
+        struct json_object *side = ndp_json_get(change, sides[i]);
+        if (manifest && !ndp_kube_kind_known(kind)) {
+            /* A CustomResourceDefinition, a ConfigMap: nothing to read. */
+            drop(change, sides[i]);
+            continue;
+        }
+        drop(side, "object");
+        drop_pod_spec(side, manifest);
+    }
+}
+
+/*
  * Adds the element just read (it ends at 'end') to 'list' if the filter
  * keeps it; 'index' is its place in the list.  Its mark carries the line
  * it begins on, counted here, in the thread that read it, over text it
@@ -561,6 +619,8 @@ static int take_element(struct ndp_pruner *p, const struct element *e,
         json_object_put(kept);
         return rc;
     }
+    if (e->f == NDP_FILTER_PLAN_RESOURCES)
+        trim_kube_entry(kept, e->value.buf);
     mark = ndp_document_mark_entry(kept, e->start,
                                    ndp_prune_line_at(p, e->start));
     if (mark && p->started_mid_list) {

@@ -22,11 +22,26 @@
 #include "change.h"
 #include "error.h"
 #include "jsonutil.h"
+#include "strmap.h"
 
 #include <ctype.h>
 #include <limits.h>
 
 #define MANAGED_CLUSTERS "Microsoft.ContainerService/managedClusters"
+
+/*
+ * The configuration's resources by module and address ("module.a.|
+ * type.name", instance keys left out), built once when first asked:
+ * linking each change and each Kubernetes object costs one lookup, not a
+ * scan of its module.
+ */
+struct config_index {
+    bool built;
+    struct ndp_strmap map;
+    char **keys;                             /* owned, the map's keys */
+    const struct json_object **resources;    /* borrowed, by value */
+    size_t nr, alloc_keys, alloc_resources;
+};
 
 struct plan_reader {
     struct ndp_changeset *set;
@@ -34,6 +49,7 @@ struct plan_reader {
     const struct ndp_document *doc;
     struct ndp_error *err;
     struct ndp_locator locator; /* lines of resources, in one pass */
+    struct config_index config;
 };
 
 static int check_format_version(const struct plan_reader *r)
@@ -595,28 +611,6 @@ static void split_address(const char *address, struct ndp_buf *prefix,
     ndp_buf_add(local, p, strcspn(p, "["));
 }
 
-/* The configuration module for 'prefix', instance keys ignored. */
-static const struct json_object *config_module(const struct json_object *root,
-                                               const char *prefix)
-{
-    const struct json_object *m = ndp_json_get(ndp_json_get(root,
-                                                 "configuration"),
-                                               "root_module");
-    char name[256];
-    size_t step, name_len;
-
-    while (m && (step = module_step(prefix, &name_len)) != 0) {
-        if (name_len >= sizeof(name))
-            return NULL;
-        memcpy(name, prefix + 7, name_len);
-        name[name_len] = '\0';
-        m = ndp_json_get(ndp_json_get(ndp_json_get(m, "module_calls"), name),
-                         "module");
-        prefix += step + 1;
-    }
-    return m;
-}
-
 /*
  * The directory of the module holding 'address', from the module calls'
  * local "source" paths ("./modules/aks"); NULL for a registry or git module.
@@ -657,23 +651,88 @@ unknown:
 
 /* ---- a Kubernetes object's cluster: its provider's host ---------------- */
 
-/* "module.a:kubernetes" or "kubernetes.alias": the provider config key of
- * the configuration resource 'local' in the module of 'prefix'. */
-static const char *provider_key(const struct json_object *root,
-                                const char *prefix, const char *local)
+static void index_module(struct config_index *ix,
+                         const struct json_object *module,
+                         struct ndp_buf *path, unsigned depth)
 {
-    const struct json_object *m = config_module(root, prefix);
-    const struct json_object *res = ndp_json_get(m, "resources");
+    const struct json_object *res = ndp_json_get(module, "resources");
+    const struct json_object *calls = ndp_json_get(module, "module_calls");
     size_t i, n = res && json_object_is_type(res, json_type_array)
-                      ? json_object_array_length(res) : 0;
+                      ? json_object_array_length(res) : 0, at = path->len;
 
     for (i = 0; i < n; i++) {
         const struct json_object *r = ndp_json_index(res, i);
         const char *addr = ndp_json_get_string(r, "address");
-        if (addr && strcmp(addr, local) == 0)
-            return ndp_json_get_string(r, "provider_config_key");
+        if (!addr)
+            continue;
+        ndp_buf_addf(path, "|%s", addr);
+        NDP_GROW(ix->keys, ix->alloc_keys, ix->nr + 1);
+        NDP_GROW(ix->resources, ix->alloc_resources, ix->nr + 1);
+        ix->keys[ix->nr] = ndp_xstrdup(path->buf);
+        ix->resources[ix->nr] = r;
+        if (ndp_strmap_add(&ix->map, ix->keys[ix->nr], ix->nr) == ix->nr)
+            ix->nr++;
+        else
+            free(ix->keys[ix->nr]);
+        ndp_buf_setlen(path, at);
     }
-    return NULL;
+    /* Module calls nest as deep as the document; json-c bounds that. */
+    if (!calls || !json_object_is_type(calls, json_type_object) ||
+        depth > 64)
+        return;
+    json_object_object_foreach(ndp_json_unconst(calls), name, call) {
+        ndp_buf_addf(path, "module.%s.", name);
+        index_module(ix, ndp_json_get(call, "module"), path, depth + 1);
+        ndp_buf_setlen(path, at);
+    }
+}
+
+/*
+ * The configuration resource of the change at 'address' ("module.a["x"].
+ * t.n[0]"), or NULL.
+ */
+static const struct json_object *config_resource(struct plan_reader *r,
+                                                 const char *address)
+{
+    struct config_index *ix = &r->config;
+    struct ndp_buf key = NDP_BUF_INIT;
+    const char *p = address, *last = address;
+    size_t at;
+
+    if (!ix->built) {
+        struct ndp_buf path = NDP_BUF_INIT;
+        ix->built = true;
+        index_module(ix, ndp_json_get(ndp_json_get(r->doc->root,
+                                                   "configuration"),
+                                      "root_module"), &path, 0);
+        ndp_buf_release(&path);
+    }
+    /* The module path without instance keys, then '|' and the local
+     * address without its key. */
+    while (strncmp(p, "module.", 7) == 0) {
+        const char *q = ndp_address_skip_key(p + 7 + strcspn(p + 7, ".["));
+        if (*q != '.')
+            break;
+        ndp_buf_add(&key, p, (size_t)(p + 7 + strcspn(p + 7, ".[") - p));
+        ndp_buf_addch(&key, '.');
+        p = last = q + 1;
+    }
+    ndp_buf_addch(&key, '|');
+    ndp_buf_add(&key, last, strcspn(last, "["));
+    at = ndp_strmap_find(&ix->map, key.buf);
+    ndp_buf_release(&key);
+    return at == SIZE_MAX ? NULL : ix->resources[at];
+}
+
+static void config_index_release(struct config_index *ix)
+{
+    size_t i;
+
+    for (i = 0; i < ix->nr; i++)
+        free(ix->keys[i]);
+    free(ix->keys);
+    free(ix->resources);
+    ndp_strmap_release(&ix->map);
 }
 
 /*
@@ -725,19 +784,19 @@ static char *host_cluster(const struct json_object *root, const char *key,
  * names root resources, one of a module ("module.a:kubernetes") those of
  * that module; a module that inherits its provider names the root's.
  */
-static char *kube_cluster_of(const struct json_object *root,
-                             const char *address)
+static char *kube_cluster_of(struct plan_reader *r, const char *address)
 {
     struct ndp_buf prefix = NDP_BUF_INIT, local = NDP_BUF_INIT;
     const char *key, *colon;
     char *out = NULL;
 
     split_address(address, &prefix, &local);
-    key = provider_key(root, prefix.buf, local.buf);
+    key = ndp_json_get_string(config_resource(r, address),
+                              "provider_config_key");
     if (key) {
         colon = strrchr(key, ':');
         /* A module's own provider: its references are the module's. */
-        out = host_cluster(root, key, colon ? prefix.buf : "");
+        out = host_cluster(r->doc->root, key, colon ? prefix.buf : "");
     }
     ndp_buf_release(&prefix);
     ndp_buf_release(&local);
@@ -756,37 +815,24 @@ static void read_kube(struct plan_reader *r, const char *type,
     ndp_tfplan_read_kube(r->set, r->set->inputs[r->input_index].path, type,
                          address ? address : type, change,
                          parse_actions(ndp_json_get(change, "actions")),
-                         line, kube_cluster_of(r->doc->root,
-                                               address ? address : type));
+                         line, kube_cluster_of(r, address ? address : type));
 }
 
-static void link_by_configuration(const struct plan_reader *r,
+static void link_by_configuration(struct plan_reader *r,
                                   struct ndp_change *c)
 {
     struct ndp_buf prefix = NDP_BUF_INIT, local = NDP_BUF_INIT;
-    const struct json_object *module, *resources;
-    size_t i, n;
+    const struct json_object *res = config_resource(r, c->address);
+    const char *ref;
 
     split_address(c->address, &prefix, &local);
-    module = config_module(r->doc->root, prefix.buf);
-    resources = ndp_json_get(module, "resources");
-    n = resources && json_object_is_type(resources, json_type_array)
-            ? json_object_array_length(resources) : 0;
-    for (i = 0; i < n; i++) {
-        struct json_object *res = json_object_array_get_idx(resources, i);
-        const char *addr = ndp_json_get_string(res, "address");
-        const char *ref;
-
-        if (!addr || strcmp(addr, local.buf) != 0)
-            continue;
-        ref = cluster_reference(ndp_json_get(res, "expressions"));
-        if (ref)
-            c->parent_ref = referenced_address(prefix.buf, ref);
-        else if (c->setter && c->kind == NDP_KIND_NODEPOOL &&
-                 (ref = pool_reference(ndp_json_get(res, "expressions"))))
-            c->pool_ref = referenced_address(prefix.buf, ref);
-        break;
-    }
+    if (!res)
+        ;
+    else if ((ref = cluster_reference(ndp_json_get(res, "expressions"))))
+        c->parent_ref = referenced_address(prefix.buf, ref);
+    else if (c->setter && c->kind == NDP_KIND_NODEPOOL &&
+             (ref = pool_reference(ndp_json_get(res, "expressions"))))
+        c->pool_ref = referenced_address(prefix.buf, ref);
     ndp_buf_release(&prefix);
     ndp_buf_release(&local);
 }
@@ -831,7 +877,9 @@ static int read_deferred(struct plan_reader *r, const struct json_object *d)
 int ndp_tfplan_read(struct ndp_changeset *set, size_t input_index,
                     const struct ndp_document *doc, struct ndp_error *err)
 {
-    struct plan_reader r = { set, input_index, doc, err, NDP_LOCATOR_INIT };
+    struct plan_reader r = { set, input_index, doc, err, NDP_LOCATOR_INIT,
+                             { false, NDP_STRMAP_INIT(false), NULL, NULL, 0,
+                               0, 0 } };
     struct ndp_locator later = NDP_LOCATOR_INIT;
     struct json_object *changes, *deferred;
     size_t i, n, nd, first = set->nr, first_budget = set->kube.nr_budgets;
@@ -871,5 +919,6 @@ int ndp_tfplan_read(struct ndp_changeset *set, size_t input_index,
     }
     if (!rc)
         ndp_tfplan_read_order(set, first, first_budget, doc->root);
+    config_index_release(&r.config);
     return rc;
 }
