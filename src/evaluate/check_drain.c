@@ -425,7 +425,7 @@ static void find_drains(struct drains *out, const struct ndp_evaluator *ev)
     for (i = 0; i < ev->out->nr; i++) {
         const struct ndp_finding *f = &ev->out->items[i];
         const struct ndp_change *ch;
-        if (!finding_drains(f) || f->suppression)
+        if (!finding_drains(f))
             continue;
         ch = ndp_change_index_find(&ev->changes, f->input, f->resource);
         if (ch && !ch->deferred_reason)
