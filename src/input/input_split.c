@@ -407,8 +407,10 @@ bool ndp_split_take(struct ndp_pruner *p, struct ndp_jscan *s,
         split_free(sp);
         return false;
     }
-    /* Its lines were counted from its start: now they are the text's. */
-    for (i = 0; i < sp->p.nr_marks; i++)
+    /* Its lines were counted from its start: now they are the text's.
+     * After an error they are never read, and the entries of a tail it
+     * had begun to build (configuration's resources) are gone with it. */
+    for (i = 0; i < sp->p.nr_marks && sp->rc == 0; i++)
         sp->p.marks[i]->line += start_line;
     p->lines_at = sp->p.lines_at;
     p->line = start_line + sp->p.line;
