@@ -573,7 +573,7 @@ static void trim_kube_entry(struct json_object *entry, const char *type)
         "after", "after_unknown", "after_sensitive"
     };
     bool manifest = strcmp(type, "kubernetes_manifest") == 0;
-    const char *kind;
+    bool other_kind;
     size_t i;
 
     if (!ndp_kube_plan_type(type) ||
@@ -581,11 +581,12 @@ static void trim_kube_entry(struct json_object *entry, const char *type)
         return;
     drop(change, "before");
     drop(change, "before_sensitive");
-    kind = ndp_json_get_string(ndp_json_get(ndp_json_get(change, "after"),
-                                            "manifest"), "kind");
+    /* Read before 'after' may go: its kind is a string inside it. */
+    other_kind = manifest && !ndp_kube_kind_known(ndp_json_get_string(
+        ndp_json_get(ndp_json_get(change, "after"), "manifest"), "kind"));
     for (i = 0; i < NDP_ARRAY_SIZE(sides); i++) {
         struct json_object *side = ndp_json_get(change, sides[i]);
-        if (manifest && !ndp_kube_kind_known(kind)) {
+        if (other_kind) {
             /* A CustomResourceDefinition, a ConfigMap: nothing to read. */
             drop(change, sides[i]);
             continue;
