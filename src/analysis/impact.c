@@ -485,8 +485,8 @@ void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
 }
 
 void ndp_impact_add_budget(struct ndp_impact *impact, const char *name,
-                           long pods, bool unsatisfiable, bool bypassed,
-                           long drain_minutes)
+                           long pods, bool unsatisfiable, bool sure,
+                           bool bypassed, long drain_minutes)
 {
     struct ndp_impact_budget *b;
 
@@ -495,6 +495,7 @@ void ndp_impact_add_budget(struct ndp_impact *impact, const char *name,
     b->name = ndp_xstrdup(name);
     b->pods = pods;
     b->unsatisfiable = unsatisfiable;
+    b->sure = sure;
     b->bypassed = bypassed;
     b->drain_minutes = drain_minutes;
 }

@@ -119,6 +119,8 @@ struct ndp_impact_budget {
     char *name;
     long pods;              /* the pods it holds, -1 when not known */
     bool unsatisfiable;     /* maxUnavailable 0: AKS refuses at once */
+    bool sure;              /* in the cluster when its drains start: not
+                               changed by this apply, of a known cluster */
     bool bypassed;          /* force upgrade drains without regard to it */
     long drain_minutes;     /* the drain of a node with one of its pods
                                waits this long before it fails */
@@ -139,6 +141,7 @@ struct ndp_impact {
     bool window_sensitive;
     struct ndp_impact_budget *budgets; /* owned; set by the evaluator */
     size_t nr_budgets, alloc_budgets;
+    size_t more_budgets;    /* further budgets, not listed */
 };
 
 /* One impact per cluster, indexed like the linker's clusters. */
@@ -174,8 +177,8 @@ void ndp_impact_compute_all(struct ndp_impacts *out, size_t nr_clusters,
 
 /* Adds to 'impact' a budget that stops its drains ('name' copied). */
 void ndp_impact_add_budget(struct ndp_impact *impact, const char *name,
-                           long pods, bool unsatisfiable, bool bypassed,
-                           long drain_minutes);
+                           long pods, bool unsatisfiable, bool sure,
+                           bool bypassed, long drain_minutes);
 
 /* Frees every impact and leaves 'impacts' empty. */
 void ndp_impacts_release(struct ndp_impacts *impacts);

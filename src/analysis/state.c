@@ -344,7 +344,10 @@ static int read_item(struct ndp_states *st, const struct json_object *o,
 {
     const char *kind = ndp_json_get_string(o, "kind");
 
-    if (index == SIZE_MAX && kind && strcmp(kind, "List") == 0 &&
+    /* "List", or a typed one ("PodDisruptionBudgetList", kubectl get
+     * --raw): items either way. */
+    if (index == SIZE_MAX && kind && strlen(kind) >= 4 &&
+        strcmp(kind + strlen(kind) - 4, "List") == 0 &&
         ndp_json_get_string(o, "apiVersion"))
         return read_kube_list(st, o, path, err);
     if (index == SIZE_MAX && is_kube_object(o) && ndp_kube_kind_known(kind)) {

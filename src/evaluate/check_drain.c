@@ -38,6 +38,9 @@
 #include "rollout.h"
 #include "state.h"
 #include "strmap.h"
+#include "timeutil.h"
+
+#include <limits.h>
 
 /* Workloads looked at for one budget, at most. */
 #define DRAIN_MAX_CANDIDATES 1000
@@ -122,7 +125,10 @@ struct drain_check {
     struct keyed by_ns;     /* ... and by cluster and namespace */
 };
 
-/* The cluster of an object: its provider's host, else the only one. */
+/*
+ * The cluster of an object: the one its provider's host names when that
+ * is a cluster of the input, else the input's only cluster (PT-DRN-01).
+ */
 static size_t object_cluster(const struct ndp_evaluator *ev,
                              const struct ndp_kube_origin *o)
 {
@@ -131,38 +137,78 @@ static size_t object_cluster(const struct ndp_evaluator *ev,
             ndp_change_index_find(&ev->changes, o->input, o->cluster_ref);
         if (ch && ch->kind == NDP_KIND_CLUSTER)
             return ch->cluster;
-        return UNKNOWN_CLUSTER;
     }
     return ev->clusters->nr == 1 ? 0 : UNKNOWN_CLUSTER;
+}
+
+/* A name that stands for one not printed: it tells no object apart. */
+static bool placeholder(const char *name)
+{
+    return name[0] == '(';
+}
+
+/*
+ * Who hides whom: every object of the plans (either side of a change)
+ * hides a live one of the same cluster, kind, namespace and name, which
+ * the apply manages; a live one is kept once.  'keys' owns the map's
+ * keys.
+ */
+struct hiding {
+    struct ndp_strmap seen;
+    char **keys;
+    size_t nr, alloc;
+};
+
+/* Notes the key; true when it was noted already (a live one: hidden). */
+static bool hide(struct hiding *h, size_t cluster, const char *ns,
+                 const char *kind, const char *name)
+{
+    struct ndp_buf key = NDP_BUF_INIT;
+
+    if (placeholder(name))
+        return false;
+    object_key(&key, cluster, ns, kind, name);
+    if (ndp_strmap_find(&h->seen, key.buf) != SIZE_MAX) {
+        ndp_buf_release(&key);
+        return true;
+    }
+    NDP_GROW(h->keys, h->alloc, h->nr + 1);
+    h->keys[h->nr] = ndp_buf_detach(&key);
+    ndp_strmap_add(&h->seen, h->keys[h->nr], h->nr);
+    h->nr++;
+    return false;
+}
+
+static void hiding_release(struct hiding *h)
+{
+    size_t i;
+
+    for (i = 0; i < h->nr; i++)
+        free(h->keys[i]);
+    free(h->keys);
+    ndp_strmap_release(&h->seen);
 }
 
 static void place_budgets(struct drain_check *d,
                           const struct ndp_kube_objects *plan,
                           const struct ndp_kube_objects *live)
 {
-    struct ndp_strmap seen = NDP_STRMAP_INIT(false);
-    struct ndp_buf key = NDP_BUF_INIT;
-    char **keys;
+    struct hiding h = { NDP_STRMAP_INIT(false), NULL, 0, 0 };
     size_t i, n = plan->nr_budgets + (live ? live->nr_budgets : 0);
 
     d->budgets = ndp_xcalloc(n ? n : 1, sizeof(*d->budgets));
-    keys = ndp_xcalloc(n ? n : 1, sizeof(*keys));
     for (i = 0; i < n; i++) {
-        const struct ndp_kube_budget *b = i < plan->nr_budgets
+        bool from_plan = i < plan->nr_budgets;
+        const struct ndp_kube_budget *b = from_plan
             ? &plan->budgets[i] : &live->budgets[i - plan->nr_budgets];
         size_t c = object_cluster(d->ev, &b->origin);
-        object_key(&key, c, b->ns, b->name, "");
-        keys[i] = ndp_buf_detach(&key);
-        /* A live budget the plan declares too is the plan's. */
-        if (ndp_strmap_add(&seen, keys[i], i) != i)
+        if (hide(&h, c, b->ns, "PodDisruptionBudget", b->name) &&
+            !from_plan)
             continue;
         d->budgets[d->nr_budgets].obj = b;
         d->budgets[d->nr_budgets++].cluster = c;
     }
-    ndp_strmap_release(&seen);
-    for (i = 0; i < n; i++)
-        free(keys[i]);
-    free(keys);
+    hiding_release(&h);
 }
 
 static void index_workload(struct drain_check *d, size_t at)
@@ -186,33 +232,33 @@ static void index_workload(struct drain_check *d, size_t at)
     ndp_buf_release(&key);
 }
 
+/*
+ * The workloads whose pods a drain meets: those of the plans as the apply
+ * leaves them (not the side before an update; not one the apply creates,
+ * whose pods are not on the old nodes when the drain starts) and the live
+ * ones the plans do not manage.
+ */
 static void place_workloads(struct drain_check *d,
                             const struct ndp_kube_objects *plan,
                             const struct ndp_kube_objects *live)
 {
-    struct ndp_strmap seen = NDP_STRMAP_INIT(false);
-    struct ndp_buf key = NDP_BUF_INIT;
-    char **keys;
+    struct hiding h = { NDP_STRMAP_INIT(false), NULL, 0, 0 };
     size_t i, n = plan->nr_workloads + (live ? live->nr_workloads : 0);
 
     d->workloads = ndp_xcalloc(n ? n : 1, sizeof(*d->workloads));
-    keys = ndp_xcalloc(n ? n : 1, sizeof(*keys));
     for (i = 0; i < n; i++) {
-        const struct ndp_kube_workload *w = i < plan->nr_workloads
+        bool from_plan = i < plan->nr_workloads;
+        const struct ndp_kube_workload *w = from_plan
             ? &plan->workloads[i] : &live->workloads[i - plan->nr_workloads];
         size_t c = object_cluster(d->ev, &w->origin);
-        object_key(&key, c, w->ns, w->kind, w->name);
-        keys[i] = ndp_buf_detach(&key);
-        if (ndp_strmap_add(&seen, keys[i], i) != i)
+        if ((hide(&h, c, w->ns, w->kind, w->name) && !from_plan) ||
+            w->origin.side == NDP_KUBE_BEFORE || w->origin.created)
             continue;
         d->workloads[d->nr_workloads].obj = w;
         d->workloads[d->nr_workloads].cluster = c;
         index_workload(d, d->nr_workloads++);
     }
-    ndp_strmap_release(&seen);
-    for (i = 0; i < n; i++)
-        free(keys[i]);
-    free(keys);
+    hiding_release(&h);
 }
 
 /* ---- what a budget allows ------------------------------------------------ */
@@ -263,7 +309,8 @@ static bool count_pods(const struct drain_check *d, const struct placed *p,
         } else if (wp->cluster == p->cluster && strcmp(w->ns, b->ns) == 0 &&
                    ndp_kube_selects(&b->selector, &w->pod_labels)) {
             known = w->replicas >= 0;
-            out->pods += w->replicas;
+            out->pods = out->pods > LONG_MAX - w->replicas
+                            ? LONG_MAX : out->pods + w->replicas;
             if (!out->workload)
                 out->workload = w;
             out->workloads++;
@@ -305,6 +352,7 @@ struct order_walk {
     unsigned *stamp;
     unsigned gen;
     size_t *queue;
+    size_t at;            /* the node of the last walk, plus 1 */
 };
 
 static void order_walk_init(struct order_walk *w,
@@ -316,6 +364,7 @@ static void order_walk_init(struct order_walk *w,
     w->stamp = ndp_xcalloc(n, sizeof(*w->stamp));
     w->queue = ndp_xcalloc(n, sizeof(*w->queue));
     w->gen = 0;
+    w->at = 0;
 }
 
 static void order_walk_release(struct order_walk *w)
@@ -349,6 +398,7 @@ struct drain {
     const char *pool;     /* the pool it drains, NULL: several */
     bool scale_in;        /* a node count decrease, not an upgrade */
     long from, to;        /* ... its counts */
+    long scale_minutes;   /* ... the pool's drain timeout */
 };
 
 struct drains {
@@ -364,22 +414,22 @@ static bool finding_drains(const struct ndp_finding *f)
            f->pools != NDP_POOLS_NONE;
 }
 
-static void add_drain(struct drains *out, struct ndp_strmap *seen,
-                      const struct ndp_change *ch, const char *pool,
-                      size_t cluster)
+static struct drain *add_drain(struct drains *out, struct ndp_strmap *seen,
+                               const struct ndp_change *ch, const char *pool,
+                               size_t cluster)
 {
     struct drain *dr;
     size_t at;
 
     if (!ch->address || cluster == UNKNOWN_CLUSTER)
-        return;
+        return NULL;
     at = ndp_strmap_add(seen, ch->address, out->nr);
     if (at != out->nr) {
         /* Two findings of one change: it drains more than one pool. */
         if (!out->items[at].scale_in && pool && out->items[at].pool &&
             strcmp(out->items[at].pool, pool) != 0)
             out->items[at].pool = NULL;
-        return;
+        return NULL;
     }
     NDP_GROW(out->items, out->alloc, out->nr + 1);
     dr = &out->items[out->nr++];
@@ -387,28 +437,34 @@ static void add_drain(struct drains *out, struct ndp_strmap *seen,
     dr->ch = ch;
     dr->cluster = cluster;
     dr->pool = pool;
+    return dr;
 }
 
 /* The node count decreases of the pools a change declares. */
 static void add_scale_ins(struct drains *out, struct ndp_strmap *seen,
                           const struct ndp_change *ch)
 {
+    struct drain *dr;
     size_t i;
 
-    if (ch->action != NDP_ACTION_UPDATE || ch->deferred_reason)
+    if (ch->action != NDP_ACTION_UPDATE || ch->deferred_reason ||
+        ch->facts.pools_sensitive ||
+        ndp_strmap_find(seen, ch->address) != SIZE_MAX)
         return;
     for (i = 0; i < ch->facts.nr_pools; i++) {
         const struct ndp_pool_facts *p = &ch->facts.pools[i];
         if (p->created || p->deleted || p->autoscale || p->autoscale_before ||
-            p->count < 0 || p->count_before <= p->count ||
-            ch->facts.pools_sensitive)
+            p->count < 0 || p->count_before <= p->count)
             continue;
-        if (ndp_strmap_find(seen, ch->address) != SIZE_MAX)
-            continue;
-        add_drain(out, seen, ch, p->name, ch->cluster);
-        out->items[out->nr - 1].scale_in = true;
-        out->items[out->nr - 1].from = p->count_before;
-        out->items[out->nr - 1].to = p->count;
+        dr = add_drain(out, seen, ch, p->name, ch->cluster);
+        if (!dr)
+            return;
+        dr->scale_in = true;
+        dr->from = p->count_before;
+        dr->to = p->count;
+        dr->scale_minutes = p->has_drain && p->drain_minutes >= 0
+                                ? p->drain_minutes
+                                : NDP_ROLLOUT_DEFAULT_DRAIN_MINUTES;
         return;
     }
 }
@@ -438,18 +494,43 @@ static void find_drains(struct drains *out, const struct ndp_evaluator *ev)
     ndp_strmap_release(&seen);
 }
 
-/* ---- findings ------------------------------------------------------------ */
+/* ---- what a drain meets -------------------------------------------------- */
 
-/* Force upgrade is turned on for cluster 'c' by one of its changes. */
+/*
+ * Force upgrade is in effect for cluster 'c' at the evaluation instant:
+ * one of its changes turns it on with an end ('until') after that
+ * instant.  Without an end, or with one past, the override takes no
+ * effect (azurerm: effective_until "must be set for the upgrade_override
+ * values to take effect").
+ */
 static bool forced(const struct ndp_evaluator *ev, size_t c)
 {
     const struct ndp_change *ch;
+    int64_t until;
     size_t k;
 
     for (k = 0; (ch = ndp_evaluator_change(ev, c, k)) != NULL; k++)
-        if (ch->facts.force_upgrade && !ch->deferred_reason)
+        if (ch->facts.force_upgrade && !ch->deferred_reason &&
+            ch->facts.force_upgrade_until &&
+            ndp_time_parse_rfc3339(&until, ch->facts.force_upgrade_until) ==
+                0 &&
+            until > ev->opt->at)
             return true;
     return false;
+}
+
+/* The impact's pool 'dr' drains, when it names one. */
+static const struct ndp_impact_pool *drained_pool(
+    const struct ndp_impacts *impacts, const struct drain *dr)
+{
+    const struct ndp_impact *im = dr->cluster < impacts->nr
+                                      ? &impacts->items[dr->cluster] : NULL;
+    size_t i;
+
+    for (i = 0; im && dr->pool && i < im->nr_pools; i++)
+        if (im->pools[i].name && strcmp(im->pools[i].name, dr->pool) == 0)
+            return &im->pools[i];
+    return NULL;
 }
 
 /* The drain timeout of the pools 'dr' drains, minutes: the largest. */
@@ -461,6 +542,8 @@ static long drain_minutes(const struct ndp_impacts *impacts,
     long most = -1;
     size_t i;
 
+    if (dr->scale_in)
+        return dr->scale_minutes;
     for (i = 0; im && i < im->nr_pools; i++) {
         const struct ndp_impact_pool *p = &im->pools[i];
         if (p->sensitive || (dr->pool ? !p->name ||
@@ -473,35 +556,119 @@ static long drain_minutes(const struct ndp_impacts *impacts,
     return most >= 0 ? most : NDP_ROLLOUT_DEFAULT_DRAIN_MINUTES;
 }
 
+/*
+ * Which state of a changed budget a drain meets (PT-DRN-01): the
+ * kubernetes provider takes its host from the cluster, so Terraform
+ * applies the budget after the cluster's own update (that drain meets
+ * the state before); a change that waits for the budget in the plan's
+ * configuration meets the state after; otherwise either.
+ */
+enum seen_state { SEES_NEITHER, SEES_SURELY, SEES_MAYBE };
+
+static enum seen_state drain_sees(struct order_walk *w,
+                                  const struct drain *dr,
+                                  const struct blocker *bl)
+{
+    const struct ndp_kube_origin *o = &bl->b->origin;
+    bool after_drain = o->cluster_ref && dr->ch->kind == NDP_KIND_CLUSTER &&
+                       strcmp(o->cluster_ref, dr->ch->address) == 0;
+    bool before_drain = false;
+
+    if (o->side == NDP_KUBE_BOTH)
+        return bl->cluster == UNKNOWN_CLUSTER ? SEES_MAYBE : SEES_SURELY;
+    if (!after_drain && o->order_node && dr->ch->order_node &&
+        !dr->ch->deferred_reason) {
+        if (w->at != dr->ch->order_node) {
+            order_walk_down(w, dr->ch->order_node - 1);
+            w->at = dr->ch->order_node;
+        }
+        before_drain = w->stamp[o->order_node - 1] == w->gen;
+    }
+    if (!after_drain && !before_drain)
+        return SEES_MAYBE;
+    /* Ordered: the side before when the budget's change comes after the
+     * drain's, the side after when it comes before. */
+    if ((o->side == NDP_KUBE_BEFORE) != after_drain)
+        return SEES_NEITHER;
+    return bl->cluster == UNKNOWN_CLUSTER ? SEES_MAYBE : SEES_SURELY;
+}
+
+/* The budgets one drain meets, by rule; a list each, sure ones first. */
+struct met {
+    const struct blocker **zero, **stuck;
+    size_t nr_zero, nr_zero_sure, nr_stuck;
+    bool zero_order_unsure, zero_cluster_unsure; /* why not sure */
+};
+
+static void meet_one(struct met *m, const struct blocker *bl,
+                     enum seen_state seen)
+{
+    if (seen == SEES_NEITHER)
+        return;
+    if (bl->block == BLOCK_NO_DISRUPTION) {
+        m->stuck[m->nr_stuck++] = bl;
+        return;
+    }
+    if (seen == SEES_SURELY) {
+        /* Sure ones first: move the first unsure one to the end. */
+        m->zero[m->nr_zero++] = m->zero[m->nr_zero_sure];
+        m->zero[m->nr_zero_sure++] = bl;
+        return;
+    }
+    m->zero[m->nr_zero++] = bl;
+    if (bl->cluster == UNKNOWN_CLUSTER)
+        m->zero_cluster_unsure = true;
+    else
+        m->zero_order_unsure = true;
+}
+
+/* ---- findings ------------------------------------------------------------ */
+
 static void drain_words(struct ndp_buf *msg, const struct drain *dr,
                         const char *cluster)
 {
+    bool own = dr->ch->kind == NDP_KIND_CLUSTER;
+
     if (dr->scale_in)
-        ndp_buf_addf(msg, "%s lowers the node count of pool %s from %ld to "
-                     "%ld, which drains nodes of cluster %s", dr->ch->address,
-                     dr->pool ? dr->pool : "(unnamed)", dr->from, dr->to,
-                     cluster);
+        ndp_buf_addf(msg, "The drain of a scale-in: %s lowers the node count "
+                     "of pool %s%s%s from %ld to %ld", dr->ch->address,
+                     dr->pool ? dr->pool : "(unnamed)",
+                     own ? "" : " of cluster ", own ? "" : cluster,
+                     dr->from, dr->to);
     else if (dr->pool)
-        ndp_buf_addf(msg, "%s rebuilds pool %s of cluster %s, draining its "
-                     "nodes", dr->ch->address, dr->pool, cluster);
+        ndp_buf_addf(msg, "The drain of an upgrade: %s rebuilds pool %s%s%s",
+                     dr->ch->address, dr->pool, own ? "" : " of cluster ",
+                     own ? "" : cluster);
     else
-        ndp_buf_addf(msg, "%s rebuilds pools of cluster %s, draining their "
-                     "nodes", dr->ch->address, cluster);
+        ndp_buf_addf(msg, "The drain of an upgrade: %s rebuilds pools%s%s",
+                     dr->ch->address, own ? "" : " of cluster ",
+                     own ? "" : cluster);
 }
 
 static void budget_name(struct ndp_buf *out, const struct blocker *bl)
 {
-    const struct ndp_kube_budget *b = bl->b;
+    const struct ndp_kube_origin *o = &bl->b->origin;
 
-    ndp_buf_addf(out, "%s/%s", b->ns, b->name);
-    if (b->origin.address)
-        ndp_buf_addf(out, " (%s%s)", b->origin.address,
-                     b->origin.created ? ", created by this apply" : "");
+    ndp_buf_addf(out, "%s/%s", bl->b->ns, bl->b->name);
+    if (!o->address)
+        ndp_buf_addf(out, " (live, %s)", o->input);
+    else if (o->side == NDP_KUBE_BOTH)
+        ndp_buf_addf(out, " (%s)", o->address);
+    else if (o->side == NDP_KUBE_AFTER)
+        ndp_buf_addf(out, " (%s, %s)", o->address,
+                     o->created ? "created by this apply"
+                                : "as this apply changes it");
     else
-        ndp_buf_addf(out, " (live, %s)", b->origin.input);
+        ndp_buf_addf(out, " (%s, %s)", o->address,
+                     o->deleted ? "before this apply deletes it"
+                                : "before this apply changes it");
     if (bl->cluster == UNKNOWN_CLUSTER)
-        ndp_buf_adds(out, " [its cluster is not known: the input has "
-                          "several and its provider names none of them]");
+        ndp_buf_adds(out, o->address
+                              ? " [of no known cluster: the input has "
+                                "several and its provider's host names none "
+                                "of them]"
+                              : " [of no known cluster: the input has "
+                                "several and kubectl output names none]");
 }
 
 static void amount_words(struct ndp_buf *out, const char *name,
@@ -553,7 +720,25 @@ struct finding_words {
     enum ndp_verdict verdict;
     bool unsatisfiable;
     bool forced;
+    bool order_unsure, cluster_unsure;
 };
+
+static void unsure_words(struct ndp_buf *msg, const struct finding_words *fw)
+{
+    if (fw->verdict != NDP_VERDICT_MAY_REFUSE || !fw->unsatisfiable)
+        return;
+    ndp_buf_adds(msg, " (if AKS sees it as the operation starts:");
+    if (fw->order_unsure)
+        ndp_buf_adds(msg, " the apply changes the budget with no order to "
+                          "this change, so which state AKS sees depends on "
+                          "timing");
+    if (fw->order_unsure && fw->cluster_unsure)
+        ndp_buf_adds(msg, ";");
+    if (fw->cluster_unsure)
+        ndp_buf_adds(msg, " a budget of no known cluster counts when it is "
+                          "in this cluster");
+    ndp_buf_adds(msg, ")");
+}
 
 static void emit(const struct ndp_evaluator *ev,
                  const struct ndp_impacts *impacts, const struct drain *dr,
@@ -572,7 +757,7 @@ static void emit(const struct ndp_evaluator *ev,
                  nr == 1 ? "" : "s");
     list_budgets(&f.msg, list, nr);
     if (fw->forced)
-        ndp_buf_addf(&f.msg, " %s: force upgrade is turned on for the "
+        ndp_buf_addf(&f.msg, " %s: force upgrade is in effect for the "
                      "cluster, so the upgrade drains without regard to "
                      "pod disruption budgets and may evict all their pods "
                      "at once", fw->unsatisfiable
@@ -584,119 +769,71 @@ static void emit(const struct ndp_evaluator *ev,
                      "with maxUnavailable 0 before the operation starts and "
                      "refuses it with UnsatisfiablePDB (\"PDB <ns>/<name> "
                      "has maxunavailble == 0 can't proceed with put "
-                     "operation\"); no node is drained%s",
-                     nr == 1 ? "s" : "",
-                     fw->verdict == NDP_VERDICT_MAY_REFUSE
-                         ? " (if AKS sees it: a budget this apply creates "
-                           "counts when it exists as the operation starts, "
-                           "and one whose cluster is not known when it is "
-                           "in this cluster)"
-                         : "");
+                     "operation\"); no node is drained",
+                     nr == 1 ? "s" : "");
     else
         ndp_buf_addf(&f.msg, " allow%s no disruption for the replicas the "
-                     "input gives: each eviction is refused (\"Cannot "
-                     "evict pod as it would violate the pod's disruption "
-                     "budget\"), so the drain of a node that runs one of "
-                     "their pods waits drainTimeoutInMinutes (%ld min) and "
-                     "the operation fails (UpgradeFailed, PodDrainFailure); "
-                     "undrainableNodeBehavior does not rescue it",
-                     nr == 1 ? "s" : "", drain_minutes(impacts, dr));
+                     "input gives: the eviction API turns down each eviction "
+                     "(\"Cannot evict pod as it would violate the pod's "
+                     "disruption budget\"), so the drain of a node that runs "
+                     "one of their pods waits drainTimeoutInMinutes (%ld min) "
+                     "and the %s fails%s; undrainableNodeBehavior does not "
+                     "rescue it", nr == 1 ? "s" : "",
+                     drain_minutes(impacts, dr),
+                     dr->scale_in ? "scale-in" : "operation",
+                     dr->scale_in ? "" : " (UpgradeFailed, PodDrainFailure)");
+    unsure_words(&f.msg, fw);
     if (fw->forced)
         ndp_buf_adds(&f.help, "Make sure the workloads can lose their pods "
                      "during the upgrade, or turn force upgrade off and "
                      "relax the budgets first.");
     else if (fw->unsatisfiable)
         ndp_buf_adds(&f.help, "Set maxUnavailable to 1 or more (or use "
-                     "minAvailable below the replicas) before this apply, or "
-                     "turn on force upgrade for this upgrade "
-                     "(upgrade_override, upgradeSettings.overrideSettings."
-                     "forceUpgrade), which drains without regard to the "
-                     "budgets.");
+                     "minAvailable below the replicas) in an apply before "
+                     "this one, or turn on force upgrade for this upgrade "
+                     "(upgrade_override with effective_until, "
+                     "upgradeSettings.overrideSettings.forceUpgrade with "
+                     "until), which drains without regard to the budgets.");
     else
         ndp_buf_adds(&f.help, "Raise the replicas above minAvailable (or "
-                     "maxUnavailable above 0) before this apply, or relax "
-                     "the budget for the upgrade.");
+                     "maxUnavailable above 0) in an apply before this one, "
+                     "or relax the budget for the upgrade.");
     ndp_check_emit(&f, ev);
 }
 
-/*
- * The blockers a cluster's drains meet: those with maxUnavailable 0 (the
- * ones AKS sees for sure first: in the cluster, of this cluster), and
- * those that allow no disruption.
- */
+/* The blockers of one cluster: those of no changed state, and the rest. */
 struct cluster_blockers {
-    const struct blocker **zero, **stuck;
-    size_t nr_zero, nr_zero_sure, nr_stuck;
+    const struct blocker **fixed, **changed;
+    size_t nr_fixed, nr_changed;
 };
 
-/* AKS sees it when the operation starts: in the cluster already. */
-static bool surely_there(const struct blocker *bl)
-{
-    return bl->cluster != UNKNOWN_CLUSTER && !bl->b->origin.created;
-}
-
-static void gather_one(struct cluster_blockers *cb, const struct blocker *bl,
-                       bool sure)
-{
-    if (bl->block == BLOCK_NO_DISRUPTION && !sure)
-        cb->stuck[cb->nr_stuck++] = bl;
-    else if (bl->block == BLOCK_UNSATISFIABLE && surely_there(bl) == sure) {
-        cb->zero[cb->nr_zero++] = bl;
-        cb->nr_zero_sure += sure;
-    }
-}
-
-/*
- * The blockers of cluster 'c' and those of no known cluster: 'of' and
- * 'at' group the blockers by cluster, the unknown ones last (group
- * 'nr_clusters').
- */
 static void gather(struct cluster_blockers *cb, const struct blocker *all,
                    const size_t *of, const size_t *at, size_t c,
                    size_t nr_clusters)
 {
     size_t n = at[c + 1] - at[c] + at[nr_clusters + 1] - at[nr_clusters], k;
-    int pass;
+    size_t groups[2][2] = { { at[c], at[c + 1] },
+                            { at[nr_clusters], at[nr_clusters + 1] } }, g;
 
     memset(cb, 0, sizeof(*cb));
-    cb->zero = ndp_xcalloc(n ? n : 1, sizeof(*cb->zero));
-    cb->stuck = ndp_xcalloc(n ? n : 1, sizeof(*cb->stuck));
-    for (pass = 1; pass >= 0; pass--) {
-        for (k = at[c]; k < at[c + 1]; k++)
-            gather_one(cb, &all[of[k]], pass);
-        for (k = at[nr_clusters]; k < at[nr_clusters + 1]; k++)
-            gather_one(cb, &all[of[k]], pass);
-    }
+    cb->fixed = ndp_xcalloc(n ? n : 1, sizeof(*cb->fixed));
+    cb->changed = ndp_xcalloc(n ? n : 1, sizeof(*cb->changed));
+    for (g = 0; g < 2; g++)
+        for (k = groups[g][0]; k < groups[g][1]; k++) {
+            const struct blocker *bl = &all[of[k]];
+            if (bl->block == BLOCK_NONE)
+                continue;
+            if (bl->b->origin.side == NDP_KUBE_BOTH)
+                cb->fixed[cb->nr_fixed++] = bl;
+            else
+                cb->changed[cb->nr_changed++] = bl;
+        }
 }
 
 static void release_gathered(struct cluster_blockers *cb)
 {
-    free(cb->zero);
-    free(cb->stuck);
-}
-
-/*
- * The apply creates a budget of 'cb' before change 'ch' starts: 'ch'
- * waits for it, at some remove, in the plan's configuration (spec
- * PT-DRN-01: it counts then).  One walk down from 'ch', stamped.
- */
-static bool created_before(struct order_walk *w,
-                           const struct cluster_blockers *cb,
-                           const struct ndp_change *ch)
-{
-    size_t i;
-
-    if (!ch->order_node || cb->nr_zero == cb->nr_zero_sure ||
-        ch->deferred_reason)
-        return false;
-    order_walk_down(w, ch->order_node - 1);
-    for (i = cb->nr_zero_sure; i < cb->nr_zero; i++) {
-        const struct ndp_kube_origin *o = &cb->zero[i]->b->origin;
-        if (cb->zero[i]->cluster != UNKNOWN_CLUSTER && o->order_node &&
-            w->stamp[o->order_node - 1] == w->gen)
-            return true;
-    }
-    return false;
+    free(cb->fixed);
+    free(cb->changed);
 }
 
 static void judge_drain(const struct ndp_evaluator *ev,
@@ -705,25 +842,43 @@ static void judge_drain(const struct ndp_evaluator *ev,
                         const struct cluster_blockers *cb, bool force,
                         struct order_walk *w)
 {
+    size_t n = cb->nr_fixed + cb->nr_changed, i;
     struct finding_words fw;
+    const struct ndp_impact_pool *pool = drained_pool(impacts, dr);
     bool bypass = force && !dr->scale_in;
+    struct met m;
 
-    /* One finding a rule: a budget the same apply creates after this
-     * change starts, or of no known cluster, makes it may-refuse only
-     * when no other is sure. */
+    memset(&m, 0, sizeof(m));
+    m.zero = ndp_xcalloc(n ? n : 1, sizeof(*m.zero));
+    m.stuck = ndp_xcalloc(n ? n : 1, sizeof(*m.stuck));
+    for (i = 0; i < n; i++) {
+        const struct blocker *bl = i < cb->nr_fixed
+            ? cb->fixed[i] : cb->changed[i - cb->nr_fixed];
+        meet_one(&m, bl, drain_sees(w, dr, bl));
+    }
+    memset(&fw, 0, sizeof(fw));
     fw.id = "NDP910";
     fw.unsatisfiable = true;
     fw.forced = bypass;
+    fw.order_unsure = m.zero_order_unsure;
+    fw.cluster_unsure = m.zero_cluster_unsure;
     fw.verdict = bypass ? NDP_VERDICT_ADVISORY
-                 : cb->nr_zero_sure || created_before(w, cb, dr->ch)
-                     ? NDP_VERDICT_REFUSED
-                     : NDP_VERDICT_MAY_REFUSE;
-    emit(ev, impacts, dr, &fw, cb->zero, cb->nr_zero);
-    fw.id = "NDP911";
-    fw.unsatisfiable = false;
-    fw.verdict = bypass ? NDP_VERDICT_ADVISORY : NDP_VERDICT_MAY_REFUSE;
-    emit(ev, impacts, dr, &fw, cb->stuck, cb->nr_stuck);
+                 : m.nr_zero_sure ? NDP_VERDICT_REFUSED
+                                  : NDP_VERDICT_MAY_REFUSE;
+    emit(ev, impacts, dr, &fw, m.zero, m.nr_zero);
+    /* A Spot pool is not drained: its nodes are evicted (PT-UPG-07). */
+    if (!(pool && pool->spot)) {
+        fw.id = "NDP911";
+        fw.unsatisfiable = false;
+        fw.verdict = bypass ? NDP_VERDICT_ADVISORY : NDP_VERDICT_MAY_REFUSE;
+        emit(ev, impacts, dr, &fw, m.stuck, m.nr_stuck);
+    }
+    free(m.zero);
+    free(m.stuck);
 }
+
+/* At most this many budgets in one cluster's impact; the rest counted. */
+#define DRAIN_MAX_IMPACT 50
 
 /* The budgets that stop the drains of cluster 'c', in its impact. */
 static void tell_impact(struct ndp_impacts *impacts, size_t c,
@@ -732,21 +887,27 @@ static void tell_impact(struct ndp_impacts *impacts, size_t c,
     struct drain whole;
     struct ndp_buf name = NDP_BUF_INIT;
     long minutes;
-    size_t i;
+    size_t i, n = cb->nr_fixed + cb->nr_changed;
 
     if (c >= impacts->nr)
         return;
     memset(&whole, 0, sizeof(whole));
     whole.cluster = c;
     minutes = drain_minutes(impacts, &whole);
-    for (i = 0; i < cb->nr_zero + cb->nr_stuck; i++) {
-        const struct blocker *bl = i < cb->nr_zero ? cb->zero[i]
-                                                   : cb->stuck[i - cb->nr_zero];
+    for (i = 0; i < n; i++) {
+        const struct blocker *bl = i < cb->nr_fixed
+            ? cb->fixed[i] : cb->changed[i - cb->nr_fixed];
+        if (i == DRAIN_MAX_IMPACT) {
+            impacts->items[c].more_budgets = n - i;
+            break;
+        }
         ndp_buf_reset(&name);
         ndp_buf_addf(&name, "%s/%s", bl->b->ns, bl->b->name);
         ndp_impact_add_budget(&impacts->items[c], name.buf, bl->pods,
-                              bl->block == BLOCK_UNSATISFIABLE, force,
-                              minutes);
+                              bl->block == BLOCK_UNSATISFIABLE,
+                              i < cb->nr_fixed &&
+                                  bl->cluster != UNKNOWN_CLUSTER,
+                              force, minutes);
     }
     ndp_buf_release(&name);
 }
@@ -814,7 +975,6 @@ void ndp_check_drain(const struct ndp_evaluator *ev,
         return;
     memset(&d, 0, sizeof(d));
     d.ev = ev;
-    d.by_label.map.fold_case = d.by_ns.map.fold_case = false;
     place_budgets(&d, &ev->set->kube, live);
     place_workloads(&d, &ev->set->kube, live);
     all = ndp_xcalloc(d.nr_budgets ? d.nr_budgets : 1, sizeof(*all));

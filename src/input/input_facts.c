@@ -609,18 +609,20 @@ static void upgrade_profile(struct ndp_facts *f, const struct ndp_change *ch)
 {
     bool arm = ch->notation == NDP_NOTATION_ARM;
     const struct json_object *doc = ch->after ? ch->after : ch->before;
+    const struct json_object *override;
 
     if (ch->kind != NDP_KIND_CLUSTER && ch->kind != NDP_KIND_SETTER)
         return;
     f->support_plan =
         path_string(doc, arm ? "properties.supportPlan" : "support_plan");
-    f->force_upgrade = ch->after && ndp_json_is_true(
-        arm ? ndp_json_path(ch->after, "properties.upgradeSettings."
-                                       "overrideSettings.forceUpgrade")
-            : ndp_json_get(ndp_json_index(ndp_json_get(ch->after,
-                                                       "upgrade_override"),
-                                          0),
-                           "force_upgrade_enabled"));
+    override = arm ? ndp_json_path(ch->after, "properties.upgradeSettings."
+                                             "overrideSettings")
+                   : ndp_json_index(ndp_json_get(ch->after,
+                                                 "upgrade_override"), 0);
+    f->force_upgrade = ndp_json_is_true(
+        ndp_json_get(override, arm ? "forceUpgrade" : "force_upgrade_enabled"));
+    f->force_upgrade_until =
+        path_string(override, arm ? "until" : "effective_until");
 }
 
 /* A cluster's network plugin and its mode, as it is after the change. */

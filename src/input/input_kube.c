@@ -173,54 +173,85 @@ static void read_provider_workload(struct ndp_kube_workload *w,
 
 /* ---- reading one resource ------------------------------------------------ */
 
+/* One side of the resource ('doc', its masks) as an entry of 'side'. */
+static void read_side(struct ndp_changeset *set, const char *type,
+                      const struct json_object *doc,
+                      const struct json_object *unknown,
+                      const struct json_object *sensitive,
+                      struct ndp_kube_origin *origin)
+{
+    const char *kind;
+
+    if (strcmp(type, "kubernetes_manifest") == 0) {
+        ndp_kube_read_api_object(&set->kube, ndp_json_get(doc, "manifest"),
+                                 ndp_json_get(unknown, "manifest"),
+                                 ndp_json_get(sensitive, "manifest"), origin);
+    } else if (is_budget_type(type)) {
+        struct ndp_kube_budget *b = ndp_kube_add_budget(&set->kube);
+        b->ns = metadata_string(doc, "namespace", unknown, sensitive,
+                                "default");
+        b->name = metadata_string(doc, "name", unknown, sensitive,
+                                  "(unnamed)");
+        b->origin = *origin;
+        read_provider_budget(b, doc, unknown, sensitive);
+    } else if ((kind = workload_kind(type)) != NULL) {
+        struct ndp_kube_workload *w = ndp_kube_add_workload(&set->kube);
+        w->kind = kind;
+        w->ns = metadata_string(doc, "namespace", unknown, sensitive,
+                                "default");
+        w->name = metadata_string(doc, "name", unknown, sensitive,
+                                  "(unnamed)");
+        w->origin = *origin;
+        read_provider_workload(w, doc, unknown, sensitive);
+    } else {
+        free(origin->address);
+        free(origin->cluster_ref);
+    }
+    memset(origin, 0, sizeof(*origin));
+}
+
 void ndp_tfplan_read_kube(struct ndp_changeset *set, const char *input,
                           const char *type, const char *address,
                           const struct json_object *change,
                           enum ndp_action action, long line,
                           char *cluster_ref)
 {
+    const struct json_object *before = ndp_json_get(change, "before");
     const struct json_object *after = ndp_json_get(change, "after");
-    const struct json_object *unknown = ndp_json_get(change, "after_unknown");
-    const struct json_object *sensitive = ndp_json_get(change,
-                                                  "after_sensitive");
+    bool has_before = json_object_is_type(before, json_type_object) &&
+                      action != NDP_ACTION_CREATE;
+    bool has_after = json_object_is_type(after, json_type_object) &&
+                     action != NDP_ACTION_DELETE;
     struct ndp_kube_origin origin;
-    const char *kind;
 
-    if (action == NDP_ACTION_DELETE || action == NDP_ACTION_READ ||
-        !json_object_is_type(after, json_type_object)) {
-        free(cluster_ref);
-        return;
-    }
     memset(&origin, 0, sizeof(origin));
     origin.input = input;
-    origin.address = ndp_xstrdup(address);
-    origin.cluster_ref = cluster_ref;
     origin.line = line;
     origin.created = action == NDP_ACTION_CREATE;
-    if (strcmp(type, "kubernetes_manifest") == 0) {
-        ndp_kube_read_api_object(&set->kube, ndp_json_get(after, "manifest"),
-                                 ndp_json_get(unknown, "manifest"),
-                                 ndp_json_get(sensitive, "manifest"),
-                                 &origin);
-    } else if (is_budget_type(type)) {
-        struct ndp_kube_budget *b = ndp_kube_add_budget(&set->kube);
-        b->ns = metadata_string(after, "namespace", unknown, sensitive,
-                                "default");
-        b->name = metadata_string(after, "name", unknown, sensitive,
-                                  "(unnamed)");
-        b->origin = origin;
-        read_provider_budget(b, after, unknown, sensitive);
-    } else if ((kind = workload_kind(type)) != NULL) {
-        struct ndp_kube_workload *w = ndp_kube_add_workload(&set->kube);
-        w->kind = kind;
-        w->ns = metadata_string(after, "namespace", unknown, sensitive,
-                                "default");
-        w->name = metadata_string(after, "name", unknown, sensitive,
-                                  "(unnamed)");
-        w->origin = origin;
-        read_provider_workload(w, after, unknown, sensitive);
-    } else {
-        free(origin.address);
-        free(origin.cluster_ref);
+    origin.deleted = action == NDP_ACTION_DELETE;
+    /* A no-op (or a read) is one state; a change has a side each. */
+    if (action != NDP_ACTION_CREATE && action != NDP_ACTION_DELETE &&
+        action != NDP_ACTION_UPDATE && action != NDP_ACTION_REPLACE) {
+        has_before = false;
     }
+    if (has_before) {
+        origin.side = NDP_KUBE_BEFORE;
+        origin.address = ndp_xstrdup(address);
+        origin.cluster_ref = cluster_ref ? ndp_xstrdup(cluster_ref) : NULL;
+        read_side(set, type, before, NULL,
+                  ndp_json_get(change, "before_sensitive"), &origin);
+    }
+    if (has_after) {
+        origin.input = input;
+        origin.line = line;
+        origin.created = action == NDP_ACTION_CREATE;
+        origin.side = has_before || action == NDP_ACTION_CREATE
+                          ? NDP_KUBE_AFTER : NDP_KUBE_BOTH;
+        origin.address = ndp_xstrdup(address);
+        origin.cluster_ref = cluster_ref;
+        cluster_ref = NULL;
+        read_side(set, type, after, ndp_json_get(change, "after_unknown"),
+                  ndp_json_get(change, "after_sensitive"), &origin);
+    }
+    free(cluster_ref);
 }

@@ -539,10 +539,10 @@ static int read_element(struct ndp_pruner *p, struct ndp_jscan *s, void *item)
 }
 
 /*
- * A Kubernetes object's entry keeps only what input_kube.c reads: the
- * side after the change and its masks, not the side before it nor a
- * manifest's copy of the object as the cluster returns it ('object').
- * An estate's plan can hold thousands of them.
+ * A Kubernetes object's entry keeps only what input_kube.c reads: not a
+ * manifest's copy of the object as the cluster returns it ('object'), not
+ * a pod template's spec, nothing of a manifest of another kind.  An
+ * estate's plan can hold thousands of them.
  */
 static void drop(struct json_object *o, const char *key)
 {
@@ -570,7 +570,8 @@ static void trim_kube_entry(struct json_object *entry, const char *type)
 {
     struct json_object *change = ndp_json_get(entry, "change");
     static const char *const sides[] = {
-        "after", "after_unknown", "after_sensitive"
+        "before", "before_sensitive", "after", "after_unknown",
+        "after_sensitive"
     };
     bool manifest = strcmp(type, "kubernetes_manifest") == 0;
     bool other_kind;
@@ -579,11 +580,12 @@ static void trim_kube_entry(struct json_object *entry, const char *type)
     if (!ndp_kube_plan_type(type) ||
         !json_object_is_type(change, json_type_object))
         return;
-    drop(change, "before");
-    drop(change, "before_sensitive");
-    /* Read before 'after' may go: its kind is a string inside it. */
+    /* Read before a side may go: its kind is a string inside it. */
     other_kind = manifest && !ndp_kube_kind_known(ndp_json_get_string(
-        ndp_json_get(ndp_json_get(change, "after"), "manifest"), "kind"));
+        ndp_json_get(ndp_json_get(change, "after"), "manifest"), "kind")) &&
+        !ndp_kube_kind_known(ndp_json_get_string(
+            ndp_json_get(ndp_json_get(change, "before"), "manifest"),
+            "kind"));
     for (i = 0; i < NDP_ARRAY_SIZE(sides); i++) {
         struct json_object *side = ndp_json_get(change, sides[i]);
         if (other_kind) {

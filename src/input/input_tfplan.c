@@ -784,19 +784,40 @@ static char *host_cluster(const struct json_object *root, const char *key,
  * names root resources, one of a module ("module.a:kubernetes") those of
  * that module; a module that inherits its provider names the root's.
  */
+/*
+ * The part of 'prefix' (a resource's module path, instance keys kept:
+ * "module.x[\"a\"].module.y.") that is the module of provider config key
+ * 'key' ("module.x:kubernetes": one step; "kubernetes": none): a module
+ * inherits its parent's provider, whose references are the parent's.
+ */
+static size_t provider_module_len(const char *prefix, const char *key)
+{
+    const char *colon = strrchr(key, ':'), *p = prefix;
+    size_t steps = 0, name_len;
+
+    for (; colon && key < colon; key++)
+        steps += strncmp(key, "module.", 7) == 0;
+    while (steps-- > 0) {
+        size_t step = module_step(p, &name_len);
+        if (!step)
+            break;
+        p += step + 1;
+    }
+    return (size_t)(p - prefix);
+}
+
 static char *kube_cluster_of(struct plan_reader *r, const char *address)
 {
     struct ndp_buf prefix = NDP_BUF_INIT, local = NDP_BUF_INIT;
-    const char *key, *colon;
+    const char *key;
     char *out = NULL;
 
     split_address(address, &prefix, &local);
     key = ndp_json_get_string(config_resource(r, address),
                               "provider_config_key");
     if (key) {
-        colon = strrchr(key, ':');
-        /* A module's own provider: its references are the module's. */
-        out = host_cluster(r->doc->root, key, colon ? prefix.buf : "");
+        ndp_buf_setlen(&prefix, provider_module_len(prefix.buf, key));
+        out = host_cluster(r->doc->root, key, prefix.buf);
     }
     ndp_buf_release(&prefix);
     ndp_buf_release(&local);

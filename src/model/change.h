@@ -202,8 +202,11 @@ struct ndp_facts {
     const char *support_plan;
     /* A cluster body or setter turns force upgrade on (after the change):
      * the upgrade drains nodes without regard to pod disruption budgets
-     * (put-time-limits PT-UPG-06). */
+     * (put-time-limits PT-UPG-06), until 'force_upgrade_until' (azurerm
+     * effective_until, ARM overrideSettings.until; NULL when not set, and
+     * then the override takes no effect). */
     bool force_upgrade;
+    const char *force_upgrade_until;
     /* A cluster's network plugin and its mode after the change ("azure",
      * "overlay"), NULL when not declared. */
     const char *network_plugin, *network_plugin_mode;

@@ -16,6 +16,9 @@
 
 /* The most replicas or pods counted: sums saturate here. */
 #define KUBE_MAX_COUNT (LONG_MAX / 200)
+/* The most labels, matchLabels or matchExpressions read of one object;
+ * more (no real object has them) read as not known. */
+#define KUBE_MAX_LABELS 256
 
 struct ndp_kube_budget *ndp_kube_add_budget(struct ndp_kube_objects *objs)
 {
@@ -240,7 +243,9 @@ bool ndp_kube_read_labels(struct ndp_kube_labels *labels,
 {
     if (ndp_json_is_unset(map))
         return true;
-    if (!json_object_is_type(map, json_type_object))
+    /* Each label is matched by a scan of the others: keep that short. */
+    if (!json_object_is_type(map, json_type_object) ||
+        json_object_object_length(ndp_json_unconst(map)) > KUBE_MAX_LABELS)
         return false;
     json_object_object_foreach(ndp_json_unconst(map), key, value) {
         if (!json_object_is_type(value, json_type_string))
@@ -286,7 +291,8 @@ bool ndp_kube_read_requirements(struct ndp_kube_selector *s,
 
     if (ndp_json_is_unset(exprs))
         return true;
-    if (!json_object_is_type(exprs, json_type_array))
+    if (!json_object_is_type(exprs, json_type_array) ||
+        json_object_array_length(exprs) > KUBE_MAX_LABELS)
         return false;
     n = json_object_array_length(exprs);
     for (i = 0; i < n; i++)

@@ -56,6 +56,19 @@ struct ndp_kube_selector {
     size_t nr_reqs, alloc_reqs;
 };
 
+/*
+ * Which state of the object an entry is: the same before and after the
+ * apply (a no-op resource, live state), or one side of a change the apply
+ * makes (an update gives two entries, one a side; a create the side
+ * after, a delete the side before).  Which side a drain meets depends on
+ * the order of the two (check_drain.c).
+ */
+enum ndp_kube_side {
+    NDP_KUBE_BOTH,
+    NDP_KUBE_BEFORE,
+    NDP_KUBE_AFTER
+};
+
 /* Where an object was read and what the apply does with it. */
 struct ndp_kube_origin {
     const char *input;        /* the file, borrowed (outlives the objects) */
@@ -65,7 +78,8 @@ struct ndp_kube_origin {
                                  cluster its provider's host names, or
                                  NULL when it does not resolve */
     long line;                /* in the input, 0 when unknown */
-    bool created;             /* by this apply (not yet in the cluster) */
+    enum ndp_kube_side side;
+    bool created, deleted;    /* by this apply */
     size_t order_node;        /* its node in the change set's order graph
                                  plus 1; 0: none known */
 };
@@ -148,7 +162,8 @@ void ndp_kube_labels_add(struct ndp_kube_labels *labels, const char *key,
  * Reads a map of strings (labels, matchLabels) into 'labels', and a list
  * of matchExpressions elements ({key, operator, values}: the API's and
  * the kubernetes provider's shape alike) into 's'; false when one is not
- * of that shape (what was read stays).  NULL and null read as empty.
+ * of that shape (what was read stays), or holds more than 256 entries.
+ * NULL and null read as empty.
  */
 bool ndp_kube_read_labels(struct ndp_kube_labels *labels,
                           const struct json_object *map);

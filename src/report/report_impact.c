@@ -314,8 +314,9 @@ static void subnets(struct ndp_buf *json, struct ndp_buf *text,
 
 /*
  * The pod disruption budgets that stop the drains (the drain check):
- * JSON ',"disruption_budgets":[{"name","pods","blocks","bypassed",
- * "drain_timeout_minutes"}]' (an empty list when none) and text "; pod disruption
+ * JSON ',"disruption_budgets":[{"name","pods","blocks","sure","bypassed",
+ * "drain_timeout_minutes"}]' (an empty list when none; at most 50, and
+ * "more_disruption_budgets" counts the rest) and text "; pod disruption
  * budget shop/web holds 3 pods and allows no disruption: a drain that
  * meets one of them waits 30 min and fails".
  */
@@ -331,9 +332,10 @@ static void budgets(struct ndp_buf *json, struct ndp_buf *text,
         ndp_buf_add_json_string(json, b->name);
         ndp_buf_adds(json, ",\"pods\":");
         add_number(json, b->pods);
-        ndp_buf_addf(json, ",\"blocks\":\"%s\",\"bypassed\":%s,"
-                     "\"drain_timeout_minutes\":",
+        ndp_buf_addf(json, ",\"blocks\":\"%s\",\"sure\":%s,"
+                     "\"bypassed\":%s,\"drain_timeout_minutes\":",
                      b->unsatisfiable ? "maxUnavailable 0" : "no disruption",
+                     b->sure ? "true" : "false",
                      b->bypassed ? "true" : "false");
         add_number(json, b->unsatisfiable ? -1 : b->drain_minutes);
         ndp_buf_adds(json, "}");
@@ -347,14 +349,25 @@ static void budgets(struct ndp_buf *json, struct ndp_buf *text,
                          b->unsatisfiable ? "has maxUnavailable 0"
                                           : "allows no disruption");
         else if (b->unsatisfiable)
-            ndp_buf_adds(text, " has maxUnavailable 0: AKS refuses the "
-                               "operation before any drain");
+            ndp_buf_adds(text, b->sure
+                                   ? " has maxUnavailable 0: AKS refuses an "
+                                     "upgrade before any drain"
+                                   : " has maxUnavailable 0: AKS refuses an "
+                                     "upgrade before any drain if it sees "
+                                     "the budget then");
         else
             ndp_buf_addf(text, " allows no disruption: a drain that meets "
                          "one of its pods waits %ld min and fails",
                          b->drain_minutes);
     }
     ndp_buf_adds(json, "]");
+    if (impact->more_budgets) {
+        ndp_buf_addf(json, ",\"more_disruption_budgets\":%zu",
+                     impact->more_budgets);
+        ndp_buf_addf(text, "; and %zu more pod disruption budget%s",
+                     impact->more_budgets,
+                     impact->more_budgets == 1 ? "" : "s");
+    }
 }
 
 /*

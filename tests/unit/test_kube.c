@@ -96,7 +96,8 @@ static void allowed_case_runs(void **state)
 {
     const struct allowed_case *c = *state;
     struct ndp_kube_objects objs = NDP_KUBE_OBJECTS_INIT;
-    struct ndp_kube_origin origin = { "t.json", NULL, NULL, 0, false, 0 };
+    struct ndp_kube_origin origin = { "t.json", NULL, NULL, 0, NDP_KUBE_BOTH,
+                                      false, false, 0 };
     struct ndp_buf text = NDP_BUF_INIT;
     struct json_object *o;
 
@@ -157,7 +158,8 @@ static void select_case_runs(void **state)
 {
     const struct select_case *c = *state;
     struct ndp_kube_objects objs = NDP_KUBE_OBJECTS_INIT;
-    struct ndp_kube_origin origin = { "t.json", NULL, NULL, 0, false, 0 };
+    struct ndp_kube_origin origin = { "t.json", NULL, NULL, 0, NDP_KUBE_BOTH,
+                                      false, false, 0 };
     struct ndp_kube_labels pod = { NULL, NULL, 0, 0 };
     struct ndp_buf text = NDP_BUF_INIT;
     struct json_object *o;
@@ -190,7 +192,8 @@ static void select_case_runs(void **state)
 static void read_object(struct ndp_kube_objects *objs, const char *json,
                         const char *unknown)
 {
-    struct ndp_kube_origin origin = { "t.json", NULL, NULL, 0, false, 0 };
+    struct ndp_kube_origin origin = { "t.json", NULL, NULL, 0, NDP_KUBE_BOTH,
+                                      false, false, 0 };
     struct json_object *o = test_json(json);
     struct json_object *u = unknown ? test_json(unknown) : NULL;
 
@@ -307,7 +310,8 @@ static void mask_case_runs(void **state)
 static void sensitive_name__never_kept(void **state)
 {
     struct ndp_kube_objects objs = NDP_KUBE_OBJECTS_INIT;
-    struct ndp_kube_origin origin = { "t.json", NULL, NULL, 0, false, 0 };
+    struct ndp_kube_origin origin = { "t.json", NULL, NULL, 0, NDP_KUBE_BOTH,
+                                      false, false, 0 };
     struct json_object *o = test_json(
         "{\"apiVersion\":\"policy/v1\",\"kind\":\"PodDisruptionBudget\","
         "\"metadata\":{\"name\":\"s3cr3t\"},\"spec\":{\"maxUnavailable\":0}}");
