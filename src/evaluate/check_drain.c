@@ -17,16 +17,15 @@
  *           drainTimeoutInMinutes and fails.  may-refuse.  Unknown
  *           replicas, or no workload of the input selected: nothing.
  *
- * Force upgrade turned on for the cluster (PT-UPG-06) drains without
- * regard to the budgets: both become an advisory note for an upgrade (a
- * node count decrease is no upgrade).  The budgets and workloads come
- * from the plans (set->kube) and from kubectl output (the states' kube);
- * a plan's object hides a live one of the same namespace and name.
+ * Which budgets block and how is drain_budgets.c's.  A budget the apply
+ * changes blocks in the state the drain meets (drain_sees()).  Force
+ * upgrade in effect for the cluster (PT-UPG-06) drains without regard to
+ * the budgets: both become an advisory note for an upgrade (a node count
+ * decrease is no upgrade).
  *
- * Cost: linear in budgets, workloads and their labels, but for the
- * workloads a budget's selector may select (those sharing its first
- * matchLabels pair, or its namespace): at most DRAIN_MAX_CANDIDATES a
- * budget, past which its pods are not counted.
+ * Cost: per cluster with a drain, a pass over its blockers for each of
+ * its drains, and a walk of the order graph for a drain that may meet a
+ * changed budget.
  */
 #include "common.h"
 #include "evaluate_internal.h"
@@ -40,309 +39,8 @@
 #include "strmap.h"
 #include "timeutil.h"
 
-#include <limits.h>
-
-/* Workloads looked at for one budget, at most. */
-#define DRAIN_MAX_CANDIDATES 1000
 /* Budgets named in one finding; the rest are counted. */
 #define DRAIN_MAX_NAMED 5
-#define UNKNOWN_CLUSTER SIZE_MAX
-
-/* ---- keys: owned strings in a map, with chains of entries --------------- */
-
-struct keyed {
-    struct ndp_strmap map;
-    char **keys;
-    size_t nr_keys, alloc_keys;
-    size_t *head;         /* by key: first entry, SIZE_MAX: none */
-    size_t *next, *value; /* by entry */
-    size_t nr, alloc, alloc_value, alloc_head;
-};
-
-static void keyed_add(struct keyed *k, const char *key, size_t value)
-{
-    size_t slot = ndp_strmap_find(&k->map, key);
-
-    if (slot == SIZE_MAX) {
-        NDP_GROW(k->keys, k->alloc_keys, k->nr_keys + 1);
-        NDP_GROW(k->head, k->alloc_head, k->nr_keys + 1);
-        k->keys[k->nr_keys] = ndp_xstrdup(key);
-        k->head[k->nr_keys] = SIZE_MAX;
-        slot = ndp_strmap_add(&k->map, k->keys[k->nr_keys], k->nr_keys);
-        k->nr_keys++;
-    }
-    NDP_GROW(k->next, k->alloc, k->nr + 1);
-    NDP_GROW(k->value, k->alloc_value, k->nr + 1);
-    k->next[k->nr] = k->head[slot];
-    k->value[k->nr] = value;
-    k->head[slot] = k->nr++;
-}
-
-/* The first entry under 'key', or SIZE_MAX. */
-static size_t keyed_first(const struct keyed *k, const char *key)
-{
-    size_t slot = ndp_strmap_find(&k->map, key);
-
-    return slot == SIZE_MAX ? SIZE_MAX : k->head[slot];
-}
-
-static void keyed_release(struct keyed *k)
-{
-    size_t i;
-
-    for (i = 0; i < k->nr_keys; i++)
-        free(k->keys[i]);
-    free(k->keys);
-    free(k->head);
-    free(k->next);
-    free(k->value);
-    ndp_strmap_release(&k->map);
-}
-
-/* "CLUSTER\x1fNS" and, with a label, "\x1fKEY\x1fVALUE" after it. */
-static void object_key(struct ndp_buf *out, size_t cluster, const char *ns,
-                       const char *label, const char *value)
-{
-    ndp_buf_reset(out);
-    ndp_buf_addf(out, "%zu\x1f%s", cluster, ns);
-    if (label)
-        ndp_buf_addf(out, "\x1f%s\x1f%s", label, value);
-}
-
-/* ---- the objects and their clusters -------------------------------------- */
-
-/* A budget or workload of the plans or of the live state, placed. */
-struct placed {
-    const void *obj;
-    size_t cluster;
-};
-
-struct drain_check {
-    const struct ndp_evaluator *ev;
-    struct placed *budgets, *workloads;
-    size_t nr_budgets, nr_workloads;
-    struct keyed by_label;  /* workloads by cluster, namespace and label */
-    struct keyed by_ns;     /* ... and by cluster and namespace */
-};
-
-/*
- * The cluster of an object: the one its provider's host names when that
- * is a cluster of the input, else the input's only cluster (PT-DRN-01).
- */
-static size_t object_cluster(const struct ndp_evaluator *ev,
-                             const struct ndp_kube_origin *o)
-{
-    if (o->cluster_ref) {
-        const struct ndp_change *ch =
-            ndp_change_index_find(&ev->changes, o->input, o->cluster_ref);
-        if (ch && ch->kind == NDP_KIND_CLUSTER)
-            return ch->cluster;
-    }
-    return ev->clusters->nr == 1 ? 0 : UNKNOWN_CLUSTER;
-}
-
-/* A name that stands for one not printed: it tells no object apart. */
-static bool placeholder(const char *name)
-{
-    return name[0] == '(';
-}
-
-/*
- * Who hides whom: every object of the plans (either side of a change)
- * hides a live one of the same cluster, kind, namespace and name, which
- * the apply manages; a live one is kept once.  'keys' owns the map's
- * keys.
- */
-struct hiding {
-    struct ndp_strmap seen;
-    char **keys;
-    size_t nr, alloc;
-};
-
-/* Notes the key; true when it was noted already (a live one: hidden). */
-static bool hide(struct hiding *h, size_t cluster, const char *ns,
-                 const char *kind, const char *name)
-{
-    struct ndp_buf key = NDP_BUF_INIT;
-
-    if (placeholder(name))
-        return false;
-    object_key(&key, cluster, ns, kind, name);
-    if (ndp_strmap_find(&h->seen, key.buf) != SIZE_MAX) {
-        ndp_buf_release(&key);
-        return true;
-    }
-    NDP_GROW(h->keys, h->alloc, h->nr + 1);
-    h->keys[h->nr] = ndp_buf_detach(&key);
-    ndp_strmap_add(&h->seen, h->keys[h->nr], h->nr);
-    h->nr++;
-    return false;
-}
-
-static void hiding_release(struct hiding *h)
-{
-    size_t i;
-
-    for (i = 0; i < h->nr; i++)
-        free(h->keys[i]);
-    free(h->keys);
-    ndp_strmap_release(&h->seen);
-}
-
-static void place_budgets(struct drain_check *d,
-                          const struct ndp_kube_objects *plan,
-                          const struct ndp_kube_objects *live)
-{
-    struct hiding h = { NDP_STRMAP_INIT(false), NULL, 0, 0 };
-    size_t i, n = plan->nr_budgets + (live ? live->nr_budgets : 0);
-
-    d->budgets = ndp_xcalloc(n ? n : 1, sizeof(*d->budgets));
-    for (i = 0; i < n; i++) {
-        bool from_plan = i < plan->nr_budgets;
-        const struct ndp_kube_budget *b = from_plan
-            ? &plan->budgets[i] : &live->budgets[i - plan->nr_budgets];
-        size_t c = object_cluster(d->ev, &b->origin);
-        if (hide(&h, c, b->ns, "PodDisruptionBudget", b->name) &&
-            !from_plan)
-            continue;
-        d->budgets[d->nr_budgets].obj = b;
-        d->budgets[d->nr_budgets++].cluster = c;
-    }
-    hiding_release(&h);
-}
-
-static void index_workload(struct drain_check *d, size_t at)
-{
-    const struct ndp_kube_workload *w = d->workloads[at].obj;
-    struct ndp_buf key = NDP_BUF_INIT;
-    size_t i, c = d->workloads[at].cluster;
-
-    object_key(&key, c, w->ns, NULL, NULL);
-    keyed_add(&d->by_ns, key.buf, at);
-    if (w->labels_unknown) {
-        /* It may carry any label: every selector may select it. */
-        object_key(&key, c, w->ns, "", "");
-        keyed_add(&d->by_label, key.buf, at);
-    }
-    for (i = 0; i < w->pod_labels.nr; i++) {
-        object_key(&key, c, w->ns, w->pod_labels.keys[i],
-                   w->pod_labels.values[i]);
-        keyed_add(&d->by_label, key.buf, at);
-    }
-    ndp_buf_release(&key);
-}
-
-/*
- * The workloads whose pods a drain meets: those of the plans as the apply
- * leaves them (not the side before an update; not one the apply creates,
- * whose pods are not on the old nodes when the drain starts) and the live
- * ones the plans do not manage.
- */
-static void place_workloads(struct drain_check *d,
-                            const struct ndp_kube_objects *plan,
-                            const struct ndp_kube_objects *live)
-{
-    struct hiding h = { NDP_STRMAP_INIT(false), NULL, 0, 0 };
-    size_t i, n = plan->nr_workloads + (live ? live->nr_workloads : 0);
-
-    d->workloads = ndp_xcalloc(n ? n : 1, sizeof(*d->workloads));
-    for (i = 0; i < n; i++) {
-        bool from_plan = i < plan->nr_workloads;
-        const struct ndp_kube_workload *w = from_plan
-            ? &plan->workloads[i] : &live->workloads[i - plan->nr_workloads];
-        size_t c = object_cluster(d->ev, &w->origin);
-        if ((hide(&h, c, w->ns, w->kind, w->name) && !from_plan) ||
-            w->origin.side == NDP_KUBE_BEFORE || w->origin.created)
-            continue;
-        d->workloads[d->nr_workloads].obj = w;
-        d->workloads[d->nr_workloads].cluster = c;
-        index_workload(d, d->nr_workloads++);
-    }
-    hiding_release(&h);
-}
-
-/* ---- what a budget allows ------------------------------------------------ */
-
-enum block {
-    BLOCK_NONE,
-    BLOCK_UNSATISFIABLE,  /* maxUnavailable 0: refused before it starts */
-    BLOCK_NO_DISRUPTION   /* no eviction allowed for its pods */
-};
-
-struct blocker {
-    const struct ndp_kube_budget *b;
-    size_t cluster;
-    enum block block;
-    long pods;                          /* the pods it holds, -1: unknown */
-    const struct ndp_kube_workload *workload; /* the first it selects */
-    size_t workloads;                   /* how many it selects */
-};
-
-/* The pods of the workloads 'p' selects: false when not known. */
-static bool count_pods(const struct drain_check *d, const struct placed *p,
-                       struct blocker *out)
-{
-    const struct ndp_kube_budget *b = p->obj;
-    struct ndp_buf key = NDP_BUF_INIT;
-    const struct keyed *k = b->selector.match_labels.nr ? &d->by_label
-                                                         : &d->by_ns;
-    size_t e, looked = 0;
-    bool known = true;
-
-    object_key(&key, p->cluster, b->ns,
-               b->selector.match_labels.nr ? b->selector.match_labels.keys[0]
-                                           : NULL,
-               b->selector.match_labels.nr
-                   ? b->selector.match_labels.values[0] : NULL);
-    out->pods = 0;
-    if (b->selector.match_labels.nr) {
-        struct ndp_buf any = NDP_BUF_INIT;
-        object_key(&any, p->cluster, b->ns, "", "");
-        known = keyed_first(&d->by_label, any.buf) == SIZE_MAX;
-        ndp_buf_release(&any);
-    }
-    for (e = keyed_first(k, key.buf); e != SIZE_MAX && known; e = k->next[e]) {
-        const struct placed *wp = &d->workloads[k->value[e]];
-        const struct ndp_kube_workload *w = wp->obj;
-        if (++looked > DRAIN_MAX_CANDIDATES || w->labels_unknown) {
-            known = false;
-        } else if (wp->cluster == p->cluster && strcmp(w->ns, b->ns) == 0 &&
-                   ndp_kube_selects(&b->selector, &w->pod_labels)) {
-            known = w->replicas >= 0;
-            out->pods = out->pods > LONG_MAX - w->replicas
-                            ? LONG_MAX : out->pods + w->replicas;
-            if (!out->workload)
-                out->workload = w;
-            out->workloads++;
-        }
-    }
-    ndp_buf_release(&key);
-    return known && out->workloads > 0;
-}
-
-static void judge_budget(const struct drain_check *d, const struct placed *p,
-                         struct blocker *out)
-{
-    const struct ndp_kube_budget *b = p->obj;
-
-    memset(out, 0, sizeof(*out));
-    out->b = b;
-    out->cluster = p->cluster;
-    out->pods = -1;
-    if (b->selector.unknown)
-        return;
-    if (ndp_kube_budget_unsatisfiable(b)) {
-        out->block = BLOCK_UNSATISFIABLE;
-        if (!count_pods(d, p, out))
-            out->pods = -1;
-        return;
-    }
-    if (count_pods(d, p, out) && out->pods > 0 &&
-        ndp_kube_allowed_disruptions(b, out->pods) == 0)
-        out->block = BLOCK_NO_DISRUPTION;
-    else
-        out->pods = -1;
-}
 
 /* ---- the order of the plan ---------------------------------------------- */
 
@@ -421,7 +119,7 @@ static struct drain *add_drain(struct drains *out, struct ndp_strmap *seen,
     struct drain *dr;
     size_t at;
 
-    if (!ch->address || cluster == UNKNOWN_CLUSTER)
+    if (!ch->address || cluster == NDP_UNKNOWN_CLUSTER)
         return NULL;
     at = ndp_strmap_add(seen, ch->address, out->nr);
     if (at != out->nr) {
@@ -567,7 +265,7 @@ enum seen_state { SEES_NEITHER, SEES_SURELY, SEES_MAYBE };
 
 static enum seen_state drain_sees(struct order_walk *w,
                                   const struct drain *dr,
-                                  const struct blocker *bl)
+                                  const struct ndp_blocker *bl)
 {
     const struct ndp_kube_origin *o = &bl->b->origin;
     bool after_drain = o->cluster_ref && dr->ch->kind == NDP_KIND_CLUSTER &&
@@ -575,7 +273,7 @@ static enum seen_state drain_sees(struct order_walk *w,
     bool before_drain = false;
 
     if (o->side == NDP_KUBE_BOTH)
-        return bl->cluster == UNKNOWN_CLUSTER ? SEES_MAYBE : SEES_SURELY;
+        return bl->cluster == NDP_UNKNOWN_CLUSTER ? SEES_MAYBE : SEES_SURELY;
     if (!after_drain && o->order_node && dr->ch->order_node &&
         !dr->ch->deferred_reason) {
         if (w->at != dr->ch->order_node) {
@@ -590,22 +288,22 @@ static enum seen_state drain_sees(struct order_walk *w,
      * drain's, the side after when it comes before. */
     if ((o->side == NDP_KUBE_BEFORE) != after_drain)
         return SEES_NEITHER;
-    return bl->cluster == UNKNOWN_CLUSTER ? SEES_MAYBE : SEES_SURELY;
+    return bl->cluster == NDP_UNKNOWN_CLUSTER ? SEES_MAYBE : SEES_SURELY;
 }
 
 /* The budgets one drain meets, by rule; a list each, sure ones first. */
 struct met {
-    const struct blocker **zero, **stuck;
+    const struct ndp_blocker **zero, **stuck;
     size_t nr_zero, nr_zero_sure, nr_stuck;
     bool zero_order_unsure, zero_cluster_unsure; /* why not sure */
 };
 
-static void meet_one(struct met *m, const struct blocker *bl,
+static void meet_one(struct met *m, const struct ndp_blocker *bl,
                      enum seen_state seen)
 {
     if (seen == SEES_NEITHER)
         return;
-    if (bl->block == BLOCK_NO_DISRUPTION) {
+    if (bl->block == NDP_BLOCK_NO_DISRUPTION) {
         m->stuck[m->nr_stuck++] = bl;
         return;
     }
@@ -616,7 +314,7 @@ static void meet_one(struct met *m, const struct blocker *bl,
         return;
     }
     m->zero[m->nr_zero++] = bl;
-    if (bl->cluster == UNKNOWN_CLUSTER)
+    if (bl->cluster == NDP_UNKNOWN_CLUSTER)
         m->zero_cluster_unsure = true;
     else
         m->zero_order_unsure = true;
@@ -645,7 +343,7 @@ static void drain_words(struct ndp_buf *msg, const struct drain *dr,
                      own ? "" : cluster);
 }
 
-static void budget_name(struct ndp_buf *out, const struct blocker *bl)
+static void budget_name(struct ndp_buf *out, const struct ndp_blocker *bl)
 {
     const struct ndp_kube_origin *o = &bl->b->origin;
 
@@ -662,7 +360,7 @@ static void budget_name(struct ndp_buf *out, const struct blocker *bl)
         ndp_buf_addf(out, " (%s, %s)", o->address,
                      o->deleted ? "before this apply deletes it"
                                 : "before this apply changes it");
-    if (bl->cluster == UNKNOWN_CLUSTER)
+    if (bl->cluster == NDP_UNKNOWN_CLUSTER)
         ndp_buf_adds(out, o->address
                               ? " [of no known cluster: the input has "
                                 "several and its provider's host names none "
@@ -677,7 +375,7 @@ static void amount_words(struct ndp_buf *out, const char *name,
     ndp_buf_addf(out, "%s %ld%s", name, a->value, a->percent ? "%" : "");
 }
 
-static void pods_words(struct ndp_buf *out, const struct blocker *bl)
+static void pods_words(struct ndp_buf *out, const struct ndp_blocker *bl)
 {
     const struct ndp_kube_workload *w = bl->workload;
 
@@ -695,13 +393,13 @@ static void pods_words(struct ndp_buf *out, const struct blocker *bl)
 }
 
 /* Budgets of one finding: their names, each with what it declares. */
-static void list_budgets(struct ndp_buf *msg, const struct blocker *const *list,
+static void list_budgets(struct ndp_buf *msg, const struct ndp_blocker *const *list,
                          size_t nr)
 {
     size_t i;
 
     for (i = 0; i < nr && i < DRAIN_MAX_NAMED; i++) {
-        const struct blocker *bl = list[i];
+        const struct ndp_blocker *bl = list[i];
         ndp_buf_adds(msg, i ? "; " : "");
         budget_name(msg, bl);
         ndp_buf_adds(msg, " with ");
@@ -743,7 +441,7 @@ static void unsure_words(struct ndp_buf *msg, const struct finding_words *fw)
 static void emit(const struct ndp_evaluator *ev,
                  const struct ndp_impacts *impacts, const struct drain *dr,
                  const struct finding_words *fw,
-                 const struct blocker *const *list, size_t nr)
+                 const struct ndp_blocker *const *list, size_t nr)
 {
     struct ndp_check_finding f;
     const char *cluster = ev->clusters->items[dr->cluster].id;
@@ -803,11 +501,11 @@ static void emit(const struct ndp_evaluator *ev,
 
 /* The blockers of one cluster: those of no changed state, and the rest. */
 struct cluster_blockers {
-    const struct blocker **fixed, **changed;
+    const struct ndp_blocker **fixed, **changed;
     size_t nr_fixed, nr_changed;
 };
 
-static void gather(struct cluster_blockers *cb, const struct blocker *all,
+static void gather(struct cluster_blockers *cb, const struct ndp_blocker *all,
                    const size_t *of, const size_t *at, size_t c,
                    size_t nr_clusters)
 {
@@ -820,8 +518,8 @@ static void gather(struct cluster_blockers *cb, const struct blocker *all,
     cb->changed = ndp_xcalloc(n ? n : 1, sizeof(*cb->changed));
     for (g = 0; g < 2; g++)
         for (k = groups[g][0]; k < groups[g][1]; k++) {
-            const struct blocker *bl = &all[of[k]];
-            if (bl->block == BLOCK_NONE)
+            const struct ndp_blocker *bl = &all[of[k]];
+            if (bl->block == NDP_BLOCK_NONE)
                 continue;
             if (bl->b->origin.side == NDP_KUBE_BOTH)
                 cb->fixed[cb->nr_fixed++] = bl;
@@ -852,7 +550,7 @@ static void judge_drain(const struct ndp_evaluator *ev,
     m.zero = ndp_xcalloc(n ? n : 1, sizeof(*m.zero));
     m.stuck = ndp_xcalloc(n ? n : 1, sizeof(*m.stuck));
     for (i = 0; i < n; i++) {
-        const struct blocker *bl = i < cb->nr_fixed
+        const struct ndp_blocker *bl = i < cb->nr_fixed
             ? cb->fixed[i] : cb->changed[i - cb->nr_fixed];
         meet_one(&m, bl, drain_sees(w, dr, bl));
     }
@@ -895,7 +593,7 @@ static void tell_impact(struct ndp_impacts *impacts, size_t c,
     whole.cluster = c;
     minutes = drain_minutes(impacts, &whole);
     for (i = 0; i < n; i++) {
-        const struct blocker *bl = i < cb->nr_fixed
+        const struct ndp_blocker *bl = i < cb->nr_fixed
             ? cb->fixed[i] : cb->changed[i - cb->nr_fixed];
         if (i == DRAIN_MAX_IMPACT) {
             impacts->items[c].more_budgets = n - i;
@@ -904,31 +602,30 @@ static void tell_impact(struct ndp_impacts *impacts, size_t c,
         ndp_buf_reset(&name);
         ndp_buf_addf(&name, "%s/%s", bl->b->ns, bl->b->name);
         ndp_impact_add_budget(&impacts->items[c], name.buf, bl->pods,
-                              bl->block == BLOCK_UNSATISFIABLE,
+                              bl->block == NDP_BLOCK_UNSATISFIABLE,
                               i < cb->nr_fixed &&
-                                  bl->cluster != UNKNOWN_CLUSTER,
+                                  bl->cluster != NDP_UNKNOWN_CLUSTER,
                               force, minutes);
     }
     ndp_buf_release(&name);
 }
 
 /* Each cluster's drains against its blockers: one pass over each. */
-static void judge_drains(const struct drain_check *d,
+static void judge_drains(const struct ndp_evaluator *ev,
                          struct ndp_impacts *impacts,
                          const struct drains *drains,
-                         const struct blocker *all)
+                         const struct ndp_blocker *all, size_t nr_all)
 {
-    const struct ndp_evaluator *ev = d->ev;
     size_t nc = ev->clusters->nr, c, k, i;
     size_t *cluster_of, *drain_of, *drain_at, *of, *at;
     struct order_walk walk;
 
-    cluster_of = ndp_xcalloc(d->nr_budgets ? d->nr_budgets : 1,
+    cluster_of = ndp_xcalloc(nr_all ? nr_all : 1,
                              sizeof(*cluster_of));
-    for (i = 0; i < d->nr_budgets; i++)
-        cluster_of[i] = all[i].cluster == UNKNOWN_CLUSTER ? nc
+    for (i = 0; i < nr_all; i++)
+        cluster_of[i] = all[i].cluster == NDP_UNKNOWN_CLUSTER ? nc
                                                           : all[i].cluster;
-    ndp_group_indexes(&of, &at, nc + 1, d->nr_budgets, cluster_of);
+    ndp_group_indexes(&of, &at, nc + 1, nr_all, cluster_of);
     free(cluster_of);
     cluster_of = ndp_xcalloc(drains->nr ? drains->nr : 1,
                              sizeof(*cluster_of));
@@ -963,28 +660,17 @@ void ndp_check_drain(const struct ndp_evaluator *ev,
 {
     const struct ndp_kube_objects *live =
         ev->opt->states ? &ev->opt->states->kube : NULL;
-    struct drain_check d;
     struct drains drains = { NULL, 0, 0 };
-    struct blocker *all;
-    size_t i;
+    struct ndp_blocker *all;
+    size_t nr;
 
     if (!ev->set->kube.nr_budgets && !(live && live->nr_budgets))
         return;
     find_drains(&drains, ev);
-    if (!drains.nr)
-        return;
-    memset(&d, 0, sizeof(d));
-    d.ev = ev;
-    place_budgets(&d, &ev->set->kube, live);
-    place_workloads(&d, &ev->set->kube, live);
-    all = ndp_xcalloc(d.nr_budgets ? d.nr_budgets : 1, sizeof(*all));
-    for (i = 0; i < d.nr_budgets; i++)
-        judge_budget(&d, &d.budgets[i], &all[i]);
-    judge_drains(&d, impacts, &drains, all);
-    free(all);
-    free(d.budgets);
-    free(d.workloads);
-    keyed_release(&d.by_label);
-    keyed_release(&d.by_ns);
+    if (drains.nr) {
+        ndp_drain_blockers(&all, &nr, ev);
+        judge_drains(ev, impacts, &drains, all, nr);
+        free(all);
+    }
     free(drains.items);
 }

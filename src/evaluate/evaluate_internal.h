@@ -3,8 +3,8 @@
  * evaluate_internal.h - what the evaluator's stages share (evaluate.c,
  * resolve.c, resolve_window.c, verdict.c, overrun.c, emit.c and the
  * checks: check_versions.c, check_upgrade.c, check_pools.c,
- * check_maintenance.c, check_concurrency.c, check_drain.c); no other
- * file includes it.
+ * check_maintenance.c, check_concurrency.c, check_drain.c,
+ * drain_budgets.c); no other file includes it.
  *
  * evaluate.c builds one struct ndp_evaluator per run and frees its
  * tables; the stages borrow it.  Every pointer in it is borrowed from the
@@ -185,6 +185,36 @@ void ndp_check_pools(const struct ndp_evaluator *ev);
  * order between them in the plan's configuration (NDP901, PT-CONC-01).
  */
 void ndp_check_concurrency(const struct ndp_evaluator *ev);
+
+/*
+ * drain_budgets.c: the pod disruption budgets of the plans and the live
+ * state, each placed in its cluster (NDP_UNKNOWN_CLUSTER: none known)
+ * with what it blocks in its own state and the pods it holds.  '*out' is
+ * returned owned, '*nr' long; the budgets are borrowed from the change
+ * set and the states.
+ */
+#define NDP_UNKNOWN_CLUSTER SIZE_MAX
+
+enum ndp_block {
+    NDP_BLOCK_NONE,
+    NDP_BLOCK_UNSATISFIABLE,  /* maxUnavailable 0: refused before it starts */
+    NDP_BLOCK_NO_DISRUPTION   /* no eviction allowed for its pods */
+};
+
+struct ndp_kube_budget;
+struct ndp_kube_workload;
+
+struct ndp_blocker {
+    const struct ndp_kube_budget *b;
+    size_t cluster;
+    enum ndp_block block;
+    long pods;                          /* the pods it holds, -1: unknown */
+    const struct ndp_kube_workload *workload; /* the first it selects */
+    size_t workloads;                   /* how many it selects */
+};
+
+void ndp_drain_blockers(struct ndp_blocker **out, size_t *nr,
+                        const struct ndp_evaluator *ev);
 
 /*
  * check_drain.c: appends to ev->out a finding for each change that drains
