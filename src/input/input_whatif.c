@@ -218,17 +218,32 @@ static struct json_object *member_at(struct json_object *doc,
  * it keep their index; at the end of the list it is left out.
  *
  * No AKS list comes near NDP_WHATIF_MAX_INDEX elements, nor a change near
- * NDP_WHATIF_MAX_SLOTS rebuilt elements in all; a delta beyond either is
- * not rebuilt (a few bytes of "path": "4000" must not cost megabytes),
- * and the change is kept as one what-if cannot show.
+ * NDP_WHATIF_MAX_SLOTS rebuilt elements in all, nor an ARM property near
+ * NDP_WHATIF_MAX_DEPTH levels deep (path steps and array elements on the
+ * way, children included); a delta beyond any is not rebuilt (a few bytes
+ * of "path": "4000" must not cost megabytes, nor a path of a thousand
+ * dots a document a thousand levels deep that every later walk recurses
+ * through), and the change is kept as one what-if cannot show.
  */
 #define NDP_WHATIF_MAX_INDEX 4095
 #define NDP_WHATIF_MAX_SLOTS 65536
+#define NDP_WHATIF_MAX_DEPTH 64
 
 struct rebuild {
     size_t slots_left;
+    unsigned depth;         /* levels below the resource so far */
     bool too_big;
 };
+
+/* The steps of a dotted path: its dots, plus one. */
+static unsigned path_steps(const char *path)
+{
+    unsigned n = 1;
+
+    for (; *path; path++)
+        n += *path == '.';
+    return n;
+}
 
 struct slot {
     const struct json_object *bsrc, *asrc; /* the children giving each side */
@@ -306,10 +321,13 @@ static void fill_slot(struct rebuild *rb, struct json_object *b,
         json_object_array_add(a, NULL);
     if (!bv || !av || s->bsrc != s->asrc || !has_parts(s->bsrc))
         return;
-    if (kind_is(s->bsrc, "Array"))
+    if (++rb->depth > NDP_WHATIF_MAX_DEPTH)
+        rb->too_big = true;
+    else if (kind_is(s->bsrc, "Array"))
         rebuild_array(rb, bv, av, children_of(s->bsrc));
     else
         rebuild_object(rb, bv, av, children_of(s->bsrc));
+    rb->depth--;
 }
 
 static void rebuild_array(struct rebuild *rb, struct json_object *b,
@@ -365,18 +383,25 @@ static void rebuild_entry(struct rebuild *rb, struct json_object *b,
     const struct json_object *bv = ndp_json_get(d, "before");
     const struct json_object *av = ndp_json_get(d, "after");
 
+    unsigned steps;
+
     if (!path || !*path)
         return;
-    if (has_parts(d) && kind_is(d, "Array")) {
+    steps = path_steps(path);
+    if (rb->depth + steps > NDP_WHATIF_MAX_DEPTH) {
+        rb->too_big = true;
+        return;
+    }
+    rb->depth += steps;
+    if (has_parts(d) && kind_is(d, "Array"))
         rebuild_array(rb, member_at(b, path, json_type_array, NULL),
                       member_at(a, path, json_type_array, NULL), children);
-        return;
-    }
-    if (has_parts(d)) {
+    else if (has_parts(d))
         rebuild_object(rb, member_at(b, path, json_type_object, NULL),
                        member_at(a, path, json_type_object, NULL), children);
+    rb->depth -= steps;
+    if (has_parts(d))
         return;
-    }
     if (kind_is(d, "NoEffect"))
         av = bv;
     if (!ndp_json_is_unset(bv))
@@ -401,7 +426,7 @@ static void rebuild_object(struct rebuild *rb, struct json_object *b,
 static void snapshots_from_delta(struct ndp_change *c,
                                  const struct json_object *delta)
 {
-    struct rebuild rb = { NDP_WHATIF_MAX_SLOTS, false };
+    struct rebuild rb = { NDP_WHATIF_MAX_SLOTS, 0, false };
 
     c->before = json_object_new_object();
     c->after = json_object_new_object();
@@ -469,7 +494,7 @@ static void deletes_into(struct json_object *after,
 static void after_from_delta(struct ndp_change *c,
                              const struct json_object *delta)
 {
-    struct rebuild rb = { NDP_WHATIF_MAX_SLOTS, false };
+    struct rebuild rb = { NDP_WHATIF_MAX_SLOTS, 0, false };
     struct json_object *b = json_object_new_object();
     struct json_object *a = json_object_new_object();
 
