@@ -76,8 +76,8 @@ static const struct json_object *block(const struct json_object *o,
 static bool masked(const struct json_object *unknown,
                    const struct json_object *sensitive, const char *dotted)
 {
-    return ndp_kube_masked(unknown, dotted) ||
-           ndp_kube_masked(sensitive, dotted);
+    return ndp_json_mask_covers_first(unknown, dotted) ||
+           ndp_json_mask_covers_first(sensitive, dotted);
 }
 
 static char *metadata_string(const struct json_object *doc, const char *key,
@@ -90,9 +90,9 @@ static char *metadata_string(const struct json_object *doc, const char *key,
     char *out;
 
     ndp_buf_addf(&dotted, "metadata.%s", key);
-    if (ndp_kube_masked(sensitive, dotted.buf))
+    if (ndp_json_mask_covers_first(sensitive, dotted.buf))
         out = ndp_xstrdup("(sensitive)");
-    else if (ndp_kube_masked(unknown, dotted.buf))
+    else if (ndp_json_mask_covers_first(unknown, dotted.buf))
         out = ndp_xstrdup("(known after apply)");
     else
         out = ndp_xstrdup(s && *s ? s : fallback);

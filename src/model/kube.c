@@ -189,29 +189,6 @@ void ndp_kube_amount_read(struct ndp_kube_amount *out,
     out->value = 0;
 }
 
-bool ndp_kube_masked(const struct json_object *mask, const char *dotted)
-{
-    char key[128];
-
-    while (mask && *dotted) {
-        size_t len = strcspn(dotted, ".");
-        if (json_object_is_type(mask, json_type_array)) {
-            mask = ndp_json_index(mask, 0);
-            continue;
-        }
-        if (json_object_is_type(mask, json_type_boolean))
-            return json_object_get_boolean(ndp_json_unconst(mask));
-        if (!json_object_is_type(mask, json_type_object) ||
-            len >= sizeof(key))
-            return ndp_json_any_true(mask);
-        memcpy(key, dotted, len);
-        key[len] = '\0';
-        mask = ndp_json_get(mask, key);
-        dotted += len + (dotted[len] == '.');
-    }
-    return ndp_json_any_true(mask);
-}
-
 bool ndp_kube_kind_known(const char *kind)
 {
     return kind && (strcmp(kind, "PodDisruptionBudget") == 0 ||
@@ -229,9 +206,9 @@ static const char *shown_string(const struct json_object *o,
 {
     const char *s;
 
-    if (ndp_kube_masked(sensitive, dotted))
+    if (ndp_json_mask_covers_first(sensitive, dotted))
         return "(sensitive)";
-    if (ndp_kube_masked(unknown, dotted))
+    if (ndp_json_mask_covers_first(unknown, dotted))
         return "(known after apply)";
     s = json_object_get_string(ndp_json_unconst(ndp_json_path(o, dotted)));
     return s && *s && json_object_is_type(ndp_json_path(o, dotted),
@@ -355,15 +332,15 @@ static void read_api_budget(struct ndp_kube_budget *b,
                             const struct json_object *sensitive)
 {
     read_api_amount(&b->min_available, spec, "minAvailable",
-                    ndp_kube_masked(unknown, "spec.minAvailable") ||
-                        ndp_kube_masked(sensitive, "spec.minAvailable"));
+                    ndp_json_mask_covers_first(unknown, "spec.minAvailable") ||
+                        ndp_json_mask_covers_first(sensitive, "spec.minAvailable"));
     read_api_amount(&b->max_unavailable, spec, "maxUnavailable",
-                    ndp_kube_masked(unknown, "spec.maxUnavailable") ||
-                        ndp_kube_masked(sensitive,
+                    ndp_json_mask_covers_first(unknown, "spec.maxUnavailable") ||
+                        ndp_json_mask_covers_first(sensitive,
                                              "spec.maxUnavailable"));
     read_api_selector(&b->selector, ndp_json_get(spec, "selector"),
-                      ndp_kube_masked(unknown, "spec.selector") ||
-                          ndp_kube_masked(sensitive, "spec.selector"));
+                      ndp_json_mask_covers_first(unknown, "spec.selector") ||
+                          ndp_json_mask_covers_first(sensitive, "spec.selector"));
 }
 
 static void read_api_workload(struct ndp_kube_workload *w,
@@ -375,14 +352,14 @@ static void read_api_workload(struct ndp_kube_workload *w,
 
     if (json_object_is_type(replicas, json_type_int) &&
         json_object_get_int64(replicas) >= 0 &&
-        !ndp_kube_masked(unknown, "spec.replicas") &&
-        !ndp_kube_masked(sensitive, "spec.replicas")) {
+        !ndp_json_mask_covers_first(unknown, "spec.replicas") &&
+        !ndp_json_mask_covers_first(sensitive, "spec.replicas")) {
         int64_t n = json_object_get_int64(replicas);
         w->replicas = n > KUBE_MAX_COUNT ? KUBE_MAX_COUNT : (long)n;
     }
     w->labels_unknown =
-        ndp_kube_masked(unknown, "spec.template.metadata.labels") ||
-        ndp_kube_masked(sensitive, "spec.template.metadata.labels") ||
+        ndp_json_mask_covers_first(unknown, "spec.template.metadata.labels") ||
+        ndp_json_mask_covers_first(sensitive, "spec.template.metadata.labels") ||
         !ndp_kube_read_labels(&w->pod_labels,
                         ndp_json_path(spec, "template.metadata.labels"));
 }

@@ -143,15 +143,6 @@ bool ndp_kube_read_api_object(struct ndp_kube_objects *objs,
                               const struct json_object *sensitive,
                               struct ndp_kube_origin *origin);
 
-/*
- * Is the value at '.'-separated 'dotted' marked in 'mask' (Terraform's
- * after_unknown or sensitive shape)?  A true on the way covers it, as
- * does any true below it; a list on the way stands for its first element
- * (the kubernetes provider's blocks are lists of one), so that a mask of
- * metadata[0].uid does not cover metadata[0].name.
- */
-bool ndp_kube_masked(const struct json_object *mask, const char *dotted);
-
 /* Is 'kind' (a manifest's "kind") one this file reads? */
 bool ndp_kube_kind_known(const char *kind);
 

@@ -128,12 +128,18 @@ bool ndp_json_any_true(const struct json_object *mask)
     }
 }
 
-bool ndp_json_mask_covers(const struct json_object *mask, const char *dotted)
+/* 'first': a list on the way stands for its first element. */
+static bool mask_covers(const struct json_object *mask, const char *dotted,
+                        bool first)
 {
     char key[128];
 
     while (mask && *dotted) {
         size_t len = strcspn(dotted, ".");
+        if (first && json_object_is_type(mask, json_type_array)) {
+            mask = ndp_json_index(mask, 0);
+            continue;
+        }
         if (json_object_is_type(mask, json_type_boolean))
             return json_object_get_boolean(mask);
         if (!json_object_is_type(mask, json_type_object))
@@ -146,6 +152,17 @@ bool ndp_json_mask_covers(const struct json_object *mask, const char *dotted)
         dotted += len + (dotted[len] == '.');
     }
     return ndp_json_any_true(mask);
+}
+
+bool ndp_json_mask_covers(const struct json_object *mask, const char *dotted)
+{
+    return mask_covers(mask, dotted, false);
+}
+
+bool ndp_json_mask_covers_first(const struct json_object *mask,
+                                const char *dotted)
+{
+    return mask_covers(mask, dotted, true);
 }
 
 void ndp_json_to_buf(struct ndp_buf *out, const struct json_object *v)

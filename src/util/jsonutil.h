@@ -52,6 +52,13 @@ bool ndp_json_any_true(const struct json_object *mask);
  * are not named: an array on the way is searched whole.
  */
 bool ndp_json_mask_covers(const struct json_object *mask, const char *dotted);
+/*
+ * The same, but a list on the way stands for its first element (the
+ * blocks of a Terraform provider that are lists of one), so that a mask
+ * of metadata[0].uid does not cover metadata[0].name.
+ */
+bool ndp_json_mask_covers_first(const struct json_object *mask,
+                                const char *dotted);
 
 /*
  * True when 'v' is, or holds, an ARM template expression: a string that
