@@ -282,6 +282,12 @@ static enum seen_state drain_sees(struct order_walk *w,
         }
         before_drain = w->stamp[o->order_node - 1] == w->gen;
     }
+    /* Unordered: either side; one that blocks either way counts once, as
+     * the side before. */
+    if (!after_drain && !before_drain && bl->both_sides)
+        return o->side == NDP_KUBE_AFTER ? SEES_NEITHER
+               : bl->cluster == NDP_UNKNOWN_CLUSTER ? SEES_MAYBE
+                                                    : SEES_SURELY;
     if (!after_drain && !before_drain)
         return SEES_MAYBE;
     /* Ordered: the side before when the budget's change comes after the
@@ -352,6 +358,9 @@ static void budget_name(struct ndp_buf *out, const struct ndp_blocker *bl)
         ndp_buf_addf(out, " (live, %s)", o->input);
     else if (o->side == NDP_KUBE_BOTH)
         ndp_buf_addf(out, " (%s)", o->address);
+    else if (bl->both_sides)
+        ndp_buf_addf(out, " (%s, before and after this apply changes it)",
+                     o->address);
     else if (o->side == NDP_KUBE_AFTER)
         ndp_buf_addf(out, " (%s, %s)", o->address,
                      o->created ? "created by this apply"

@@ -309,6 +309,27 @@ static void judge_budget(const struct drain_check *d, const struct placed *p,
         out->pods = -1;
 }
 
+/*
+ * The two sides of one changed budget are read one after the other
+ * (input_kube.c): when both block the same way, whichever a drain meets
+ * blocks it.
+ */
+static void pair_sides(struct ndp_blocker *all, size_t nr)
+{
+    size_t i;
+
+    for (i = 0; i + 1 < nr; i++) {
+        const struct ndp_kube_origin *a = &all[i].b->origin;
+        const struct ndp_kube_origin *b = &all[i + 1].b->origin;
+        if (a->side == NDP_KUBE_BEFORE && b->side == NDP_KUBE_AFTER &&
+            a->address && b->address && a->input == b->input &&
+            strcmp(a->address, b->address) == 0 &&
+            all[i].block != NDP_BLOCK_NONE &&
+            all[i].block == all[i + 1].block)
+            all[i].both_sides = all[i + 1].both_sides = true;
+    }
+}
+
 void ndp_drain_blockers(struct ndp_blocker **out, size_t *nr,
                         const struct ndp_evaluator *ev)
 {
@@ -325,6 +346,7 @@ void ndp_drain_blockers(struct ndp_blocker **out, size_t *nr,
     *nr = d.nr_budgets;
     for (i = 0; i < d.nr_budgets; i++)
         judge_budget(&d, &d.budgets[i], &(*out)[i]);
+    pair_sides(*out, d.nr_budgets);
     free(d.budgets);
     free(d.workloads);
     keyed_release(&d.by_label);

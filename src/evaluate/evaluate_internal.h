@@ -211,6 +211,8 @@ struct ndp_blocker {
     long pods;                          /* the pods it holds, -1: unknown */
     const struct ndp_kube_workload *workload; /* the first it selects */
     size_t workloads;                   /* how many it selects */
+    bool both_sides;    /* one side of a change whose other side blocks
+                           the same way: a drain meets a block either way */
 };
 
 void ndp_drain_blockers(struct ndp_blocker **out, size_t *nr,
