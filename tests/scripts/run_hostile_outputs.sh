@@ -225,6 +225,11 @@ for fmt in $formats; do
         --show-suppressed fixtures/hostile/ignore-repo/plan.json
     run 2 "$fmt" --cluster-state fixtures/hostile/state-policy.json \
         fixtures/example-plan.json
+    # A pod disruption budget whose name and namespace hold escapes, HTML,
+    # a pipe, a mention, a link, CR LF and a workflow command: the drain
+    # findings name it, and so does the impact.
+    run 1 "$fmt" --cluster-state fixtures/hostile/kubectl-hostile-names.json \
+        fixtures/whatif-pool-upgrade.json
 done
 # File names that start a line of the text report with '::', after
 # nothing, after U+3000 IDEOGRAPHIC SPACE, and after spaces and a soft
