@@ -44,48 +44,89 @@
 
 /* ---- the order of the plan ---------------------------------------------- */
 
-/* Walks down the order graph (what a node waits for), stamping. */
+/*
+ * Walks of the order graph from one drain: down (what it waits for,
+ * 'below') and up (what waits for it, 'above'), stamped with one
+ * generation a drain.  'up_at'/'up' are the reverse edges.
+ */
 struct order_walk {
     const struct ndp_changeset *set;
-    unsigned *stamp;
+    unsigned *below, *above;
     unsigned gen;
     size_t *queue;
-    size_t at;            /* the node of the last walk, plus 1 */
+    size_t *up_at, *up;
+    size_t at;            /* the node of the last walks, plus 1 */
 };
 
 static void order_walk_init(struct order_walk *w,
                             const struct ndp_changeset *set)
 {
-    size_t n = set->nr_order ? set->nr_order : 1;
+    size_t n = set->nr_order, i, j, *fill;
 
     w->set = set;
-    w->stamp = ndp_xcalloc(n, sizeof(*w->stamp));
-    w->queue = ndp_xcalloc(n, sizeof(*w->queue));
+    w->below = ndp_xcalloc(n ? n : 1, sizeof(*w->below));
+    w->above = ndp_xcalloc(n ? n : 1, sizeof(*w->above));
+    w->queue = ndp_xcalloc(n ? n : 1, sizeof(*w->queue));
+    w->up_at = ndp_xcalloc(n + 1, sizeof(*w->up_at));
+    for (i = 0; i < n; i++)
+        for (j = 0; j < set->order[i].nr; j++)
+            w->up_at[set->order[i].deps[j] + 1]++;
+    for (i = 0; i < n; i++)
+        w->up_at[i + 1] += w->up_at[i];
+    w->up = ndp_xcalloc(w->up_at[n] ? w->up_at[n] : 1, sizeof(*w->up));
+    fill = ndp_xcalloc(n ? n : 1, sizeof(*fill));
+    for (i = 0; i < n; i++)
+        for (j = 0; j < set->order[i].nr; j++) {
+            size_t d = set->order[i].deps[j];
+            w->up[w->up_at[d] + fill[d]++] = i;
+        }
+    free(fill);
     w->gen = 0;
     w->at = 0;
 }
 
 static void order_walk_release(struct order_walk *w)
 {
-    free(w->stamp);
+    free(w->below);
+    free(w->above);
     free(w->queue);
+    free(w->up_at);
+    free(w->up);
 }
 
-/* Stamps with the next generation every node 'start' waits for. */
-static void order_walk_down(struct order_walk *w, size_t start)
+/* Stamps with w->gen every node 'start' reaches, down or up. */
+static void order_walk_one(struct order_walk *w, size_t start, bool down)
 {
+    unsigned *stamp = down ? w->below : w->above;
     size_t head = 0, tail = 0, i;
 
-    w->gen++;
     w->queue[tail++] = start;
     while (head < tail) {
-        const struct ndp_order_node *n = &w->set->order[w->queue[head++]];
-        for (i = 0; i < n->nr; i++)
-            if (w->stamp[n->deps[i]] != w->gen) {
-                w->stamp[n->deps[i]] = w->gen;
-                w->queue[tail++] = n->deps[i];
+        size_t at = w->queue[head++], nr, *next;
+        if (down) {
+            nr = w->set->order[at].nr;
+            next = w->set->order[at].deps;
+        } else {
+            nr = w->up_at[at + 1] - w->up_at[at];
+            next = w->up + w->up_at[at];
+        }
+        for (i = 0; i < nr; i++)
+            if (stamp[next[i]] != w->gen) {
+                stamp[next[i]] = w->gen;
+                w->queue[tail++] = next[i];
             }
     }
+}
+
+/* Both walks from node 'start' (once a node: the last is kept). */
+static void order_walk_from(struct order_walk *w, size_t start)
+{
+    if (w->at == start + 1)
+        return;
+    w->gen++;
+    w->at = start + 1;
+    order_walk_one(w, start, true);
+    order_walk_one(w, start, false);
 }
 
 /* ---- the changes that drain ---------------------------------------------- */
@@ -95,6 +136,8 @@ struct drain {
     size_t cluster;
     const char *pool;     /* the pool it drains, NULL: several */
     bool scale_in;        /* a node count decrease, not an upgrade */
+    bool upgrade;         /* an upgrade (a version, a node image), which
+                             force upgrade concerns; else a reimage */
     long from, to;        /* ... its counts */
     long scale_minutes;   /* ... the pool's drain timeout */
 };
@@ -102,7 +145,33 @@ struct drain {
 struct drains {
     struct drain *items;
     size_t nr, alloc;
+    struct ndp_strmap seen; /* by change ("%p": two inputs may hold one
+                               address), into 'items' */
+    char **keys;            /* owned, the map's keys */
+    size_t nr_keys, alloc_keys;
 };
+
+/* The key of change 'ch' in out->seen: owned by 'out'. */
+static const char *change_key(struct drains *out, const struct ndp_change *ch)
+{
+    struct ndp_buf key = NDP_BUF_INIT;
+
+    ndp_buf_addf(&key, "%p", (const void *)ch);
+    NDP_GROW(out->keys, out->alloc_keys, out->nr_keys + 1);
+    out->keys[out->nr_keys] = ndp_buf_detach(&key);
+    return out->keys[out->nr_keys++];
+}
+
+static void drains_release(struct drains *d)
+{
+    size_t i;
+
+    for (i = 0; i < d->nr_keys; i++)
+        free(d->keys[i]);
+    free(d->keys);
+    free(d->items);
+    ndp_strmap_release(&d->seen);
+}
 
 static bool finding_drains(const struct ndp_finding *f)
 {
@@ -112,7 +181,7 @@ static bool finding_drains(const struct ndp_finding *f)
            f->pools != NDP_POOLS_NONE;
 }
 
-static struct drain *add_drain(struct drains *out, struct ndp_strmap *seen,
+static struct drain *add_drain(struct drains *out,
                                const struct ndp_change *ch, const char *pool,
                                size_t cluster)
 {
@@ -121,7 +190,7 @@ static struct drain *add_drain(struct drains *out, struct ndp_strmap *seen,
 
     if (!ch->address || cluster == NDP_UNKNOWN_CLUSTER)
         return NULL;
-    at = ndp_strmap_add(seen, ch->address, out->nr);
+    at = ndp_strmap_add(&out->seen, change_key(out, ch), out->nr);
     if (at != out->nr) {
         /* Two findings of one change: it drains more than one pool. */
         if (!out->items[at].scale_in && pool && out->items[at].pool &&
@@ -139,22 +208,21 @@ static struct drain *add_drain(struct drains *out, struct ndp_strmap *seen,
 }
 
 /* The node count decreases of the pools a change declares. */
-static void add_scale_ins(struct drains *out, struct ndp_strmap *seen,
-                          const struct ndp_change *ch)
+static void add_scale_ins(struct drains *out, const struct ndp_change *ch)
 {
     struct drain *dr;
     size_t i;
 
     if (ch->action != NDP_ACTION_UPDATE || ch->deferred_reason ||
         ch->facts.pools_sensitive ||
-        ndp_strmap_find(seen, ch->address) != SIZE_MAX)
+        ndp_strmap_find(&out->seen, change_key(out, ch)) != SIZE_MAX)
         return;
     for (i = 0; i < ch->facts.nr_pools; i++) {
         const struct ndp_pool_facts *p = &ch->facts.pools[i];
         if (p->created || p->deleted || p->autoscale || p->autoscale_before ||
             p->count < 0 || p->count_before <= p->count)
             continue;
-        dr = add_drain(out, seen, ch, p->name, ch->cluster);
+        dr = add_drain(out, ch, p->name, ch->cluster);
         if (!dr)
             return;
         dr->scale_in = true;
@@ -167,13 +235,30 @@ static void add_scale_ins(struct drains *out, struct ndp_strmap *seen,
     }
 }
 
+/* A drain of 'ch' (just added, or NULL: one was already) is an upgrade
+ * when one of its findings is. */
+static void mark_upgrade(struct drains *out, struct drain *dr,
+                         const struct ndp_change *ch,
+                         const struct ndp_finding *f)
+{
+    size_t at;
+
+    if (!ndp_verdict_row(f->verdict)->upgrade)
+        return;
+    if (!dr) {
+        at = ndp_strmap_find(&out->seen, change_key(out, ch));
+        dr = at == SIZE_MAX ? NULL : &out->items[at];
+    }
+    if (dr)
+        dr->upgrade = true;
+}
+
 /*
  * The changes that drain: those whose findings (so far) rebuild pools
  * now, then those that lower a pool's node count; one entry a change.
  */
 static void find_drains(struct drains *out, const struct ndp_evaluator *ev)
 {
-    struct ndp_strmap seen = NDP_STRMAP_INIT(false);
     size_t i;
 
     for (i = 0; i < ev->out->nr; i++) {
@@ -183,13 +268,13 @@ static void find_drains(struct drains *out, const struct ndp_evaluator *ev)
             continue;
         ch = ndp_change_index_find(&ev->changes, f->input, f->resource);
         if (ch && !ch->deferred_reason)
-            add_drain(out, &seen, ch,
-                      f->pools == NDP_POOLS_NAMED ? f->pool : NULL,
-                      f->cluster_index);
+            mark_upgrade(out, add_drain(out, ch,
+                                        f->pools == NDP_POOLS_NAMED ? f->pool
+                                                                    : NULL,
+                                        f->cluster_index), ch, f);
     }
     for (i = 0; i < ev->set->nr; i++)
-        add_scale_ins(out, &seen, ev->set->items[i]);
-    ndp_strmap_release(&seen);
+        add_scale_ins(out, ev->set->items[i]);
 }
 
 /* ---- what a drain meets -------------------------------------------------- */
@@ -201,7 +286,8 @@ static void find_drains(struct drains *out, const struct ndp_evaluator *ev)
  * effect (azurerm: effective_until "must be set for the upgrade_override
  * values to take effect").
  */
-static bool forced(const struct ndp_evaluator *ev, size_t c)
+static const struct ndp_change *forcing(const struct ndp_evaluator *ev,
+                                        size_t c)
 {
     const struct ndp_change *ch;
     int64_t until;
@@ -213,8 +299,30 @@ static bool forced(const struct ndp_evaluator *ev, size_t c)
             ndp_time_parse_rfc3339(&until, ch->facts.force_upgrade_until) ==
                 0 &&
             until > ev->opt->at)
-            return true;
-    return false;
+            return ch;
+    return NULL;
+}
+
+enum force { FORCE_NO, FORCE_YES, FORCE_MAYBE };
+
+/*
+ * Force upgrade for drain 'dr', turned on by 'fch' (or NULL): in effect
+ * when it is the drain's own change or one the drain waits for; not when
+ * it waits for the drain; otherwise timing decides.
+ */
+static enum force force_for(struct order_walk *w, const struct drain *dr,
+                            const struct ndp_change *fch)
+{
+    if (!fch || !dr->upgrade)
+        return FORCE_NO;
+    if (fch == dr->ch)
+        return FORCE_YES;
+    if (!fch->order_node || !dr->ch->order_node)
+        return FORCE_MAYBE;
+    order_walk_from(w, dr->ch->order_node - 1);
+    if (w->below[fch->order_node - 1] == w->gen)
+        return FORCE_YES;
+    return w->above[fch->order_node - 1] == w->gen ? FORCE_NO : FORCE_MAYBE;
 }
 
 /* The impact's pool 'dr' drains, when it names one. */
@@ -274,13 +382,14 @@ static enum seen_state drain_sees(struct order_walk *w,
 
     if (o->side == NDP_KUBE_BOTH)
         return bl->cluster == NDP_UNKNOWN_CLUSTER ? SEES_MAYBE : SEES_SURELY;
-    if (!after_drain && o->order_node && dr->ch->order_node &&
-        !dr->ch->deferred_reason) {
-        if (w->at != dr->ch->order_node) {
-            order_walk_down(w, dr->ch->order_node - 1);
-            w->at = dr->ch->order_node;
-        }
-        before_drain = w->stamp[o->order_node - 1] == w->gen;
+    /* The order graph: the budget waits for the drain's change (through
+     * its provider's host, a module output, a depends_on), or the drain's
+     * change waits for the budget. */
+    if (o->order_node && dr->ch->order_node && !dr->ch->deferred_reason) {
+        order_walk_from(w, dr->ch->order_node - 1);
+        after_drain = after_drain || w->above[o->order_node - 1] == w->gen;
+        before_drain = !after_drain &&
+                       w->below[o->order_node - 1] == w->gen;
     }
     /* Unordered: either side; one that blocks either way counts once, as
      * the side before. */
@@ -340,11 +449,13 @@ static void drain_words(struct ndp_buf *msg, const struct drain *dr,
                      own ? "" : " of cluster ", own ? "" : cluster,
                      dr->from, dr->to);
     else if (dr->pool)
-        ndp_buf_addf(msg, "The drain of an upgrade: %s rebuilds pool %s%s%s",
+        ndp_buf_addf(msg, "The drain of %s: %s rebuilds pool %s%s%s",
+                     dr->upgrade ? "an upgrade" : "a reimage",
                      dr->ch->address, dr->pool, own ? "" : " of cluster ",
                      own ? "" : cluster);
     else
-        ndp_buf_addf(msg, "The drain of an upgrade: %s rebuilds pools%s%s",
+        ndp_buf_addf(msg, "The drain of %s: %s rebuilds pools%s%s",
+                     dr->upgrade ? "an upgrade" : "a reimage",
                      dr->ch->address, own ? "" : " of cluster ",
                      own ? "" : cluster);
 }
@@ -427,24 +538,64 @@ struct finding_words {
     enum ndp_verdict verdict;
     bool unsatisfiable;
     bool forced;
+    bool force_unsure;      /* force upgrade turned on with no order to
+                               the drain */
     bool order_unsure, cluster_unsure;
 };
 
 static void unsure_words(struct ndp_buf *msg, const struct finding_words *fw)
 {
+    const char *sep = "";
+
     if (fw->verdict != NDP_VERDICT_MAY_REFUSE || !fw->unsatisfiable)
         return;
     ndp_buf_adds(msg, " (if AKS sees it as the operation starts:");
-    if (fw->order_unsure)
+    if (fw->order_unsure) {
         ndp_buf_adds(msg, " the apply changes the budget with no order to "
                           "this change, so which state AKS sees depends on "
                           "timing");
-    if (fw->order_unsure && fw->cluster_unsure)
-        ndp_buf_adds(msg, ";");
-    if (fw->cluster_unsure)
-        ndp_buf_adds(msg, " a budget of no known cluster counts when it is "
-                          "in this cluster");
+        sep = ";";
+    }
+    if (fw->cluster_unsure) {
+        ndp_buf_addf(msg, "%s a budget of no known cluster counts when it "
+                     "is in this cluster", sep);
+        sep = ";";
+    }
+    if (fw->force_unsure)
+        ndp_buf_addf(msg, "%s force upgrade is turned on by a change with no "
+                     "order to this one, so whether it is in effect then "
+                     "depends on timing", sep);
     ndp_buf_adds(msg, ")");
+}
+
+/* What to do about budgets with maxUnavailable 0: by what the apply does
+ * with them. */
+static void unsatisfiable_help(struct ndp_buf *help, const struct drain *dr,
+                               const struct ndp_blocker *const *list,
+                               size_t nr)
+{
+    bool made_here = false, unknown = false;
+    size_t i;
+
+    for (i = 0; i < nr; i++) {
+        made_here = made_here || list[i]->b->origin.side == NDP_KUBE_AFTER;
+        unknown = unknown || list[i]->cluster == NDP_UNKNOWN_CLUSTER;
+    }
+    if (made_here)
+        ndp_buf_addf(help, "A budget this apply creates or tightens: apply "
+                     "it after this change (depends_on = [%s] on the "
+                     "budget) or in a later apply. ", dr->ch->address);
+    ndp_buf_adds(help, "Set maxUnavailable to 1 or more (or use minAvailable "
+                 "below the replicas) in an apply before this one, or turn "
+                 "on force upgrade for this upgrade (upgrade_override with "
+                 "effective_until, upgradeSettings.overrideSettings."
+                 "forceUpgrade with until), which drains without regard to "
+                 "the budgets.");
+    if (unknown)
+        ndp_buf_adds(help, " For a budget of no known cluster, take the "
+                     "kubernetes provider's host from the cluster's "
+                     "kube_config, or give one cluster a run, so ndplint can "
+                     "tell which cluster it is in.");
 }
 
 static void emit(const struct ndp_evaluator *ev,
@@ -495,12 +646,7 @@ static void emit(const struct ndp_evaluator *ev,
                      "during the upgrade, or turn force upgrade off and "
                      "relax the budgets first.");
     else if (fw->unsatisfiable)
-        ndp_buf_adds(&f.help, "Set maxUnavailable to 1 or more (or use "
-                     "minAvailable below the replicas) in an apply before "
-                     "this one, or turn on force upgrade for this upgrade "
-                     "(upgrade_override with effective_until, "
-                     "upgradeSettings.overrideSettings.forceUpgrade with "
-                     "until), which drains without regard to the budgets.");
+        unsatisfiable_help(&f.help, dr, list, nr);
     else
         ndp_buf_adds(&f.help, "Raise the replicas above minAvailable (or "
                      "maxUnavailable above 0) in an apply before this one, "
@@ -508,11 +654,21 @@ static void emit(const struct ndp_evaluator *ev,
     ndp_check_emit(&f, ev);
 }
 
-/* The blockers of one cluster: those of no changed state, and the rest. */
+/*
+ * The blockers of one cluster: those of no changed state, and the rest;
+ * and, by position (fixed ones first), what the cluster's drains made of
+ * each: MET_ANY a drain meets it, MET_SURELY surely, MET_IN_FORCE without
+ * force upgrade in effect (what its impact says).
+ */
 struct cluster_blockers {
     const struct ndp_blocker **fixed, **changed;
     size_t nr_fixed, nr_changed;
+    unsigned char *met;
 };
+
+#define MET_ANY 1u
+#define MET_SURELY 2u
+#define MET_IN_FORCE 4u
 
 static void gather(struct cluster_blockers *cb, const struct ndp_blocker *all,
                    const size_t *of, const size_t *at, size_t c,
@@ -525,6 +681,7 @@ static void gather(struct cluster_blockers *cb, const struct ndp_blocker *all,
     memset(cb, 0, sizeof(*cb));
     cb->fixed = ndp_xcalloc(n ? n : 1, sizeof(*cb->fixed));
     cb->changed = ndp_xcalloc(n ? n : 1, sizeof(*cb->changed));
+    cb->met = ndp_xcalloc(n ? n : 1, sizeof(*cb->met));
     for (g = 0; g < 2; g++)
         for (k = groups[g][0]; k < groups[g][1]; k++) {
             const struct ndp_blocker *bl = &all[of[k]];
@@ -541,37 +698,47 @@ static void release_gathered(struct cluster_blockers *cb)
 {
     free(cb->fixed);
     free(cb->changed);
+    free(cb->met);
+}
+
+static const struct ndp_blocker *blocker_at(const struct cluster_blockers *cb,
+                                            size_t i)
+{
+    return i < cb->nr_fixed ? cb->fixed[i] : cb->changed[i - cb->nr_fixed];
 }
 
 static void judge_drain(const struct ndp_evaluator *ev,
                         const struct ndp_impacts *impacts,
-                        const struct drain *dr,
-                        const struct cluster_blockers *cb, bool force,
-                        struct order_walk *w)
+                        const struct drain *dr, struct cluster_blockers *cb,
+                        const struct ndp_change *fch, struct order_walk *w)
 {
     size_t n = cb->nr_fixed + cb->nr_changed, i;
     struct finding_words fw;
     const struct ndp_impact_pool *pool = drained_pool(impacts, dr);
-    bool bypass = force && !dr->scale_in;
+    enum force force = force_for(w, dr, fch);
+    bool bypass = force == FORCE_YES;
     struct met m;
 
     memset(&m, 0, sizeof(m));
     m.zero = ndp_xcalloc(n ? n : 1, sizeof(*m.zero));
     m.stuck = ndp_xcalloc(n ? n : 1, sizeof(*m.stuck));
     for (i = 0; i < n; i++) {
-        const struct ndp_blocker *bl = i < cb->nr_fixed
-            ? cb->fixed[i] : cb->changed[i - cb->nr_fixed];
-        meet_one(&m, bl, drain_sees(w, dr, bl));
+        enum seen_state seen = drain_sees(w, dr, blocker_at(cb, i));
+        meet_one(&m, blocker_at(cb, i), seen);
+        if (seen != SEES_NEITHER)
+            cb->met[i] |= MET_ANY | (seen == SEES_SURELY ? MET_SURELY : 0) |
+                          (bypass ? 0 : MET_IN_FORCE);
     }
     memset(&fw, 0, sizeof(fw));
     fw.id = "NDP910";
     fw.unsatisfiable = true;
     fw.forced = bypass;
+    fw.force_unsure = force == FORCE_MAYBE;
     fw.order_unsure = m.zero_order_unsure;
     fw.cluster_unsure = m.zero_cluster_unsure;
     fw.verdict = bypass ? NDP_VERDICT_ADVISORY
-                 : m.nr_zero_sure ? NDP_VERDICT_REFUSED
-                                  : NDP_VERDICT_MAY_REFUSE;
+                 : m.nr_zero_sure && !fw.force_unsure ? NDP_VERDICT_REFUSED
+                                                      : NDP_VERDICT_MAY_REFUSE;
     emit(ev, impacts, dr, &fw, m.zero, m.nr_zero);
     /* A Spot pool is not drained: its nodes are evicted (PT-UPG-07). */
     if (!(pool && pool->spot)) {
@@ -587,14 +754,14 @@ static void judge_drain(const struct ndp_evaluator *ev,
 /* At most this many budgets in one cluster's impact; the rest counted. */
 #define DRAIN_MAX_IMPACT 50
 
-/* The budgets that stop the drains of cluster 'c', in its impact. */
+/* The budgets the drains of cluster 'c' meet, in its impact. */
 static void tell_impact(struct ndp_impacts *impacts, size_t c,
-                        const struct cluster_blockers *cb, bool force)
+                        const struct cluster_blockers *cb)
 {
     struct drain whole;
     struct ndp_buf name = NDP_BUF_INIT;
     long minutes;
-    size_t i, n = cb->nr_fixed + cb->nr_changed;
+    size_t i, listed = 0, n = cb->nr_fixed + cb->nr_changed;
 
     if (c >= impacts->nr)
         return;
@@ -602,19 +769,20 @@ static void tell_impact(struct ndp_impacts *impacts, size_t c,
     whole.cluster = c;
     minutes = drain_minutes(impacts, &whole);
     for (i = 0; i < n; i++) {
-        const struct ndp_blocker *bl = i < cb->nr_fixed
-            ? cb->fixed[i] : cb->changed[i - cb->nr_fixed];
-        if (i == DRAIN_MAX_IMPACT) {
-            impacts->items[c].more_budgets = n - i;
-            break;
+        const struct ndp_blocker *bl = blocker_at(cb, i);
+        if (!(cb->met[i] & MET_ANY))
+            continue;
+        if (listed++ == DRAIN_MAX_IMPACT) {
+            impacts->items[c].more_budgets++;
+            listed--;
+            continue;
         }
         ndp_buf_reset(&name);
         ndp_buf_addf(&name, "%s/%s", bl->b->ns, bl->b->name);
         ndp_impact_add_budget(&impacts->items[c], name.buf, bl->pods,
                               bl->block == NDP_BLOCK_UNSATISFIABLE,
-                              i < cb->nr_fixed &&
-                                  bl->cluster != NDP_UNKNOWN_CLUSTER,
-                              force, minutes);
+                              (cb->met[i] & MET_SURELY) != 0,
+                              !(cb->met[i] & MET_IN_FORCE), minutes);
     }
     ndp_buf_release(&name);
 }
@@ -645,16 +813,16 @@ static void judge_drains(const struct ndp_evaluator *ev,
     order_walk_init(&walk, ev->set);
     for (c = 0; c < nc; c++) {
         struct cluster_blockers cb;
-        bool force;
+        const struct ndp_change *fch;
         if (drain_at[c] == drain_at[c + 1] ||
             at[c + 1] - at[c] + at[nc + 1] - at[nc] == 0)
             continue;
         gather(&cb, all, of, at, c, nc);
-        force = forced(ev, c);
+        fch = forcing(ev, c);
         for (k = drain_at[c]; k < drain_at[c + 1]; k++)
-            judge_drain(ev, impacts, &drains->items[drain_of[k]], &cb, force,
+            judge_drain(ev, impacts, &drains->items[drain_of[k]], &cb, fch,
                         &walk);
-        tell_impact(impacts, c, &cb, force);
+        tell_impact(impacts, c, &cb);
         release_gathered(&cb);
     }
     free(of);
@@ -669,7 +837,7 @@ void ndp_check_drain(const struct ndp_evaluator *ev,
 {
     const struct ndp_kube_objects *live =
         ev->opt->states ? &ev->opt->states->kube : NULL;
-    struct drains drains = { NULL, 0, 0 };
+    struct drains drains = { NULL, 0, 0, NDP_STRMAP_INIT(false), NULL, 0, 0 };
     struct ndp_blocker *all;
     size_t nr;
 
@@ -681,5 +849,5 @@ void ndp_check_drain(const struct ndp_evaluator *ev,
         judge_drains(ev, impacts, &drains, all, nr);
         free(all);
     }
-    free(drains.items);
+    drains_release(&drains);
 }

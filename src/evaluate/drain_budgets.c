@@ -12,7 +12,8 @@
  * Cost: linear in budgets, workloads and their labels, but for the
  * workloads a budget's selector may select (those sharing its first
  * matchLabels pair, or its namespace): at most DRAIN_MAX_CANDIDATES a
- * budget, past which its pods are not counted.
+ * budget and DRAIN_MAX_COMPARISONS label comparisons, past which its pods
+ * are not counted.
  */
 #include "common.h"
 #include "evaluate_internal.h"
@@ -25,8 +26,10 @@
 
 #include <limits.h>
 
-/* Workloads looked at for one budget, at most. */
+/* Workloads looked at for one budget, at most; and label comparisons
+ * (a selector's terms times a workload's labels, summed), at most. */
 #define DRAIN_MAX_CANDIDATES 1000
+#define DRAIN_MAX_COMPARISONS 100000
 
 /* ---- keys: owned strings in a map, with chains of entries --------------- */
 
@@ -139,24 +142,44 @@ struct hiding {
     size_t nr, alloc;
 };
 
-/* Notes the key; true when it was noted already (a live one: hidden). */
-static bool hide(struct hiding *h, size_t cluster, const char *ns,
-                 const char *kind, const char *name)
-{
-    struct ndp_buf key = NDP_BUF_INIT;
+/* Any cluster: what a live object of no known cluster is looked up by. */
+#define ANY_CLUSTER (SIZE_MAX - 1)
 
-    if (placeholder(name))
-        return false;
-    object_key(&key, cluster, ns, kind, name);
-    if (ndp_strmap_find(&h->seen, key.buf) != SIZE_MAX) {
-        ndp_buf_release(&key);
+/* Notes 'key' (taken over) unless noted already; true when it was. */
+static bool note(struct hiding *h, struct ndp_buf *key)
+{
+    if (ndp_strmap_find(&h->seen, key->buf) != SIZE_MAX) {
+        ndp_buf_release(key);
         return true;
     }
     NDP_GROW(h->keys, h->alloc, h->nr + 1);
-    h->keys[h->nr] = ndp_buf_detach(&key);
+    h->keys[h->nr] = ndp_buf_detach(key);
     ndp_strmap_add(&h->seen, h->keys[h->nr], h->nr);
     h->nr++;
     return false;
+}
+
+/*
+ * Notes an object; true when one of its key was noted already (a live
+ * one: hidden).  An object of the plans is noted under its cluster and
+ * under any cluster, so that it hides a live one of no known cluster.
+ */
+static bool hide(struct hiding *h, size_t cluster, const char *ns,
+                 const char *kind, const char *name, bool from_plan)
+{
+    struct ndp_buf key = NDP_BUF_INIT;
+    bool seen;
+
+    if (placeholder(name))
+        return false;
+    object_key(&key, !from_plan && cluster == NDP_UNKNOWN_CLUSTER
+                         ? ANY_CLUSTER : cluster, ns, kind, name);
+    seen = note(h, &key);
+    if (from_plan) {
+        object_key(&key, ANY_CLUSTER, ns, kind, name);
+        note(h, &key);
+    }
+    return seen;
 }
 
 static void hiding_release(struct hiding *h)
@@ -182,7 +205,7 @@ static void place_budgets(struct drain_check *d,
         const struct ndp_kube_budget *b = from_plan
             ? &plan->budgets[i] : &live->budgets[i - plan->nr_budgets];
         size_t c = object_cluster(d->ev, &b->origin);
-        if (hide(&h, c, b->ns, "PodDisruptionBudget", b->name) &&
+        if (hide(&h, c, b->ns, "PodDisruptionBudget", b->name, from_plan) &&
             !from_plan)
             continue;
         d->budgets[d->nr_budgets].obj = b;
@@ -231,7 +254,7 @@ static void place_workloads(struct drain_check *d,
         const struct ndp_kube_workload *w = from_plan
             ? &plan->workloads[i] : &live->workloads[i - plan->nr_workloads];
         size_t c = object_cluster(d->ev, &w->origin);
-        if ((hide(&h, c, w->ns, w->kind, w->name) && !from_plan) ||
+        if ((hide(&h, c, w->ns, w->kind, w->name, from_plan) && !from_plan) ||
             w->origin.side == NDP_KUBE_BEFORE || w->origin.created)
             continue;
         d->workloads[d->nr_workloads].obj = w;
@@ -251,7 +274,8 @@ static bool count_pods(const struct drain_check *d, const struct placed *p,
     struct ndp_buf key = NDP_BUF_INIT;
     const struct keyed *k = b->selector.match_labels.nr ? &d->by_label
                                                          : &d->by_ns;
-    size_t e, looked = 0;
+    size_t e, looked = 0, cost = 0;
+    size_t terms = b->selector.match_labels.nr + b->selector.nr_reqs + 1;
     bool known = true;
 
     object_key(&key, p->cluster, b->ns,
@@ -269,7 +293,9 @@ static bool count_pods(const struct drain_check *d, const struct placed *p,
     for (e = keyed_first(k, key.buf); e != SIZE_MAX && known; e = k->next[e]) {
         const struct placed *wp = &d->workloads[k->value[e]];
         const struct ndp_kube_workload *w = wp->obj;
-        if (++looked > DRAIN_MAX_CANDIDATES || w->labels_unknown) {
+        cost += terms * (w->pod_labels.nr + 1);
+        if (++looked > DRAIN_MAX_CANDIDATES ||
+            cost > DRAIN_MAX_COMPARISONS || w->labels_unknown) {
             known = false;
         } else if (wp->cluster == p->cluster && strcmp(w->ns, b->ns) == 0 &&
                    ndp_kube_selects(&b->selector, &w->pod_labels)) {

@@ -261,13 +261,14 @@ void ndp_tfplan_read_order(struct ndp_changeset *set, size_t first,
  * or workloads the plan reader keeps?  And the reading of one such
  * resource change of input 'input' (its line, its action) into
  * set->kube; 'cluster_ref' (taken over, or NULL) is the address of the
- * cluster its provider takes its host from.
+ * cluster its provider takes its host from.  A change Terraform defers
+ * to a later round ('deferred') leaves the object as it is in this one.
  */
 bool ndp_kube_plan_type(const char *type);
 void ndp_tfplan_read_kube(struct ndp_changeset *set, const char *input,
                           const char *type, const char *address,
                           const struct json_object *change,
-                          enum ndp_action action, long line,
+                          enum ndp_action action, bool deferred, long line,
                           char *cluster_ref);
 
 int ndp_whatif_read(struct ndp_changeset *set, size_t input_index,

@@ -11,9 +11,11 @@
  *   - kubernetes_manifest whose manifest is a PodDisruptionBudget,
  *     Deployment, StatefulSet or ReplicaSet, in the API's shape.
  *
- * A resource the apply deletes is not kept; one it creates is marked so
- * (it is not in the cluster yet).  Which cluster each object belongs to
- * the plan reader works out from the configuration (input_tfplan.c).
+ * Each state of an object is an entry (kube.h): a no-op one, each side
+ * of a change (the side before of a delete, the side after of a create),
+ * and for a change Terraform defers, the state it keeps in this round.
+ * Which cluster each object belongs to the plan reader works out from
+ * the configuration (input_tfplan.c).
  */
 #include "common.h"
 #include "input_internal.h"
@@ -213,7 +215,7 @@ static void read_side(struct ndp_changeset *set, const char *type,
 void ndp_tfplan_read_kube(struct ndp_changeset *set, const char *input,
                           const char *type, const char *address,
                           const struct json_object *change,
-                          enum ndp_action action, long line,
+                          enum ndp_action action, bool deferred, long line,
                           char *cluster_ref)
 {
     const struct json_object *before = ndp_json_get(change, "before");
@@ -227,6 +229,18 @@ void ndp_tfplan_read_kube(struct ndp_changeset *set, const char *input,
     memset(&origin, 0, sizeof(origin));
     origin.input = input;
     origin.line = line;
+    if (deferred) {
+        /* Applied in a later round: this round meets it as it is. */
+        if (has_before) {
+            origin.address = ndp_xstrdup(address);
+            origin.cluster_ref = cluster_ref;
+            read_side(set, type, before, NULL,
+                      ndp_json_get(change, "before_sensitive"), &origin);
+        } else {
+            free(cluster_ref);
+        }
+        return;
+    }
     origin.created = action == NDP_ACTION_CREATE;
     origin.deleted = action == NDP_ACTION_DELETE;
     /* A no-op (or a read) is one state; a change has a side each. */

@@ -15,6 +15,7 @@
  * module input waits for what the call's expression for it references,
  * a module output for what its expression references.  Locals are not in
  * the configuration section, so an order through a local is not seen.
+ * A resource also waits for what its provider's configuration references.
  *
  * Cost: one pass over the configuration; names are looked up in a hash
  * map (strmap.h).
@@ -28,6 +29,7 @@
 
 struct order_reader {
     struct ndp_changeset *set;
+    const struct json_object *providers; /* configuration.provider_config */
     struct ndp_strmap map;      /* name -> index into set->order */
     char **names;               /* owned, the map's keys */
     size_t nr, alloc;
@@ -175,6 +177,33 @@ static void add_depends_on(struct order_reader *r, size_t from,
                     json_object_array_get_idx(list, i)));
 }
 
+/*
+ * A resource waits for what its provider's configuration references
+ * (Terraform configures a provider before it applies any of its
+ * resources): a kubernetes provider whose host is a cluster's kube_config
+ * makes every resource of it wait for that cluster.  The references are
+ * the provider's module's ("module_address").
+ */
+static void add_provider_references(struct order_reader *r, size_t from,
+                                    const struct json_object *res)
+{
+    const char *key = ndp_json_get_string(res, "provider_config_key");
+    const struct json_object *cfg = key ? ndp_json_get(r->providers, key)
+                                        : NULL;
+    const char *module = ndp_json_get_string(cfg, "module_address");
+    struct ndp_buf prefix = NDP_BUF_INIT;
+
+    if (!cfg)
+        return;
+    if (module && *module)
+        ndp_buf_addf(&prefix, "%s.", module);
+    else
+        ndp_buf_adds(&prefix, "");
+    add_references(r, from, prefix.buf,
+                   ndp_json_unconst(ndp_json_get(cfg, "expressions")));
+    ndp_buf_release(&prefix);
+}
+
 /* Module 'm' at 'prefix' ("" or "module.a.module.b."); 'depth' bounds it. */
 static void read_module(struct order_reader *r, const struct json_object *m,
                         const char *prefix, int depth)
@@ -205,6 +234,7 @@ static void read_module(struct order_reader *r, const struct json_object *m,
         declare(r, self);
         add_references(r, self, prefix, res);
         add_depends_on(r, self, prefix, res);
+        add_provider_references(r, self, res);
         if (plen) {
             ndp_changeset_add_order_dep(r->set, self, call);
             ndp_changeset_add_order_dep(r->set, whole, self);
@@ -307,7 +337,7 @@ void ndp_tfplan_read_order(struct ndp_changeset *set, size_t first,
                            size_t first_budget,
                            const struct json_object *root)
 {
-    struct order_reader r = { set, NDP_STRMAP_INIT(false), NULL, 0, 0,
+    struct order_reader r = { set, NULL, NDP_STRMAP_INIT(false), NULL, 0, 0,
                               NULL, 0 };
     const struct json_object *module = ndp_json_get(
         ndp_json_get(root, "configuration"), "root_module");
@@ -316,6 +346,8 @@ void ndp_tfplan_read_order(struct ndp_changeset *set, size_t first,
 
     if (!module)
         return;
+    r.providers = ndp_json_get(ndp_json_get(root, "configuration"),
+                               "provider_config");
     read_module(&r, module, "", 0);
     mark_opaque(&r);
     for (i = first; i < set->nr; i++)

@@ -445,7 +445,7 @@ static void read_subnet(struct plan_reader *r, const char *address,
 
 static void read_kube(struct plan_reader *r, const char *type,
                       const char *address, const struct json_object *change,
-                      const struct json_object *located);
+                      const struct json_object *located, bool deferred);
 
 static int read_resource(struct plan_reader *r,
                          const struct json_object *rc_entry,
@@ -476,7 +476,7 @@ static int read_resource(struct plan_reader *r,
         return 0;
     }
     if (ndp_kube_plan_type(type)) {
-        read_kube(r, type, address, change, located);
+        read_kube(r, type, address, change, located, deferred != NULL);
         return 0;
     }
     if (strcmp(type, "azurerm_kubernetes_cluster") == 0) {
@@ -738,18 +738,26 @@ static void config_index_release(struct config_index *ix)
 /*
  * "azurerm_kubernetes_cluster.aks.kube_config[0].host" -> the length of
  * "azurerm_kubernetes_cluster.aks" (with an instance key when one
- * follows the name); 0 when 'ref' names no such cluster.
+ * follows the name), the same for "azapi_resource.aks.output..."; 0 when
+ * 'ref' names neither.
  */
 static size_t cluster_in_reference(const char *ref)
 {
-    static const char type[] = "azurerm_kubernetes_cluster.";
-    const char *p;
+    /* An azapi_resource is a cluster when the change set says so. */
+    static const char *const types[] = {
+        "azurerm_kubernetes_cluster.", "azapi_resource."
+    };
+    const char *p = NULL, *name;
+    size_t i;
 
-    if (strncmp(ref, type, sizeof(type) - 1) != 0)
+    for (i = 0; i < NDP_ARRAY_SIZE(types) && !p; i++)
+        if (strncmp(ref, types[i], strlen(types[i])) == 0)
+            p = ref + strlen(types[i]);
+    if (!p)
         return 0;
-    p = ref + sizeof(type) - 1;
+    name = p;
     p += strcspn(p, ".[");
-    if (p == ref + sizeof(type) - 1)
+    if (p == name)
         return 0;
     return (size_t)(ndp_address_skip_key(p) - ref);
 }
@@ -827,7 +835,7 @@ static char *kube_cluster_of(struct plan_reader *r, const char *address)
 /* A pod disruption budget or a workload (input_kube.c). */
 static void read_kube(struct plan_reader *r, const char *type,
                       const char *address, const struct json_object *change,
-                      const struct json_object *located)
+                      const struct json_object *located, bool deferred)
 {
     long line = address ? ndp_document_locate(r->doc, &r->locator, located,
                                               "address", address)
@@ -836,7 +844,8 @@ static void read_kube(struct plan_reader *r, const char *type,
     ndp_tfplan_read_kube(r->set, r->set->inputs[r->input_index].path, type,
                          address ? address : type, change,
                          parse_actions(ndp_json_get(change, "actions")),
-                         line, kube_cluster_of(r, address ? address : type));
+                         deferred, line,
+                         kube_cluster_of(r, address ? address : type));
 }
 
 static void link_by_configuration(struct plan_reader *r,
