@@ -27,11 +27,8 @@
 #include "linker.h"
 
 struct order_walk {
-    const struct ndp_changeset *set;
-    size_t *up_at, *up;     /* reverse edges: who waits for each node */
+    struct ndp_order_walk g;
     unsigned *stamp;
-    unsigned gen;
-    size_t *queue;
     bool *unsure;           /* waits, at some remove, for an opaque node */
 };
 
@@ -62,82 +59,38 @@ static bool ordered_known(const struct ndp_change *ch)
  */
 static void mark_unsure(struct order_walk *w)
 {
-    size_t n = w->set->nr_order, head = 0, tail = 0, i;
+    size_t n = w->g.set->nr_order, head = 0, tail = 0, i;
 
     w->unsure = ndp_xcalloc(n ? n : 1, sizeof(*w->unsure));
     for (i = 0; i < n; i++)
-        if (w->set->order[i].opaque) {
+        if (w->g.set->order[i].opaque) {
             w->unsure[i] = true;
-            w->queue[tail++] = i;
+            w->g.queue[tail++] = i;
         }
     while (head < tail) {
-        size_t at = w->queue[head++], k;
-        for (k = w->up_at[at]; k < w->up_at[at + 1]; k++)
-            if (!w->unsure[w->up[k]]) {
-                w->unsure[w->up[k]] = true;
-                w->queue[tail++] = w->up[k];
+        size_t at = w->g.queue[head++], k;
+        for (k = w->g.up_at[at]; k < w->g.up_at[at + 1]; k++)
+            if (!w->unsure[w->g.up[k]]) {
+                w->unsure[w->g.up[k]] = true;
+                w->g.queue[tail++] = w->g.up[k];
             }
     }
 }
 
 static void walk_init(struct order_walk *w, const struct ndp_changeset *set)
 {
-    size_t i, j, n = set->nr_order, *fill;
+    size_t n = set->nr_order;
 
-    w->set = set;
-    w->up_at = ndp_xcalloc(n + 1, sizeof(*w->up_at));
-    for (i = 0; i < n; i++)
-        for (j = 0; j < set->order[i].nr; j++)
-            w->up_at[set->order[i].deps[j] + 1]++;
-    for (i = 0; i < n; i++)
-        w->up_at[i + 1] += w->up_at[i];
-    w->up = ndp_xcalloc(w->up_at[n] ? w->up_at[n] : 1, sizeof(*w->up));
-    fill = ndp_xcalloc(n ? n : 1, sizeof(*fill));
-    for (i = 0; i < n; i++)
-        for (j = 0; j < set->order[i].nr; j++) {
-            size_t d = set->order[i].deps[j];
-            w->up[w->up_at[d] + fill[d]++] = i;
-        }
-    free(fill);
+    ndp_order_walk_init(&w->g, set);
     w->stamp = ndp_xcalloc(n ? n : 1, sizeof(*w->stamp));
-    w->queue = ndp_xcalloc(n ? n : 1, sizeof(*w->queue));
-    w->gen = 0;
     mark_unsure(w);
 }
 
 static void walk_release(struct order_walk *w)
 {
-    free(w->up_at);
-    free(w->up);
+    ndp_order_walk_release(&w->g);
     free(w->stamp);
-    free(w->queue);
     free(w->unsure);
-}
-
-/*
- * Stamps with w->gen every node that 'start' waits for (down) or that
- * waits for it (up), not 'start' itself unless a cycle leads back.
- */
-static void walk(struct order_walk *w, size_t start, bool down)
-{
-    size_t head = 0, tail = 0, i;
-
-    w->queue[tail++] = start;
-    while (head < tail) {
-        size_t n = w->queue[head++], nr, *next;
-        if (down) {
-            nr = w->set->order[n].nr;
-            next = w->set->order[n].deps;
-        } else {
-            nr = w->up_at[n + 1] - w->up_at[n];
-            next = w->up + w->up_at[n];
-        }
-        for (i = 0; i < nr; i++)
-            if (w->stamp[next[i]] != w->gen) {
-                w->stamp[next[i]] = w->gen;
-                w->queue[tail++] = next[i];
-            }
-    }
 }
 
 /* "module.a[\"x\"].t.n[0]": the length of "module.a[\"x\"]." (0: root). */
@@ -227,14 +180,14 @@ static void check_cluster(const struct ndp_evaluator *ev, size_t c,
             walk_init(w, ev->set);
             *ready = true;
         }
-        w->gen++;
-        walk(w, a->order_node - 1, true);
-        walk(w, a->order_node - 1, false);
+        w->g.gen++;
+        ndp_order_walk_stamp(&w->g, a->order_node - 1, true, w->stamp);
+        ndp_order_walk_stamp(&w->g, a->order_node - 1, false, w->stamp);
         for (k = 0; (b = ndp_evaluator_change(ev, c, k)) != NULL; k++) {
             if (k == i || !ordered_known(b) ||
                 (puts_cluster(b) ? k < i : !changes_pool(b)))
                 continue;
-            if (w->stamp[b->order_node - 1] != w->gen &&
+            if (w->stamp[b->order_node - 1] != w->g.gen &&
                 !w->unsure[a->order_node - 1] &&
                 !w->unsure[b->order_node - 1])
                 emit(ev, a, b, cluster);

@@ -44,78 +44,30 @@
 
 /* ---- the order of the plan ---------------------------------------------- */
 
-/*
- * Walks of the order graph from one drain: down (what it waits for,
- * 'below') and up (what waits for it, 'above'), stamped with one
- * generation a drain.  'up_at'/'up' are the reverse edges.
- */
+/* Walks from one drain: down ('below') and up ('above'), one generation
+ * a drain. */
 struct order_walk {
-    const struct ndp_changeset *set;
+    struct ndp_order_walk g;
     unsigned *below, *above;
-    unsigned gen;
-    size_t *queue;
-    size_t *up_at, *up;
     size_t at;            /* the node of the last walks, plus 1 */
 };
 
 static void order_walk_init(struct order_walk *w,
                             const struct ndp_changeset *set)
 {
-    size_t n = set->nr_order, i, j, *fill;
+    size_t n = set->nr_order ? set->nr_order : 1;
 
-    w->set = set;
-    w->below = ndp_xcalloc(n ? n : 1, sizeof(*w->below));
-    w->above = ndp_xcalloc(n ? n : 1, sizeof(*w->above));
-    w->queue = ndp_xcalloc(n ? n : 1, sizeof(*w->queue));
-    w->up_at = ndp_xcalloc(n + 1, sizeof(*w->up_at));
-    for (i = 0; i < n; i++)
-        for (j = 0; j < set->order[i].nr; j++)
-            w->up_at[set->order[i].deps[j] + 1]++;
-    for (i = 0; i < n; i++)
-        w->up_at[i + 1] += w->up_at[i];
-    w->up = ndp_xcalloc(w->up_at[n] ? w->up_at[n] : 1, sizeof(*w->up));
-    fill = ndp_xcalloc(n ? n : 1, sizeof(*fill));
-    for (i = 0; i < n; i++)
-        for (j = 0; j < set->order[i].nr; j++) {
-            size_t d = set->order[i].deps[j];
-            w->up[w->up_at[d] + fill[d]++] = i;
-        }
-    free(fill);
-    w->gen = 0;
+    ndp_order_walk_init(&w->g, set);
+    w->below = ndp_xcalloc(n, sizeof(*w->below));
+    w->above = ndp_xcalloc(n, sizeof(*w->above));
     w->at = 0;
 }
 
 static void order_walk_release(struct order_walk *w)
 {
+    ndp_order_walk_release(&w->g);
     free(w->below);
     free(w->above);
-    free(w->queue);
-    free(w->up_at);
-    free(w->up);
-}
-
-/* Stamps with w->gen every node 'start' reaches, down or up. */
-static void order_walk_one(struct order_walk *w, size_t start, bool down)
-{
-    unsigned *stamp = down ? w->below : w->above;
-    size_t head = 0, tail = 0, i;
-
-    w->queue[tail++] = start;
-    while (head < tail) {
-        size_t at = w->queue[head++], nr, *next;
-        if (down) {
-            nr = w->set->order[at].nr;
-            next = w->set->order[at].deps;
-        } else {
-            nr = w->up_at[at + 1] - w->up_at[at];
-            next = w->up + w->up_at[at];
-        }
-        for (i = 0; i < nr; i++)
-            if (stamp[next[i]] != w->gen) {
-                stamp[next[i]] = w->gen;
-                w->queue[tail++] = next[i];
-            }
-    }
 }
 
 /* Both walks from node 'start' (once a node: the last is kept). */
@@ -123,10 +75,10 @@ static void order_walk_from(struct order_walk *w, size_t start)
 {
     if (w->at == start + 1)
         return;
-    w->gen++;
+    w->g.gen++;
     w->at = start + 1;
-    order_walk_one(w, start, true);
-    order_walk_one(w, start, false);
+    ndp_order_walk_stamp(&w->g, start, true, w->below);
+    ndp_order_walk_stamp(&w->g, start, false, w->above);
 }
 
 /* ---- the changes that drain ---------------------------------------------- */
@@ -320,9 +272,9 @@ static enum force force_for(struct order_walk *w, const struct drain *dr,
     if (!fch->order_node || !dr->ch->order_node)
         return FORCE_MAYBE;
     order_walk_from(w, dr->ch->order_node - 1);
-    if (w->below[fch->order_node - 1] == w->gen)
+    if (w->below[fch->order_node - 1] == w->g.gen)
         return FORCE_YES;
-    return w->above[fch->order_node - 1] == w->gen ? FORCE_NO : FORCE_MAYBE;
+    return w->above[fch->order_node - 1] == w->g.gen ? FORCE_NO : FORCE_MAYBE;
 }
 
 /* The impact's pool 'dr' drains, when it names one. */
@@ -387,9 +339,9 @@ static enum seen_state drain_sees(struct order_walk *w,
      * change waits for the budget. */
     if (o->order_node && dr->ch->order_node && !dr->ch->deferred_reason) {
         order_walk_from(w, dr->ch->order_node - 1);
-        after_drain = after_drain || w->above[o->order_node - 1] == w->gen;
+        after_drain = after_drain || w->above[o->order_node - 1] == w->g.gen;
         before_drain = !after_drain &&
-                       w->below[o->order_node - 1] == w->gen;
+                       w->below[o->order_node - 1] == w->g.gen;
     }
     /* Unordered: either side; one that blocks either way counts once, as
      * the side before. */

@@ -4,7 +4,7 @@
  * resolve.c, resolve_window.c, verdict.c, overrun.c, emit.c and the
  * checks: check_versions.c, check_upgrade.c, check_pools.c,
  * check_maintenance.c, check_concurrency.c, check_drain.c,
- * drain_budgets.c); no other file includes it.
+ * drain_budgets.c, order_walk.c); no other file includes it.
  *
  * evaluate.c builds one struct ndp_evaluator per run and frees its
  * tables; the stages borrow it.  Every pointer in it is borrowed from the
@@ -178,6 +178,27 @@ void ndp_check_upgrade(const struct ndp_evaluator *ev);
  * whose nodes and surge nodes come to more than 1000 (NDP715).
  */
 void ndp_check_pools(const struct ndp_evaluator *ev);
+
+/*
+ * order_walk.c: walks of the order graph.  'up_at'/'up' are the reverse
+ * edges (who waits for node i: up[up_at[i]] .. up[up_at[i + 1] - 1]);
+ * ndp_order_walk_stamp() sets stamp[n] = w->gen for every node 'start'
+ * reaches down (what it waits for) or up (what waits for it), not 'start'
+ * itself unless a cycle leads back.  The caller owns 'stamp' (one entry a
+ * node) and moves w->gen on between walks.
+ */
+struct ndp_order_walk {
+    const struct ndp_changeset *set;
+    size_t *up_at, *up;
+    size_t *queue;
+    unsigned gen;
+};
+
+void ndp_order_walk_init(struct ndp_order_walk *w,
+                         const struct ndp_changeset *set);
+void ndp_order_walk_release(struct ndp_order_walk *w);
+void ndp_order_walk_stamp(struct ndp_order_walk *w, size_t start, bool down,
+                          unsigned *stamp);
 
 /*
  * check_concurrency.c: appends to ev->out a finding for each two changes
