@@ -321,7 +321,13 @@ static long drain_minutes(const struct ndp_impacts *impacts,
  * the state before); a change that waits for the budget in the plan's
  * configuration meets the state after; otherwise either.
  */
-enum seen_state { SEES_NEITHER, SEES_SURELY, SEES_MAYBE };
+enum seen_state {
+    SEES_NEITHER,
+    SEES_SURELY,
+    SEES_MAYBE,
+    SEES_LATER    /* created by the apply after the drain's change: not
+                     this drain, but the next (spec PT-DRN-01: a warning) */
+};
 
 static enum seen_state drain_sees(struct order_walk *w,
                                   const struct drain *dr,
@@ -353,6 +359,9 @@ static enum seen_state drain_sees(struct order_walk *w,
         return SEES_MAYBE;
     /* Ordered: the side before when the budget's change comes after the
      * drain's, the side after when it comes before. */
+    if (o->side == NDP_KUBE_AFTER && o->created && after_drain &&
+        bl->block == NDP_BLOCK_UNSATISFIABLE)
+        return SEES_LATER;
     if ((o->side == NDP_KUBE_BEFORE) != after_drain)
         return SEES_NEITHER;
     return bl->cluster == NDP_UNKNOWN_CLUSTER ? SEES_MAYBE : SEES_SURELY;
@@ -363,6 +372,7 @@ struct met {
     const struct ndp_blocker **zero, **stuck;
     size_t nr_zero, nr_zero_sure, nr_stuck;
     bool zero_order_unsure, zero_cluster_unsure; /* why not sure */
+    bool zero_later;      /* one is created after this drain's change */
 };
 
 static void meet_one(struct met *m, const struct ndp_blocker *bl,
@@ -381,7 +391,9 @@ static void meet_one(struct met *m, const struct ndp_blocker *bl,
         return;
     }
     m->zero[m->nr_zero++] = bl;
-    if (bl->cluster == NDP_UNKNOWN_CLUSTER)
+    if (seen == SEES_LATER)
+        m->zero_later = true;
+    else if (bl->cluster == NDP_UNKNOWN_CLUSTER)
         m->zero_cluster_unsure = true;
     else
         m->zero_order_unsure = true;
@@ -492,20 +504,20 @@ struct finding_words {
     bool forced;
     bool force_unsure;      /* force upgrade turned on with no order to
                                the drain */
+    bool later;             /* a budget created after the drain's change */
     bool order_unsure, cluster_unsure;
 };
 
 static void unsure_words(struct ndp_buf *msg, const struct finding_words *fw)
 {
-    const char *sep = "";
+    const char *sep = " (if AKS sees it as the operation starts:";
 
     if (fw->verdict != NDP_VERDICT_MAY_REFUSE || !fw->unsatisfiable)
         return;
-    ndp_buf_adds(msg, " (if AKS sees it as the operation starts:");
     if (fw->order_unsure) {
-        ndp_buf_adds(msg, " the apply changes the budget with no order to "
-                          "this change, so which state AKS sees depends on "
-                          "timing");
+        ndp_buf_addf(msg, "%s the apply changes the budget with no order to "
+                     "this change, so which state AKS sees depends on "
+                     "timing", sep);
         sep = ";";
     }
     if (fw->cluster_unsure) {
@@ -513,11 +525,18 @@ static void unsure_words(struct ndp_buf *msg, const struct finding_words *fw)
                      "is in this cluster", sep);
         sep = ";";
     }
-    if (fw->force_unsure)
+    if (fw->force_unsure) {
         ndp_buf_addf(msg, "%s force upgrade is turned on by a change with no "
                      "order to this one, so whether it is in effect then "
                      "depends on timing", sep);
-    ndp_buf_adds(msg, ")");
+        sep = ";";
+    }
+    if (sep[0] == ';')
+        ndp_buf_adds(msg, ")");
+    if (fw->later)
+        ndp_buf_adds(msg, "; a budget this apply creates after this change "
+                          "does not stop it, but refuses the next upgrade or "
+                          "scale-in of the cluster");
 }
 
 /* What to do about budgets with maxUnavailable 0: by what the apply does
@@ -597,6 +616,12 @@ static void emit(const struct ndp_evaluator *ev,
         ndp_buf_adds(&f.help, "Make sure the workloads can lose their pods "
                      "during the upgrade, or turn force upgrade off and "
                      "relax the budgets first.");
+    else if (fw->unsatisfiable && fw->later && !fw->order_unsure &&
+             !fw->cluster_unsure && !fw->force_unsure &&
+             fw->verdict == NDP_VERDICT_MAY_REFUSE)
+        ndp_buf_adds(&f.help, "Before the cluster's next upgrade or "
+                     "scale-in, set the budget's maxUnavailable to 1 or more "
+                     "(or use minAvailable below the replicas).");
     else if (fw->unsatisfiable)
         unsatisfiable_help(&f.help, dr, list, nr);
     else
@@ -688,6 +713,7 @@ static void judge_drain(const struct ndp_evaluator *ev,
     fw.force_unsure = force == FORCE_MAYBE;
     fw.order_unsure = m.zero_order_unsure;
     fw.cluster_unsure = m.zero_cluster_unsure;
+    fw.later = m.zero_later;
     fw.verdict = bypass ? NDP_VERDICT_ADVISORY
                  : m.nr_zero_sure && !fw.force_unsure ? NDP_VERDICT_REFUSED
                                                       : NDP_VERDICT_MAY_REFUSE;
