@@ -104,14 +104,22 @@ struct drains {
 };
 
 /* The key of change 'ch' in out->seen: owned by 'out'. */
-static const char *change_key(struct drains *out, const struct ndp_change *ch)
-{
-    struct ndp_buf key = NDP_BUF_INIT;
+#define CHANGE_KEY_SIZE 32
 
-    ndp_buf_addf(&key, "%p", (const void *)ch);
-    NDP_GROW(out->keys, out->alloc_keys, out->nr_keys + 1);
-    out->keys[out->nr_keys] = ndp_buf_detach(&key);
-    return out->keys[out->nr_keys++];
+/* The key of change 'ch' in a drains' map, in 'buf'. */
+static const char *change_key(char buf[CHANGE_KEY_SIZE],
+                              const struct ndp_change *ch)
+{
+    snprintf(buf, CHANGE_KEY_SIZE, "%p", (const void *)ch);
+    return buf;
+}
+
+/* The index of the drain of 'ch' in 'out', or SIZE_MAX. */
+static size_t find_drain(const struct drains *out, const struct ndp_change *ch)
+{
+    char key[CHANGE_KEY_SIZE];
+
+    return ndp_strmap_find(&out->seen, change_key(key, ch));
 }
 
 static void drains_release(struct drains *d)
@@ -133,23 +141,31 @@ static bool finding_drains(const struct ndp_finding *f)
            f->pools != NDP_POOLS_NONE;
 }
 
+/*
+ * The drain of 'ch', draining 'pool' (NULL: several): the one noted
+ * already (a second pool makes its pool NULL), or a new one; NULL for a
+ * change of no known cluster.
+ */
 static struct drain *add_drain(struct drains *out,
                                const struct ndp_change *ch, const char *pool,
                                size_t cluster)
 {
+    char key[CHANGE_KEY_SIZE];
     struct drain *dr;
     size_t at;
 
     if (!ch->address || cluster == NDP_UNKNOWN_CLUSTER)
         return NULL;
-    at = ndp_strmap_add(&out->seen, change_key(out, ch), out->nr);
-    if (at != out->nr) {
-        /* Two findings of one change: it drains more than one pool. */
-        if (!out->items[at].scale_in && pool && out->items[at].pool &&
-            strcmp(out->items[at].pool, pool) != 0)
-            out->items[at].pool = NULL;
-        return NULL;
+    at = find_drain(out, ch);
+    if (at != SIZE_MAX) {
+        dr = &out->items[at];
+        if (!dr->scale_in && pool && dr->pool && strcmp(dr->pool, pool) != 0)
+            dr->pool = NULL;
+        return dr;
     }
+    NDP_GROW(out->keys, out->alloc_keys, out->nr_keys + 1);
+    out->keys[out->nr_keys] = ndp_xstrdup(change_key(key, ch));
+    ndp_strmap_add(&out->seen, out->keys[out->nr_keys++], out->nr);
     NDP_GROW(out->items, out->alloc, out->nr + 1);
     dr = &out->items[out->nr++];
     memset(dr, 0, sizeof(*dr));
@@ -166,8 +182,7 @@ static void add_scale_ins(struct drains *out, const struct ndp_change *ch)
     size_t i;
 
     if (ch->action != NDP_ACTION_UPDATE || ch->deferred_reason ||
-        ch->facts.pools_sensitive ||
-        ndp_strmap_find(&out->seen, change_key(out, ch)) != SIZE_MAX)
+        ch->facts.pools_sensitive || find_drain(out, ch) != SIZE_MAX)
         return;
     for (i = 0; i < ch->facts.nr_pools; i++) {
         const struct ndp_pool_facts *p = &ch->facts.pools[i];
@@ -187,24 +202,6 @@ static void add_scale_ins(struct drains *out, const struct ndp_change *ch)
     }
 }
 
-/* A drain of 'ch' (just added, or NULL: one was already) is an upgrade
- * when one of its findings is. */
-static void mark_upgrade(struct drains *out, struct drain *dr,
-                         const struct ndp_change *ch,
-                         const struct ndp_finding *f)
-{
-    size_t at;
-
-    if (!ndp_verdict_row(f->verdict)->upgrade)
-        return;
-    if (!dr) {
-        at = ndp_strmap_find(&out->seen, change_key(out, ch));
-        dr = at == SIZE_MAX ? NULL : &out->items[at];
-    }
-    if (dr)
-        dr->upgrade = true;
-}
-
 /*
  * The changes that drain: those whose findings (so far) rebuild pools
  * now, then those that lower a pool's node count; one entry a change.
@@ -216,14 +213,18 @@ static void find_drains(struct drains *out, const struct ndp_evaluator *ev)
     for (i = 0; i < ev->out->nr; i++) {
         const struct ndp_finding *f = &ev->out->items[i];
         const struct ndp_change *ch;
+        struct drain *dr;
         if (!finding_drains(f))
             continue;
         ch = ndp_change_index_find(&ev->changes, f->input, f->resource);
-        if (ch && !ch->deferred_reason)
-            mark_upgrade(out, add_drain(out, ch,
-                                        f->pools == NDP_POOLS_NAMED ? f->pool
-                                                                    : NULL,
-                                        f->cluster_index), ch, f);
+        dr = ch && !ch->deferred_reason
+                 ? add_drain(out, ch,
+                             f->pools == NDP_POOLS_NAMED ? f->pool : NULL,
+                             f->cluster_index)
+                 : NULL;
+        /* An upgrade when one of its findings is. */
+        if (dr && ndp_verdict_row(f->verdict)->upgrade)
+            dr->upgrade = true;
     }
     for (i = 0; i < ev->set->nr; i++)
         add_scale_ins(out, ev->set->items[i]);
@@ -297,20 +298,19 @@ static long drain_minutes(const struct ndp_impacts *impacts,
 {
     const struct ndp_impact *im = dr->cluster < impacts->nr
                                       ? &impacts->items[dr->cluster] : NULL;
+    const struct ndp_impact_pool *pool = drained_pool(impacts, dr);
     long most = -1;
     size_t i;
 
     if (dr->scale_in)
         return dr->scale_minutes;
-    for (i = 0; im && i < im->nr_pools; i++) {
-        const struct ndp_impact_pool *p = &im->pools[i];
-        if (p->sensitive || (dr->pool ? !p->name ||
-                                         strcmp(p->name, dr->pool) != 0
-                                       : !p->rebuilt))
-            continue;
-        if (ndp_rollout_drain_minutes(p) > most)
-            most = ndp_rollout_drain_minutes(p);
-    }
+    if (dr->pool)
+        return pool && !pool->sensitive ? ndp_rollout_drain_minutes(pool)
+                                        : NDP_ROLLOUT_DEFAULT_DRAIN_MINUTES;
+    for (i = 0; im && i < im->nr_pools; i++)
+        if (!im->pools[i].sensitive && im->pools[i].rebuilt &&
+            ndp_rollout_drain_minutes(&im->pools[i]) > most)
+            most = ndp_rollout_drain_minutes(&im->pools[i]);
     return most >= 0 ? most : NDP_ROLLOUT_DEFAULT_DRAIN_MINUTES;
 }
 

@@ -75,47 +75,19 @@ static const struct json_object *block(const struct json_object *o,
     return json_object_is_type(list, json_type_object) ? list : NULL;
 }
 
-static bool masked(const struct json_object *unknown,
-                   const struct json_object *sensitive, const char *dotted)
+/* The namespace and name in metadata[0], owned, as they may be printed. */
+static void read_names(char **ns, char **name, const struct json_object *doc,
+                       const struct json_object *unknown,
+                       const struct json_object *sensitive)
 {
-    return ndp_json_mask_covers_first(unknown, dotted) ||
-           ndp_json_mask_covers_first(sensitive, dotted);
-}
+    const struct json_object *meta = block(doc, "metadata");
 
-static char *metadata_string(const struct json_object *doc, const char *key,
-                             const struct json_object *unknown,
-                             const struct json_object *sensitive,
-                             const char *fallback)
-{
-    struct ndp_buf dotted = NDP_BUF_INIT;
-    const char *s = ndp_json_get_string(block(doc, "metadata"), key);
-    char *out;
-
-    ndp_buf_addf(&dotted, "metadata.%s", key);
-    if (ndp_json_mask_covers_first(sensitive, dotted.buf))
-        out = ndp_xstrdup("(sensitive)");
-    else if (ndp_json_mask_covers_first(unknown, dotted.buf))
-        out = ndp_xstrdup("(known after apply)");
-    else
-        out = ndp_xstrdup(s && *s ? s : fallback);
-    ndp_buf_release(&dotted);
-    return out;
-}
-
-/* max_unavailable, min_available: a string ("" when unset) or a number. */
-static void read_provider_amount(struct ndp_kube_amount *out,
-                                 const struct json_object *spec,
-                                 const char *key, bool hidden)
-{
-    const char *s = ndp_json_get_string(spec, key);
-
-    if (s && !*s && !hidden) {
-        memset(out, 0, sizeof(*out));
-        return;
-    }
-    ndp_kube_amount_read(out, ndp_json_get(spec, key));
-    if (hidden)
-        out->set = out->unknown = true;
+    *ns = ndp_xstrdup(ndp_kube_shown(ndp_json_get(meta, "namespace"),
+                                     unknown, sensitive, "metadata.namespace",
+                                     "default"));
+    *name = ndp_xstrdup(ndp_kube_shown(ndp_json_get(meta, "name"), unknown,
+                                       sensitive, "metadata.name",
+                                       "(unnamed)"));
 }
 
 static void read_provider_budget(struct ndp_kube_budget *b,
@@ -127,12 +99,14 @@ static void read_provider_budget(struct ndp_kube_budget *b,
     const struct json_object *sel = ndp_json_get(spec, "selector");
     const struct json_object *sel0 = block(spec, "selector");
 
-    read_provider_amount(&b->min_available, spec, "min_available",
-                         masked(unknown, sensitive, "spec.min_available"));
-    read_provider_amount(&b->max_unavailable, spec, "max_unavailable",
-                         masked(unknown, sensitive, "spec.max_unavailable"));
+    ndp_kube_amount_read_at(&b->min_available, spec, "min_available",
+                            ndp_kube_masked(unknown, sensitive,
+                                            "spec.min_available"));
+    ndp_kube_amount_read_at(&b->max_unavailable, spec, "max_unavailable",
+                            ndp_kube_masked(unknown, sensitive,
+                                            "spec.max_unavailable"));
     b->selector.present = sel0 != NULL;
-    if (masked(unknown, sensitive, "spec.selector")) {
+    if (ndp_kube_masked(unknown, sensitive, "spec.selector")) {
         b->selector.present = b->selector.unknown = true;
         return;
     }
@@ -166,10 +140,10 @@ static void read_provider_workload(struct ndp_kube_workload *w,
     const struct json_object *meta = block(block(spec, "template"),
                                            "metadata");
 
-    if (!masked(unknown, sensitive, "spec.replicas"))
+    if (!ndp_kube_masked(unknown, sensitive, "spec.replicas"))
         w->replicas = provider_replicas(ndp_json_get(spec, "replicas"));
     w->labels_unknown =
-        masked(unknown, sensitive, "spec.template") ||
+        ndp_kube_masked(unknown, sensitive, "spec.template") ||
         !ndp_kube_read_labels(&w->pod_labels, ndp_json_get(meta, "labels"));
 }
 
@@ -190,19 +164,13 @@ static void read_side(struct ndp_changeset *set, const char *type,
                                  ndp_json_get(sensitive, "manifest"), origin);
     } else if (is_budget_type(type)) {
         struct ndp_kube_budget *b = ndp_kube_add_budget(&set->kube);
-        b->ns = metadata_string(doc, "namespace", unknown, sensitive,
-                                "default");
-        b->name = metadata_string(doc, "name", unknown, sensitive,
-                                  "(unnamed)");
+        read_names(&b->ns, &b->name, doc, unknown, sensitive);
         b->origin = *origin;
         read_provider_budget(b, doc, unknown, sensitive);
     } else if ((kind = workload_kind(type)) != NULL) {
         struct ndp_kube_workload *w = ndp_kube_add_workload(&set->kube);
         w->kind = kind;
-        w->ns = metadata_string(doc, "namespace", unknown, sensitive,
-                                "default");
-        w->name = metadata_string(doc, "name", unknown, sensitive,
-                                  "(unnamed)");
+        read_names(&w->ns, &w->name, doc, unknown, sensitive);
         w->origin = *origin;
         read_provider_workload(w, doc, unknown, sensitive);
     } else {

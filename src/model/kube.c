@@ -198,21 +198,26 @@ bool ndp_kube_kind_known(const char *kind)
 }
 
 /* A string the object declares under 'dotted', unless masked. */
-static const char *shown_string(const struct json_object *o,
-                                const char *dotted,
-                                const struct json_object *unknown,
-                                const struct json_object *sensitive,
-                                const char *fallback)
+bool ndp_kube_masked(const struct json_object *unknown,
+                     const struct json_object *sensitive, const char *dotted)
 {
-    const char *s;
+    return ndp_json_mask_covers_first(unknown, dotted) ||
+           ndp_json_mask_covers_first(sensitive, dotted);
+}
+
+const char *ndp_kube_shown(const struct json_object *v,
+                           const struct json_object *unknown,
+                           const struct json_object *sensitive,
+                           const char *dotted, const char *fallback)
+{
+    const char *s = json_object_is_type(v, json_type_string)
+                        ? json_object_get_string(ndp_json_unconst(v)) : NULL;
 
     if (ndp_json_mask_covers_first(sensitive, dotted))
         return "(sensitive)";
     if (ndp_json_mask_covers_first(unknown, dotted))
         return "(known after apply)";
-    s = json_object_get_string(ndp_json_unconst(ndp_json_path(o, dotted)));
-    return s && *s && json_object_is_type(ndp_json_path(o, dotted),
-                                          json_type_string) ? s : fallback;
+    return s && *s ? s : fallback;
 }
 
 bool ndp_kube_read_labels(struct ndp_kube_labels *labels,
@@ -299,15 +304,13 @@ static void read_api_selector(struct ndp_kube_selector *s,
     s->unknown = !ndp_kube_read_requirements(s, exprs);
 }
 
-static void read_api_amount(struct ndp_kube_amount *out,
-                            const struct json_object *spec, const char *key,
-                            bool masked)
+void ndp_kube_amount_read_at(struct ndp_kube_amount *out,
+                             const struct json_object *spec, const char *key,
+                             bool masked)
 {
     ndp_kube_amount_read(out, ndp_json_get(spec, key));
-    if (masked) {
-        out->set = true;
-        out->unknown = true;
-    }
+    if (masked)
+        out->set = out->unknown = true;
 }
 
 static bool owned_by_deployment(const struct json_object *o)
@@ -331,16 +334,14 @@ static void read_api_budget(struct ndp_kube_budget *b,
                             const struct json_object *unknown,
                             const struct json_object *sensitive)
 {
-    read_api_amount(&b->min_available, spec, "minAvailable",
-                    ndp_json_mask_covers_first(unknown, "spec.minAvailable") ||
-                        ndp_json_mask_covers_first(sensitive, "spec.minAvailable"));
-    read_api_amount(&b->max_unavailable, spec, "maxUnavailable",
-                    ndp_json_mask_covers_first(unknown, "spec.maxUnavailable") ||
-                        ndp_json_mask_covers_first(sensitive,
-                                             "spec.maxUnavailable"));
+    ndp_kube_amount_read_at(&b->min_available, spec, "minAvailable",
+                            ndp_kube_masked(unknown, sensitive,
+                                            "spec.minAvailable"));
+    ndp_kube_amount_read_at(&b->max_unavailable, spec, "maxUnavailable",
+                            ndp_kube_masked(unknown, sensitive,
+                                            "spec.maxUnavailable"));
     read_api_selector(&b->selector, ndp_json_get(spec, "selector"),
-                      ndp_json_mask_covers_first(unknown, "spec.selector") ||
-                          ndp_json_mask_covers_first(sensitive, "spec.selector"));
+                      ndp_kube_masked(unknown, sensitive, "spec.selector"));
 }
 
 static void read_api_workload(struct ndp_kube_workload *w,
@@ -352,16 +353,14 @@ static void read_api_workload(struct ndp_kube_workload *w,
 
     if (json_object_is_type(replicas, json_type_int) &&
         json_object_get_int64(replicas) >= 0 &&
-        !ndp_json_mask_covers_first(unknown, "spec.replicas") &&
-        !ndp_json_mask_covers_first(sensitive, "spec.replicas")) {
+        !ndp_kube_masked(unknown, sensitive, "spec.replicas")) {
         int64_t n = json_object_get_int64(replicas);
         w->replicas = n > KUBE_MAX_COUNT ? KUBE_MAX_COUNT : (long)n;
     }
     w->labels_unknown =
-        ndp_json_mask_covers_first(unknown, "spec.template.metadata.labels") ||
-        ndp_json_mask_covers_first(sensitive, "spec.template.metadata.labels") ||
+        ndp_kube_masked(unknown, sensitive, "spec.template.metadata.labels") ||
         !ndp_kube_read_labels(&w->pod_labels,
-                        ndp_json_path(spec, "template.metadata.labels"));
+                              ndp_json_path(spec, "template.metadata.labels"));
 }
 
 static const char *static_kind(const char *kind)
@@ -385,10 +384,12 @@ bool ndp_kube_read_api_object(struct ndp_kube_objects *objs,
 {
     const char *kind = ndp_json_get_string(o, "kind");
     const struct json_object *spec = ndp_json_get(o, "spec");
-    const char *ns = shown_string(o, "metadata.namespace", unknown,
-                                  sensitive, "default");
-    const char *name = shown_string(o, "metadata.name", unknown, sensitive,
-                                    "(unnamed)");
+    const char *ns = ndp_kube_shown(ndp_json_path(o, "metadata.namespace"),
+                                    unknown, sensitive, "metadata.namespace",
+                                    "default");
+    const char *name = ndp_kube_shown(ndp_json_path(o, "metadata.name"),
+                                      unknown, sensitive, "metadata.name",
+                                      "(unnamed)");
 
     if (!ndp_kube_kind_known(kind) ||
         (strcmp(kind, "ReplicaSet") == 0 && owned_by_deployment(o))) {

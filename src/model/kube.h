@@ -162,11 +162,34 @@ bool ndp_kube_read_requirements(struct ndp_kube_selector *s,
                                 const struct json_object *exprs);
 
 /*
+ * Is the value at '.'-separated 'dotted' marked in Terraform's unknown or
+ * sensitive mask (either may be NULL)?  A list on the way stands for its
+ * first element (jsonutil.h, ndp_json_mask_covers_first()).
+ */
+bool ndp_kube_masked(const struct json_object *unknown,
+                     const struct json_object *sensitive, const char *dotted);
+
+/*
+ * A string 'v' found at 'dotted' as it may be printed: "(sensitive)" or
+ * "(known after apply)" under a mask, its text, or 'fallback' when it is
+ * absent, empty or not a string.  Borrowed from 'v' or static.
+ */
+const char *ndp_kube_shown(const struct json_object *v,
+                           const struct json_object *unknown,
+                           const struct json_object *sensitive,
+                           const char *dotted, const char *fallback);
+
+/*
  * Reads an IntOrString (a JSON integer, a string of digits, or digits
  * and '%') into 'out'; anything else is 'unknown'.  NULL is not set.
  */
 void ndp_kube_amount_read(struct ndp_kube_amount *out,
                           const struct json_object *v);
+/* The same of member 'key' of 'spec', known to be set but not its value
+ * when 'masked'. */
+void ndp_kube_amount_read_at(struct ndp_kube_amount *out,
+                             const struct json_object *spec, const char *key,
+                             bool masked);
 
 /* Does selector 's' select a pod with 'labels'?  (Not for 'unknown'.) */
 bool ndp_kube_selects(const struct ndp_kube_selector *s,
